@@ -1,0 +1,9 @@
+//! The pure rules. Nothing in here touches `wasm_bindgen`, `js_sys` or I/O, so every
+//! rule can be tested natively and reused by any host.
+
+pub mod args;
+pub mod clock;
+pub mod refresh;
+pub mod ring;
+pub mod saop;
+pub mod turns;
