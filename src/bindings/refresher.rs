@@ -69,7 +69,7 @@ impl ContextRefresher {
     /// If the provider throws or rejects, the promise rejects with that same error and the
     /// turn is undone, so the next turn retries the refresh.
     #[wasm_bindgen(js_name = onTurn, unchecked_return_type = "Promise<RefreshResult>")]
-    pub fn on_turn(&self, #[wasm_bindgen(js_name = turnIndex)] turn_index: JsValue) -> Promise {
+    pub fn on_turn(&self, #[wasm_bindgen(js_name = turnIndex, unchecked_param_type = "number")] turn_index: JsValue) -> Promise {
         if let Err(err) = check_turn_index("turnIndex", &turn_index) {
             return Promise::reject(&err.into_js());
         }
@@ -158,7 +158,7 @@ impl OrchestratorContextInjector {
     pub fn inject_if_needed(
         &self,
         #[wasm_bindgen(unchecked_param_type = "SaopEnvelope")] envelope: JsValue,
-        #[wasm_bindgen(js_name = turnIndex)] turn_index: JsValue,
+        #[wasm_bindgen(js_name = turnIndex, unchecked_param_type = "number")] turn_index: JsValue,
     ) -> Promise {
         // A bad envelope is refused before it can use up a turn of the refresher.
         if let Err(err) = reasoning_of(&envelope) {

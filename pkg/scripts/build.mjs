@@ -1,0 +1,77 @@
+#!/usr/bin/env node
+// Builds pkg/dist from the crate: wasm (cargo → wasm-bindgen → wasm-opt), then the CJS
+// and ESM entries with the wasm bytes inlined, then one self-contained .d.ts for each.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import * as esbuild from 'esbuild';
+
+const pkgDir = join(dirname(fileURLToPath(import.meta.url)), '..');
+const root = join(pkgDir, '..');
+const dist = join(pkgDir, 'dist');
+const wasmDir = join(dist, 'wasm');
+const crateWasm = join(root, 'target/wasm32-unknown-unknown/release/devs_context.wasm');
+
+function run(cmd, args, cwd = root) {
+  execFileSync(cmd, args, { cwd, stdio: 'inherit' });
+}
+
+rmSync(dist, { recursive: true, force: true });
+mkdirSync(wasmDir, { recursive: true });
+
+run('cargo', ['build', '--release', '--lib', '--target', 'wasm32-unknown-unknown']);
+run('wasm-bindgen', [
+  '--target', 'web',
+  // The entries inline the bytes, so the glue must not reach for `import.meta.url`.
+  '--omit-default-module-path',
+  '--out-dir', wasmDir,
+  '--out-name', 'devs_context',
+  crateWasm,
+]);
+const wasmFile = join(wasmDir, 'devs_context_bg.wasm');
+run(join(pkgDir, 'node_modules/.bin/wasm-opt'), ['-Oz', '--strip-debug', '--strip-producers', wasmFile, '-o', wasmFile], pkgDir);
+
+const shared = {
+  entryPoints: [join(pkgDir, 'src/index.ts')],
+  bundle: true,
+  platform: 'neutral',
+  target: 'es2020',
+  loader: { '.wasm': 'binary' },
+  legalComments: 'none',
+  logLevel: 'warning',
+};
+await esbuild.build({ ...shared, format: 'cjs', outfile: join(dist, 'index.cjs') });
+await esbuild.build({ ...shared, format: 'esm', outfile: join(dist, 'index.mjs') });
+
+writeDeclarations();
+
+const raw = statSync(wasmFile).size;
+const gz = gzipSync(readFileSync(wasmFile), { level: 9 }).length;
+console.log(`built pkg/dist: devs_context_bg.wasm ${raw} bytes raw, ${gz} bytes gzipped`);
+
+/**
+ * wasm-bindgen cannot mark a typed parameter optional, so the Rust side types trailing
+ * optional parameters as `T | undefined`; here they become `name?: T`.
+ */
+function optionalTrailingParams(text) {
+  return text.replace(/(\w+): ([^,()]+?) \| undefined\)/g, '$1?: $2)');
+}
+
+/**
+ * One self-contained declaration file: the wasm-bindgen types (classes, their docs and
+ * the interfaces from src/bindings/types.rs) without the glue's init API, which this
+ * package calls itself.
+ */
+function writeDeclarations() {
+  const glue = readFileSync(join(wasmDir, 'devs_context.d.ts'), 'utf8');
+  const cut = glue.indexOf('export type InitInput');
+  if (cut < 0) throw new Error('wasm-bindgen .d.ts changed shape: no InitInput section');
+  const extra = readFileSync(join(pkgDir, 'src/declarations.d.ts'), 'utf8');
+  const text = optionalTrailingParams(`${glue.slice(0, cut).trimEnd()}\n\n${extra}`);
+  const untyped = text.split('\n').filter((line) => /[:|<(,]\s*any\b/.test(line));
+  if (untyped.length) throw new Error(`untyped (any) declarations:\n${untyped.join('\n')}`);
+  writeFileSync(join(dist, 'index.d.ts'), text);
+  writeFileSync(join(dist, 'index.d.mts'), text);
+}

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs what the build needs, idempotently: the wasm32 target, the wasm-bindgen CLI at
+# exactly the version Cargo.lock pins, and pkg/'s npm dependencies from its lockfile.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  rustup target add wasm32-unknown-unknown
+fi
+
+# The CLI and the crate must agree byte for byte on the bindings' schema.
+want=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
+have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
+if [ "$have" != "$want" ]; then
+  echo "setup: installing wasm-bindgen-cli $want (found '${have:-none}'); this takes a few minutes once"
+  cargo install wasm-bindgen-cli --version "$want"
+fi
+
+# npm ci only when the lockfile changed since the last install.
+stamp=pkg/node_modules/.devs-lock-stamp
+if [ ! -f "$stamp" ] || ! cmp -s pkg/package-lock.json "$stamp"; then
+  (cd pkg && npm ci --no-audit --no-fund)
+  cp pkg/package-lock.json "$stamp"
+fi
