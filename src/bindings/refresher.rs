@@ -69,7 +69,10 @@ impl ContextRefresher {
     /// If the provider throws or rejects, the promise rejects with that same error and the
     /// turn is undone, so the next turn retries the refresh.
     #[wasm_bindgen(js_name = onTurn, unchecked_return_type = "Promise<RefreshResult>")]
-    pub fn on_turn(&self, #[wasm_bindgen(js_name = turnIndex, unchecked_param_type = "number")] turn_index: JsValue) -> Promise {
+    pub fn on_turn(
+        &self,
+        #[wasm_bindgen(js_name = turnIndex, unchecked_param_type = "number")] turn_index: JsValue,
+    ) -> Promise {
         if let Err(err) = check_turn_index("turnIndex", &turn_index) {
             return Promise::reject(&err.into_js());
         }

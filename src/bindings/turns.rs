@@ -126,7 +126,10 @@ impl AgentLogStore {
         #[wasm_bindgen(js_name = maxSize, unchecked_param_type = "number | undefined")]
         max_size: Option<JsValue>,
     ) -> Result<AgentLogStore, JsValue> {
-        let max_size = match js(js::optional_number("maxSize", &max_size.unwrap_or_default()))? {
+        let max_size = match js(js::optional_number(
+            "maxSize",
+            &max_size.unwrap_or_default(),
+        ))? {
             None => DEFAULT_MAX_SIZE,
             Some(n) => js(whole_number("maxSize", n, 1))?,
         };
