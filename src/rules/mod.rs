@@ -3,7 +3,11 @@
 
 pub mod args;
 pub mod clock;
+pub mod handoff;
+pub mod monitor;
 pub mod refresh;
 pub mod ring;
 pub mod saop;
+pub mod tokens;
 pub mod turns;
+pub mod window;
