@@ -62,13 +62,15 @@ function optionalTrailingParams(text) {
 /**
  * One self-contained declaration file: the wasm-bindgen types (classes, their docs and
  * the interfaces from src/bindings/types.rs) without the glue's init API, which this
- * package calls itself.
+ * package calls itself, followed by the declarations of the JS error classes.
  */
 function writeDeclarations() {
   const glue = readFileSync(join(wasmDir, 'devs_context.d.ts'), 'utf8');
   const cut = glue.indexOf('export type InitInput');
   if (cut < 0) throw new Error('wasm-bindgen .d.ts changed shape: no InitInput section');
-  const extra = readFileSync(join(pkgDir, 'src/declarations.d.ts'), 'utf8');
+  run(join(pkgDir, 'node_modules/.bin/tsc'), ['src/errors.ts', '--declaration', '--emitDeclarationOnly', '--strict',
+    '--target', 'es2022', '--module', 'esnext', '--moduleResolution', 'bundler', '--skipLibCheck', '--outDir', join(dist, 'types')], pkgDir);
+  const extra = ['types/errors.d.ts', '../src/statics.d.ts'].map((f) => readFileSync(join(dist, f), 'utf8')).join('\n');
   const text = optionalTrailingParams(`${glue.slice(0, cut).trimEnd()}\n\n${extra}`);
   const untyped = text.split('\n').filter((line) => /[:|<(,]\s*any\b/.test(line));
   if (untyped.length) throw new Error(`untyped (any) declarations:\n${untyped.join('\n')}`);

@@ -7,15 +7,28 @@
  * VSCode extension with no `node_modules`) all work the same.
  */
 import wasmBytes from '../dist/wasm/devs_context_bg.wasm';
-import { initSync } from '../dist/wasm/devs_context.js';
+import { initSync, SlidingRelevanceWindow, shouldInjectSpec } from '../dist/wasm/devs_context.js';
 
 initSync({ module: wasmBytes });
 
+// Seed 001 calls `SlidingRelevanceWindow.shouldInjectSpec` both on instances and on the
+// class; wasm-bindgen cannot export a static and a method under one name.
+Object.defineProperty(SlidingRelevanceWindow, 'shouldInjectSpec', { value: shouldInjectSpec, writable: false });
+
 export {
   AgentLogStore,
+  AgentRunner,
+  ContextComposer,
   ContextRefresher,
+  countTokens,
   isSaopEnvelope,
   OrchestratorContextInjector,
+  shouldInjectSpec,
+  SlidingRelevanceWindow,
+  SpecRefreshProtocol,
+  SummarizationHandoff,
+  TokenThresholdMonitor,
   TurnTracker,
   validateSaopEnvelope,
 } from '../dist/wasm/devs_context.js';
+export { SummarizationError } from './errors.js';

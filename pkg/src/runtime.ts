@@ -17,3 +17,31 @@ export function clockNs(): bigint {
   const fracMs = (origin - Math.floor(origin)) + (now - Math.floor(now));
   return BigInt(wholeMs) * NS_PER_MS + BigInt(Math.floor(fracMs * 1e6));
 }
+
+/**
+ * Reads a spec file for `ContextComposer.fromProject`. Node's fs is imported lazily so
+ * that browser and bundler hosts, which pass specs in directly, never load it.
+ */
+export async function readSpecFile(root: string, relative: string): Promise<string> {
+  let fs: typeof import('node:fs/promises');
+  let path: typeof import('node:path');
+  try {
+    fs = await import('node:fs/promises');
+    path = await import('node:path');
+  } catch (cause) {
+    throw new Error('ContextComposer.fromProject needs Node.js file access; pass `specs` to new ContextComposer() instead', { cause });
+  }
+  const file = path.resolve(root, relative);
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (cause) {
+    const code = (cause as { code?: string }).code ?? 'ERR_SPEC_READ';
+    const reason = code === 'ENOENT' ? 'is missing' : `could not be read (${code})`;
+    throw Object.assign(new Error(`spec file ${file} ${reason}`, { cause }), { code, path: file });
+  }
+  if (text.trim() === '') {
+    throw Object.assign(new Error(`spec file ${file} is empty`), { code: 'ERR_SPEC_EMPTY', path: file });
+  }
+  return text;
+}

@@ -4,9 +4,16 @@
 //! across an `.await`: each async method makes its decision synchronously, then awaits
 //! the host's callback with no borrow held, so un-awaited concurrent calls interleave.
 
+mod composer;
 mod errors;
+mod handoff;
 mod js;
+mod monitor;
 mod refresher;
+mod runner;
 mod saop;
+mod serial;
+mod tokens;
 mod turns;
 mod types;
+mod window;

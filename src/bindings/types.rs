@@ -65,3 +65,133 @@ export interface TurnLogEntry {
   timestamp_ns: bigint;
 }
 "#;
+
+#[wasm_bindgen(typescript_custom_section)]
+const MEMORY_TYPES: &str = r#"
+/** One turn of an agent conversation. */
+export interface TurnEntry {
+  turnIndex: number;
+  agentId: string;
+  role: 'user' | 'assistant' | 'tool';
+  content: string;
+  createdAt: Date;
+}
+
+/** The active context of one turn: the goal and the newest turns. */
+export interface ContextWindow {
+  taskGoal: string;
+  turns: TurnEntry[];
+  /** True when a `[SPEC REFRESH]` turn was prepended on this turn. */
+  specInjected: boolean;
+}
+
+export interface SpecDocument {
+  /** e.g. 'TAS', 'PRD'. */
+  name: string;
+  content: string;
+}
+
+export interface SlidingRelevanceWindowConfig {
+  /** Turns kept, newest first priority. Default 20. */
+  maxTurns: number;
+}
+
+export interface ContextComposerOptions {
+  /** The documents to re-inject, loaded once, e.g. TAS and PRD summaries. None may be empty. */
+  specs: SpecDocument[];
+  /** Default 20. */
+  maxTurns?: number;
+}
+
+/**
+ * Counts the tokens of a text. The default, `countTokens`, is `Math.ceil(text.length / 4)`;
+ * any rule that counts accepts an exact counter in its place.
+ */
+export type TokenCounter = (text: string) => number;
+
+export interface ContextRefreshEvent {
+  totalTokens: number;
+  triggeredAt: Date;
+}
+
+export type ThresholdCallback = (event: ContextRefreshEvent) => Promise<void> | void;
+
+export interface TokenThresholdMonitorConfig {
+  /** Default 800_000. */
+  thresholdTokens?: number;
+  onThresholdExceeded: ThresholdCallback;
+  /** Used by `recordText`. Default `countTokens`. */
+  countTokens?: TokenCounter;
+}
+
+/** A summary of a window of turns, kept as medium-term memory. */
+export interface MediumTermSummary {
+  agentId: string;
+  summaryText: string;
+  turnRangeStart: number;
+  turnRangeEnd: number;
+  createdAt: Date;
+}
+
+/** The LLM that writes summaries. */
+export interface SummarizerClient {
+  summarize(prompt: string): Promise<string> | string;
+}
+
+/** Where summaries are kept, if anywhere. */
+export interface MediumTermStore {
+  save(summary: MediumTermSummary): Promise<void> | void;
+}
+
+export interface SummarizationHandoffOptions {
+  llmClient: SummarizerClient;
+  store?: MediumTermStore;
+}
+"#;
+
+#[wasm_bindgen(typescript_custom_section)]
+const RUNNER_TYPES: &str = r##"
+/** What the runner sends the LLM on each turn. */
+export interface LlmRequest {
+  agentId: string;
+  /** 1-based number of this turn. */
+  turnIndex: number;
+  /** The composed window rendered as text: "# Goal", then each turn. */
+  prompt: string;
+  window: ContextWindow;
+}
+
+export interface LlmResponse {
+  text: string;
+}
+
+/** The agent's LLM. */
+export interface AgentLlm {
+  complete(request: LlmRequest): Promise<LlmResponse> | LlmResponse;
+}
+
+export interface AgentRunnerOptions {
+  agentId: string;
+  taskGoal: string;
+  llm: AgentLlm;
+  /** A `ContextComposer`, or anything with its `compose`. */
+  composer: Pick<ContextComposer, 'compose'>;
+  /** A `SummarizationHandoff`, or anything with its `transfer`. */
+  handoff: Pick<SummarizationHandoff, 'transfer'>;
+  /** Response tokens between context refreshes. Default 800_000. */
+  thresholdTokens?: number;
+  /** Counts response tokens. Default `countTokens`. */
+  countTokens?: TokenCounter;
+}
+
+export interface AgentTurnResult {
+  turnIndex: number;
+  response: LlmResponse;
+  /** The window the prompt was built from. */
+  window: ContextWindow;
+  /** Tokens of the response, as recorded in the monitor. */
+  tokensRecorded: number;
+  /** The summary re-injected on this turn, if the threshold was reached. */
+  contextRefresh: MediumTermSummary | null;
+}
+"##;

@@ -5,6 +5,7 @@ pub mod args;
 pub mod clock;
 pub mod handoff;
 pub mod monitor;
+pub mod prompt;
 pub mod refresh;
 pub mod ring;
 pub mod saop;

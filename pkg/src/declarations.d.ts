@@ -1,3 +1,0 @@
-// Declarations for what the TypeScript entry adds beside the wasm classes; appended to
-// the generated .d.ts by scripts/build.mjs.
-export {};
