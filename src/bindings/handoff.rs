@@ -92,7 +92,7 @@ impl SummarizationHandoff {
                     &store,
                     "save",
                     "store.save",
-                    &[summary.clone()],
+                    std::slice::from_ref(&summary),
                 )?)
                 .await?;
             }
