@@ -52,3 +52,14 @@ export async function rejected(promise) {
   }
   assert.fail('expected a rejection');
 }
+
+/** `count` TurnEntry objects, turnIndex 1..count, alternating user/assistant. */
+export function turnEntries(count, agentId = 'dev-agent') {
+  return Array.from({ length: count }, (_, i) => ({
+    turnIndex: i + 1,
+    agentId,
+    role: i % 2 ? 'assistant' : 'user',
+    content: `turn ${i + 1}`,
+    createdAt: new Date(1_700_000_000_000 + i * 1000),
+  }));
+}

@@ -13,7 +13,7 @@ use super::serial::Serial;
 use super::tokens::Counter;
 use super::window::array;
 use crate::rules::handoff::context_refresh_content;
-use crate::rules::monitor::{Crossing, ThresholdMonitor};
+use crate::rules::monitor::ThresholdMonitor;
 use crate::rules::prompt::render_prompt;
 
 /// Runs an agent turn by turn: compose the window, call the LLM, count the response's
@@ -118,11 +118,11 @@ impl AgentRunner {
         }
         let (config, state) = (Rc::clone(&self.config), Rc::clone(&self.state));
         self.turns.run(async move {
+            // Turns run one at a time, so nothing else changes the state in between.
             let before = Snapshot::take(&state);
-            let mut crossing = None;
-            let outcome = run(&config, &state, input, &mut crossing).await;
+            let outcome = run(&config, &state, input).await;
             if outcome.is_err() {
-                before.restore(&state, crossing);
+                before.restore(&state);
             }
             outcome
         })
@@ -140,6 +140,7 @@ fn method_holder(options: &JsValue, key: &str, method: &str) -> JsResult<JsValue
 struct Snapshot {
     turn_count: u32,
     history_len: u32,
+    accumulated: f64,
 }
 
 impl Snapshot {
@@ -148,25 +149,19 @@ impl Snapshot {
         Self {
             turn_count: s.turn_count,
             history_len: s.history.length(),
+            accumulated: s.monitor.accumulated(),
         }
     }
 
-    fn restore(self, state: &Rc<RefCell<State>>, crossing: Option<Crossing>) {
+    fn restore(self, state: &Rc<RefCell<State>>) {
         let mut s = state.borrow_mut();
         s.turn_count = self.turn_count;
         s.history.set_length(self.history_len);
-        if let Some(crossing) = crossing {
-            s.monitor.rollback(crossing);
-        }
+        s.monitor.restore(self.accumulated);
     }
 }
 
-async fn run(
-    config: &Config,
-    state: &Rc<RefCell<State>>,
-    input: JsValue,
-    crossing: &mut Option<Crossing>,
-) -> JsResult<JsValue> {
+async fn run(config: &Config, state: &Rc<RefCell<State>>, input: JsValue) -> JsResult<JsValue> {
     let (turn, history) = {
         let s = state.borrow();
         (s.turn_count + 1, s.history.clone())
@@ -210,7 +205,7 @@ async fn run(
         &text.as_string().unwrap_or_default(),
     ));
 
-    *crossing = js(state.borrow_mut().monitor.record(tokens))?;
+    let crossing = js(state.borrow_mut().monitor.record(tokens))?;
     let mut refresh = JsValue::NULL;
     if crossing.is_some() {
         let recent = recent_turns(&history, window_turns.len());

@@ -64,6 +64,12 @@ impl ThresholdMonitor {
     pub fn reset(&mut self) {
         self.accumulated = 0.0;
     }
+
+    /// Puts the total back to a value read earlier, for a caller that undoes a whole step
+    /// and knows no other record happened in between.
+    pub fn restore(&mut self, accumulated: f64) {
+        self.accumulated = accumulated;
+    }
 }
 
 #[cfg(test)]
