@@ -3,6 +3,7 @@
 
 use js_sys::{Array, Object, Promise};
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::future_to_promise;
 
 use super::js::{self, js, JsResult};
@@ -147,7 +148,7 @@ impl ContextComposer {
         if !due {
             return Ok(window);
         }
-        let turns = Array::from(&js::get(&window, "turns")?);
+        let turns: Array = js::get(&window, "turns")?.unchecked_into();
         Ok(with_injection(&window, &turns, &self.injection))
     }
 }

@@ -154,13 +154,7 @@ pub fn read_turn(at: &str, turn: &JsValue) -> JsResult<OwnedTurn> {
         &format!("{at}.turnIndex"),
         &js::get(turn, "turnIndex")?,
     ))?;
-    let role_name = js(js::string(&format!("{at}.role"), &js::get(turn, "role")?))?;
-    let role = Role::parse(&role_name).ok_or_else(|| {
-        js::IntoJs::into_js(FieldError::type_error(
-            format!("{at}.role"),
-            format!("must be 'user', 'assistant' or 'tool', got {role_name:?}"),
-        ))
-    })?;
+    let role = read_role(at, turn)?;
     let content = js(js::string(
         &format!("{at}.content"),
         &js::get(turn, "content")?,
@@ -169,5 +163,16 @@ pub fn read_turn(at: &str, turn: &JsValue) -> JsResult<OwnedTurn> {
         turn_index,
         role,
         content,
+    })
+}
+
+/// `turn.role`, checked to be one of the three roles.
+pub fn read_role(at: &str, turn: &JsValue) -> JsResult<Role> {
+    let role_name = js(js::string(&format!("{at}.role"), &js::get(turn, "role")?))?;
+    Role::parse(&role_name).ok_or_else(|| {
+        js::IntoJs::into_js(FieldError::type_error(
+            format!("{at}.role"),
+            format!("must be 'user', 'assistant' or 'tool', got {role_name:?}"),
+        ))
     })
 }

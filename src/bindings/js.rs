@@ -12,12 +12,17 @@ pub type JsResult<T> = Result<T, JsValue>;
 
 /// `value[key]`; a throwing getter's error is passed through untouched.
 pub fn get(value: &JsValue, key: &str) -> JsResult<JsValue> {
-    Reflect::get(value, &JsValue::from_str(key))
+    Reflect::get(value, &key_of(key))
 }
 
 pub fn set(target: &JsValue, key: &str, value: &JsValue) {
     // Only ever used on objects this module just created, where a set cannot fail.
-    let _ = Reflect::set(target, &JsValue::from_str(key), value);
+    let _ = Reflect::set(target, &key_of(key), value);
+}
+
+/// Property names are few and reused on every call: interned, each crosses into JS once.
+fn key_of(key: &str) -> JsValue {
+    JsValue::from_str(wasm_bindgen::intern(key))
 }
 
 /// What a host passed, in words, for error messages.

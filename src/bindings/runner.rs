@@ -3,18 +3,20 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use js_sys::{Array, Date, Object, Promise};
+use js_sys::{Array, Date, JsString, Object, Promise};
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
-use super::handoff::{read_turns, OwnedTurn};
+use super::handoff::read_role;
 use super::js::{self, js, JsResult};
 use super::monitor::threshold_option;
 use super::serial::Serial;
 use super::tokens::Counter;
 use super::window::array;
+use crate::rules::args::FieldError;
 use crate::rules::handoff::context_refresh_content;
 use crate::rules::monitor::ThresholdMonitor;
-use crate::rules::prompt::render_prompt;
+use crate::rules::prompt::{render_prompt, PromptSink, TurnMeta};
 
 /// Runs an agent turn by turn: compose the window, call the LLM, count the response's
 /// tokens, and at the threshold hand the recent turns to the summarizer and re-inject the
@@ -166,8 +168,8 @@ async fn run(config: &Config, state: &Rc<RefCell<State>>, input: JsValue) -> JsR
         let s = state.borrow();
         (s.turn_count + 1, s.history.clone())
     };
-    if let Some(text) = input.as_string() {
-        history.push(&turn_entry(turn, &config.agent_id, "user", &text));
+    if input.is_string() {
+        history.push(&turn_entry(turn, &config.agent_id, "user", &input));
     }
     let window = js::call_method(
         &config.composer,
@@ -180,8 +182,10 @@ async fn run(config: &Config, state: &Rc<RefCell<State>>, input: JsValue) -> JsR
         ],
     )?;
     let window_turns = read_window(&window)?;
-    let views: Vec<_> = window_turns.iter().map(OwnedTurn::view).collect();
-    let prompt = render_prompt(&config.task_goal.as_string().unwrap_or_default(), &views);
+    let prompt = prompt_for(
+        &config.task_goal.as_string().unwrap_or_default(),
+        &window_turns,
+    );
 
     let request = Object::new();
     js::set(&request, "agentId", &config.agent_id.as_str().into());
@@ -198,12 +202,7 @@ async fn run(config: &Config, state: &Rc<RefCell<State>>, input: JsValue) -> JsR
     js(js::object("llm.complete()", &response))?;
     let text = js::get(&response, "text")?;
     let tokens = config.counter.count(&text, "llm.complete().text")?;
-    history.push(&turn_entry(
-        turn,
-        &config.agent_id,
-        "assistant",
-        &text.as_string().unwrap_or_default(),
-    ));
+    history.push(&turn_entry(turn, &config.agent_id, "assistant", &text));
 
     let crossing = js(state.borrow_mut().monitor.record(tokens))?;
     let mut refresh = JsValue::NULL;
@@ -226,7 +225,7 @@ async fn run(config: &Config, state: &Rc<RefCell<State>>, input: JsValue) -> JsR
                 turn,
                 &config.agent_id,
                 "user",
-                &context_refresh_content(&text),
+                &JsValue::from(context_refresh_content(&text)),
             ));
             refresh = summary;
         }
@@ -242,12 +241,74 @@ async fn run(config: &Config, state: &Rc<RefCell<State>>, input: JsValue) -> JsR
     Ok(result.into())
 }
 
+/// A window turn as the prompt needs it; the content stays a JS string.
+struct WindowTurn {
+    turn_index: f64,
+    role: String,
+    content: JsString,
+}
+
 /// The window's turns, checked, for the prompt.
-fn read_window(window: &JsValue) -> JsResult<Vec<OwnedTurn>> {
+fn read_window(window: &JsValue) -> JsResult<Vec<WindowTurn>> {
+    let field = "composer.compose().turns";
     js(js::object("composer.compose()", window))?;
-    let turns = js::get(window, "turns")?;
-    js(array("composer.compose().turns", &turns))?;
-    read_turns("composer.compose().turns", &turns)
+    let turns = js(array(field, &js::get(window, "turns")?))?;
+    turns
+        .iter()
+        .enumerate()
+        .map(|(i, turn)| {
+            let at = format!("{field}[{i}]");
+            let role = read_role(&at, &turn)?;
+            let turn_index = js(js::number(
+                &format!("{at}.turnIndex"),
+                &js::get(&turn, "turnIndex")?,
+            ))?;
+            let content = js::get(&turn, "content")?;
+            let content = content.dyn_into::<JsString>().map_err(|v| {
+                js::IntoJs::into_js(FieldError::type_error(
+                    format!("{at}.content"),
+                    format!("must be a string, got {}", js::describe(&v)),
+                ))
+            })?;
+            Ok(WindowTurn {
+                turn_index,
+                role: role.name().to_string(),
+                content,
+            })
+        })
+        .collect()
+}
+
+/// Renders the prompt by concatenating JS strings: turn contents are never copied into wasm.
+fn prompt_for(task_goal: &str, turns: &[WindowTurn]) -> JsString {
+    struct Sink<'a> {
+        turns: &'a [WindowTurn],
+        out: JsString,
+        pending: String,
+    }
+    impl PromptSink for Sink<'_> {
+        fn text(&mut self, text: &str) {
+            self.pending.push_str(text);
+        }
+        fn content(&mut self, index: usize) {
+            let pending = JsString::from(std::mem::take(&mut self.pending));
+            self.out = self.out.concat(&pending).concat(&self.turns[index].content);
+        }
+    }
+    let metas: Vec<TurnMeta> = turns
+        .iter()
+        .map(|t| TurnMeta {
+            turn_index: t.turn_index,
+            role: &t.role,
+        })
+        .collect();
+    let mut sink = Sink {
+        turns,
+        out: JsString::from(""),
+        pending: String::new(),
+    };
+    render_prompt(task_goal, &metas, &mut sink);
+    sink.out.concat(&JsString::from(sink.pending))
 }
 
 /// The newest `count` turns of the conversation, this turn's response included.
@@ -256,12 +317,12 @@ fn recent_turns(history: &Array, count: usize) -> Array {
     history.slice(len.saturating_sub(count.max(1) as u32), len)
 }
 
-fn turn_entry(turn: u32, agent_id: &str, role: &str, content: &str) -> JsValue {
+fn turn_entry(turn: u32, agent_id: &str, role: &str, content: &JsValue) -> JsValue {
     let entry = Object::new();
     js::set(&entry, "turnIndex", &turn.into());
     js::set(&entry, "agentId", &agent_id.into());
     js::set(&entry, "role", &role.into());
-    js::set(&entry, "content", &content.into());
+    js::set(&entry, "content", content);
     js::set(&entry, "createdAt", &Date::new_0());
     entry.into()
 }

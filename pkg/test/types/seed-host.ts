@@ -2,17 +2,35 @@
 // the published .d.ts (see packaging/npm-pack.test.mjs), as ESM, CJS and for bundlers.
 import {
   AgentLogStore,
+  AgentRunner,
+  ContextComposer,
   ContextRefresher,
   OrchestratorContextInjector,
+  SlidingRelevanceWindow,
+  SpecRefreshProtocol,
+  SummarizationError,
+  SummarizationHandoff,
+  TokenThresholdMonitor,
   TurnTracker,
+  countTokens,
   isSaopEnvelope,
   validateSaopEnvelope,
 } from '@devs/context';
 import type {
+  AgentTurnResult,
+  ContextRefreshEvent,
   ContextRefresherOptions,
+  ContextWindow,
+  MediumTermSummary,
   RefreshResult,
   SaopEnvelope,
+  SlidingRelevanceWindowConfig,
+  SpecDocument,
   SummaryProvider,
+  ThresholdCallback,
+  TokenCounter,
+  TokenThresholdMonitorConfig,
+  TurnEntry,
   TurnLogEntry,
 } from '@devs/context';
 
@@ -86,4 +104,67 @@ async function seedFlow(): Promise<number> {
   return refreshCount;
 }
 
+// Seed 001.
+async function memoryFlow(): Promise<void> {
+  const config: SlidingRelevanceWindowConfig = { maxTurns: 20 };
+  const slidingWindow = new SlidingRelevanceWindow(config);
+  const defaults = new SlidingRelevanceWindow();
+  const turns: TurnEntry[] = [{ turnIndex: 1, agentId: 'a', role: 'user', content: 'hi', createdAt: new Date() }];
+  const window: ContextWindow = slidingWindow.compose(turns, 'goal');
+  const due: boolean = slidingWindow.shouldInjectSpec(10) && SlidingRelevanceWindow.shouldInjectSpec(20);
+  const docs: SpecDocument[] = [{ name: 'TAS', content: 't' }, { name: 'PRD', content: 'p' }];
+  const specRefresh = new SpecRefreshProtocol();
+  const injection: TurnEntry = specRefresh.buildInjectionTurn(docs);
+  const injected: ContextWindow = specRefresh.inject(window, docs, 10);
+  const fromDisk: ContextComposer = await ContextComposer.fromProject('/repo', { maxTurns: 20 });
+  const composer = new ContextComposer({ specs: docs });
+  const composed: ContextWindow = composer.compose(turns, 'goal', 10);
+
+  // Seed 003.
+  const onThresholdExceeded: ThresholdCallback = async (event: ContextRefreshEvent) => {
+    const at: Date = event.triggeredAt;
+    void at;
+  };
+  const monitorConfig: TokenThresholdMonitorConfig = { thresholdTokens: 800_000, onThresholdExceeded };
+  const monitor = new TokenThresholdMonitor(monitorConfig);
+  await monitor.record(countTokens('response text'));
+  const total: number = monitor.getAccumulatedTokens();
+  monitor.reset();
+  const exact: TokenCounter = (text) => text.length;
+  const custom = new TokenThresholdMonitor({ onThresholdExceeded, countTokens: exact });
+  await custom.recordText('hello');
+
+  const handoff = new SummarizationHandoff({ llmClient: { summarize: async (prompt: string) => prompt.slice(0, 10) } });
+  const summary: MediumTermSummary | null = await handoff.transfer('agent-1', turns);
+  try {
+    await handoff.transfer('agent-1', turns);
+  } catch (e) {
+    if (e instanceof SummarizationError) {
+      const code: string = e.code;
+      const agent: string = e.agentId;
+      void [code, agent];
+    }
+  }
+
+  const runner = new AgentRunner({
+    agentId: 'agent-1',
+    taskGoal: 'Fix the failing test',
+    llm: { complete: async (request) => ({ text: `ack ${request.turnIndex}: ${request.prompt.length}` }) },
+    composer,
+    handoff,
+    countTokens: exact,
+  });
+  const result: AgentTurnResult = await runner.runTurn('go');
+  const refreshed: MediumTermSummary | null = result.contextRefresh;
+  const history: TurnEntry[] = runner.turns;
+
+  // @ts-expect-error maxTurns is a number
+  void new SlidingRelevanceWindow({ maxTurns: '20' });
+  // @ts-expect-error record takes a number
+  void monitor.record('100');
+
+  void [defaults, due, injection, injected, fromDisk, composed, total, summary, refreshed, history];
+}
+
 void seedFlow();
+void memoryFlow();
