@@ -2,13 +2,18 @@
 //! rule can be tested natively and reused by any host.
 
 pub mod args;
+pub mod budget;
 pub mod clock;
+pub mod composer;
+pub mod cut;
 pub mod handoff;
 pub mod monitor;
 pub mod prompt;
+pub mod pruner;
 pub mod refresh;
 pub mod ring;
 pub mod saop;
 pub mod tokens;
+pub mod tool_output;
 pub mod turns;
 pub mod window;

@@ -1,0 +1,103 @@
+//! `WindowComposer`'s choice of envelopes for the Recent Past slot ([3_MCP-TAS-047]).
+
+use super::args::FieldError;
+
+pub const DEFAULT_MAX_RECENT_ENVELOPES: usize = 10;
+const MAX_RECENT_ENVELOPES: usize = 10;
+
+/// `maxRecentEnvelopes` is clamped to 1..=10, as the spec says, rather than refused.
+pub fn clamp_max_recent(field: &str, value: f64) -> Result<usize, FieldError> {
+    if value.is_nan() {
+        return Err(FieldError::range_error(field, "must be a number, got NaN"));
+    }
+    Ok(value.floor().clamp(1.0, MAX_RECENT_ENVELOPES as f64) as usize)
+}
+
+/// An envelope offered for the slot: its `turn_index` and its tokens once rendered.
+#[derive(Debug, Clone, Copy)]
+pub struct Candidate {
+    pub turn_index: f64,
+    pub tokens: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Selection {
+    /// Indexes into the candidates, oldest first, as they appear in the slot.
+    pub taken: Vec<usize>,
+    /// Some of the newest `max` envelopes were left out because the budget ran out.
+    pub truncated: bool,
+    /// The newest envelope alone is over budget: it goes in cut down, keeping its action.
+    pub cut_newest: Option<usize>,
+}
+
+/// Takes envelopes newest first (by `turn_index`; on a tie the later one is newer), at most
+/// `max` of them, greedily while they fit in `budget` tokens.
+pub fn select_recent(candidates: &[Candidate], max: usize, budget: f64) -> Selection {
+    let mut order: Vec<usize> = (0..candidates.len()).collect();
+    order.sort_by(|&a, &b| {
+        candidates[b]
+            .turn_index
+            .total_cmp(&candidates[a].turn_index)
+            .then(b.cmp(&a))
+    });
+    order.truncate(max);
+    let mut selection = Selection::default();
+    let mut used = 0.0;
+    for (rank, &i) in order.iter().enumerate() {
+        if used + candidates[i].tokens > budget {
+            selection.truncated = true;
+            if rank == 0 {
+                selection.cut_newest = Some(i);
+            }
+            break;
+        }
+        used += candidates[i].tokens;
+        selection.taken.push(i);
+    }
+    selection.taken.reverse();
+    selection
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn c(turn_index: f64, tokens: f64) -> Candidate {
+        Candidate { turn_index, tokens }
+    }
+
+    #[test]
+    fn newest_first_greedy_then_in_turn_order() {
+        let cands = [c(1.0, 10.0), c(3.0, 10.0), c(2.0, 10.0), c(4.0, 10.0)];
+        let s = select_recent(&cands, 10, 25.0);
+        assert_eq!(s.taken, vec![1, 3]);
+        assert!(s.truncated);
+        assert_eq!(s.cut_newest, None);
+    }
+
+    #[test]
+    fn at_most_max_envelopes() {
+        let cands: Vec<_> = (0..15).map(|i| c(i as f64, 1.0)).collect();
+        let s = select_recent(&cands, 10, 1e9);
+        assert_eq!(s.taken, (5..15).collect::<Vec<_>>());
+        assert!(
+            !s.truncated,
+            "older envelopes beyond max are not a budget truncation"
+        );
+    }
+
+    #[test]
+    fn an_oversized_newest_envelope_is_cut_not_dropped() {
+        let s = select_recent(&[c(1.0, 5.0), c(2.0, 500.0)], 10, 100.0);
+        assert_eq!(s.taken, Vec::<usize>::new());
+        assert_eq!(s.cut_newest, Some(1));
+    }
+
+    #[test]
+    fn clamps_max_recent() {
+        assert_eq!(clamp_max_recent("m", 0.0), Ok(1));
+        assert_eq!(clamp_max_recent("m", 50.0), Ok(10));
+        assert_eq!(clamp_max_recent("m", 4.0), Ok(4));
+        assert!(clamp_max_recent("m", f64::NAN).is_err());
+    }
+}
