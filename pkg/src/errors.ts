@@ -2,8 +2,8 @@
 // the wasm constructs them through an import of this same module.
 
 export interface SummarizationErrorOptions {
-  /** The agent whose turns were being summarized. */
-  agentId: string;
+  /** The agent whose turns were being summarized, when known. */
+  agentId?: string;
   /** Machine-readable reason, e.g. `ERR_EMPTY_SUMMARY`. */
   code: string;
   cause?: unknown;
@@ -12,7 +12,7 @@ export interface SummarizationErrorOptions {
 /** The summarizer LLM gave no usable summary. */
 export class SummarizationError extends Error {
   readonly code: string;
-  readonly agentId: string;
+  readonly agentId: string | undefined;
 
   constructor(message: string, options: SummarizationErrorOptions) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });

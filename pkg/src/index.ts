@@ -18,9 +18,12 @@ Object.defineProperty(SlidingRelevanceWindow, 'shouldInjectSpec', { value: shoul
 export {
   AgentLogStore,
   AgentRunner,
+  applyContextManagement,
   ContextComposer,
+  ContextPruner,
   ContextRefresher,
   countTokens,
+  createDefaultWindowBudget,
   isSaopEnvelope,
   OrchestratorContextInjector,
   shouldInjectSpec,
@@ -28,7 +31,9 @@ export {
   SpecRefreshProtocol,
   SummarizationHandoff,
   TokenThresholdMonitor,
+  ToolOutputPruner,
   TurnTracker,
   validateSaopEnvelope,
+  WindowComposer,
 } from '../dist/wasm/devs_context.js';
 export { SummarizationError } from './errors.js';

@@ -102,14 +102,20 @@ impl SummarizationHandoff {
 }
 
 fn empty_summary(agent_id: &str) -> JsValue {
-    let options = Object::new();
-    js::set(&options, "agentId", &agent_id.into());
-    js::set(&options, "code", &"ERR_EMPTY_SUMMARY".into());
-    SummarizationError::new(
+    summarization_error(
         &format!("the summarizer returned an empty summary for agent {agent_id}"),
-        &options,
+        Some(agent_id),
     )
-    .into()
+}
+
+/// A `SummarizationError` with code `ERR_EMPTY_SUMMARY`.
+pub fn summarization_error(message: &str, agent_id: Option<&str>) -> JsValue {
+    let options = Object::new();
+    if let Some(agent_id) = agent_id {
+        js::set(&options, "agentId", &agent_id.into());
+    }
+    js::set(&options, "code", &"ERR_EMPTY_SUMMARY".into());
+    SummarizationError::new(message, &options).into()
 }
 
 fn medium_term_summary(agent_id: &str, text: &str, start: f64, end: f64) -> JsValue {

@@ -195,3 +195,133 @@ export interface AgentTurnResult {
   contextRefresh: MediumTermSummary | null;
 }
 "##;
+
+#[wasm_bindgen(typescript_custom_section)]
+const MANAGEMENT_TYPES: &str = r#"
+/** A conversation turn as the orchestrator's context holds it. */
+export interface AgentTurn {
+  role: 'user' | 'model';
+  content: string;
+  timestampMs: number;
+}
+
+/** Token shares of a composed window ([3_MCP-TAS-047]). */
+export interface WindowBudget {
+  totalBudget: number;
+  goalBudget: number;
+  mapBudget: number;
+  recentPastBudget: number;
+}
+
+export interface WindowComposerOptions {
+  /** Envelopes considered for Recent Past. Default 10, clamped to 1..10. */
+  maxRecentEnvelopes?: number;
+  /** Default `countTokens`. */
+  countTokens?: TokenCounter;
+}
+
+export interface ComposedSlot {
+  kind: 'goal' | 'map' | 'recent_past';
+  content: string;
+  tokenCount: number;
+  timestampMs: number;
+  /** The content was cut (Goal, Map) or envelopes were left out (Recent Past) to fit the budget. */
+  truncated: boolean;
+}
+
+/** Slots in order: goal, map, recent_past. */
+export interface ComposedWindow {
+  slots: ComposedSlot[];
+  totalTokensUsed: number;
+  budgetExceeded: boolean;
+}
+
+export interface ContextPrunerOptions {
+  /** Prune at this fraction of `budget.totalBudget`. Default 0.90. */
+  saturationRatio?: number;
+}
+
+export interface PrunedContext {
+  summary: string;
+  plan: string;
+  tas: string;
+  currentObservation: string;
+  originalTurnCount: number;
+  /** Epoch milliseconds. */
+  prunedAt: number;
+}
+
+/** A tool's output waiting in the context. */
+export interface ToolOutputEntry {
+  toolName: string;
+  rawContent: string;
+  /** UTF-8 bytes of `rawContent`. */
+  byteSize: number;
+  /** Turns since the output was captured. */
+  turnAge: number;
+  capturedAt: number | string | Date;
+}
+
+export interface TruncatedToolOutput {
+  toolName: string;
+  /** The first 500 characters and a marker naming the byte size and where the raw output is. */
+  summary: string;
+  /** ISO time. */
+  rawStoredAt: string;
+  originalByteSize: number;
+}
+
+export interface ToolOutputPrunerOptions {
+  /** Where the marker says the raw output is. Default "state.sqlite, table raw_tool_outputs". */
+  rawOutputLocation?: string;
+}
+
+/** Where raw tool outputs are kept before they are truncated (e.g. `SqliteStateRepository`). */
+export interface StateRepository {
+  insertRawToolOutput(entry: ToolOutputEntry): Promise<void> | void;
+}
+
+export interface OrchestratorContext {
+  turns: AgentTurn[];
+  goal: string;
+  map: string;
+  plan: string;
+  tas: string;
+  currentObservation: string;
+  envelopes: SaopEnvelope[];
+  /** Entries are replaced by their `TruncatedToolOutput` once truncated. */
+  pendingToolOutputs: Array<ToolOutputEntry | TruncatedToolOutput>;
+  budget: WindowBudget;
+}
+
+/** Each member may be one of this package's classes or any object with the same methods, sync or async. */
+export interface ContextManagementDeps {
+  composer: { compose(goal: string, map: string, envelopes: SaopEnvelope[]): ComposedWindow | Promise<ComposedWindow> };
+  pruner: {
+    shouldPrune(tokens: number, budget: WindowBudget): boolean | Promise<boolean>;
+    prune(turns: AgentTurn[], plan: string, tas: string, currentObservation: string): PrunedContext | Promise<PrunedContext>;
+    /** Read for the loop guard when present; default 0.90. */
+    readonly saturationRatio?: number;
+  };
+  toolOutputPruner: {
+    shouldTruncate(entry: ToolOutputEntry): boolean | Promise<boolean>;
+    persistRaw(entry: ToolOutputEntry, repo: StateRepository): void | Promise<void>;
+    truncate(entry: ToolOutputEntry): TruncatedToolOutput | Promise<TruncatedToolOutput>;
+  };
+  stateRepository: StateRepository;
+  /** Counts tokens everywhere in the run. Default `countTokens`. */
+  countTokens?: TokenCounter;
+  /** Receives warnings (a failed `persistRaw`, the loop guard). Default `console`. */
+  logger?: { warn(message: string): void };
+}
+
+export interface AppliedContextResult {
+  /**
+   * Tokens of the final window: the composed slots, the turns after pruning, and the
+   * pending tool outputs after truncation.
+   */
+  windowUsedTokens: number;
+  prunedOccurred: boolean;
+  truncatedOutputCount: number;
+}
+"#;
