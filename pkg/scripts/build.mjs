@@ -45,7 +45,13 @@ const shared = {
 await esbuild.build({ ...shared, format: 'cjs', outfile: join(dist, 'index.cjs') });
 await esbuild.build({ ...shared, format: 'esm', outfile: join(dist, 'index.mjs') });
 
+// The SQLite store is Node-only and loads better-sqlite3 (an optional peer) from the host.
+const sqlite = { ...shared, entryPoints: [join(pkgDir, 'src/sqlite.ts')], platform: 'node', external: ['better-sqlite3', '@devs/context'] };
+await esbuild.build({ ...sqlite, format: 'cjs', outfile: join(dist, 'sqlite.cjs') });
+await esbuild.build({ ...sqlite, format: 'esm', outfile: join(dist, 'sqlite.mjs') });
+
 writeDeclarations();
+writeSqliteDeclarations();
 
 const raw = statSync(wasmFile).size;
 const gz = gzipSync(readFileSync(wasmFile), { level: 9 }).length;
@@ -76,4 +82,14 @@ function writeDeclarations() {
   if (untyped.length) throw new Error(`untyped (any) declarations:\n${untyped.join('\n')}`);
   writeFileSync(join(dist, 'index.d.ts'), text);
   writeFileSync(join(dist, 'index.d.mts'), text);
+}
+
+/** The store's declarations; they import the rules' types from the package itself. */
+function writeSqliteDeclarations() {
+  run(join(pkgDir, 'node_modules/.bin/tsc'), ['src/sqlite.ts', '--declaration', '--emitDeclarationOnly', '--strict',
+    '--target', 'es2022', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--skipLibCheck',
+    '--rootDir', 'src', '--outDir', join(dist, 'types')], pkgDir);
+  const text = readFileSync(join(dist, 'types/sqlite.d.ts'), 'utf8');
+  writeFileSync(join(dist, 'sqlite.d.ts'), text);
+  writeFileSync(join(dist, 'sqlite.d.mts'), text);
 }

@@ -24,6 +24,10 @@ describe('npm pack', () => {
       'package/dist/index.d.mts',
       'package/dist/index.d.ts',
       'package/dist/index.mjs',
+      'package/dist/sqlite.cjs',
+      'package/dist/sqlite.d.mts',
+      'package/dist/sqlite.d.ts',
+      'package/dist/sqlite.mjs',
       'package/package.json',
     ]);
   });
@@ -40,6 +44,16 @@ describe('npm pack', () => {
       'main.mjs': `import { ContextRefresher, TurnTracker } from '@devs/context';\n${smoke}`,
     });
     assert.equal(run('node', ['main.mjs'], dir).trim(), expected);
+  });
+
+  it('@devs/context/sqlite needs its optional peer, and says so; the rules do not', () => {
+    const dir = hostProject('no-sqlite', {
+      'main.cjs': `
+        require('@devs/context');
+        try { require('@devs/context/sqlite'); console.log('loaded'); }
+        catch (e) { console.log(e.code, /better-sqlite3/.test(e.message)); }`,
+    });
+    assert.equal(run('node', ['main.cjs'], dir).trim(), 'MODULE_NOT_FOUND true');
   });
 
   for (const [label, ext, module] of [['esm', 'mts', 'node16'], ['cjs', 'cts', 'node16'], ['bundler', 'ts', 'preserve']]) {

@@ -141,7 +141,7 @@ async function memoryFlow(): Promise<void> {
   } catch (e) {
     if (e instanceof SummarizationError) {
       const code: string = e.code;
-      const agent: string = e.agentId;
+      const agent: string | undefined = e.agentId;
       void [code, agent];
     }
   }

@@ -1,0 +1,103 @@
+// SqliteStateRepository (@devs/context/sqlite) on a real SQLite file.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { ContextPruner, ToolOutputPruner, WindowComposer, applyContextManagement, createDefaultWindowBudget } from '@devs/context';
+import { SqliteStateRepository } from '@devs/context/sqlite';
+import { assertFieldError, rejected, thrown } from './helpers.mjs';
+import { context } from './management-fixtures.mjs';
+
+const dbFile = () => join(mkdtempSync(join(tmpdir(), 'state-')), 'state.sqlite');
+
+/** Several hundred KB of mixed text, as a test runner or a grep would print. */
+function bigOutput(kb, seed) {
+  const line = (i) => `test parser::case_${seed}_${i} ... ${i % 7 ? 'ok' : 'FAILED: expected `é` got `😀`'}\n`;
+  let out = '';
+  for (let i = 0; out.length < kb * 1024; i++) out += line(i);
+  return out;
+}
+
+const entry = (toolName, rawContent, turnAge = 2) => ({
+  toolName, rawContent, byteSize: Buffer.byteLength(rawContent, 'utf8'), turnAge, capturedAt: new Date('2026-11-22T10:00:00Z'),
+});
+
+describe('SqliteStateRepository', () => {
+  it('creates raw_tool_outputs on open, in WAL mode', () => {
+    const file = dbFile();
+    new SqliteStateRepository(file).close();
+    const db = new Database(file, { readonly: true });
+    assert.equal(db.pragma('journal_mode', { simple: true }), 'wal');
+    const columns = db.prepare('PRAGMA table_info(raw_tool_outputs)').all().map((c) => c.name);
+    assert.deepEqual(columns, ['id', 'tool_name', 'raw_content', 'byte_size', 'turn_age', 'captured_at', 'stored_at']);
+    db.close();
+  });
+
+  it('stores every output and reads each back byte for byte', async () => {
+    const file = dbFile();
+    const repo = new SqliteStateRepository(file);
+    const entries = [entry('run_tests', bigOutput(400, 1)), entry('grep', bigOutput(250, 2)), entry('read_file', 'fn main() {}\n\u0000nul\tand tabs')];
+    for (const e of entries) await repo.insertRawToolOutput(e);
+    repo.close();
+
+    // A separate connection sees every committed row.
+    const db = new Database(file, { readonly: true });
+    const rows = db.prepare('SELECT * FROM raw_tool_outputs ORDER BY id').all();
+    db.close();
+    assert.equal(rows.length, 3);
+    rows.forEach((row, i) => {
+      assert.equal(row.tool_name, entries[i].toolName);
+      assert.ok(Buffer.from(row.raw_content, 'utf8').equals(Buffer.from(entries[i].rawContent, 'utf8')), `row ${i} bytes`);
+      assert.equal(row.byte_size, entries[i].byteSize);
+      assert.equal(row.turn_age, 2);
+      assert.equal(row.captured_at, '2026-11-22T10:00:00.000Z');
+      assert.ok(!Number.isNaN(Date.parse(row.stored_at)));
+    });
+  });
+
+  it('commits each insert on its own: a reader sees it at once', async () => {
+    const file = dbFile();
+    const repo = new SqliteStateRepository(file);
+    const reader = new Database(file, { readonly: true });
+    for (let i = 1; i <= 3; i++) {
+      await repo.insertRawToolOutput(entry(`tool_${i}`, `output ${i}`));
+      assert.equal(reader.prepare('SELECT count(*) AS n FROM raw_tool_outputs').get().n, i);
+    }
+    reader.close();
+    assert.deepEqual(repo.getRawToolOutputs('tool_2').map((r) => r.rawContent), ['output 2']);
+    repo.close();
+  });
+
+  it('rejects a bad entry, naming the field, and stores nothing', async () => {
+    const repo = new SqliteStateRepository(dbFile());
+    assertFieldError(await rejected(repo.insertRawToolOutput({ ...entry('t', 'x'), byteSize: -1 })), RangeError, 'entry.byteSize');
+    assertFieldError(await rejected(repo.insertRawToolOutput({ ...entry('t', 'x'), rawContent: 5 })), TypeError, 'entry.rawContent');
+    assertFieldError(await rejected(repo.insertRawToolOutput({ ...entry('t', 'x'), capturedAt: 'not a date' })), TypeError, 'entry.capturedAt');
+    assert.deepEqual(repo.getRawToolOutputs(), []);
+    assertFieldError(thrown(() => new SqliteStateRepository('')), TypeError, 'filename');
+    repo.close();
+  });
+
+  it('is the stateRepository of applyContextManagement: truncated outputs are kept raw', async () => {
+    const file = dbFile();
+    const repo = new SqliteStateRepository(file);
+    const outputs = [entry('run_tests', bigOutput(300, 3), 2), entry('grep', bigOutput(80, 4), 1)];
+    const budget = createDefaultWindowBudget(800_000);
+    const ctx = context({ pendingToolOutputs: outputs, budget });
+    const result = await applyContextManagement(ctx, {
+      composer: new WindowComposer(budget),
+      pruner: new ContextPruner({ summarize: async () => 'unused' }),
+      toolOutputPruner: new ToolOutputPruner(),
+      stateRepository: repo,
+    });
+    assert.equal(result.truncatedOutputCount, 1);
+    assert.match(ctx.pendingToolOutputs[0].summary, /state\.sqlite, table raw_tool_outputs/);
+    assert.equal(ctx.pendingToolOutputs[1], outputs[1], 'too young to truncate');
+    const [row] = repo.getRawToolOutputs();
+    assert.equal(row.toolName, 'run_tests');
+    assert.equal(row.rawContent, outputs[0].rawContent);
+    repo.close();
+  });
+});
