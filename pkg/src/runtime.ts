@@ -45,3 +45,11 @@ export async function readSpecFile(root: string, relative: string): Promise<stri
   }
   return text;
 }
+
+declare const Buffer: { byteLength(text: string, encoding: 'utf8'): number } | undefined;
+const encoder = new TextEncoder();
+
+/** UTF-8 bytes of `text`, for `ToolOutputEntry.byteSize`. */
+export function utf8Length(text: string): number {
+  return typeof Buffer !== 'undefined' ? Buffer.byteLength(text, 'utf8') : encoder.encode(text).length;
+}

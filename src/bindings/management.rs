@@ -272,7 +272,7 @@ impl Job {
                 &self.tool_pruner,
                 "shouldTruncate",
                 "deps.toolOutputPruner.shouldTruncate",
-                &[entry.clone()],
+                std::slice::from_ref(&entry),
             )?;
             if !js::settle(due).await?.is_truthy() {
                 out.push(&entry);

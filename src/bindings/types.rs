@@ -163,6 +163,8 @@ export interface LlmRequest {
 
 export interface LlmResponse {
   text: string;
+  /** The agent's structured turn, when it produced one: validated, refreshed, stamped, logged. */
+  envelope?: SaopEnvelope;
 }
 
 /** The agent's LLM. */
@@ -182,6 +184,19 @@ export interface AgentRunnerOptions {
   thresholdTokens?: number;
   /** Counts response tokens. Default `countTokens`. */
   countTokens?: TokenCounter;
+  /**
+   * Runs `applyContextManagement(context, deps)` at the start of every turn, before the
+   * prompt is built. The runner keeps `context` up to date: each turn's messages go to
+   * `turns`, each envelope to `envelopes` (its plan and observation to `plan` and
+   * `currentObservation`), and its output to `pendingToolOutputs`, aged one turn per turn.
+   */
+  contextManagement?: { context: OrchestratorContext; deps: ContextManagementDeps };
+  /** Stamps every envelope with its `turn_index`. */
+  tracker?: Pick<TurnTracker, 'nextIndex' | 'attach' | 'toLogEntry'>;
+  /** Receives `tracker.toLogEntry()` for every envelope (needs `tracker`). */
+  log?: Pick<AgentLogStore, 'append'>;
+  /** Re-injects the TAS/PRD summaries into every 5th envelope's reasoning. */
+  injector?: Pick<OrchestratorContextInjector, 'injectIfNeeded'>;
 }
 
 export interface AgentTurnResult {
@@ -193,6 +208,10 @@ export interface AgentTurnResult {
   tokensRecorded: number;
   /** The summary re-injected on this turn, if the threshold was reached. */
   contextRefresh: MediumTermSummary | null;
+  /** The response's envelope after injection and stamping, if it had one. */
+  envelope: SaopEnvelope | null;
+  /** What `applyContextManagement` did this turn, when configured. */
+  contextManagement: AppliedContextResult | null;
 }
 "##;
 

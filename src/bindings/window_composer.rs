@@ -196,7 +196,7 @@ impl WindowComposer {
 }
 
 fn render(envelope: &JsValue) -> JsResult<JsString> {
-    Ok(JSON::stringify(envelope)?)
+    JSON::stringify(envelope)
 }
 
 fn slot(kind: &str, content: &JsString, tokens: f64, now: f64, truncated: bool) -> JsValue {
