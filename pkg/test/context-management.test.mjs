@@ -130,6 +130,17 @@ describe('applyContextManagement: the caller\'s data', () => {
     assert.equal(outputs[0].rawContent.length, 60_000);
   });
 
+  it('passes already-truncated outputs through on later turns', async () => {
+    const deps = mockDeps({ prune: false });
+    const ctx = context({ pendingToolOutputs: [toolOutput('run_tests', 60_000, 2)] });
+    await applyContextManagement(ctx, deps);
+    const truncated = ctx.pendingToolOutputs[0];
+    const result = await applyContextManagement(ctx, deps);
+    assert.equal(result.truncatedOutputCount, 0);
+    assert.equal(ctx.pendingToolOutputs[0], truncated);
+    assert.equal(deps.calls.filter(([n]) => n === 'shouldTruncate').length, 1);
+  });
+
   it('replaces the arrays even when nothing changed', async () => {
     const ctx = context();
     const turns = ctx.turns;

@@ -268,6 +268,11 @@ impl Job {
         let out = Array::new();
         let mut truncated = 0;
         for entry in self.outputs.iter() {
+            if is_truncated(&entry)? {
+                // Already a `TruncatedToolOutput`: nothing left to persist or cut.
+                out.push(&entry);
+                continue;
+            }
             let due = js::call_method(
                 &self.tool_pruner,
                 "shouldTruncate",
@@ -320,6 +325,10 @@ impl Job {
             js::call_method(&self.logger, "warn", "deps.logger.warn", &[message.into()]).map(drop)
         }
     }
+}
+
+fn is_truncated(entry: &JsValue) -> JsResult<bool> {
+    Ok(js::get(entry, "summary")?.is_string() && js::get(entry, "rawContent")?.is_undefined())
 }
 
 fn already_pruned(turns: &Array) -> bool {

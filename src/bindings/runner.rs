@@ -431,8 +431,9 @@ fn age_tool_outputs(ctx: &JsValue) -> JsResult<()> {
 }
 
 /// Keeps the envelope, its plan and observation, and its output as a pending tool output.
+/// The context's copy of the envelope holds only the head of a long output, so the whole
+/// output is in the window once, under Tool outputs, where it is persisted and truncated.
 fn record_envelope(ctx: &JsValue, envelope: &JsValue) -> JsResult<()> {
-    append(ctx, "envelopes", envelope)?;
     let thought = js::get(envelope, "thought")?;
     js::set(ctx, "plan", &js::get(&thought, "plan")?);
     let observation = js::get(envelope, "observation")?;
@@ -443,19 +444,29 @@ fn record_envelope(ctx: &JsValue, envelope: &JsValue) -> JsResult<()> {
     let status = js::get(&observation, "status")?
         .as_string()
         .unwrap_or_default();
-    let (head, _) = cut(&output, OBSERVATION_CHARS, false);
+    let tool_name = js::get(&js::get(envelope, "action")?, "tool_name")?;
+    let (head, long) = cut(&output, OBSERVATION_CHARS, false);
     js::set(
         ctx,
         "currentObservation",
         &JsString::from(format!("{status}: ")).concat(&head),
     );
+    if long {
+        let note = format!(
+            "\n[{} more characters: the whole output is under Tool outputs]",
+            output.length() - head.length()
+        );
+        let obs = js::shallow_copy(&observation);
+        js::set(&obs, "output", &head.concat(&note.into()));
+        let kept = js::shallow_copy(envelope);
+        js::set(&kept, "observation", &obs);
+        append(ctx, "envelopes", &kept.into())?;
+    } else {
+        append(ctx, "envelopes", envelope)?;
+    }
     if output.length() > 0 {
         let entry = Object::new();
-        js::set(
-            &entry,
-            "toolName",
-            &js::get(&js::get(envelope, "action")?, "tool_name")?,
-        );
+        js::set(&entry, "toolName", &tool_name);
         js::set(&entry, "rawContent", &output);
         js::set(&entry, "byteSize", &utf8_length(&output).into());
         js::set(&entry, "turnAge", &0.into());
