@@ -53,3 +53,27 @@ const encoder = new TextEncoder();
 export function utf8Length(text: string): number {
   return typeof Buffer !== 'undefined' ? Buffer.byteLength(text, 'utf8') : encoder.encode(text).length;
 }
+
+/** Marks in `measureTexts`' result for items that cannot be measured. */
+export const NOT_AN_OBJECT = -1;
+export const NOT_A_STRING = -2;
+
+/**
+ * For each item, `counter(item[key])` when a counter is given, else the UTF-16 length of
+ * `item[key]`; `NOT_AN_OBJECT` or `NOT_A_STRING` where there is nothing to measure. One
+ * call for a whole history, where reading each turn from wasm would cross into JS three
+ * times per turn. The rules turn lengths into tokens.
+ */
+export function measureTexts(items: unknown[], key: string, counter?: (text: string) => number): Float64Array {
+  const out = new Float64Array(items.length);
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    if (typeof item !== 'object' || item === null) {
+      out[i] = NOT_AN_OBJECT;
+      continue;
+    }
+    const text = (item as Record<string, unknown>)[key];
+    out[i] = typeof text !== 'string' ? NOT_A_STRING : counter ? counter(text) : text.length;
+  }
+  return out;
+}

@@ -152,15 +152,11 @@ impl Job {
     }
 
     fn count_turns(&self, turns: &Array, field: &str) -> JsResult<f64> {
-        let mut total = 0.0;
-        for (i, turn) in turns.iter().enumerate() {
-            let at = format!("{field}[{i}]");
-            js(js::object(&at, &turn))?;
-            total += self
-                .counter
-                .count(&js::get(&turn, "content")?, &format!("{at}.content"))?;
-        }
-        Ok(total)
+        Ok(self
+            .counter
+            .count_each(turns, "content", field)?
+            .iter()
+            .sum())
     }
 
     fn count_outputs(&self, outputs: &Array) -> JsResult<f64> {

@@ -1,6 +1,6 @@
 //! Token counting for hosts: `countTokens`, and the counter every counting rule accepts.
 
-use js_sys::{Function, JsString};
+use js_sys::{Array, Float64Array, Function, JsString};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -55,6 +55,47 @@ impl Counter {
             Counter::Approx => Ok(approx_tokens(s.length() as usize) as f64),
             Counter::Js(f) => checked_count(f.call1(&JsValue::UNDEFINED, text)?),
         }
+    }
+}
+
+#[wasm_bindgen(raw_module = "../../src/runtime.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = measureTexts)]
+    fn measure_texts(items: &Array, key: &str, counter: &JsValue) -> Float64Array;
+}
+
+/// Marks from `measureTexts` (pkg/src/runtime.ts).
+const NOT_AN_OBJECT: f64 = -1.0;
+const NOT_A_STRING: f64 = -2.0;
+
+impl Counter {
+    /// Tokens of `item[key]` for every item, measured in one call into JS. `field` names
+    /// the array in errors, e.g. `context.turns` → `context.turns[3].content`.
+    pub fn count_each(&self, items: &Array, key: &str, field: &str) -> JsResult<Vec<f64>> {
+        let counter = match self {
+            Counter::Approx => JsValue::UNDEFINED,
+            Counter::Js(f) => f.clone().into(),
+        };
+        let measured = measure_texts(items, key, &counter).to_vec();
+        measured
+            .into_iter()
+            .enumerate()
+            .map(|(i, m)| match (self, m) {
+                (_, NOT_AN_OBJECT) => Err(js::IntoJs::into_js(FieldError::type_error(
+                    format!("{field}[{i}]"),
+                    "must be an object",
+                ))),
+                (_, NOT_A_STRING) => {
+                    let value = js::get(&items.get(i as u32), key)?;
+                    Err(js::IntoJs::into_js(FieldError::type_error(
+                        format!("{field}[{i}].{key}"),
+                        format!("must be a string, got {}", js::describe(&value)),
+                    )))
+                }
+                (Counter::Approx, len) => Ok(approx_tokens(len as usize) as f64),
+                (Counter::Js(_), n) => checked_count(n.into()),
+            })
+            .collect()
     }
 }
 
