@@ -11,12 +11,29 @@ import {
   SummarizationError,
   SummarizationHandoff,
   TokenThresholdMonitor,
+  ToolOutputPruner,
   TurnTracker,
+  WindowComposer,
+  applyContextManagement,
+  ContextPruner,
   countTokens,
+  createDefaultWindowBudget,
   isSaopEnvelope,
   validateSaopEnvelope,
 } from '@devs/context';
+import { SqliteStateRepository } from '@devs/context/sqlite';
+import type { RawToolOutputRow } from '@devs/context/sqlite';
 import type {
+  AgentTurn,
+  AppliedContextResult,
+  ComposedWindow,
+  ContextManagementDeps,
+  OrchestratorContext,
+  PrunedContext,
+  StateRepository,
+  ToolOutputEntry,
+  TruncatedToolOutput,
+  WindowBudget,
   AgentTurnResult,
   ContextRefreshEvent,
   ContextRefresherOptions,
@@ -166,5 +183,43 @@ async function memoryFlow(): Promise<void> {
   void [defaults, due, injection, injected, fromDisk, composed, total, summary, refreshed, history];
 }
 
+// Seed 002.
+async function managementFlow(): Promise<void> {
+  const budget: WindowBudget = createDefaultWindowBudget(800_000);
+  const composer = new WindowComposer(budget, { maxRecentEnvelopes: 10 });
+  const composed: ComposedWindow = composer.compose('goal', 'map', [envelope]);
+  const kind: 'goal' | 'map' | 'recent_past' = composed.slots[0].kind;
+  const pruner = new ContextPruner({ summarize: async (prompt: string) => prompt.slice(0, 100) }, { saturationRatio: 0.9 });
+  const due: boolean = pruner.shouldPrune(720_000, budget);
+  const turns: AgentTurn[] = [{ role: 'model', content: 'x', timestampMs: Date.now() }];
+  const pruned: PrunedContext = await pruner.prune(turns, 'plan', 'tas', 'observation');
+  const tools = new ToolOutputPruner();
+  const entry: ToolOutputEntry = { toolName: 'run_tests', rawContent: 'ok', byteSize: 2, turnAge: 2, capturedAt: Date.now() };
+  const repo: StateRepository = new SqliteStateRepository('state.sqlite');
+  await tools.persistRaw(entry, repo);
+  const small: TruncatedToolOutput = tools.truncate(entry);
+  const context: OrchestratorContext = {
+    turns, goal: 'g', map: 'm', plan: 'p', tas: 't', currentObservation: 'o', envelopes: [envelope], pendingToolOutputs: [entry], budget,
+  };
+  const deps: ContextManagementDeps = { composer, pruner, toolOutputPruner: tools, stateRepository: repo };
+  const mocked: ContextManagementDeps = {
+    composer: { compose: () => composed },
+    pruner: { shouldPrune: async () => false, prune: async () => pruned },
+    toolOutputPruner: { shouldTruncate: () => false, persistRaw: async () => {}, truncate: () => small },
+    stateRepository: { insertRawToolOutput: async () => {} },
+    logger: { warn: (message: string) => void message },
+  };
+  const result: AppliedContextResult = await applyContextManagement(context, deps);
+  const again: AppliedContextResult = await applyContextManagement(context, mocked);
+  const tokens: number = result.windowUsedTokens + again.truncatedOutputCount;
+  const rows: RawToolOutputRow[] = new SqliteStateRepository().getRawToolOutputs('run_tests');
+
+  // @ts-expect-error roles are 'user' | 'model'
+  const wrongTurn: AgentTurn = { role: 'assistant', content: 'x', timestampMs: 0 };
+
+  void [kind, due, small, tokens, rows, wrongTurn];
+}
+
 void seedFlow();
+void managementFlow();
 void memoryFlow();
