@@ -32,8 +32,10 @@ pub fn describe(value: &JsValue) -> String {
         Kind::Missing => "undefined".into(),
         Kind::Null => "null".into(),
         Kind::Number(n) => format!("the number {}", crate::rules::args::show_number(n)),
-        Kind::String(s) if s.chars().count() <= 40 => format!("the string {s:?}"),
-        Kind::String(_) => "a string".into(),
+        Kind::String => match value.as_string() {
+            Some(s) if s.chars().count() <= 40 => format!("the string {s:?}"),
+            _ => "a string".into(),
+        },
         Kind::Bool => format!("the boolean {}", value.is_truthy()),
         Kind::Array => "an array".into(),
         Kind::Object => "an object".into(),
@@ -138,8 +140,8 @@ impl Node for JsNode {
             Kind::Missing
         } else if v.is_null() {
             Kind::Null
-        } else if let Some(s) = v.as_string() {
-            Kind::String(s)
+        } else if v.is_string() {
+            Kind::String
         } else if let Some(n) = v.as_f64() {
             Kind::Number(n)
         } else if v.as_bool().is_some() {
@@ -155,6 +157,10 @@ impl Node for JsNode {
         } else {
             Kind::Object
         }
+    }
+
+    fn text(&self) -> Option<String> {
+        self.0.as_string()
     }
 
     fn get(&self, key: &str) -> Option<Self> {

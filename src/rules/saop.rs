@@ -13,7 +13,7 @@ pub enum Kind {
     Null,
     Bool,
     Number(f64),
-    String(String),
+    String,
     Array,
     Object,
     /// Anything JSON cannot hold: functions, symbols, bigints.
@@ -27,7 +27,7 @@ impl Kind {
             Kind::Null => "null".into(),
             Kind::Bool => "a boolean".into(),
             Kind::Number(_) => "a number".into(),
-            Kind::String(_) => "a string".into(),
+            Kind::String => "a string".into(),
             Kind::Array => "an array".into(),
             Kind::Object => "an object".into(),
             Kind::Other(what) => format!("a {what}"),
@@ -38,6 +38,9 @@ impl Kind {
 /// A read-only view of a document node.
 pub trait Node: Sized {
     fn kind(&self) -> Kind;
+    /// The text of a string node. Only called where the validator needs the value, so a
+    /// host can keep long strings (tool outputs) where they are.
+    fn text(&self) -> Option<String>;
     /// The property `key` of an object node; `None` when absent or `undefined`.
     fn get(&self, key: &str) -> Option<Self>;
     /// Own enumerable keys of an object node.
@@ -73,12 +76,12 @@ pub fn validate_envelope<N: Node>(envelope: &N) -> Result<(), FieldError> {
     non_empty(envelope, "", "phase")?;
 
     let thought = child_object(envelope, "thought", &THOUGHT_KEYS)?;
-    string_field(&thought, "thought.", "reasoning")?;
-    string_field(&thought, "thought.", "plan")?;
+    is_string(&thought, "thought.", "reasoning")?;
+    is_string(&thought, "thought.", "plan")?;
     optional_string(&thought, "thought.", "uncertainty")?;
 
     let action = child_object(envelope, "action", &ACTION_KEYS)?;
-    string_field(&action, "action.", "tool_name")?;
+    is_string(&action, "action.", "tool_name")?;
     let args = action.get("arguments");
     match args.as_ref().map(Node::kind).unwrap_or(Kind::Missing) {
         Kind::Object => {}
@@ -93,7 +96,7 @@ pub fn validate_envelope<N: Node>(envelope: &N) -> Result<(), FieldError> {
             format!("must be one of 'success', 'error', 'timeout', 'partial', got {status:?}"),
         ));
     }
-    string_field(&observation, "observation.", "output")?;
+    is_string(&observation, "observation.", "output")?;
     optional_string(&observation, "observation.", "error_detail")?;
     Ok(())
 }
@@ -129,17 +132,25 @@ fn child_object<N: Node>(parent: &N, key: &str, allowed: &[&str]) -> Result<N, F
     Ok(child)
 }
 
-fn string_field<N: Node>(parent: &N, prefix: &str, key: &str) -> Result<String, FieldError> {
-    match parent.get(key).map(|n| n.kind()).unwrap_or(Kind::Missing) {
-        Kind::String(s) => Ok(s),
+/// Checks that `parent[key]` is a string, without reading it.
+fn is_string<N: Node>(parent: &N, prefix: &str, key: &str) -> Result<Option<N>, FieldError> {
+    let node = parent.get(key);
+    match node.as_ref().map(Node::kind).unwrap_or(Kind::Missing) {
+        Kind::String => Ok(node),
         other => Err(expected(&format!("{prefix}{key}"), "a string", &other)),
     }
+}
+
+fn string_field<N: Node>(parent: &N, prefix: &str, key: &str) -> Result<String, FieldError> {
+    Ok(is_string(parent, prefix, key)?
+        .and_then(|n| n.text())
+        .unwrap_or_default())
 }
 
 fn optional_string<N: Node>(parent: &N, prefix: &str, key: &str) -> Result<(), FieldError> {
     match parent.get(key) {
         None => Ok(()),
-        Some(_) => string_field(parent, prefix, key).map(drop),
+        Some(_) => is_string(parent, prefix, key).map(drop),
     }
 }
 

@@ -13,11 +13,17 @@ enum V {
 impl Node for V {
     fn kind(&self) -> Kind {
         match self {
-            V::Str(s) => Kind::String((*s).into()),
+            V::Str(_) => Kind::String,
             V::Num(n) => Kind::Number(*n),
             V::Null => Kind::Null,
             V::Arr => Kind::Array,
             V::Obj(_) => Kind::Object,
+        }
+    }
+    fn text(&self) -> Option<String> {
+        match self {
+            V::Str(s) => Some((*s).into()),
+            _ => None,
         }
     }
     fn get(&self, key: &str) -> Option<Self> {
