@@ -98,22 +98,6 @@ describe('TokenThresholdMonitor (seed 003)', () => {
     assert.equal(m.getAccumulatedTokens(), 0);
   });
 
-  it('runs callbacks one at a time even when records race', async () => {
-    let running = 0;
-    let maxRunning = 0;
-    const m = new TokenThresholdMonitor({
-      thresholdTokens: 100,
-      onThresholdExceeded: async () => {
-        running += 1;
-        maxRunning = Math.max(maxRunning, running);
-        await new Promise((resolve) => setTimeout(resolve, 3));
-        running -= 1;
-      },
-    });
-    await Promise.all(Array.from({ length: 5 }, () => m.record(100)));
-    assert.equal(maxRunning, 1);
-  });
-
   it('a failed callback rejects with its error and loses no tokens', async () => {
     const boom = new Error('summarizer down');
     let fail = true;

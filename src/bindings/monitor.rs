@@ -5,9 +5,9 @@ use std::rc::Rc;
 
 use js_sys::{Date, Function, Object, Promise};
 use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::future_to_promise;
 
 use super::js::{self, js, IntoJs, JsResult};
-use super::serial::Serial;
 use super::tokens::Counter;
 use crate::rules::monitor::{ThresholdMonitor, DEFAULT_THRESHOLD_TOKENS};
 
@@ -19,8 +19,6 @@ pub struct TokenThresholdMonitor {
     rule: Rc<RefCell<ThresholdMonitor>>,
     callback: Function,
     counter: Counter,
-    /// Callbacks run one at a time, in the order their thresholds were crossed.
-    callbacks: Rc<Serial>,
 }
 
 #[wasm_bindgen]
@@ -42,7 +40,6 @@ impl TokenThresholdMonitor {
             rule: Rc::new(RefCell::new(ThresholdMonitor::new(threshold))),
             callback,
             counter,
-            callbacks: Rc::default(),
         })
     }
 
@@ -54,8 +51,9 @@ impl TokenThresholdMonitor {
     /// Adds `tokens`. When the total reaches the threshold it captures
     /// `{ totalTokens, triggeredAt }`, resets the total to 0, then awaits
     /// `onThresholdExceeded(event)` before resolving. Tokens recorded while the callback
-    /// runs count toward the next window. If the callback fails, the promise rejects with
-    /// its error and the window's tokens are put back, so none are lost.
+    /// runs count toward the next window, and each crossing calls back exactly once. If
+    /// the callback fails, the promise rejects with its error and the window's tokens are
+    /// put back, so none are lost.
     /// @throws {TypeError|RangeError} (as a rejection) for a non-number, negative, NaN or
     /// infinite `tokens`.
     #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
@@ -101,12 +99,12 @@ impl TokenThresholdMonitor {
             Err(err) => return Promise::reject(&err.into_js()),
         };
         let event = refresh_event(crossing.total_tokens);
-        let callback = self.callback.clone();
         let rule = Rc::clone(&self.rule);
-        self.callbacks.run(async move {
-            let outcome =
-                async { js::settle(callback.call1(&JsValue::UNDEFINED, &event)?).await }.await;
-            match outcome {
+        // Called at once, as the seed does. Queueing callbacks behind one another would
+        // deadlock a callback that itself awaits a record crossing the threshold again.
+        let called = self.callback.call1(&JsValue::UNDEFINED, &event);
+        future_to_promise(async move {
+            match async { js::settle(called?).await }.await {
                 Ok(_) => Ok(JsValue::UNDEFINED),
                 Err(err) => {
                     rule.borrow_mut().rollback(crossing);
