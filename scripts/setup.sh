@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs what the build needs, idempotently: the wasm32 target, the wasm-bindgen CLI at
-# exactly the version Cargo.lock pins, and pkg/'s npm dependencies from its lockfile.
+# Installs what the build and tests need, idempotently: the wasm32 target, the
+# wasm-bindgen CLI at exactly the version Cargo.lock pins, Chromium for the browser test,
+# and pkg/'s npm dependencies from its lockfile.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,6 +15,13 @@ have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
 if [ "$have" != "$want" ]; then
   echo "setup: installing wasm-bindgen-cli $want (found '${have:-none}'); this takes a few minutes once"
   cargo install wasm-bindgen-cli --version "$want"
+fi
+
+# Debian's Chromium, for the browser packaging test (a browser download cannot be fetched here).
+if ! command -v chromium >/dev/null 2>&1; then
+  echo "setup: installing chromium from Debian's packages"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 fi
 
 # npm ci only when the lockfile changed since the last install.

@@ -77,3 +77,4 @@ $('run').addEventListener('click', async () => {
 });
 $('status').textContent = 'ready';
 window.devsContextDemo = { run };
+if (new URLSearchParams(location.search).has('autorun')) $('run').click();
