@@ -77,3 +77,14 @@ export function measureTexts(items: unknown[], key: string, counter?: (text: str
   }
   return out;
 }
+
+/** `item[key]` for each item when it is a number, else NaN: one call for a whole array. */
+export function readNumbers(items: unknown[], key: string): Float64Array {
+  const out = new Float64Array(items.length);
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    const value = typeof item === 'object' && item !== null ? (item as Record<string, unknown>)[key] : undefined;
+    out[i] = typeof value === 'number' ? value : NaN;
+  }
+  return out;
+}

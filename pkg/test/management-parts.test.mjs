@@ -74,6 +74,19 @@ describe('WindowComposer', () => {
     assert.ok(recent.tokenCount <= 500);
   });
 
+  it('renders only the newest envelopes of a long session', () => {
+    const envs = Array.from({ length: 5000 }, (_, i) => envelope({ turn_index: i }));
+    const shown = new WindowComposer(createDefaultWindowBudget()).compose('g', 'm', envs).slots[2].content
+      .split('\n').map((line) => JSON.parse(line).turn_index);
+    assert.deepEqual(shown, [4990, 4991, 4992, 4993, 4994, 4995, 4996, 4997, 4998, 4999]);
+  });
+
+  it('names a turn_index that is not a number, wherever it is', () => {
+    const envs = Array.from({ length: 50 }, (_, i) => envelope({ turn_index: i }));
+    envs[3] = envelope({ turn_index: '3' });
+    assertFieldError(thrown(() => new WindowComposer(budget).compose('g', 'm', envs)), TypeError, 'envelopes[3].turn_index');
+  });
+
   it('uses an injected counter', () => {
     const w = new WindowComposer(budget, { countTokens: () => 1 }).compose('goal', 'map', [envelope()]);
     assert.deepEqual(w.slots.map((s) => s.tokenCount), [1, 1, 1]);

@@ -125,10 +125,16 @@ impl Job {
         // (4) persist, then truncate
         let (outputs, truncated) = self.truncate_outputs().await?;
         // (5) recount from the final window
+        // Unpruned turns are the ones counted in step (1).
+        let turn_tokens = if pruned {
+            self.count_turns(&turns, "context.turns")?
+        } else {
+            current
+        };
         let used = js(js::number(
             "composer.compose().totalTokensUsed",
             &js::get(&composed, "totalTokensUsed")?,
-        ))? + self.count_turns(&turns, "context.turns")?
+        ))? + turn_tokens
             + self.count_outputs(&outputs)?;
 
         js::set(&self.context, "turns", &turns);

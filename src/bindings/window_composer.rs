@@ -11,9 +11,15 @@ use super::tokens::Counter;
 use super::window::array;
 use crate::rules::budget::WindowBudget;
 use crate::rules::composer::{
-    clamp_max_recent, select_recent, Candidate, DEFAULT_MAX_RECENT_ENVELOPES,
+    clamp_max_recent, newest_first, select_recent, Candidate, DEFAULT_MAX_RECENT_ENVELOPES,
 };
 use crate::rules::saop::validate_envelope;
+
+#[wasm_bindgen(raw_module = "../../src/runtime.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = readNumbers)]
+    fn read_numbers(items: &Array, key: &str) -> js_sys::Float64Array;
+}
 
 /// Between envelopes in the Recent Past slot.
 const SEPARATOR: &str = "\n";
@@ -133,21 +139,26 @@ impl WindowComposer {
     }
 
     fn recent_past_slot(&self, envelopes: &Array, now: f64) -> JsResult<(JsValue, f64)> {
-        let mut rendered = Vec::with_capacity(envelopes.length() as usize);
-        let mut candidates = Vec::with_capacity(rendered.capacity());
-        for (i, envelope) in envelopes.iter().enumerate() {
-            validate_envelope(&JsNode(envelope.clone())).map_err(|mut err| {
-                err.field = format!("envelopes[{i}].{}", err.field).replace(".envelope", "");
-                with_code(err, INVALID_ENVELOPE)
-            })?;
+        let turn_indexes = read_numbers(envelopes, "turn_index").to_vec();
+        if let Some(i) = turn_indexes.iter().position(|n| n.is_nan()) {
+            // Not a number: the validator names the exact fault.
+            checked(i, &envelopes.get(i as u32))?;
+        }
+        // Only the newest few can appear: validate and render just those.
+        let order = newest_first(&turn_indexes, self.max_recent);
+        let mut rendered = Vec::with_capacity(order.len());
+        let mut candidates = Vec::with_capacity(order.len());
+        for &i in &order {
+            let envelope = envelopes.get(i as u32);
+            checked(i, &envelope)?;
             let text = render(&envelope)?;
             let tokens = self
                 .counter
                 .count(&text.concat(&SEPARATOR.into()), "envelope")?;
-            let turn_index = js::get(&envelope, "turn_index")?
-                .as_f64()
-                .unwrap_or_default();
-            candidates.push(Candidate { turn_index, tokens });
+            candidates.push(Candidate {
+                turn_index: turn_indexes[i],
+                tokens,
+            });
             rendered.push((envelope, text));
         }
         let selection = select_recent(&candidates, self.max_recent, self.budget.recent_past);
@@ -193,6 +204,14 @@ impl WindowComposer {
         let room = ((self.budget.recent_past - frame).max(0.0) * 4.0) as usize;
         with_output(&cut(&output, room, false).0)
     }
+}
+
+/// Validates `envelopes[i]`, naming the field at fault as `envelopes[i].observation.status`.
+fn checked(i: usize, envelope: &JsValue) -> JsResult<()> {
+    validate_envelope(&JsNode(envelope.clone())).map_err(|mut err| {
+        err.field = format!("envelopes[{i}].{}", err.field).replace(".envelope", "");
+        with_code(err, INVALID_ENVELOPE)
+    })
 }
 
 fn render(envelope: &JsValue) -> JsResult<JsString> {

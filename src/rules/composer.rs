@@ -30,6 +30,15 @@ pub struct Selection {
     pub cut_newest: Option<usize>,
 }
 
+/// Indexes of the newest `max` envelopes, newest first (by `turn_index`; on a tie the
+/// later one is newer). Only these can appear in the slot, so only these need rendering.
+pub fn newest_first(turn_indexes: &[f64], max: usize) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..turn_indexes.len()).collect();
+    order.sort_by(|&a, &b| turn_indexes[b].total_cmp(&turn_indexes[a]).then(b.cmp(&a)));
+    order.truncate(max);
+    order
+}
+
 /// Takes envelopes newest first (by `turn_index`; on a tie the later one is newer), at most
 /// `max` of them, greedily while they fit in `budget` tokens.
 pub fn select_recent(candidates: &[Candidate], max: usize, budget: f64) -> Selection {
@@ -91,6 +100,11 @@ mod tests {
         let s = select_recent(&[c(1.0, 5.0), c(2.0, 500.0)], 10, 100.0);
         assert_eq!(s.taken, Vec::<usize>::new());
         assert_eq!(s.cut_newest, Some(1));
+    }
+
+    #[test]
+    fn newest_first_breaks_ties_by_position() {
+        assert_eq!(newest_first(&[1.0, 5.0, 5.0, 2.0], 3), vec![2, 1, 3]);
     }
 
     #[test]
