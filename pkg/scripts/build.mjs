@@ -38,7 +38,7 @@ const shared = {
   bundle: true,
   platform: 'neutral',
   target: 'es2020',
-  loader: { '.wasm': 'binary' },
+  loader: { '.wasm': 'base64' },
   legalComments: 'none',
   logLevel: 'warning',
 };

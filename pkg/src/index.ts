@@ -6,10 +6,11 @@
  * file lookup and no top-level await, so `require`, `import` and bundles (an esbuild-built
  * VSCode extension with no `node_modules`) all work the same.
  */
-import wasmBytes from '../dist/wasm/devs_context_bg.wasm';
+import wasmBase64 from '../dist/wasm/devs_context_bg.wasm';
 import { initSync, SlidingRelevanceWindow, shouldInjectSpec } from '../dist/wasm/devs_context.js';
+import { decodeBase64 } from './base64.js';
 
-initSync({ module: wasmBytes });
+initSync({ module: decodeBase64(wasmBase64) });
 
 // Seed 001 calls `SlidingRelevanceWindow.shouldInjectSpec` both on instances and on the
 // class; wasm-bindgen cannot export a static and a method under one name.

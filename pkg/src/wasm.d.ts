@@ -1,5 +1,5 @@
-// esbuild's `binary` loader turns the imported .wasm into its bytes.
+// esbuild's `base64` loader turns the imported .wasm into its bytes as base64 text.
 declare module '*.wasm' {
-  const bytes: Uint8Array;
-  export default bytes;
+  const base64: string;
+  export default base64;
 }
