@@ -14,9 +14,12 @@ cargo fmt --check
 step "cargo clippy (warnings denied)"
 cargo clippy --all-targets -- -D warnings
 cargo clippy --lib --target wasm32-unknown-unknown -- -D warnings
+# The same crate as the tokenizers module (see Cargo.toml's `tokenizer-module`).
+cargo clippy --lib --features tokenizer-module -- -D warnings
 
 step "cargo test"
 cargo test
+cargo test --features tokenizer-module --lib rules::bpe
 
 step "wasm build"
 bash scripts/build.sh

@@ -5,4 +5,9 @@
 
 pub mod rules;
 
+// One crate, two wasm modules: the rules (default) and, with `tokenizer-module`, the exact
+// tokenizers, so neither carries the other's code.
+#[cfg(not(feature = "tokenizer-module"))]
 mod bindings;
+#[cfg(feature = "tokenizer-module")]
+mod tokenizer_bindings;

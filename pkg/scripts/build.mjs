@@ -13,6 +13,10 @@ const root = join(pkgDir, '..');
 const dist = join(pkgDir, 'dist');
 const wasmDir = join(dist, 'wasm');
 const crateWasm = join(root, 'target/wasm32-unknown-unknown/release/devs_context.wasm');
+// The tokenizers are the same crate built with `tokenizer-module`, in their own target dir.
+const tokenizerTarget = join(root, 'target/tokenizer');
+const tokenizerWasm = join(tokenizerTarget, 'wasm32-unknown-unknown/tokenizer/devs_context.wasm');
+const tokenizerDir = join(dist, 'tokenizers');
 
 function run(cmd, args, cwd = root) {
   execFileSync(cmd, args, { cwd, stdio: 'inherit' });
@@ -33,6 +37,15 @@ run('wasm-bindgen', [
 const wasmFile = join(wasmDir, 'devs_context_bg.wasm');
 run(join(pkgDir, 'node_modules/.bin/wasm-opt'), ['-Oz', '--strip-debug', '--strip-producers', wasmFile, '-o', wasmFile], pkgDir);
 
+run('cargo', ['build', '--profile', 'tokenizer', '--lib', '--target', 'wasm32-unknown-unknown',
+  '--features', 'tokenizer-module', '--target-dir', tokenizerTarget]);
+// No wasm-opt here: it saves about 1% of a module that is mostly vocabulary data.
+run('wasm-bindgen', ['--target', 'web', '--omit-default-module-path', '--out-dir', tokenizerDir,
+  '--out-name', 'devs_context', tokenizerWasm]);
+
+// The glue's typings of the raw wasm exports would shadow `src/wasm.d.ts` (the bytes as base64).
+for (const dir of [wasmDir, tokenizerDir]) rmSync(join(dir, 'devs_context_bg.wasm.d.ts'), { force: true });
+
 const shared = {
   entryPoints: [join(pkgDir, 'src/index.ts')],
   bundle: true,
@@ -50,12 +63,16 @@ const sqlite = { ...shared, entryPoints: [join(pkgDir, 'src/sqlite.ts')], platfo
 await esbuild.build({ ...sqlite, format: 'cjs', outfile: join(dist, 'sqlite.cjs') });
 await esbuild.build({ ...sqlite, format: 'esm', outfile: join(dist, 'sqlite.mjs') });
 
+const tokenizers = { ...shared, entryPoints: [join(pkgDir, 'src/tokenizers.ts')] };
+await esbuild.build({ ...tokenizers, format: 'cjs', outfile: join(dist, 'tokenizers.cjs') });
+await esbuild.build({ ...tokenizers, format: 'esm', outfile: join(dist, 'tokenizers.mjs') });
+
 writeDeclarations();
 writeSqliteDeclarations();
+writeTokenizerDeclarations();
 
-const raw = statSync(wasmFile).size;
-const gz = gzipSync(readFileSync(wasmFile), { level: 9 }).length;
-console.log(`built pkg/dist: devs_context_bg.wasm ${raw} bytes raw, ${gz} bytes gzipped`);
+const sizes = (file) => `${statSync(file).size} bytes raw, ${gzipSync(readFileSync(file), { level: 9 }).length} bytes gzipped`;
+console.log(`built pkg/dist: rules wasm ${sizes(wasmFile)}; tokenizers wasm ${sizes(join(tokenizerDir, 'devs_context_bg.wasm'))}`);
 
 /**
  * wasm-bindgen cannot mark a typed parameter optional, so the Rust side types trailing
@@ -92,4 +109,15 @@ function writeSqliteDeclarations() {
   const text = readFileSync(join(dist, 'types/sqlite.d.ts'), 'utf8');
   writeFileSync(join(dist, 'sqlite.d.ts'), text);
   writeFileSync(join(dist, 'sqlite.d.mts'), text);
+}
+
+/** The tokenizers entry's declarations: self-contained, no import of the glue. */
+function writeTokenizerDeclarations() {
+  run(join(pkgDir, 'node_modules/.bin/tsc'), ['src/tokenizers.ts', 'src/wasm.d.ts', '--declaration', '--emitDeclarationOnly',
+    '--strict', '--target', 'es2022', '--module', 'esnext', '--moduleResolution', 'bundler', '--skipLibCheck',
+    '--rootDir', 'src', '--outDir', join(dist, 'types')], pkgDir);
+  const text = readFileSync(join(dist, 'types/tokenizers.d.ts'), 'utf8');
+  if (/from '\.\.?\//.test(text)) throw new Error('tokenizers.d.ts must not import relative paths');
+  writeFileSync(join(dist, 'tokenizers.d.ts'), text);
+  writeFileSync(join(dist, 'tokenizers.d.mts'), text);
 }

@@ -4,7 +4,7 @@
 declare const Buffer: { from(text: string, encoding: 'base64'): Uint8Array } | undefined;
 
 export function decodeBase64(text: string): Uint8Array {
-  if (typeof Buffer === 'function') return Buffer.from(text, 'base64');
+  if (typeof Buffer !== 'undefined') return Buffer.from(text, 'base64');
   const binary = atob(text);
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);

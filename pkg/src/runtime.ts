@@ -58,14 +58,26 @@ export function utf8Length(text: string): number {
 export const NOT_AN_OBJECT = -1;
 export const NOT_A_STRING = -2;
 
+type Counter = (text: string) => number;
+
+/**
+ * Counts per item, per counter: a history is only tokenized where it changed. Keyed by
+ * the item object and checked against its text, so an edited turn is counted again.
+ * Counters must be deterministic, as BPE counters are.
+ */
+const counted = new WeakMap<Counter, WeakMap<object, { text: string; count: unknown }>>();
+
 /**
  * For each item, `counter(item[key])` when a counter is given, else the UTF-16 length of
  * `item[key]`; `NOT_AN_OBJECT` or `NOT_A_STRING` where there is nothing to measure. One
  * call for a whole history, where reading each turn from wasm would cross into JS three
- * times per turn. The rules turn lengths into tokens.
+ * times per turn. The rules turn lengths into tokens. A counter's results are cached per
+ * item, so appending a turn costs one count of the new turn, not a re-tokenized history.
  */
-export function measureTexts(items: unknown[], key: string, counter?: (text: string) => number): Float64Array {
+export function measureTexts(items: unknown[], key: string, counter?: Counter): Float64Array {
   const out = new Float64Array(items.length);
+  let cache = counter && counted.get(counter);
+  if (counter && !cache) counted.set(counter, (cache = new WeakMap()));
   for (let i = 0; i < items.length; i++) {
     const item = items[i];
     if (typeof item !== 'object' || item === null) {
@@ -73,7 +85,20 @@ export function measureTexts(items: unknown[], key: string, counter?: (text: str
       continue;
     }
     const text = (item as Record<string, unknown>)[key];
-    out[i] = typeof text !== 'string' ? NOT_A_STRING : counter ? counter(text) : text.length;
+    if (typeof text !== 'string') {
+      out[i] = NOT_A_STRING;
+    } else if (!counter || !cache) {
+      out[i] = text.length;
+    } else {
+      const hit = cache.get(item);
+      if (hit && hit.text === text) {
+        out[i] = hit.count as number;
+      } else {
+        const count = counter(text);
+        cache.set(item, { text, count });
+        out[i] = count;
+      }
+    }
   }
   return out;
 }

@@ -2,6 +2,8 @@
 //! rule can be tested natively and reused by any host.
 
 pub mod args;
+#[cfg(feature = "tokenizer-module")]
+pub mod bpe;
 pub mod budget;
 pub mod clock;
 pub mod composer;

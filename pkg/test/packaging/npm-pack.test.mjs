@@ -28,6 +28,10 @@ describe('npm pack', () => {
       'package/dist/sqlite.d.mts',
       'package/dist/sqlite.d.ts',
       'package/dist/sqlite.mjs',
+      'package/dist/tokenizers.cjs',
+      'package/dist/tokenizers.d.mts',
+      'package/dist/tokenizers.d.ts',
+      'package/dist/tokenizers.mjs',
       'package/package.json',
     ]);
   });
@@ -44,6 +48,16 @@ describe('npm pack', () => {
       'main.mjs': `import { ContextRefresher, TurnTracker } from '@devs/context';\n${smoke}`,
     });
     assert.equal(run('node', ['main.mjs'], dir).trim(), expected);
+  });
+
+  it('@devs/context/tokenizers counts exactly from an installed package, CJS and ESM', () => {
+    const script = (load) => `${load}\nconst count = createTokenCounter('o200k_base');\nconsole.log(count('hello world'), count('<|endoftext|>'));`;
+    const dir = hostProject('tokenizers', {
+      'main.cjs': script("const { createTokenCounter } = require('@devs/context/tokenizers');"),
+      'main.mjs': script("import { createTokenCounter } from '@devs/context/tokenizers';"),
+    });
+    assert.equal(run('node', ['main.cjs'], dir).trim(), '2 7');
+    assert.equal(run('node', ['main.mjs'], dir).trim(), '2 7');
   });
 
   it('@devs/context/sqlite needs its optional peer, and says so; the rules do not', () => {

@@ -22,6 +22,8 @@ import {
   validateSaopEnvelope,
 } from '@devs/context';
 import { SqliteStateRepository } from '@devs/context/sqlite';
+import { createTokenCounter } from '@devs/context/tokenizers';
+import type { ExactTokenCounter, TokenizerEncoding } from '@devs/context/tokenizers';
 import type { RawToolOutputRow } from '@devs/context/sqlite';
 import type {
   AgentTurn,
@@ -213,6 +215,16 @@ async function managementFlow(): Promise<void> {
   const again: AppliedContextResult = await applyContextManagement(context, mocked);
   const tokens: number = result.windowUsedTokens + again.truncatedOutputCount;
   const rows: RawToolOutputRow[] = new SqliteStateRepository().getRawToolOutputs('run_tests');
+
+  // Issue 5: an exact counter is a TokenCounter.
+  const encoding: TokenizerEncoding = 'o200k_base';
+  const exact: ExactTokenCounter = createTokenCounter(encoding);
+  const asRuleCounter: TokenCounter = exact;
+  void new TokenThresholdMonitor({ onThresholdExceeded: async () => {}, countTokens: exact });
+  void new WindowComposer(budget, { countTokens: asRuleCounter });
+  await applyContextManagement(context, { ...deps, countTokens: exact });
+  // @ts-expect-error only the two encodings
+  void createTokenCounter('p50k_base');
 
   // @ts-expect-error roles are 'user' | 'model'
   const wrongTurn: AgentTurn = { role: 'assistant', content: 'x', timestampMs: 0 };
