@@ -1,7 +1,7 @@
 //! The memory rules of seeds 001 and 003 over a long scripted session: the window slides,
 //! the specs come back every 10 turns, and the monitor hands off at the threshold.
 
-use devs_context::rules::handoff::{build_prompt, context_refresh_content, Role, TurnView};
+use devs_context::rules::handoff::{Role, TurnView, build_prompt, context_refresh_content};
 use devs_context::rules::monitor::ThresholdMonitor;
 use devs_context::rules::tokens::{ApproxCounter, TokenCounter};
 use devs_context::rules::window::{injection_content, should_inject_spec, window_start};

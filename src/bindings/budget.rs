@@ -3,9 +3,9 @@
 use js_sys::Object;
 use wasm_bindgen::prelude::*;
 
-use super::js::{self, js, JsResult};
+use super::js::{self, JsResult, js};
 use crate::rules::args::non_negative;
-use crate::rules::budget::{WindowBudget, DEFAULT_TOTAL_BUDGET};
+use crate::rules::budget::{DEFAULT_TOTAL_BUDGET, WindowBudget};
 
 /// Splits `total` (default 800,000) into Goal 30%, Map 20% and Recent Past 50%, each
 /// share rounded down ([3_MCP-TAS-047]).

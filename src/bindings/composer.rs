@@ -2,11 +2,11 @@
 //! each turn slides the window and injects the specs when due.
 
 use js_sys::{Array, Object, Promise};
-use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
-use super::js::{self, js, JsResult};
+use super::js::{self, JsResult, js};
 use super::window::{
     compose_window, max_turns_option, spec_documents_of, spec_due, with_injection,
 };

@@ -4,10 +4,10 @@ use js_sys::{Array, Date, Object, Promise};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
-use super::js::{self, js, JsResult};
+use super::js::{self, JsResult, js};
 use super::window::array;
 use crate::rules::args::FieldError;
-use crate::rules::handoff::{build_prompt, turn_range, Role, TurnView};
+use crate::rules::handoff::{Role, TurnView, build_prompt, turn_range};
 
 #[wasm_bindgen(raw_module = "../../src/errors.js")]
 extern "C" {

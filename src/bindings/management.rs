@@ -5,17 +5,17 @@
 //! failure the context is left exactly as it was.
 
 use js_sys::{Array, Date, JsString, Object, Promise, WeakSet};
-use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
-use super::js::{self, js, JsResult};
+use super::js::{self, JsResult, js};
 use super::pruners::agent_role;
 use super::text::{cut, js_string};
 use super::tokens::Counter;
 use super::window::array;
 use crate::rules::pruner::{
-    fallback_start, saturation_point, splits_pair, DEFAULT_SATURATION_RATIO,
+    DEFAULT_SATURATION_RATIO, fallback_start, saturation_point, splits_pair,
 };
 
 #[wasm_bindgen]

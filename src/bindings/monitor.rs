@@ -7,9 +7,9 @@ use js_sys::{Date, Function, Object, Promise};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
-use super::js::{self, js, IntoJs, JsResult};
+use super::js::{self, IntoJs, JsResult, js};
 use super::tokens::Counter;
-use crate::rules::monitor::{ThresholdMonitor, DEFAULT_THRESHOLD_TOKENS};
+use crate::rules::monitor::{DEFAULT_THRESHOLD_TOKENS, ThresholdMonitor};
 
 /// Accumulates token counts and calls `onThresholdExceeded` each time the total reaches
 /// `thresholdTokens` (default 800,000), resetting before the callback runs

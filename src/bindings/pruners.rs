@@ -6,13 +6,13 @@ use wasm_bindgen_futures::future_to_promise;
 
 use super::budget::read_total_budget;
 use super::handoff::summarization_error;
-use super::js::{self, js, JsResult};
+use super::js::{self, JsResult, js};
 use super::text::{cut, js_string};
 use super::window::array;
 use crate::rules::args::non_negative;
-use crate::rules::pruner::{checked_ratio, prune_prompt, should_prune, DEFAULT_SATURATION_RATIO};
+use crate::rules::pruner::{DEFAULT_SATURATION_RATIO, checked_ratio, prune_prompt, should_prune};
 use crate::rules::tool_output::{
-    should_truncate, truncation_marker, DEFAULT_RAW_LOCATION, SUMMARY_CHARS,
+    DEFAULT_RAW_LOCATION, SUMMARY_CHARS, should_truncate, truncation_marker,
 };
 
 /// Summarizes the conversation once it reaches `saturationRatio` (default 0.90) of the

@@ -7,10 +7,10 @@ use js_sys::Promise;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
-use super::js::{self, js, IntoJs, JsResult};
+use super::js::{self, IntoJs, JsResult, js};
 use crate::rules::args::FieldError;
 use crate::rules::refresh::{
-    format_injected_summary, prepend_to_reasoning, RefreshCounter, Tick, DEFAULT_THRESHOLD,
+    DEFAULT_THRESHOLD, RefreshCounter, Tick, format_injected_summary, prepend_to_reasoning,
 };
 
 /// Re-injects the TAS and PRD summaries every `threshold` turns (default 5) within one

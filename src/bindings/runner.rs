@@ -10,12 +10,12 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use js_sys::{Array, Date, JsString, Object, Promise};
-use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
 
-use super::errors::{with_code, INVALID_ENVELOPE};
+use super::errors::{INVALID_ENVELOPE, with_code};
 use super::handoff::read_role;
-use super::js::{self, js, JsNode, JsResult};
+use super::js::{self, JsNode, JsResult, js};
 use super::management::Job;
 use super::monitor::threshold_option;
 use super::serial::Serial;
@@ -24,7 +24,7 @@ use super::tokens::Counter;
 use super::window::array;
 use crate::rules::handoff::context_refresh_content;
 use crate::rules::monitor::ThresholdMonitor;
-use crate::rules::prompt::{render_prompt, PromptParts, PromptSink, ToolMeta, TurnMeta};
+use crate::rules::prompt::{PromptParts, PromptSink, ToolMeta, TurnMeta, render_prompt};
 use crate::rules::saop::validate_envelope;
 
 #[wasm_bindgen(raw_module = "../../src/runtime.js")]
@@ -139,10 +139,10 @@ impl AgentRunner {
         #[wasm_bindgen(unchecked_param_type = "string | undefined")] input: Option<JsValue>,
     ) -> Promise {
         let input = input.unwrap_or_default();
-        if !input.is_undefined() {
-            if let Err(err) = js(js::string("input", &input)) {
-                return Promise::reject(&err);
-            }
+        if !input.is_undefined()
+            && let Err(err) = js(js::string("input", &input))
+        {
+            return Promise::reject(&err);
         }
         let (config, state) = (Rc::clone(&self.config), Rc::clone(&self.state));
         self.turns.run(async move {
@@ -190,16 +190,16 @@ fn management_option(options: &JsValue) -> JsResult<Option<(JsValue, JsValue)>> 
 
 /// Prefixes the `field` of a rule error raised for a nested option.
 fn rename(err: JsValue, from: &str, to: &str) -> JsValue {
-    if let Some(field) = js::get(&err, "field").ok().and_then(|f| f.as_string()) {
-        if let Some(rest) = field.strip_prefix(from) {
-            js::set(&err, "field", &format!("{to}{rest}").into());
-            if let Some(message) = js::get(&err, "message").ok().and_then(|m| m.as_string()) {
-                js::set(
-                    &err,
-                    "message",
-                    &message.replacen(&field, &format!("{to}{rest}"), 1).into(),
-                );
-            }
+    if let Some(field) = js::get(&err, "field").ok().and_then(|f| f.as_string())
+        && let Some(rest) = field.strip_prefix(from)
+    {
+        js::set(&err, "field", &format!("{to}{rest}").into());
+        if let Some(message) = js::get(&err, "message").ok().and_then(|m| m.as_string()) {
+            js::set(
+                &err,
+                "message",
+                &message.replacen(&field, &format!("{to}{rest}"), 1).into(),
+            );
         }
     }
     err

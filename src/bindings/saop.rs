@@ -2,7 +2,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::errors::{with_code, INVALID_ENVELOPE};
+use super::errors::{INVALID_ENVELOPE, with_code};
 use super::js::JsNode;
 use crate::rules::saop::validate_envelope;
 

@@ -6,7 +6,7 @@ use std::future::Future;
 
 use js_sys::Promise;
 use wasm_bindgen::JsValue;
-use wasm_bindgen_futures::{future_to_promise, JsFuture};
+use wasm_bindgen_futures::{JsFuture, future_to_promise};
 
 #[derive(Default)]
 pub struct Serial {

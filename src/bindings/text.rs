@@ -6,7 +6,7 @@ use wasm_bindgen::{JsCast, JsValue};
 
 use super::js::{self, JsResult};
 use crate::rules::args::FieldError;
-use crate::rules::cut::{cut_point, Utf16Text};
+use crate::rules::cut::{Utf16Text, cut_point};
 
 pub struct JsText<'a>(pub &'a JsString);
 

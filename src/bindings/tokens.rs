@@ -1,10 +1,10 @@
 //! Token counting for hosts: `countTokens`, and the counter every counting rule accepts.
 
 use js_sys::{Array, Float64Array, Function, JsString};
-use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
 
-use super::js::{self, js, JsResult};
+use super::js::{self, JsResult, js};
 use crate::rules::args::FieldError;
 use crate::rules::tokens::approx_tokens;
 

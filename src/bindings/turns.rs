@@ -5,8 +5,8 @@ use std::cell::RefCell;
 use js_sys::{Array, Object};
 use wasm_bindgen::prelude::*;
 
-use super::js::{self, js, JsResult};
-use crate::rules::args::{whole_number, FieldError};
+use super::js::{self, JsResult, js};
+use crate::rules::args::{FieldError, whole_number};
 use crate::rules::clock::MonotonicClock;
 use crate::rules::ring::Ring;
 use crate::rules::turns;

@@ -1,13 +1,13 @@
 //! Seed 001: `SlidingRelevanceWindow` and `SpecRefreshProtocol`.
 
 use js_sys::{Array, Date, Object};
-use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
 
-use super::js::{self, js, JsResult};
-use crate::rules::args::{whole_number, FieldError};
+use super::js::{self, JsResult, js};
+use crate::rules::args::{FieldError, whole_number};
 use crate::rules::window::{
-    injection_content, should_inject_spec, window_start, DEFAULT_MAX_TURNS,
+    DEFAULT_MAX_TURNS, injection_content, should_inject_spec, window_start,
 };
 
 /// Keeps the newest `maxTurns` turns (default 20) of a conversation.

@@ -1,17 +1,17 @@
 //! `WindowComposer`: Goal, Map and Recent Past under a token budget ([3_MCP-TAS-047]).
 
-use js_sys::{Array, Date, JsString, Object, JSON};
+use js_sys::{Array, Date, JSON, JsString, Object};
 use wasm_bindgen::prelude::*;
 
 use super::budget::{budget_object, read_budget};
-use super::errors::{with_code, INVALID_ENVELOPE};
-use super::js::{self, js, JsNode, JsResult};
+use super::errors::{INVALID_ENVELOPE, with_code};
+use super::js::{self, JsNode, JsResult, js};
 use super::text::{cut, js_string};
 use super::tokens::Counter;
 use super::window::array;
 use crate::rules::budget::WindowBudget;
 use crate::rules::composer::{
-    clamp_max_recent, newest_first, select_recent, Candidate, DEFAULT_MAX_RECENT_ENVELOPES,
+    Candidate, DEFAULT_MAX_RECENT_ENVELOPES, clamp_max_recent, newest_first, select_recent,
 };
 use crate::rules::saop::validate_envelope;
 

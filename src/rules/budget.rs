@@ -1,6 +1,6 @@
 //! The token budget of a composed window ([3_MCP-TAS-047]): Goal, Map, Recent Past.
 
-use super::args::{whole_number, FieldError};
+use super::args::{FieldError, whole_number};
 
 pub const DEFAULT_TOTAL_BUDGET: u64 = 800_000;
 

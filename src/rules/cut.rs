@@ -24,10 +24,8 @@ pub fn cut_point(text: &impl Utf16Text, max_units: usize, at_space: bool) -> Opt
     if end > 0 && is_high_surrogate(text.unit_at(end - 1)) {
         end -= 1;
     }
-    if at_space {
-        if let Some(space) = text.last_space_before(end) {
-            end = space;
-        }
+    if at_space && let Some(space) = text.last_space_before(end) {
+        end = space;
     }
     Some(end)
 }

@@ -5,7 +5,7 @@
 //! would each start another refresh; deciding up front keeps un-awaited concurrent turns
 //! counting exactly (20 turns at threshold 5 give 4 refreshes).
 
-use super::args::{whole_number, FieldError};
+use super::args::{FieldError, whole_number};
 
 pub const DEFAULT_THRESHOLD: u32 = 5;
 

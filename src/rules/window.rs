@@ -16,7 +16,7 @@ pub fn window_start(total: usize, max_turns: usize) -> usize {
 }
 
 pub fn should_inject_spec(turn_count: u64) -> bool {
-    turn_count > 0 && turn_count % SPEC_REFRESH_INTERVAL == 0
+    turn_count > 0 && turn_count.is_multiple_of(SPEC_REFRESH_INTERVAL)
 }
 
 /// `[SPEC REFRESH]\n\n` then `## NAME\nCONTENT\n` per document, each cut to 3000 units.
