@@ -44,7 +44,11 @@ run('wasm-bindgen', ['--target', 'web', '--omit-default-module-path', '--out-dir
   '--out-name', 'devs_context', tokenizerWasm]);
 
 // The glue's typings of the raw wasm exports would shadow `src/wasm.d.ts` (the bytes as base64).
-for (const dir of [wasmDir, tokenizerDir]) rmSync(join(dir, 'devs_context_bg.wasm.d.ts'), { force: true });
+// The glue itself is ESM; say so, for the benchmarks that import it directly.
+for (const dir of [wasmDir, tokenizerDir]) {
+  rmSync(join(dir, 'devs_context_bg.wasm.d.ts'), { force: true });
+  writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
+}
 
 const shared = {
   entryPoints: [join(pkgDir, 'src/index.ts')],
