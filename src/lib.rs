@@ -5,6 +5,8 @@
 
 pub mod rules;
 
+mod js_errors;
+
 // One crate, two wasm modules: the rules (default) and, with `tokenizer-module`, the exact
 // tokenizers, so neither carries the other's code.
 #[cfg(not(feature = "tokenizer-module"))]

@@ -3,24 +3,8 @@
 
 use wasm_bindgen::prelude::*;
 
-use crate::rules::args::{ErrorKind, FieldError};
+use crate::js_errors::to_js;
 use crate::rules::bpe::Encoding;
-
-fn to_js(err: FieldError) -> JsValue {
-    let message = err.to_string();
-    let error: JsValue = match err.kind {
-        ErrorKind::Type => js_sys::TypeError::new(&message).into(),
-        ErrorKind::Range => js_sys::RangeError::new(&message).into(),
-    };
-    let code = if err.kind == ErrorKind::Range {
-        "ERR_OUT_OF_RANGE"
-    } else {
-        "ERR_INVALID_ARG_TYPE"
-    };
-    let _ = js_sys::Reflect::set(&error, &"code".into(), &code.into());
-    let _ = js_sys::Reflect::set(&error, &"field".into(), &err.field.into());
-    error
-}
 
 /// Builds `encoding`'s tables (the slow part of the first count) and returns its id.
 /// @throws {RangeError} for an encoding other than 'o200k_base' or 'cl100k_base'.

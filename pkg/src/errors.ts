@@ -21,3 +21,4 @@ export class SummarizationError extends Error {
     this.agentId = options.agentId;
   }
 }
+

@@ -5,6 +5,7 @@
  */
 import Database from 'better-sqlite3';
 import type { StateRepository, ToolOutputEntry } from '@devs/context';
+import { argumentError as invalid } from './argument-error.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS raw_tool_outputs (
@@ -40,11 +41,6 @@ interface Row {
   turn_age: number;
   captured_at: string;
   stored_at: string;
-}
-
-function invalid(kind: typeof TypeError | typeof RangeError, field: string, message: string): Error {
-  const code = kind === RangeError ? 'ERR_OUT_OF_RANGE' : 'ERR_INVALID_ARG_TYPE';
-  return Object.assign(new kind(`${field} ${message}`), { code, field });
 }
 
 function isoTime(value: unknown): string {

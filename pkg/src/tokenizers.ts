@@ -10,6 +10,7 @@
 import wasmBase64 from '../dist/tokenizers/devs_context_bg.wasm';
 import { countWith, initSync, loadEncoding } from '../dist/tokenizers/devs_context.js';
 import { decodeBase64 } from './base64.js';
+import { argumentError as invalid } from './argument-error.js';
 
 /** The encodings this entry counts exactly. */
 export type TokenizerEncoding = 'o200k_base' | 'cl100k_base';
@@ -18,11 +19,6 @@ export type TokenizerEncoding = 'o200k_base' | 'cl100k_base';
 export type ExactTokenCounter = (text: string) => number;
 
 let loaded = false;
-
-function invalid(kind: typeof TypeError | typeof RangeError, field: string, message: string): Error {
-  const code = kind === RangeError ? 'ERR_OUT_OF_RANGE' : 'ERR_INVALID_ARG_TYPE';
-  return Object.assign(new kind(`${field} ${message}`), { code, field });
-}
 
 /**
  * A counter for `encoding`: `(text) => number`, exact, deterministic, and usable as

@@ -121,7 +121,7 @@ pub trait IntoJs {
 
 impl IntoJs for FieldError {
     fn into_js(self) -> JsValue {
-        super::errors::to_js(self)
+        crate::js_errors::to_js(self)
     }
 }
 

@@ -6,7 +6,6 @@
 
 mod budget;
 mod composer;
-mod errors;
 mod handoff;
 mod js;
 mod management;

@@ -13,15 +13,16 @@ use js_sys::{Array, Date, JsString, Object, Promise};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
-use super::errors::{INVALID_ENVELOPE, with_code};
 use super::handoff::read_role;
 use super::js::{self, JsNode, JsResult, js};
 use super::management::Job;
 use super::monitor::threshold_option;
+use super::saop::INVALID_ENVELOPE;
 use super::serial::Serial;
 use super::text::{cut, js_string};
 use super::tokens::Counter;
 use super::window::array;
+use crate::js_errors::with_code;
 use crate::rules::handoff::context_refresh_content;
 use crate::rules::monitor::ThresholdMonitor;
 use crate::rules::prompt::{PromptParts, PromptSink, ToolMeta, TurnMeta, render_prompt};

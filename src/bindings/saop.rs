@@ -2,9 +2,12 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::errors::{INVALID_ENVELOPE, with_code};
 use super::js::JsNode;
+use crate::js_errors::with_code;
 use crate::rules::saop::validate_envelope;
+
+/// The `code` of every SAOP validation error.
+pub const INVALID_ENVELOPE: &str = "ERR_INVALID_SAOP_ENVELOPE";
 
 /// Returns `envelope` unchanged when it is a valid SAOP 1.x envelope.
 /// @throws {TypeError} whose `field` (and message) name the JSON path of the first bad

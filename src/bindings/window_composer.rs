@@ -4,11 +4,12 @@ use js_sys::{Array, Date, JSON, JsString, Object};
 use wasm_bindgen::prelude::*;
 
 use super::budget::{budget_object, read_budget};
-use super::errors::{INVALID_ENVELOPE, with_code};
 use super::js::{self, JsNode, JsResult, js};
+use super::saop::INVALID_ENVELOPE;
 use super::text::{cut, js_string};
 use super::tokens::Counter;
 use super::window::array;
+use crate::js_errors::with_code;
 use crate::rules::budget::WindowBudget;
 use crate::rules::composer::{
     Candidate, DEFAULT_MAX_RECENT_ENVELOPES, clamp_max_recent, newest_first, select_recent,

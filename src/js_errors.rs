@@ -1,5 +1,6 @@
 //! Turns rule errors into real JS errors, shaped like Node's own argument errors:
-//! a `TypeError`/`RangeError` with a `code` and the `field` at fault.
+//! a `TypeError`/`RangeError` with a `code` and the `field` at fault. Shared by both wasm
+//! modules (the rules and the tokenizers).
 
 use js_sys::{RangeError, Reflect, TypeError};
 use wasm_bindgen::JsValue;
@@ -8,7 +9,6 @@ use crate::rules::args::{ErrorKind, FieldError};
 
 pub const INVALID_ARG_TYPE: &str = "ERR_INVALID_ARG_TYPE";
 pub const OUT_OF_RANGE: &str = "ERR_OUT_OF_RANGE";
-pub const INVALID_ENVELOPE: &str = "ERR_INVALID_SAOP_ENVELOPE";
 
 /// The JS error for `err`, with Node's code for its kind.
 pub fn to_js(err: FieldError) -> JsValue {
