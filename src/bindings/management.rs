@@ -168,11 +168,7 @@ impl Job {
     fn count_outputs(&self, outputs: &Array) -> JsResult<f64> {
         let mut total = 0.0;
         for (i, output) in outputs.iter().enumerate() {
-            // A truncated output carries `summary`; a whole one, `rawContent`.
-            let text = match js::get(&output, "summary")? {
-                s if s.is_string() => s,
-                _ => js::get(&output, "rawContent")?,
-            };
+            let text = shown_text(&output)?;
             total += self.counter.count(
                 &text,
                 &format!("context.pendingToolOutputs[{i}].rawContent"),
@@ -206,11 +202,8 @@ impl Job {
         let limit = saturation_point(self.total_budget, self.ratio()?);
         let summary_tokens = self.counter.count(&summary, "pruner.prune().summary")?;
         if summary_tokens < limit {
-            let turn = Object::new();
-            js::set(&turn, "role", &"user".into());
-            js::set(&turn, "content", &summary);
-            js::set(&turn, "timestampMs", &Date::now().into());
-            SUMMARY_TURNS.with(|set| set.add(&turn));
+            let turn = agent_turn("user", &summary);
+            SUMMARY_TURNS.with(|set| set.add(turn.unchecked_ref()));
             return Ok((Array::of1(&turn), true));
         }
         // Loop guard: a summary this large would be pruned again on the very next turn.
@@ -326,6 +319,24 @@ impl Job {
         } else {
             js::call_method(&self.logger, "warn", "deps.logger.warn", &[message.into()]).map(drop)
         }
+    }
+}
+
+/// An `AgentTurn` created now.
+pub fn agent_turn(role: &str, content: &JsValue) -> JsValue {
+    let turn = Object::new();
+    js::set(&turn, "role", &role.into());
+    js::set(&turn, "content", content);
+    js::set(&turn, "timestampMs", &Date::now().into());
+    turn.into()
+}
+
+/// What a pending tool output shows: a truncated output its `summary`, a whole one its
+/// `rawContent`.
+pub fn shown_text(output: &JsValue) -> JsResult<JsValue> {
+    match js::get(output, "summary")? {
+        summary if summary.is_string() => Ok(summary),
+        _ => js::get(output, "rawContent"),
     }
 }
 

@@ -15,13 +15,13 @@ use wasm_bindgen::prelude::*;
 
 use super::handoff::read_role;
 use super::js::{self, JsNode, JsResult, js};
-use super::management::Job;
+use super::management::{Job, agent_turn, shown_text};
 use super::monitor::threshold_option;
 use super::saop::INVALID_ENVELOPE;
 use super::serial::Serial;
 use super::text::{cut, js_string};
 use super::tokens::Counter;
-use super::window::array;
+use super::window::{array, turn_entry};
 use crate::js_errors::with_code;
 use crate::rules::handoff::context_refresh_content;
 use crate::rules::monitor::ThresholdMonitor;
@@ -266,7 +266,7 @@ async fn run(config: &Config, state: &Rc<RefCell<State>>, input: JsValue) -> JsR
     // History entries are only ever appended; a pruning swaps the array below.
     let mut history = history;
     if input.is_string() {
-        history.push(&turn_entry(turn, &config.agent_id, "user", &input));
+        history.push(&turn_entry(turn.into(), &config.agent_id, "user", &input));
         if let Some((ctx, _)) = &config.management {
             append(ctx, "turns", &agent_turn("user", &input))?;
         }
@@ -294,7 +294,8 @@ async fn run(config: &Config, state: &Rc<RefCell<State>>, input: JsValue) -> JsR
             turn.into(),
         ],
     )?;
-    let prompt = build_prompt(config, &window, managed.as_ref().map(|m| &m.composed))?;
+    let (prompt, window_turns) =
+        build_prompt(config, &window, managed.as_ref().map(|m| &m.composed))?;
 
     let request = Object::new();
     js::set(&request, "agentId", &config.agent_id.as_str().into());
@@ -319,7 +320,12 @@ async fn run(config: &Config, state: &Rc<RefCell<State>>, input: JsValue) -> JsR
             with_code(err, INVALID_ENVELOPE)
         })?;
     }
-    history.push(&turn_entry(turn, &config.agent_id, "assistant", &text));
+    history.push(&turn_entry(
+        turn.into(),
+        &config.agent_id,
+        "assistant",
+        &text,
+    ));
     if let Some((ctx, _)) = &config.management {
         append(ctx, "turns", &agent_turn("model", &text))?;
     }
@@ -328,7 +334,7 @@ async fn run(config: &Config, state: &Rc<RefCell<State>>, input: JsValue) -> JsR
     let crossing = js(state.borrow_mut().monitor.record(tokens))?;
     let mut refresh = JsValue::NULL;
     if crossing.is_some() {
-        let recent = recent_turns(&history, window_turn_count(&window)?);
+        let recent = recent_turns(&history, window_turns);
         let summary = js::settle(js::call_method(
             &config.handoff,
             "transfer",
@@ -343,7 +349,7 @@ async fn run(config: &Config, state: &Rc<RefCell<State>>, input: JsValue) -> JsR
             ))?;
             // Appended without recording: the summary's tokens bypass the monitor.
             history.push(&turn_entry(
-                turn,
+                turn.into(),
                 &config.agent_id,
                 "user",
                 &JsValue::from(context_refresh_content(&text)),
@@ -400,14 +406,6 @@ fn append(ctx: &JsValue, key: &str, value: &JsValue) -> JsResult<()> {
     let current: Array = js::get(ctx, key)?.unchecked_into();
     js::set(ctx, key, &current.concat(&Array::of1(value)));
     Ok(())
-}
-
-fn agent_turn(role: &str, content: &JsValue) -> JsValue {
-    let turn = Object::new();
-    js::set(&turn, "role", &role.into());
-    js::set(&turn, "content", content);
-    js::set(&turn, "timestampMs", &Date::now().into());
-    turn.into()
 }
 
 /// One turn older: whole outputs get a copy with `turnAge + 1`; truncated ones stay.
@@ -488,26 +486,23 @@ fn history_from(turns: &JsValue, turn: u32, agent_id: &str) -> JsResult<Array> {
             } else {
                 "user"
             };
-            Ok(turn_entry(turn, agent_id, role, &js::get(&t, "content")?))
+            Ok(turn_entry(
+                turn.into(),
+                agent_id,
+                role,
+                &js::get(&t, "content")?,
+            ))
         })
         .collect()
 }
 
-fn window_turn_count(window: &JsValue) -> JsResult<usize> {
-    js(js::object("composer.compose()", window))?;
-    Ok(js(array(
-        "composer.compose().turns",
-        &js::get(window, "turns")?,
-    ))?
-    .length() as usize)
-}
-
-/// The prompt, assembled by concatenating JS strings: no text is copied into wasm.
+/// The prompt, assembled by concatenating JS strings: no text is copied into wasm. Also
+/// returns how many turns the window holds, which the handoff needs.
 fn build_prompt(
     config: &Config,
     window: &JsValue,
     composed: Option<&JsValue>,
-) -> JsResult<JsString> {
+) -> JsResult<(JsString, usize)> {
     let field = "composer.compose().turns";
     js(js::object("composer.compose()", window))?;
     let turns = js(array(field, &js::get(window, "turns")?))?;
@@ -560,10 +555,7 @@ fn build_prompt(
             let name = js::get(&output, "toolName")?
                 .as_string()
                 .unwrap_or_default();
-            let shown = match js::get(&output, "summary")? {
-                s if s.is_string() => s,
-                _ => js::get(&output, "rawContent")?,
-            };
+            let shown = shown_text(&output)?;
             tools.push((
                 name,
                 push(js_string("pendingToolOutputs[].rawContent", &shown)?),
@@ -591,7 +583,7 @@ fn build_prompt(
         pending: String::new(),
     };
     render_prompt(&parts, &mut sink);
-    Ok(sink.out.concat(&JsString::from(sink.pending)))
+    Ok((sink.out.concat(&JsString::from(sink.pending)), metas.len()))
 }
 
 /// A prompt sink that concatenates JS strings; the rule's own text is flushed in runs.
@@ -615,14 +607,4 @@ impl PromptSink for JsSink<'_> {
 fn recent_turns(history: &Array, count: usize) -> Array {
     let len = history.length();
     history.slice(len.saturating_sub(count.max(1) as u32), len)
-}
-
-fn turn_entry(turn: u32, agent_id: &str, role: &str, content: &JsValue) -> JsValue {
-    let entry = Object::new();
-    js::set(&entry, "turnIndex", &turn.into());
-    js::set(&entry, "agentId", &agent_id.into());
-    js::set(&entry, "role", &role.into());
-    js::set(&entry, "content", content);
-    js::set(&entry, "createdAt", &Date::new_0());
-    entry.into()
 }

@@ -183,13 +183,18 @@ pub fn with_injection(window: &JsValue, turns: &Array, content: &str) -> JsValue
 }
 
 fn injection_turn(content: &str) -> JsValue {
-    let turn = Object::new();
-    js::set(&turn, "turnIndex", &(-1).into());
-    js::set(&turn, "agentId", &"system".into());
-    js::set(&turn, "role", &"user".into());
-    js::set(&turn, "content", &content.into());
-    js::set(&turn, "createdAt", &Date::new_0());
-    turn.into()
+    turn_entry(-1.0, "system", "user", &content.into())
+}
+
+/// A `TurnEntry` created now.
+pub fn turn_entry(turn_index: f64, agent_id: &str, role: &str, content: &JsValue) -> JsValue {
+    let entry = Object::new();
+    js::set(&entry, "turnIndex", &turn_index.into());
+    js::set(&entry, "agentId", &agent_id.into());
+    js::set(&entry, "role", &role.into());
+    js::set(&entry, "content", content);
+    js::set(&entry, "createdAt", &Date::new_0());
+    entry.into()
 }
 
 /// `[{ name, content }]` as Rust strings, each field checked.
