@@ -1,15 +1,46 @@
-//! `@devs/context`: the context rules of the devs agent orchestrator.
+//! The wasm binding of `devs-context-rules`: plain data in, plain data out.
 //!
-//! `rules` is plain Rust and is what `cargo test` exercises; `bindings` is the only
-//! place that knows about JavaScript, and turns the rules into the npm package's classes.
+//! Nothing here decides anything, and nothing here calls the host: the module imports no
+//! JS function that could throw, so a host exception can never unwind through a wasm
+//! frame. Numbers, typed arrays and strings come in; numbers, typed arrays, frames (see
+//! `devs_context_rules::frame`) and error reports come out. A rule error is returned as
+//! its report (`Err(String)`), which the TS shell (`pkg/src`) turns into a
+//! `TypeError`/`RangeError` with `code` and `field`.
+//!
+//! Strings come in only where a rule reads them (a probe, a role, a skeleton). Texts the
+//! rules return are frames of pieces that point back at the host's own strings.
 
-pub mod rules;
+mod composer;
+mod handoff;
+mod management;
+mod monitor;
+mod pruners;
+mod refresh;
+mod runner;
+mod saop;
+mod turns;
+mod window;
 
-mod js_errors;
+use devs_context_rules::args::FieldError;
+use devs_context_rules::cut::Units;
+use devs_context_rules::frame::Frame;
+use devs_context_rules::text::split_batch;
 
-// One crate, two wasm modules: the rules (default) and, with `tokenizer-module`, the exact
-// tokenizers, so neither carries the other's code.
-#[cfg(not(feature = "tokenizer-module"))]
-mod bindings;
-#[cfg(feature = "tokenizer-module")]
-mod tokenizer_bindings;
+/// A rule's result, or its error report.
+pub type Out<T> = Result<T, String>;
+
+fn report<T>(result: Result<T, FieldError>) -> Out<T> {
+    result.map_err(|e| e.report())
+}
+
+/// A frame built by `build`, as the host reads it.
+fn frame(build: impl FnOnce(&mut Frame)) -> Vec<f64> {
+    let mut frame = Frame::new();
+    build(&mut frame);
+    frame.into_values()
+}
+
+/// A batch of texts (or probes), joined, with their UTF-16 lengths.
+fn batch(joined: &str, lens: &[u32]) -> Vec<Units> {
+    split_batch(joined, lens)
+}

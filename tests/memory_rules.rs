@@ -1,65 +1,64 @@
-//! The memory rules of seeds 001 and 003 over a long scripted session: the window slides,
-//! the specs come back every 10 turns, and the monitor hands off at the threshold.
+//! The memory rules of seeds 001 and 003 over a long scripted session, driven the way the
+//! TS shell drives them: the window slides, the specs come back every 10 turns, and the
+//! runner hands off at the threshold.
 
-use devs_context::rules::handoff::{Role, TurnView, build_prompt, context_refresh_content};
-use devs_context::rules::monitor::ThresholdMonitor;
-use devs_context::rules::tokens::{ApproxCounter, TokenCounter};
-use devs_context::rules::window::{injection_content, should_inject_spec, window_start};
+use devs_context_rules::cut::Units;
+use devs_context_rules::frame::{Frame, Reader};
+use devs_context_rules::handoff;
+use devs_context_rules::runner::{Parts, Runner, Step};
+use devs_context_rules::tokens::approx_tokens;
+use devs_context_rules::window::{injection, spec_due, window_start};
 
 #[test]
 fn a_thousand_turn_session_refreshes_specs_and_context_on_schedule() {
-    let counter = ApproxCounter;
-    let mut monitor = ThresholdMonitor::new(800_000.0);
+    let mut runner = Runner::new(Some(800_000.0), Parts::default()).unwrap();
     let response = "z".repeat(4_000); // 1,000 tokens a turn
-    let mut contents: Vec<String> = Vec::new();
+    let mut history: Vec<String> = Vec::new();
     let (mut spec_turns, mut handoffs) = (Vec::new(), Vec::new());
 
-    for turn in 1..=1000u64 {
-        contents.push(format!("user message {turn}"));
-        let start = window_start(contents.len(), 20);
-        assert!(contents.len() - start <= 20);
-        if should_inject_spec(turn) {
-            spec_turns.push(turn);
+    for _ in 1..=1000 {
+        let mut turn = runner.begin(true);
+        assert_eq!(turn.next_step(), Some(Step::AddInput));
+        history.push(format!("user message {}", turn.number));
+        assert!(history.len() - window_start(history.len(), 20) <= 20);
+        if spec_due(f64::from(turn.number)).unwrap() {
+            spec_turns.push(turn.number);
         }
-        contents.push(response.clone());
-        if monitor
-            .record(counter.count(&response) as f64)
-            .unwrap()
-            .is_some()
-        {
-            handoffs.push(turn);
-            // The summary's own tokens are never recorded.
-            contents.push(context_refresh_content("summary"));
+        assert_eq!(turn.next_step(), Some(Step::Compose));
+        assert_eq!(turn.next_step(), Some(Step::CallLlm));
+        history.push(response.clone());
+        runner.record(&mut turn, approx_tokens(response.len()) as f64, false).unwrap();
+        while let Some(step) = turn.next_step() {
+            if step == Step::Handoff {
+                handoffs.push(turn.number);
+                // The summary's own tokens are never recorded.
+                history.push("[CONTEXT REFRESH]\nsummary".into());
+            }
         }
+        runner.commit(&turn);
     }
 
     assert_eq!(spec_turns.len(), 100);
     assert_eq!(spec_turns[..3], [10, 20, 30]);
     assert_eq!(handoffs, vec![800]);
-    assert_eq!(monitor.accumulated(), 200_000.0);
-    assert!(injection_content([("TAS", "t"), ("PRD", "p")]).starts_with("[SPEC REFRESH]"));
+    assert_eq!(runner.accumulated(), 200_000.0);
+    let mut frame = Frame::new();
+    frame.text(|p| injection(p, &[Units::of("t"), Units::of("p")]));
+    let text = Reader::new(&frame.into_values()).text(&["TAS", "t", "PRD", "p"]);
+    assert_eq!(text, "[SPEC REFRESH]\n\n## TAS\nt\n## PRD\np\n");
 }
 
 #[test]
 fn the_handoff_prompt_only_carries_conversation_turns() {
-    let turns = [
-        TurnView {
-            turn_index: 1.0,
-            role: Role::User,
-            content: "fix the parser",
-        },
-        TurnView {
-            turn_index: 2.0,
-            role: Role::Tool,
-            content: "<400 KB of test output>",
-        },
-        TurnView {
-            turn_index: 3.0,
-            role: Role::Assistant,
-            content: "patched the lexer",
-        },
-    ];
-    let prompt = build_prompt("dev-1", &turns).unwrap();
+    let contents = ["fix the parser", "<400 KB of test output>", "patched the lexer"];
+    let roles: Vec<Units> = ["user", "tool", "assistant"].iter().map(|r| Units::of(r)).collect();
+    let probes: Vec<Units> = contents.iter().map(|c| Units::of(c)).collect();
+    let mut frame = Frame::new();
+    handoff::prompt(&mut frame, &[1.0, 2.0, 3.0], &roles, &probes).unwrap();
+    let values = frame.into_values();
+    let mut r = Reader::new(&values);
+    assert_eq!((r.num(), r.num(), r.num()), (1.0, 1.0, 3.0));
+    let prompt = r.text(&["dev-1", contents[0], contents[1], contents[2]]);
     assert!(prompt.contains("fix the parser") && prompt.contains("patched the lexer"));
     assert!(!prompt.contains("400 KB"));
 }

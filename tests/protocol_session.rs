@@ -1,36 +1,39 @@
 //! A scripted two-node session through the protocol rules of seeds 000 and 004, the way
-//! the bindings drive them: count turns, refresh, stamp, log.
+//! the TS shell drives them: count turns, refresh (or roll back a failed one), stamp, log.
 
-use devs_context::rules::clock::MonotonicClock;
-use devs_context::rules::refresh::{RefreshCounter, Tick};
-use devs_context::rules::ring::Ring;
-use devs_context::rules::turns::TurnTracker;
+use devs_context_rules::clock::MonotonicClock;
+use devs_context_rules::log::LogIndex;
+use devs_context_rules::refresh::{RefreshCounter, Tick};
+use devs_context_rules::turns::TurnTracker;
 
 #[test]
 fn two_nodes_refresh_every_fifth_turn_and_the_log_keeps_the_newest() {
     let mut counter = RefreshCounter::new(5);
     let mut clock = MonotonicClock::new();
-    let mut log: Ring<(String, u32, u64)> = Ring::new(8);
+    let mut log = LogIndex::new(Some(8.0)).unwrap();
+    let mut stamps = vec![0u64; 8];
     let mut refreshed_at = Vec::new();
 
-    for (node, turns) in [("implement", 7), ("verify", 5)] {
+    for (node, turns) in [(0u32, 7), (1u32, 5)] {
         counter.reset_node();
-        let mut tracker = TurnTracker::new("dev-agent".into(), node.into());
+        let mut tracker = TurnTracker::new(9, 9).unwrap();
         for _ in 0..turns {
             let turn = tracker.next_index();
             if let Tick::Refresh(_) = counter.on_turn() {
                 refreshed_at.push((node, turn));
             }
             // A stalled host clock still yields strictly increasing stamps.
-            log.push((node.to_string(), turn, clock.stamp(1_000)));
+            let slot = log.append(node, f64::from(turn)).unwrap().slot;
+            stamps[slot] = clock.stamp(1_000);
         }
     }
 
-    assert_eq!(refreshed_at, vec![("implement", 5), ("verify", 5)]);
-    let kept: Vec<_> = log.iter().cloned().collect();
+    assert_eq!(refreshed_at, vec![(0, 5), (1, 5)]);
+    let kept = log.all();
     assert_eq!(kept.len(), 8);
-    assert_eq!((kept[0].0.as_str(), kept[0].1), ("implement", 5));
-    assert!(kept.windows(2).all(|w| w[1].2 > w[0].2));
+    assert_eq!(log.by_agent(0).len(), 3, "turns 5..7 of the first node");
+    let ordered: Vec<u64> = kept.iter().map(|&s| stamps[s as usize]).collect();
+    assert!(ordered.windows(2).all(|w| w[1] > w[0]));
 }
 
 #[test]

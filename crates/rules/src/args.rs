@@ -1,0 +1,161 @@
+//! Argument checks shared by every rule. A failed check names the field at fault, so
+//! the bindings can raise a `TypeError` or `RangeError` that a host can act on.
+
+use std::fmt;
+
+/// Which JS error class a failed check maps to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// The value has the wrong type (`TypeError`).
+    Type,
+    /// The value has the right type but is out of range (`RangeError`).
+    Range,
+}
+
+/// A rejected argument: which field, why, and which JS error it becomes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FieldError {
+    pub kind: ErrorKind,
+    /// Dotted path of the field, e.g. `options.threshold` or `observation.status`.
+    pub field: String,
+    pub message: String,
+    /// A specific error `code`; `None` means Node's code for the kind.
+    pub code: Option<&'static str>,
+}
+
+/// Node's codes for argument errors, which hosts already branch on.
+pub const INVALID_ARG_TYPE: &str = "ERR_INVALID_ARG_TYPE";
+pub const OUT_OF_RANGE: &str = "ERR_OUT_OF_RANGE";
+
+/// Separates the parts of a [`FieldError::report`]: it appears in no field path or message.
+pub const REPORT_SEPARATOR: char = '\u{1f}';
+
+impl FieldError {
+    pub fn type_error(field: impl Into<String>, message: impl Into<String>) -> Self {
+        Self {
+            kind: ErrorKind::Type,
+            field: field.into(),
+            message: message.into(),
+            code: None,
+        }
+    }
+
+    pub fn range_error(field: impl Into<String>, message: impl Into<String>) -> Self {
+        Self {
+            kind: ErrorKind::Range,
+            field: field.into(),
+            message: message.into(),
+            code: None,
+        }
+    }
+
+    pub fn with_code(mut self, code: &'static str) -> Self {
+        self.code = Some(code);
+        self
+    }
+
+    pub fn code(&self) -> &'static str {
+        self.code.unwrap_or(match self.kind {
+            ErrorKind::Type => INVALID_ARG_TYPE,
+            ErrorKind::Range => OUT_OF_RANGE,
+        })
+    }
+
+    /// The error as plain data for a host: `kind`, `code`, `field` and `message` joined
+    /// by [`REPORT_SEPARATOR`]; the TS shell turns it into a `TypeError`/`RangeError`.
+    pub fn report(&self) -> String {
+        let kind = match self.kind {
+            ErrorKind::Type => "TypeError",
+            ErrorKind::Range => "RangeError",
+        };
+        let sep = REPORT_SEPARATOR;
+        format!("{kind}{sep}{}{sep}{}{sep}{self}", self.code(), self.field)
+    }
+}
+
+impl fmt::Display for FieldError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.field, self.message)
+    }
+}
+
+impl std::error::Error for FieldError {}
+
+/// Largest integer a JS number holds exactly.
+pub const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
+
+/// A count or size that must be a whole number of at least `min`.
+pub fn whole_number(field: &str, value: f64, min: u64) -> Result<u64, FieldError> {
+    if value.is_nan() || value.fract() != 0.0 || value < min as f64 || value > MAX_SAFE_INTEGER {
+        return Err(FieldError::range_error(
+            field,
+            format!(
+                "must be a whole number >= {min}, got {}",
+                show_number(value)
+            ),
+        ));
+    }
+    Ok(value as u64)
+}
+
+/// A finite number of at least zero (token counts may be fractional in a host's own counter).
+pub fn non_negative(field: &str, value: f64) -> Result<f64, FieldError> {
+    if !value.is_finite() || value < 0.0 {
+        return Err(FieldError::range_error(
+            field,
+            format!("must be a finite number >= 0, got {}", show_number(value)),
+        ));
+    }
+    Ok(value)
+}
+
+/// Formats a number the way JS prints it, so messages match what the host passed.
+pub fn show_number(value: f64) -> String {
+    if value.is_nan() {
+        "NaN".into()
+    } else if value.is_infinite() {
+        if value > 0.0 { "Infinity" } else { "-Infinity" }.into()
+    } else if value.fract() == 0.0 && value.abs() < 1e21 {
+        format!("{}", value as i128)
+    } else {
+        format!("{value}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn whole_number_rejects_zero_negative_nan_and_fractions() {
+        for bad in [0.0, -1.0, f64::NAN, 2.5, f64::INFINITY] {
+            let err = whole_number("threshold", bad, 1).unwrap_err();
+            assert_eq!(err.kind, ErrorKind::Range);
+            assert_eq!(err.field, "threshold");
+        }
+        assert_eq!(whole_number("threshold", 5.0, 1), Ok(5));
+    }
+
+    #[test]
+    fn messages_print_numbers_like_js() {
+        assert_eq!(show_number(f64::NAN), "NaN");
+        assert_eq!(show_number(-3.0), "-3");
+        assert_eq!(show_number(0.5), "0.5");
+        let err = non_negative("tokens", -1.0).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "tokens must be a finite number >= 0, got -1"
+        );
+    }
+
+    #[test]
+    fn reports_carry_kind_code_field_and_message() {
+        let err = non_negative("tokens", -1.0).unwrap_err();
+        assert_eq!(
+            err.report(),
+            "RangeError\u{1f}ERR_OUT_OF_RANGE\u{1f}tokens\u{1f}tokens must be a finite number >= 0, got -1"
+        );
+        let coded = FieldError::type_error("thought.mood", "is not allowed").with_code("ERR_X");
+        assert!(coded.report().starts_with("TypeError\u{1f}ERR_X\u{1f}thought.mood\u{1f}"));
+    }
+}

@@ -1,0 +1,100 @@
+//! The token budget of a composed window ([3_MCP-TAS-047]): Goal, Map, Recent Past.
+
+use super::args::{FieldError, non_negative, whole_number};
+
+pub const DEFAULT_TOTAL_BUDGET: u64 = 800_000;
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct WindowBudget {
+    pub total: f64,
+    pub goal: f64,
+    pub map: f64,
+    pub recent_past: f64,
+}
+
+impl WindowBudget {
+    /// 30% goal, 20% map, 50% recent past, each share rounded down. Integer arithmetic,
+    /// so no share is ever one short through floating-point error.
+    pub fn split(total: u64) -> Self {
+        Self {
+            total: total as f64,
+            goal: (total * 3 / 10) as f64,
+            map: (total * 2 / 10) as f64,
+            recent_past: (total * 5 / 10) as f64,
+        }
+    }
+
+    /// The shares a host gave, in the order total, goal, map, recent past; each a finite
+    /// number >= 0, named under `field` (e.g. `budget.goalBudget`).
+    pub fn from_shares(field: &str, shares: &[f64]) -> Result<Self, FieldError> {
+        let keys = ["totalBudget", "goalBudget", "mapBudget", "recentPastBudget"];
+        let mut values = [0.0; 4];
+        for (i, key) in keys.iter().enumerate() {
+            let value = shares.get(i).copied().unwrap_or(f64::NAN);
+            values[i] = non_negative(&format!("{field}.{key}"), value)?;
+        }
+        Ok(Self {
+            total: values[0],
+            goal: values[1],
+            map: values[2],
+            recent_past: values[3],
+        })
+    }
+
+    /// `createDefaultWindowBudget(total)`: `None` gives 800,000.
+    pub fn default_split(total: Option<f64>) -> Result<Self, FieldError> {
+        Ok(Self::split(match total {
+            None => DEFAULT_TOTAL_BUDGET,
+            Some(n) => Self::checked_total("total", n)?,
+        }))
+    }
+
+    pub fn shares(&self) -> [f64; 4] {
+        [self.total, self.goal, self.map, self.recent_past]
+    }
+
+    /// A host's total, checked.
+    pub fn checked_total(field: &str, value: f64) -> Result<u64, FieldError> {
+        // Ten times the total must still be exact in a u64 and as a JS number.
+        let total = whole_number(field, value, 1)?;
+        if total > (1 << 49) {
+            return Err(FieldError::range_error(
+                field,
+                format!("must be at most 2^49, got {total}"),
+            ));
+        }
+        Ok(total)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_30_20_50_rounding_down() {
+        let b = WindowBudget::split(800_000);
+        assert_eq!(
+            (b.total, b.goal, b.map, b.recent_past),
+            (800_000.0, 240_000.0, 160_000.0, 400_000.0)
+        );
+        let odd = WindowBudget::split(7);
+        assert_eq!((odd.goal, odd.map, odd.recent_past), (2.0, 1.0, 3.0));
+    }
+
+    #[test]
+    fn totals_are_checked() {
+        assert!(WindowBudget::checked_total("total", 0.0).is_err());
+        assert!(WindowBudget::checked_total("total", 10.5).is_err());
+        assert_eq!(WindowBudget::checked_total("total", 100.0), Ok(100));
+        assert_eq!(WindowBudget::default_split(None).unwrap().total, 800_000.0);
+    }
+
+    #[test]
+    fn shares_are_read_and_named() {
+        let b = WindowBudget::from_shares("budget", &[10.0, 3.0, 2.0, 5.0]).unwrap();
+        assert_eq!(b.shares(), [10.0, 3.0, 2.0, 5.0]);
+        let err = WindowBudget::from_shares("context.budget", &[10.0, -3.0, 2.0, 5.0]).unwrap_err();
+        assert_eq!(err.field, "context.budget.goalBudget");
+    }
+}

@@ -1,0 +1,182 @@
+//! `WindowComposer`'s choice of envelopes for the Recent Past slot ([3_MCP-TAS-047]).
+
+use super::args::FieldError;
+use super::budget::WindowBudget;
+
+pub const DEFAULT_MAX_RECENT_ENVELOPES: usize = 10;
+const MAX_RECENT_ENVELOPES: usize = 10;
+/// Characters per token where a slot is cut to its budget.
+pub const CHARS_PER_TOKEN: f64 = 4.0;
+
+/// `maxRecentEnvelopes` is clamped to 1..=10, as the spec says, rather than refused.
+pub fn clamp_max_recent(field: &str, value: f64) -> Result<usize, FieldError> {
+    if value.is_nan() {
+        return Err(FieldError::range_error(field, "must be a number, got NaN"));
+    }
+    Ok(value.floor().clamp(1.0, MAX_RECENT_ENVELOPES as f64) as usize)
+}
+
+/// A `WindowComposer`'s settings.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ComposerConfig {
+    pub budget: WindowBudget,
+    pub max_recent: usize,
+}
+
+impl ComposerConfig {
+    pub fn new(shares: &[f64], max_recent: Option<f64>) -> Result<Self, FieldError> {
+        Ok(Self {
+            budget: WindowBudget::from_shares("budget", shares)?,
+            max_recent: match max_recent {
+                None => DEFAULT_MAX_RECENT_ENVELOPES,
+                Some(n) => clamp_max_recent("options.maxRecentEnvelopes", n)?,
+            },
+        })
+    }
+
+    /// Where Goal or Map (`slot` 0 or 1) is cut: `None` when its `tokens` fit its share,
+    /// else at most this many UTF-16 units, at the last space.
+    pub fn slot_cut(&self, slot: usize, tokens: f64) -> Option<usize> {
+        let share = if slot == 0 { self.budget.goal } else { self.budget.map };
+        (tokens > share).then(|| (share * CHARS_PER_TOKEN) as usize)
+    }
+
+    /// How many units of `observation.output` an envelope over the whole Recent Past
+    /// share keeps, given the tokens of the envelope with an empty output.
+    pub fn output_room(&self, frame_tokens: f64) -> usize {
+        ((self.budget.recent_past - frame_tokens).max(0.0) * CHARS_PER_TOKEN) as usize
+    }
+
+    /// `totalTokensUsed` and `budgetExceeded` of the three slots.
+    pub fn totals(&self, slot_tokens: &[f64]) -> (f64, bool) {
+        let total: f64 = slot_tokens.iter().sum();
+        (total, total > self.budget.total)
+    }
+}
+
+/// The envelopes to validate and render: the newest `max`, newest first; or, when some
+/// envelope's `turn_index` is not a number (NaN), that one alone, for the validator to
+/// name its fault.
+pub fn envelopes_to_render(turn_indexes: &[f64], max: usize) -> Result<Vec<usize>, usize> {
+    match turn_indexes.iter().position(|n| n.is_nan()) {
+        Some(i) => Err(i),
+        None => Ok(newest_first(turn_indexes, max)),
+    }
+}
+
+/// An envelope offered for the slot: its `turn_index` and its tokens once rendered.
+#[derive(Debug, Clone, Copy)]
+pub struct Candidate {
+    pub turn_index: f64,
+    pub tokens: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Selection {
+    /// Indexes into the candidates, oldest first, as they appear in the slot.
+    pub taken: Vec<usize>,
+    /// Some of the newest `max` envelopes were left out because the budget ran out.
+    pub truncated: bool,
+    /// The newest envelope alone is over budget: it goes in cut down, keeping its action.
+    pub cut_newest: Option<usize>,
+}
+
+/// Indexes of the newest `max` envelopes, newest first (by `turn_index`; on a tie the
+/// later one is newer). Only these can appear in the slot, so only these need rendering.
+pub fn newest_first(turn_indexes: &[f64], max: usize) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..turn_indexes.len()).collect();
+    order.sort_by(|&a, &b| turn_indexes[b].total_cmp(&turn_indexes[a]).then(b.cmp(&a)));
+    order.truncate(max);
+    order
+}
+
+/// Takes envelopes newest first (by `turn_index`; on a tie the later one is newer), at most
+/// `max` of them, greedily while they fit in `budget` tokens.
+pub fn select_recent(candidates: &[Candidate], max: usize, budget: f64) -> Selection {
+    let mut order: Vec<usize> = (0..candidates.len()).collect();
+    order.sort_by(|&a, &b| {
+        candidates[b]
+            .turn_index
+            .total_cmp(&candidates[a].turn_index)
+            .then(b.cmp(&a))
+    });
+    order.truncate(max);
+    let mut selection = Selection::default();
+    let mut used = 0.0;
+    for (rank, &i) in order.iter().enumerate() {
+        if used + candidates[i].tokens > budget {
+            selection.truncated = true;
+            if rank == 0 {
+                selection.cut_newest = Some(i);
+            }
+            break;
+        }
+        used += candidates[i].tokens;
+        selection.taken.push(i);
+    }
+    selection.taken.reverse();
+    selection
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn c(turn_index: f64, tokens: f64) -> Candidate {
+        Candidate { turn_index, tokens }
+    }
+
+    #[test]
+    fn newest_first_greedy_then_in_turn_order() {
+        let cands = [c(1.0, 10.0), c(3.0, 10.0), c(2.0, 10.0), c(4.0, 10.0)];
+        let s = select_recent(&cands, 10, 25.0);
+        assert_eq!(s.taken, vec![1, 3]);
+        assert!(s.truncated);
+        assert_eq!(s.cut_newest, None);
+    }
+
+    #[test]
+    fn at_most_max_envelopes() {
+        let cands: Vec<_> = (0..15).map(|i| c(i as f64, 1.0)).collect();
+        let s = select_recent(&cands, 10, 1e9);
+        assert_eq!(s.taken, (5..15).collect::<Vec<_>>());
+        assert!(
+            !s.truncated,
+            "older envelopes beyond max are not a budget truncation"
+        );
+    }
+
+    #[test]
+    fn an_oversized_newest_envelope_is_cut_not_dropped() {
+        let s = select_recent(&[c(1.0, 5.0), c(2.0, 500.0)], 10, 100.0);
+        assert_eq!(s.taken, Vec::<usize>::new());
+        assert_eq!(s.cut_newest, Some(1));
+    }
+
+    #[test]
+    fn newest_first_breaks_ties_by_position() {
+        assert_eq!(newest_first(&[1.0, 5.0, 5.0, 2.0], 3), vec![2, 1, 3]);
+    }
+
+    #[test]
+    fn config_cuts_slots_over_their_share() {
+        let c = ComposerConfig::new(&[100.0, 30.0, 20.0, 50.0], None).unwrap();
+        assert_eq!(c.max_recent, 10);
+        assert_eq!(c.slot_cut(0, 30.0), None);
+        assert_eq!(c.slot_cut(0, 31.0), Some(120));
+        assert_eq!(c.slot_cut(1, 21.0), Some(80));
+        assert_eq!(c.output_room(60.0), 0);
+        assert_eq!(c.output_room(40.0), 40);
+        assert_eq!(c.totals(&[30.0, 20.0, 51.0]), (101.0, true));
+        assert_eq!(envelopes_to_render(&[1.0, f64::NAN], 10), Err(1));
+        assert_eq!(envelopes_to_render(&[1.0, 2.0], 10), Ok(vec![1, 0]));
+    }
+
+    #[test]
+    fn clamps_max_recent() {
+        assert_eq!(clamp_max_recent("m", 0.0), Ok(1));
+        assert_eq!(clamp_max_recent("m", 50.0), Ok(10));
+        assert_eq!(clamp_max_recent("m", 4.0), Ok(4));
+        assert!(clamp_max_recent("m", f64::NAN).is_err());
+    }
+}

@@ -1,0 +1,159 @@
+//! The summarization handoff: a window of turns becomes one medium-term summary, which
+//! the runner re-injects as a `[CONTEXT REFRESH]` turn ([4_USER_FEATURES-REQ-083]).
+
+use super::args::{FieldError, show_number};
+use super::cut::Units;
+use super::frame::{Frame, Pieces};
+use super::text::{cut_end, lossy};
+
+/// Each turn's content is cut to this many UTF-16 units in the prompt.
+pub const MAX_TURN_CHARS: usize = 1500;
+pub const CONTEXT_REFRESH_PREFIX: &str = "[CONTEXT REFRESH]";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    User,
+    Assistant,
+    Tool,
+}
+
+impl Role {
+    pub const NAMES: [&'static str; 3] = ["user", "assistant", "tool"];
+
+    pub fn parse(name: &str) -> Option<Role> {
+        match name {
+            "user" => Some(Role::User),
+            "assistant" => Some(Role::Assistant),
+            "tool" => Some(Role::Tool),
+            _ => None,
+        }
+    }
+
+    /// `field`'s role, or a `TypeError` naming it.
+    pub fn checked(field: &str, name: &Units) -> Result<Role, FieldError> {
+        let name = lossy(name);
+        Role::parse(&name).ok_or_else(|| {
+            FieldError::type_error(
+                field,
+                format!("must be 'user', 'assistant' or 'tool', got {name:?}"),
+            )
+        })
+    }
+
+    pub fn name(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
+}
+
+/// Host text of the agent id in [`prompt`]; turn `i`'s content is text `1 + i`.
+pub const AGENT_ID: usize = 0;
+
+pub fn turn_text(turn: usize) -> usize {
+    1 + turn
+}
+
+/// The summarizer prompt for `turns` (each with its `turnIndex`, role and a probe of at
+/// least `MAX_TURN_CHARS + 1` units of its content), written to `frame` as: a flag, 1 when
+/// the LLM is to be called; then, when it is, the first and last `turnIndex` covered and
+/// the prompt. Nothing is to be summarized when no turn is left once `tool` turns are
+/// left out: then the LLM is not called at all.
+pub fn prompt(
+    frame: &mut Frame,
+    turn_indexes: &[f64],
+    roles: &[Units],
+    probes: &[Units],
+) -> Result<(), FieldError> {
+    let roles: Vec<Role> = roles
+        .iter()
+        .enumerate()
+        .map(|(i, r)| Role::checked(&format!("turns[{i}].role"), r))
+        .collect::<Result<_, _>>()?;
+    let kept: Vec<usize> = (0..roles.len())
+        .filter(|&i| roles[i] != Role::Tool)
+        .collect();
+    frame.flag(!kept.is_empty());
+    if kept.is_empty() {
+        return Ok(());
+    }
+    let (start, end) = turn_range(turn_indexes).unwrap_or((0.0, 0.0));
+    frame.num(start).num(end);
+    frame.text(|p| {
+        p.lit("Summarize the conversation of agent ")
+            .host(AGENT_ID)
+            .lit(
+                " below into a medium-term memory it can continue from. Keep the decisions \
+                 made, the files touched, the errors seen, the current plan and the open \
+                 questions. Tool output is omitted.\n",
+            );
+        for &i in &kept {
+            p.lit(&format!("\n[turn {}] {}:\n", show_number(turn_indexes[i]), roles[i].name()));
+            p.host_range(turn_text(i), 0, cut_end(&probes[i], MAX_TURN_CHARS, false));
+            p.lit("\n");
+        }
+    });
+    Ok(())
+}
+
+/// First and last `turnIndex` the summary covers.
+pub fn turn_range(turn_indexes: &[f64]) -> Option<(f64, f64)> {
+    turn_indexes.iter().fold(None, |range, &i| match range {
+        None => Some((i, i)),
+        Some((lo, hi)) => Some((lo.min(i), hi.max(i))),
+    })
+}
+
+/// The synthetic turn the runner appends after a handoff: `[CONTEXT REFRESH]\n` and the
+/// summary (host text 0).
+pub fn context_refresh(p: &mut Pieces<'_>) {
+    p.lit(CONTEXT_REFRESH_PREFIX).lit("\n").host(0);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frame::Reader;
+
+    fn units(items: &[&str]) -> Vec<Units> {
+        items.iter().map(|s| Units::of(s)).collect()
+    }
+
+    #[test]
+    fn leaves_tool_turns_out_and_cuts_each_turn() {
+        let long = "Q".repeat(2000);
+        let contents = ["fix the parser", "TOOL OUTPUT", long.as_str()];
+        let mut frame = Frame::new();
+        prompt(&mut frame, &[4.0, 5.0, 6.0], &units(&["user", "tool", "assistant"]), &units(&contents)).unwrap();
+        let values = frame.into_values();
+        let mut r = Reader::new(&values);
+        assert_eq!((r.num(), r.num(), r.num()), (1.0, 4.0, 6.0));
+        let text = r.text(&["dev-1", contents[0], contents[1], contents[2]]);
+        assert!(text.contains("agent dev-1"));
+        assert!(text.contains("[turn 4] user:\nfix the parser\n"));
+        assert!(!text.contains("TOOL OUTPUT"));
+        assert_eq!(text.matches('Q').count(), 1500);
+    }
+
+    #[test]
+    fn nothing_to_summarize_calls_nothing() {
+        for (indexes, roles) in [(vec![], vec![]), (vec![1.0], vec!["tool"])] {
+            let mut frame = Frame::new();
+            prompt(&mut frame, &indexes, &units(&roles), &units(&vec!["out"; roles.len()])).unwrap();
+            assert_eq!(frame.into_values(), vec![0.0]);
+        }
+        assert_eq!(turn_range(&[]), None);
+    }
+
+    #[test]
+    fn roles_are_checked() {
+        let err = prompt(&mut Frame::new(), &[1.0], &units(&["system"]), &units(&["x"])).unwrap_err();
+        assert_eq!(err.field, "turns[0].role");
+        assert_eq!(Role::Assistant.name(), "assistant");
+    }
+
+    #[test]
+    fn refresh_turn_is_prefixed() {
+        let mut frame = Frame::new();
+        frame.text(context_refresh);
+        assert_eq!(Reader::new(&frame.into_values()).text(&["S"]), "[CONTEXT REFRESH]\nS");
+    }
+}

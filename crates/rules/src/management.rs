@@ -1,0 +1,302 @@
+//! Seed 002's `applyContextManagement` ([3_MCP-TAS-047], [3_MCP-TAS-024],
+//! [8_RISKS-REQ-012]) as a machine that never calls the host: it says what it needs next,
+//! the host does it and answers, until the machine is done.
+//!
+//! The order is the seed's and is not negotiable: (1) count the turns (the host counts
+//! them before it starts the machine), (2) compose the window, (3) prune if needed,
+//! (4) persist then truncate each due tool output, (5) recount. Until the machine is done,
+//! the host changes nothing of the caller's context; a failed step therefore restores
+//! nothing, because nothing was applied.
+
+use super::args::show_number;
+use super::frame::Pieces;
+use super::pruner::{AgentRole, Kept, loop_guard_cut, saturation_point};
+
+/// What the host must do next.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Need {
+    /// (2) `deps.composer.compose(goal, map, envelopes)`; answer [`Run::composed`].
+    Compose,
+    /// (3) `deps.pruner.shouldPrune(tokens, budget)`; answer [`Run::should_prune`].
+    ShouldPrune { tokens: f64 },
+    /// (3) `deps.pruner.prune(turns, plan, tas, currentObservation)`; answer
+    /// [`Run::pruned`] with the summary's tokens.
+    Prune,
+    /// (3) the summary replaces the turns, as one `user` turn; answer [`Run::kept`].
+    KeepSummary,
+    /// (3) the loop guard needs the turns' roles; answer [`Run::roles`].
+    Roles,
+    /// (3) the loop guard keeps part of the turns and warns; answer [`Run::kept`].
+    Keep(Kept),
+    /// (4) `deps.toolOutputPruner.shouldTruncate(output)`; answer [`Run::should_truncate`].
+    ShouldTruncate { output: usize },
+    /// (4) `persistRaw(output, deps.stateRepository)`; answer [`Run::persisted`].
+    Persist { output: usize },
+    /// (4) a failed persist keeps the output whole, with a warning; answer [`Run::warned`].
+    WarnPersistFailed { output: usize },
+    /// (4) `truncate(output)` replaces it; answer [`Run::truncated`].
+    Truncate { output: usize },
+    /// (5) count the final turns (when `turns_changed`) and outputs; answer [`Run::recounted`].
+    Recount { turns_changed: bool },
+    /// Apply the new turns and outputs to the context; nothing more to do.
+    Done {
+        used_tokens: f64,
+        pruned: bool,
+        truncated: usize,
+    },
+}
+
+/// One run of `applyContextManagement`.
+#[derive(Debug, Clone)]
+pub struct Run {
+    limit: f64,
+    turn_tokens: Vec<f64>,
+    already_pruned: bool,
+    /// Per pending output: already a `TruncatedToolOutput`, so nothing to do.
+    done_outputs: Vec<bool>,
+    next_output: usize,
+    composed_tokens: f64,
+    summary_tokens: f64,
+    kept: Option<Kept>,
+    pruned: bool,
+    truncated: usize,
+}
+
+impl Run {
+    /// `turn_tokens`: step (1), each turn's tokens. `already_pruned`: the turns are just
+    /// the summary turn an earlier run made, so a second run never prunes again.
+    pub fn new(
+        total_budget: f64,
+        saturation_ratio: f64,
+        turn_tokens: Vec<f64>,
+        already_pruned: bool,
+        done_outputs: Vec<bool>,
+    ) -> Self {
+        Self {
+            limit: saturation_point(total_budget, saturation_ratio),
+            turn_tokens,
+            already_pruned,
+            done_outputs,
+            next_output: 0,
+            composed_tokens: 0.0,
+            summary_tokens: 0.0,
+            kept: None,
+            pruned: false,
+            truncated: 0,
+        }
+    }
+
+    pub fn start(&self) -> Need {
+        Need::Compose
+    }
+
+    pub fn composed(&mut self, total_tokens_used: f64) -> Need {
+        self.composed_tokens = total_tokens_used;
+        if self.already_pruned {
+            return self.outputs();
+        }
+        Need::ShouldPrune {
+            tokens: self.turn_tokens.iter().sum(),
+        }
+    }
+
+    pub fn should_prune(&mut self, yes: bool) -> Need {
+        if yes { Need::Prune } else { self.outputs() }
+    }
+
+    pub fn pruned(&mut self, summary_tokens: f64) -> Need {
+        self.pruned = true;
+        self.summary_tokens = summary_tokens;
+        if summary_tokens < self.limit {
+            Need::KeepSummary
+        } else {
+            // Loop guard: a summary this large would be pruned again on the very next turn.
+            Need::Roles
+        }
+    }
+
+    pub fn roles(&mut self, roles: &[AgentRole]) -> Need {
+        let turns: Vec<(AgentRole, f64)> = roles
+            .iter()
+            .copied()
+            .zip(self.turn_tokens.iter().copied())
+            .collect();
+        let kept = loop_guard_cut(&turns, self.limit);
+        self.kept = Some(kept);
+        Need::Keep(kept)
+    }
+
+    pub fn kept(&mut self) -> Need {
+        self.outputs()
+    }
+
+    pub fn should_truncate(&mut self, yes: bool) -> Need {
+        let output = self.next_output;
+        if yes {
+            Need::Persist { output }
+        } else {
+            self.next_output += 1;
+            self.outputs()
+        }
+    }
+
+    pub fn persisted(&mut self, ok: bool) -> Need {
+        let output = self.next_output;
+        if ok {
+            Need::Truncate { output }
+        } else {
+            // Nothing lost: without a stored raw copy the output stays whole.
+            Need::WarnPersistFailed { output }
+        }
+    }
+
+    pub fn warned(&mut self) -> Need {
+        self.next_output += 1;
+        self.outputs()
+    }
+
+    pub fn truncated(&mut self) -> Need {
+        self.truncated += 1;
+        self.next_output += 1;
+        self.outputs()
+    }
+
+    /// `turn_tokens`: the final turns' tokens when they changed (ignored otherwise: the
+    /// turns counted in step (1) are still the turns).
+    pub fn recounted(&mut self, turn_tokens: f64, output_tokens: f64) -> Need {
+        let turns = if self.pruned {
+            turn_tokens
+        } else {
+            self.turn_tokens.iter().sum()
+        };
+        Need::Done {
+            used_tokens: self.composed_tokens + turns + output_tokens,
+            pruned: self.pruned,
+            truncated: self.truncated,
+        }
+    }
+
+    fn outputs(&mut self) -> Need {
+        while self.done_outputs.get(self.next_output) == Some(&true) {
+            self.next_output += 1;
+        }
+        if self.next_output < self.done_outputs.len() {
+            Need::ShouldTruncate {
+                output: self.next_output,
+            }
+        } else {
+            Need::Recount {
+                turns_changed: self.pruned,
+            }
+        }
+    }
+
+    /// The loop guard's warning, after [`Need::Keep`].
+    pub fn loop_guard_warning(&self, p: &mut Pieces<'_>) {
+        let n = self.turn_tokens.len();
+        let kept = match self.kept {
+            Some(Kept::Newest { start }) => n - start,
+            Some(Kept::Cut { first, .. }) => n - first,
+            None => n,
+        };
+        p.lit(&format!(
+            "applyContextManagement: the summary is {} tokens, at or above the saturation point of {}; \
+             kept the newest {kept} of {n} turns instead",
+            show_number(self.summary_tokens),
+            show_number(self.limit)
+        ));
+    }
+}
+
+/// Host texts of [`persist_warning`]: the tool's name (when it has one) and the error's.
+pub const TOOL_NAME: usize = 0;
+pub const ERROR_TEXT: usize = 1;
+
+/// The warning after a failed persist.
+pub fn persist_warning(p: &mut Pieces<'_>, has_tool_name: bool) {
+    p.lit("applyContextManagement: persistRaw failed for tool ");
+    if has_tool_name {
+        p.host(TOOL_NAME);
+    } else {
+        p.lit("(unnamed tool)");
+    }
+    p.lit("; its output stays whole in the context (")
+        .host(ERROR_TEXT)
+        .lit(")");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frame::{Frame, Reader};
+    use AgentRole::{Model, User};
+
+    fn run(turns: &[f64], outputs: &[bool]) -> Run {
+        Run::new(1000.0, 0.9, turns.to_vec(), false, outputs.to_vec())
+    }
+
+    #[test]
+    fn the_seed_order_compose_prune_truncate_recount() {
+        let mut r = run(&[500.0, 500.0], &[false, true, false]);
+        assert_eq!(r.start(), Need::Compose);
+        assert_eq!(r.composed(10.0), Need::ShouldPrune { tokens: 1000.0 });
+        assert_eq!(r.should_prune(true), Need::Prune);
+        assert_eq!(r.pruned(50.0), Need::KeepSummary);
+        assert_eq!(r.kept(), Need::ShouldTruncate { output: 0 });
+        assert_eq!(r.should_truncate(true), Need::Persist { output: 0 });
+        assert_eq!(r.persisted(true), Need::Truncate { output: 0 });
+        assert_eq!(r.truncated(), Need::ShouldTruncate { output: 2 }, "output 1 is already truncated");
+        assert_eq!(r.should_truncate(false), Need::Recount { turns_changed: true });
+        assert_eq!(
+            r.recounted(50.0, 7.0),
+            Need::Done { used_tokens: 67.0, pruned: true, truncated: 1 }
+        );
+    }
+
+    #[test]
+    fn no_prune_when_not_asked_and_the_first_count_stands() {
+        let mut r = run(&[100.0], &[]);
+        r.composed(5.0);
+        assert_eq!(r.should_prune(false), Need::Recount { turns_changed: false });
+        assert_eq!(
+            r.recounted(f64::NAN, 0.0),
+            Need::Done { used_tokens: 105.0, pruned: false, truncated: 0 }
+        );
+    }
+
+    #[test]
+    fn an_already_pruned_context_is_never_pruned_again() {
+        let mut r = Run::new(1000.0, 0.9, vec![950.0], true, vec![]);
+        assert_eq!(r.composed(0.0), Need::Recount { turns_changed: false });
+    }
+
+    #[test]
+    fn a_failed_persist_keeps_the_output_whole_with_a_warning() {
+        let mut r = run(&[], &[false, false]);
+        r.composed(0.0);
+        r.should_prune(false);
+        assert_eq!(r.should_truncate(true), Need::Persist { output: 0 });
+        assert_eq!(r.persisted(false), Need::WarnPersistFailed { output: 0 });
+        assert_eq!(r.warned(), Need::ShouldTruncate { output: 1 });
+        let mut frame = Frame::new();
+        frame.text(|p| persist_warning(p, true));
+        let text = Reader::new(&frame.into_values()).text(&["run_tests", "disk full"]);
+        assert_eq!(
+            text,
+            "applyContextManagement: persistRaw failed for tool run_tests; its output stays whole in the context (disk full)"
+        );
+    }
+
+    #[test]
+    fn the_loop_guard_cuts_when_the_summary_is_too_large() {
+        let mut r = run(&[300.0, 300.0, 300.0, 300.0], &[]);
+        r.composed(0.0);
+        r.should_prune(true);
+        assert_eq!(r.pruned(950.0), Need::Roles);
+        assert_eq!(r.roles(&[User, Model, User, Model]), Need::Keep(Kept::Newest { start: 3 }), "the cut never starts at a tool result");
+        let mut frame = Frame::new();
+        frame.text(|p| r.loop_guard_warning(p));
+        let text = Reader::new(&frame.into_values()).text(&[]);
+        assert!(text.contains("the summary is 950 tokens, at or above the saturation point of 900; kept the newest 1 of 4 turns"));
+    }
+}

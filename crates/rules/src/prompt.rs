@@ -1,0 +1,102 @@
+//! How the runner turns a context window into the prompt text it sends the LLM.
+//!
+//! The prompt is written as pieces (see [`crate::frame`]): the rule's headings around the
+//! host's texts, which a JS host keeps as JS strings and never copies into wasm.
+//!
+//! Host texts: `GOAL`, `MAP` and `RECENT_PAST` (the last two only when context management
+//! composed them), then each turn's content, then each pending tool output's name and the
+//! text shown for it.
+
+use super::args::show_number;
+use super::frame::Pieces;
+
+pub const GOAL: usize = 0;
+pub const MAP: usize = 1;
+pub const RECENT_PAST: usize = 2;
+const FIRST_TURN: usize = 3;
+
+/// Host text of turn `i`'s content.
+pub fn turn_text(i: usize) -> usize {
+    FIRST_TURN + i
+}
+
+/// Host texts of pending output `j`'s tool name and shown text, after `turns` turns.
+pub fn tool_texts(turns: usize, j: usize) -> (usize, usize) {
+    let name = FIRST_TURN + turns + 2 * j;
+    (name, name + 1)
+}
+
+/// What the prompt needs of a turn besides its content.
+#[derive(Debug, Clone, Copy)]
+pub struct TurnMeta<'a> {
+    pub turn_index: f64,
+    pub role: &'a str,
+}
+
+/// `# Goal`, then `# Map` and `# Recent Past` when present ([3_MCP-TAS-047]'s order), then
+/// `# Conversation` with each turn under `## role (turn N)`, then `# Tool outputs`.
+/// Injected turns (negative `turn_index`) get no turn number.
+pub fn render(p: &mut Pieces<'_>, slots: bool, turns: &[TurnMeta<'_>], tool_outputs: usize) {
+    section(p, "# Goal\n", GOAL);
+    if slots {
+        section(p, "\n# Map\n", MAP);
+        section(p, "\n# Recent Past\n", RECENT_PAST);
+        p.lit("\n# Conversation\n");
+    }
+    for (i, turn) in turns.iter().enumerate() {
+        let number = if turn.turn_index >= 0.0 {
+            format!(" (turn {})", show_number(turn.turn_index))
+        } else {
+            String::new()
+        };
+        p.lit(&format!("\n## {}{number}\n", turn.role))
+            .host(turn_text(i))
+            .lit("\n");
+    }
+    if tool_outputs > 0 {
+        p.lit("\n# Tool outputs\n");
+        for j in 0..tool_outputs {
+            let (name, content) = tool_texts(turns.len(), j);
+            p.lit("\n## ").host(name).lit("\n").host(content).lit("\n");
+        }
+    }
+}
+
+fn section(p: &mut Pieces<'_>, heading: &str, text: usize) {
+    p.lit(heading).host(text).lit("\n");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frame::{Frame, Reader};
+
+    fn turns() -> [TurnMeta<'static>; 2] {
+        [
+            TurnMeta { turn_index: -1.0, role: "user" },
+            TurnMeta { turn_index: 3.0, role: "assistant" },
+        ]
+    }
+
+    fn text(slots: bool, tools: usize, hosts: &[&str]) -> String {
+        let mut frame = Frame::new();
+        frame.text(|p| render(p, slots, &turns(), tools));
+        Reader::new(&frame.into_values()).text(hosts)
+    }
+
+    #[test]
+    fn goal_first_then_turns_in_order() {
+        assert_eq!(
+            text(false, 0, &["fix it", "", "", "[SPEC REFRESH]", "patched"]),
+            "# Goal\nfix it\n\n## user\n[SPEC REFRESH]\n\n## assistant (turn 3)\npatched\n"
+        );
+    }
+
+    #[test]
+    fn goal_map_recent_past_then_conversation_and_tool_outputs() {
+        assert_eq!(
+            text(true, 1, &["G", "M", "R", "S", "A", "run_tests", "OUT"]),
+            "# Goal\nG\n\n# Map\nM\n\n# Recent Past\nR\n\n# Conversation\n\n## user\nS\n\n## assistant (turn 3)\nA\n\n# Tool outputs\n\n## run_tests\nOUT\n"
+        );
+    }
+}

@@ -1,0 +1,250 @@
+//! `AgentRunner`'s turn ([4_USER_FEATURES-REQ-083], seed 002's turn loop) as a machine
+//! that never calls the host: each turn it says which step comes next, and a failed turn
+//! is rolled back as a whole.
+//!
+//! The steps, in order: add the user's input; run context management; compose the window
+//! and build the prompt; call the LLM; record the response's tokens, and hand off at the
+//! threshold; then, for a response with an envelope, inject the refresh, stamp it, keep it
+//! in the context, and log it. Every step that can fail runs before the log append, the
+//! last host call; then the turn commits.
+
+use super::args::{FieldError, non_negative};
+use super::cut::Units;
+use super::frame::Frame;
+use super::monitor::ThresholdMonitor;
+use super::text::cut_end;
+
+/// `context.currentObservation` keeps this much of the newest observation; the whole
+/// output goes to `pendingToolOutputs`.
+pub const OBSERVATION_CHARS: usize = 4000;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    AddInput,
+    Manage,
+    Compose,
+    CallLlm,
+    Handoff,
+    Inject,
+    Stamp,
+    KeepEnvelope,
+    Log,
+    Commit,
+}
+
+/// Which optional parts a runner was given.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Parts {
+    pub management: bool,
+    pub injector: bool,
+    pub tracker: bool,
+    pub log: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct Runner {
+    parts: Parts,
+    turn_count: u32,
+    monitor: ThresholdMonitor,
+}
+
+/// One turn in flight.
+#[derive(Debug, Clone)]
+pub struct Turn {
+    pub number: u32,
+    steps: Vec<Step>,
+    next: usize,
+    accumulated_before: f64,
+}
+
+impl Turn {
+    pub fn next_step(&mut self) -> Option<Step> {
+        let step = self.steps.get(self.next).copied();
+        self.next += usize::from(step.is_some());
+        step
+    }
+}
+
+impl Runner {
+    pub fn new(threshold_tokens: Option<f64>, parts: Parts) -> Result<Self, FieldError> {
+        let threshold = match threshold_tokens {
+            None => super::monitor::DEFAULT_THRESHOLD_TOKENS,
+            Some(n) => ThresholdMonitor::checked_threshold("options.thresholdTokens", n)?,
+        };
+        Ok(Self {
+            parts,
+            turn_count: 0,
+            monitor: ThresholdMonitor::new(threshold),
+        })
+    }
+
+    pub fn turn_count(&self) -> u32 {
+        self.turn_count
+    }
+
+    pub fn accumulated(&self) -> f64 {
+        self.monitor.accumulated()
+    }
+
+    /// Starts turn `turn_count + 1`. Turns run one at a time.
+    pub fn begin(&self, has_input: bool) -> Turn {
+        let mut steps = Vec::with_capacity(6);
+        if has_input {
+            steps.push(Step::AddInput);
+        }
+        if self.parts.management {
+            steps.push(Step::Manage);
+        }
+        steps.extend([Step::Compose, Step::CallLlm]);
+        Turn {
+            number: self.turn_count + 1,
+            steps,
+            next: 0,
+            accumulated_before: self.monitor.accumulated(),
+        }
+    }
+
+    /// Records the response's `tokens` and plans the rest of the turn: the handoff when the
+    /// threshold was reached, then the envelope's steps when the response had one.
+    pub fn record(&mut self, turn: &mut Turn, tokens: f64, has_envelope: bool) -> Result<(), FieldError> {
+        let tokens = non_negative("countTokens()", tokens)?;
+        if self.monitor.record(tokens)?.is_some() {
+            turn.steps.push(Step::Handoff);
+        }
+        if has_envelope {
+            if self.parts.injector {
+                turn.steps.push(Step::Inject);
+            }
+            if self.parts.tracker {
+                turn.steps.push(Step::Stamp);
+            }
+            if self.parts.management {
+                turn.steps.push(Step::KeepEnvelope);
+            }
+            if self.parts.tracker && self.parts.log {
+                turn.steps.push(Step::Log);
+            }
+        }
+        turn.steps.push(Step::Commit);
+        Ok(())
+    }
+
+    pub fn commit(&mut self, turn: &Turn) {
+        self.turn_count = turn.number;
+    }
+
+    /// Undoes everything the turn did to the runner's own state.
+    pub fn rollback(&mut self, turn: &Turn) {
+        self.monitor.restore(turn.accumulated_before);
+    }
+}
+
+/// How many of the newest history turns the handoff summarizes: those the window held.
+pub fn recent_start(history_len: usize, window_turns: usize) -> usize {
+    history_len.saturating_sub(window_turns.max(1))
+}
+
+/// Each pending output one turn older; `NaN` stays `NaN` (a truncated output has no age).
+pub fn aged(turn_ages: &[f64]) -> Vec<f64> {
+    turn_ages.iter().map(|a| a + 1.0).collect()
+}
+
+/// Host texts of [`observation`].
+pub const STATUS: usize = 0;
+pub const OUTPUT: usize = 1;
+
+/// What the context keeps of an envelope's observation, written to `frame`: a flag, 1 when
+/// the output is longer than [`OBSERVATION_CHARS`]; `currentObservation` (`status: head`);
+/// and, when long, the output the context's copy of the envelope holds (the head and a
+/// note that the whole output is under Tool outputs). `probe` is at least the output's
+/// first `OBSERVATION_CHARS + 1` units; `output_len` its whole length.
+pub fn observation(frame: &mut Frame, probe: &Units, output_len: usize) {
+    let end = cut_end(probe, OBSERVATION_CHARS, false);
+    frame.flag(end.is_some());
+    frame.text(|p| {
+        p.host(STATUS).lit(": ").host_range(OUTPUT, 0, end);
+    });
+    if let Some(end) = end {
+        frame.text(|p| {
+            p.host_range(OUTPUT, 0, Some(end)).lit(&format!(
+                "\n[{} more characters: the whole output is under Tool outputs]",
+                output_len - end
+            ));
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frame::Reader;
+
+    fn all_steps(turn: &mut Turn) -> Vec<Step> {
+        std::iter::from_fn(|| turn.next_step()).collect()
+    }
+
+    #[test]
+    fn a_plain_turn_composes_calls_and_commits() {
+        let mut r = Runner::new(None, Parts::default()).unwrap();
+        let mut turn = r.begin(true);
+        assert_eq!(turn.number, 1);
+        assert_eq!(turn.next_step(), Some(Step::AddInput));
+        assert_eq!(turn.next_step(), Some(Step::Compose));
+        assert_eq!(turn.next_step(), Some(Step::CallLlm));
+        r.record(&mut turn, 10.0, false).unwrap();
+        assert_eq!(all_steps(&mut turn), vec![Step::Commit]);
+        r.commit(&turn);
+        assert_eq!(r.turn_count(), 1);
+    }
+
+    #[test]
+    fn a_full_turn_hands_off_then_injects_stamps_keeps_and_logs_last() {
+        let parts = Parts { management: true, injector: true, tracker: true, log: true };
+        let mut r = Runner::new(Some(100.0), parts).unwrap();
+        let mut turn = r.begin(false);
+        assert_eq!(all_steps(&mut turn), vec![Step::Manage, Step::Compose, Step::CallLlm]);
+        r.record(&mut turn, 150.0, true).unwrap();
+        assert_eq!(
+            all_steps(&mut turn),
+            vec![Step::Handoff, Step::Inject, Step::Stamp, Step::KeepEnvelope, Step::Log, Step::Commit]
+        );
+    }
+
+    #[test]
+    fn a_rolled_back_turn_leaves_count_and_tokens_as_they_were() {
+        let mut r = Runner::new(Some(100.0), Parts::default()).unwrap();
+        let mut first = r.begin(true);
+        r.record(&mut first, 40.0, false).unwrap();
+        r.commit(&first);
+        let mut second = r.begin(true);
+        r.record(&mut second, 70.0, false).unwrap();
+        assert_eq!(r.accumulated(), 0.0, "the crossing reset the total");
+        r.rollback(&second);
+        assert_eq!((r.turn_count(), r.accumulated()), (1, 40.0));
+        assert_eq!(r.begin(true).number, 2);
+    }
+
+    #[test]
+    fn bad_counts_are_refused_before_anything_changes() {
+        let mut r = Runner::new(None, Parts::default()).unwrap();
+        let mut turn = r.begin(true);
+        assert_eq!(r.record(&mut turn, -1.0, false).unwrap_err().field, "countTokens()");
+        assert_eq!(r.accumulated(), 0.0);
+        assert_eq!(Runner::new(Some(0.0), Parts::default()).unwrap_err().field, "options.thresholdTokens");
+    }
+
+    #[test]
+    fn long_observations_keep_their_head_in_the_context() {
+        let output = "o".repeat(5000);
+        let mut frame = Frame::new();
+        observation(&mut frame, &Units::of(&output[..4001]), 5000);
+        let values = frame.into_values();
+        let mut r = Reader::new(&values);
+        assert_eq!(r.num(), 1.0);
+        assert_eq!(r.text(&["error", &output]), format!("error: {}", &output[..4000]));
+        assert!(r.text(&["error", &output]).ends_with("\n[1000 more characters: the whole output is under Tool outputs]"));
+        assert_eq!(recent_start(10, 4), 6);
+        assert_eq!(recent_start(10, 0), 9);
+        assert!(aged(&[0.0, f64::NAN])[1].is_nan());
+    }
+}

@@ -1,0 +1,110 @@
+//! `ToolOutputPruner` ([8_RISKS-REQ-012]): large tool outputs are persisted raw, then
+//! truncated in the context once they are two turns old.
+
+use super::args::{FieldError, show_number, whole_number};
+use super::cut::Units;
+use super::frame::Pieces;
+use super::text::cut_end;
+
+pub const MIN_TURN_AGE: f64 = 2.0;
+/// 50 KiB.
+pub const MIN_BYTE_SIZE: f64 = 51_200.0;
+/// UTF-16 units of the raw output kept in the truncated summary.
+pub const SUMMARY_CHARS: usize = 500;
+pub const DEFAULT_RAW_LOCATION: &str = "state.sqlite, table raw_tool_outputs";
+
+pub fn should_truncate(turn_age: f64, byte_size: f64) -> bool {
+    turn_age >= MIN_TURN_AGE && byte_size > MIN_BYTE_SIZE
+}
+
+/// The numbers of a `ToolOutputEntry`: `byteSize` and `turnAge` are whole numbers >= 0,
+/// and `capturedAt` (as epoch milliseconds; NaN when the host could not read a date from
+/// it) is a real time.
+pub fn check_entry(
+    field: &str,
+    byte_size: f64,
+    turn_age: f64,
+    captured_at_ms: f64,
+) -> Result<(), FieldError> {
+    whole_number(&format!("{field}.byteSize"), byte_size, 0)?;
+    whole_number(&format!("{field}.turnAge"), turn_age, 0)?;
+    if !captured_at_ms.is_finite() {
+        return Err(FieldError::type_error(
+            format!("{field}.capturedAt"),
+            "must be a Date, epoch milliseconds or a date string",
+        ));
+    }
+    Ok(())
+}
+
+/// `rawOutputLocation` is where the marker says the raw output is: not empty.
+pub fn check_location(location_len: usize) -> Result<(), FieldError> {
+    if location_len == 0 {
+        return Err(FieldError::type_error(
+            "options.rawOutputLocation",
+            "must be a non-empty string, got the string \"\"",
+        ));
+    }
+    Ok(())
+}
+
+/// Host texts of [`summary`].
+pub const RAW_CONTENT: usize = 0;
+pub const TOOL_NAME: usize = 1;
+/// The marker's location; `None` in [`summary`] means [`DEFAULT_RAW_LOCATION`].
+pub const LOCATION: usize = 2;
+
+/// The first 500 characters of the output (`probe` is at least its first 501 units) and a
+/// marker naming its byte size and where the raw output is.
+pub fn summary(p: &mut Pieces<'_>, probe: &Units, byte_size: f64, host_location: bool) {
+    p.host_range(RAW_CONTENT, 0, cut_end(probe, SUMMARY_CHARS, false));
+    p.lit("\n\n[truncated: the output of ")
+        .host(TOOL_NAME)
+        .lit(&format!(
+            " was {} bytes; the raw output is stored in ",
+            show_number(byte_size)
+        ));
+    if host_location {
+        p.host(LOCATION);
+    } else {
+        p.lit(DEFAULT_RAW_LOCATION);
+    }
+    p.lit("]");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frame::{Frame, Reader};
+
+    #[test]
+    fn truncates_only_old_and_large_outputs() {
+        assert!(should_truncate(2.0, 51_201.0));
+        assert!(!should_truncate(1.0, 400_000.0));
+        assert!(!should_truncate(5.0, 51_200.0));
+    }
+
+    #[test]
+    fn marker_names_size_and_location() {
+        let raw = "L".repeat(600);
+        let mut frame = Frame::new();
+        frame.text(|p| summary(p, &Units::of(&raw[..501]), 412_345.0, false));
+        let text = Reader::new(&frame.into_values()).text(&[&raw, "run_tests"]);
+        assert_eq!(
+            text,
+            format!(
+                "{}\n\n[truncated: the output of run_tests was 412345 bytes; the raw output is stored in state.sqlite, table raw_tool_outputs]",
+                &raw[..500]
+            )
+        );
+    }
+
+    #[test]
+    fn entries_are_checked() {
+        assert_eq!(check_entry("entry", 1.5, 0.0, 0.0).unwrap_err().field, "entry.byteSize");
+        assert_eq!(check_entry("entry", 1.0, -1.0, 0.0).unwrap_err().field, "entry.turnAge");
+        assert_eq!(check_entry("entry", 1.0, 0.0, f64::NAN).unwrap_err().field, "entry.capturedAt");
+        assert_eq!(check_entry("entry", 10.0, 2.0, 1e12), Ok(()));
+        assert!(check_location(0).is_err());
+    }
+}

@@ -1,0 +1,33 @@
+//! The tokenizers module's JS face, as thin as the rules': numbers and strings in, numbers
+//! and error reports out, and no import of host code. `pkg/src/tokenizers.ts` wraps these
+//! in `createTokenCounter`, which returns a plain `(text: string) => number`.
+
+use devs_context_tokenizer::Encoding;
+use wasm_bindgen::prelude::*;
+
+const ENCODINGS: [Encoding; 2] = [Encoding::O200kBase, Encoding::Cl100kBase];
+
+/// The id of `name` for `countWith`, after building its tables (the slow part of the
+/// first count); or an error report (see `pkg/src/errors.ts`) for an unknown encoding.
+#[wasm_bindgen(js_name = loadEncoding)]
+pub fn load_encoding(name: &str) -> String {
+    match Encoding::parse("encoding", name) {
+        Ok(encoding) => {
+            encoding.load();
+            (encoding as u8).to_string()
+        }
+        Err(err) => err.report(),
+    }
+}
+
+/// Exact tokens of `text` in the encoding `id` returned by `loadEncoding`.
+#[wasm_bindgen(js_name = countWith)]
+pub fn count_with(id: u8, text: &str) -> u32 {
+    ENCODINGS[usize::from(id).min(1)].count(text) as u32
+}
+
+/// For `bench/tokenizers.mjs` only: the cost of passing `text` into wasm, nothing else.
+#[wasm_bindgen(js_name = transferOnly)]
+pub fn transfer_only(text: &str) -> u32 {
+    text.len() as u32
+}

@@ -1,0 +1,84 @@
+//! `WindowComposer` and the budget.
+
+use devs_context_rules::budget::WindowBudget;
+use devs_context_rules::composer::{ComposerConfig, envelopes_to_render, select_recent, Candidate};
+use devs_context_rules::text::cut_end;
+use wasm_bindgen::prelude::*;
+
+use crate::{Out, batch, report};
+
+/// `createDefaultWindowBudget(total)`: `[total, goal, map, recentPast]`.
+#[wasm_bindgen(js_name = budgetSplit)]
+pub fn budget_split(total: Option<f64>) -> Out<Vec<f64>> {
+    Ok(report(WindowBudget::default_split(total))?.shares().to_vec())
+}
+
+/// A budget's shares `[total, goal, map, recentPast]`, checked under `field`.
+#[wasm_bindgen(js_name = checkBudget)]
+pub fn check_budget(field: &str, shares: &[f64]) -> Out<()> {
+    report(WindowBudget::from_shares(field, shares)).map(drop)
+}
+
+/// Where to cut a text whose probe is `probe` to fit `max` UTF-16 units; -1 if it fits.
+#[wasm_bindgen(js_name = cutEnd)]
+pub fn cut_end_of(probe: &str, max: usize, at_space: bool) -> f64 {
+    let probe = batch(probe, &[u32::MAX]).remove(0);
+    cut_end(&probe, max, at_space).map_or(-1.0, |e| e as f64)
+}
+
+#[wasm_bindgen]
+pub struct Composer(ComposerConfig);
+
+#[wasm_bindgen]
+impl Composer {
+    #[wasm_bindgen(constructor)]
+    pub fn new(shares: &[f64], max_recent: Option<f64>) -> Out<Composer> {
+        Ok(Composer(report(ComposerConfig::new(shares, max_recent))?))
+    }
+
+    #[wasm_bindgen(getter)]
+    pub fn shares(&self) -> Vec<f64> {
+        self.0.budget.shares().to_vec()
+    }
+
+    #[wasm_bindgen(getter)]
+    pub fn max_recent(&self) -> usize {
+        self.0.max_recent
+    }
+
+    /// Goal (0) or Map (1): at most this many units, or -1 when it fits.
+    pub fn slot_cut(&self, slot: usize, tokens: f64) -> f64 {
+        self.0.slot_cut(slot, tokens).map_or(-1.0, |n| n as f64)
+    }
+
+    /// `[1, i…]`: the envelopes to render, newest first; `[0, i]`: envelope `i` is invalid.
+    pub fn to_render(&self, turn_indexes: &[f64]) -> Vec<f64> {
+        match envelopes_to_render(turn_indexes, self.0.max_recent) {
+            Ok(order) => std::iter::once(1.0).chain(order.iter().map(|&i| i as f64)).collect(),
+            Err(bad) => vec![0.0, bad as f64],
+        }
+    }
+
+    /// `[truncated, cutNewest or -1, taken…]` over the rendered candidates.
+    pub fn select(&self, turn_indexes: &[f64], tokens: &[f64]) -> Vec<f64> {
+        let candidates: Vec<Candidate> = turn_indexes
+            .iter()
+            .zip(tokens)
+            .map(|(&turn_index, &tokens)| Candidate { turn_index, tokens })
+            .collect();
+        let s = select_recent(&candidates, self.0.max_recent, self.0.budget.recent_past);
+        let mut out = vec![f64::from(u8::from(s.truncated)), s.cut_newest.map_or(-1.0, |i| i as f64)];
+        out.extend(s.taken.iter().map(|&i| i as f64));
+        out
+    }
+
+    pub fn output_room(&self, frame_tokens: f64) -> usize {
+        self.0.output_room(frame_tokens)
+    }
+
+    /// `[totalTokensUsed, budgetExceeded]`.
+    pub fn totals(&self, slot_tokens: &[f64]) -> Vec<f64> {
+        let (total, exceeded) = self.0.totals(slot_tokens);
+        vec![total, f64::from(u8::from(exceeded))]
+    }
+}

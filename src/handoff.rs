@@ -1,0 +1,36 @@
+//! The summarization handoff's prompt and the refresh turn.
+
+use devs_context_rules::frame::Frame;
+use devs_context_rules::handoff::{context_refresh, prompt};
+use devs_context_rules::text::is_blank;
+use wasm_bindgen::prelude::*;
+
+use crate::{Out, batch, frame, report};
+
+/// `[call?, start, end, prompt]` over `[agentId, content0, …]`; see `handoff::prompt`.
+#[wasm_bindgen(js_name = handoffPrompt)]
+pub fn handoff_prompt(
+    turn_indexes: &[f64],
+    roles: &str,
+    role_lens: &[u32],
+    probes: &str,
+    probe_lens: &[u32],
+) -> Out<Vec<f64>> {
+    let mut f = Frame::new();
+    report(prompt(&mut f, turn_indexes, &batch(roles, role_lens), &batch(probes, probe_lens)))?;
+    Ok(f.into_values())
+}
+
+/// `[CONTEXT REFRESH]\n{summary}` over `[summaryText]`.
+#[wasm_bindgen(js_name = contextRefreshText)]
+pub fn context_refresh_text() -> Vec<f64> {
+    frame(|f| {
+        f.text(context_refresh);
+    })
+}
+
+/// True when `text` is only whitespace (JS `trim() === ''`): an empty summary.
+#[wasm_bindgen(js_name = isBlank)]
+pub fn blank(text: &str) -> bool {
+    is_blank(text)
+}

@@ -1,0 +1,68 @@
+//! Seed 003: token counting and the threshold monitor.
+
+use devs_context_rules::args::non_negative;
+use devs_context_rules::monitor::{DEFAULT_THRESHOLD_TOKENS, ThresholdMonitor};
+use devs_context_rules::tokens::approx_tokens;
+use wasm_bindgen::prelude::*;
+
+use crate::{Out, report};
+
+/// `Math.ceil(length / 4)`.
+#[wasm_bindgen(js_name = approxTokens)]
+pub fn approx(length: usize) -> usize {
+    approx_tokens(length)
+}
+
+/// The approximate tokens of texts of these lengths, in total.
+#[wasm_bindgen(js_name = approxTotal)]
+pub fn approx_total(lengths: &[f64]) -> f64 {
+    lengths.iter().map(|&n| approx_tokens(n as usize) as f64).sum()
+}
+
+/// A host counter's answers, checked (each a finite number >= 0), in total.
+#[wasm_bindgen(js_name = countedTotal)]
+pub fn counted_total(counts: &[f64]) -> Out<f64> {
+    counts
+        .iter()
+        .map(|&n| report(non_negative("countTokens()", n)))
+        .sum()
+}
+
+#[wasm_bindgen]
+pub struct Monitor(ThresholdMonitor);
+
+#[wasm_bindgen]
+impl Monitor {
+    #[wasm_bindgen(constructor)]
+    pub fn new(field: &str, threshold: Option<f64>) -> Out<Monitor> {
+        let threshold = match threshold {
+            None => DEFAULT_THRESHOLD_TOKENS,
+            Some(n) => report(ThresholdMonitor::checked_threshold(field, n))?,
+        };
+        Ok(Monitor(ThresholdMonitor::new(threshold)))
+    }
+
+    #[wasm_bindgen(getter)]
+    pub fn threshold(&self) -> f64 {
+        self.0.threshold()
+    }
+
+    #[wasm_bindgen(getter)]
+    pub fn accumulated(&self) -> f64 {
+        self.0.accumulated()
+    }
+
+    /// The total that crossed the threshold (the monitor has reset), or -1.
+    pub fn record(&mut self, tokens: f64) -> Out<f64> {
+        Ok(report(self.0.record(tokens))?.map_or(-1.0, |c| c.total_tokens))
+    }
+
+    /// Puts back the tokens of a crossing whose callback failed.
+    pub fn rollback(&mut self, total: f64) {
+        self.0.rollback(devs_context_rules::monitor::Crossing { total_tokens: total });
+    }
+
+    pub fn reset(&mut self) {
+        self.0.reset();
+    }
+}

@@ -1,0 +1,56 @@
+//! `ContextPruner` and `ToolOutputPruner`.
+
+use devs_context_rules::pruner::{AgentRole, DEFAULT_SATURATION_RATIO, checked_ratio, prune_prompt, should_prune_checked};
+use devs_context_rules::tool_output::{check_entry, check_location, should_truncate, summary};
+use wasm_bindgen::prelude::*;
+
+use crate::{Out, batch, frame, report};
+
+#[wasm_bindgen(js_name = saturationRatio)]
+pub fn saturation_ratio(value: Option<f64>) -> Out<f64> {
+    report(checked_ratio("options.saturationRatio", value))
+}
+
+/// The ratio the loop guard uses: the pruner's own when it has a valid one.
+#[wasm_bindgen(js_name = loopGuardRatio)]
+pub fn loop_guard_ratio(value: Option<f64>) -> f64 {
+    checked_ratio("saturationRatio", value).unwrap_or(DEFAULT_SATURATION_RATIO)
+}
+
+#[wasm_bindgen(js_name = shouldPrune)]
+pub fn should_prune(tokens: f64, total_budget: f64, ratio: f64) -> Out<bool> {
+    report(should_prune_checked(tokens, total_budget, ratio))
+}
+
+/// The pruner's prompt over `[plan, tas, currentObservation, content0, …]`.
+#[wasm_bindgen(js_name = prunePrompt)]
+pub fn prune_prompt_text(roles: &str, role_lens: &[u32]) -> Out<Vec<f64>> {
+    let roles = report(AgentRole::all_checked("turns", &batch(roles, role_lens)))?;
+    Ok(frame(|f| {
+        f.text(|p| prune_prompt(p, &roles));
+    }))
+}
+
+#[wasm_bindgen(js_name = checkToolOutput)]
+pub fn check_tool_output(field: &str, byte_size: f64, turn_age: f64, captured_at_ms: f64) -> Out<()> {
+    report(check_entry(field, byte_size, turn_age, captured_at_ms))
+}
+
+#[wasm_bindgen(js_name = checkRawLocation)]
+pub fn check_raw_location(len: usize) -> Out<()> {
+    report(check_location(len))
+}
+
+#[wasm_bindgen(js_name = shouldTruncate)]
+pub fn should_truncate_entry(turn_age: f64, byte_size: f64) -> bool {
+    should_truncate(turn_age, byte_size)
+}
+
+/// The truncated summary over `[rawContent, toolName, location?]`.
+#[wasm_bindgen(js_name = truncationSummary)]
+pub fn truncation_summary(probe: &str, byte_size: f64, host_location: bool) -> Vec<f64> {
+    let probe = batch(probe, &[u32::MAX]).remove(0);
+    frame(|f| {
+        f.text(|p| summary(p, &probe, byte_size, host_location));
+    })
+}

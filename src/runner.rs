@@ -1,0 +1,123 @@
+//! `AgentRunner`'s turn machine and its texts.
+
+use devs_context_rules::frame::Frame;
+use devs_context_rules::handoff::Role;
+use devs_context_rules::prompt::{TurnMeta, render};
+use devs_context_rules::runner::{self, Parts, Step, Turn};
+use devs_context_rules::text::lossy;
+use wasm_bindgen::prelude::*;
+
+use crate::{Out, batch, report};
+
+#[wasm_bindgen]
+pub struct RunnerCore {
+    runner: runner::Runner,
+    turn: Option<Turn>,
+}
+
+#[wasm_bindgen]
+impl RunnerCore {
+    #[wasm_bindgen(constructor)]
+    pub fn new(threshold: Option<f64>, management: bool, injector: bool, tracker: bool, log: bool) -> Out<RunnerCore> {
+        let parts = Parts { management, injector, tracker, log };
+        Ok(RunnerCore { runner: report(runner::Runner::new(threshold, parts))?, turn: None })
+    }
+
+    #[wasm_bindgen(getter)]
+    pub fn turn_count(&self) -> u32 {
+        self.runner.turn_count()
+    }
+
+    #[wasm_bindgen(getter)]
+    pub fn accumulated(&self) -> f64 {
+        self.runner.accumulated()
+    }
+
+    /// Starts a turn and returns its number.
+    pub fn begin(&mut self, has_input: bool) -> u32 {
+        let turn = self.runner.begin(has_input);
+        let number = turn.number;
+        self.turn = Some(turn);
+        number
+    }
+
+    /// The next step's code (see `pkg/src/runner.ts`), or -1.
+    pub fn next_step(&mut self) -> i32 {
+        let step = self.turn.as_mut().and_then(Turn::next_step);
+        step.map_or(-1, |s| match s {
+            Step::AddInput => 0,
+            Step::Manage => 1,
+            Step::Compose => 2,
+            Step::CallLlm => 3,
+            Step::Handoff => 4,
+            Step::Inject => 5,
+            Step::Stamp => 6,
+            Step::KeepEnvelope => 7,
+            Step::Log => 8,
+            Step::Commit => 9,
+        })
+    }
+
+    pub fn record(&mut self, tokens: f64, has_envelope: bool) -> Out<()> {
+        match self.turn.as_mut() {
+            Some(turn) => report(self.runner.record(turn, tokens, has_envelope)),
+            None => Ok(()),
+        }
+    }
+
+    pub fn commit(&mut self) {
+        if let Some(turn) = self.turn.take() {
+            self.runner.commit(&turn);
+        }
+    }
+
+    pub fn rollback(&mut self) {
+        if let Some(turn) = self.turn.take() {
+            self.runner.rollback(&turn);
+        }
+    }
+}
+
+#[wasm_bindgen(js_name = recentStart)]
+pub fn recent_start(history_len: usize, window_turns: usize) -> usize {
+    runner::recent_start(history_len, window_turns)
+}
+
+#[wasm_bindgen(js_name = agedOutputs)]
+pub fn aged_outputs(turn_ages: &[f64]) -> Vec<f64> {
+    runner::aged(turn_ages)
+}
+
+/// `[long, currentObservation, keptOutput?]` over `[status, output]`.
+#[wasm_bindgen(js_name = observationText)]
+pub fn observation_text(probe: &str, output_len: usize) -> Vec<f64> {
+    let probe = batch(probe, &[u32::MAX]).remove(0);
+    let mut f = Frame::new();
+    runner::observation(&mut f, &probe, output_len);
+    f.into_values()
+}
+
+/// The prompt over `[goal, map, recentPast, content0…, toolName0, shown0, …]`.
+#[wasm_bindgen(js_name = promptText)]
+pub fn prompt_text(slots: bool, turn_indexes: &[f64], roles: &str, role_lens: &[u32], tool_outputs: usize) -> Out<Vec<f64>> {
+    let roles: Vec<Role> = batch(roles, role_lens)
+        .iter()
+        .enumerate()
+        .map(|(i, r)| report(Role::checked(&format!("composer.compose().turns[{i}].role"), r)))
+        .collect::<Out<_>>()?;
+    let metas: Vec<TurnMeta> = roles
+        .iter()
+        .zip(turn_indexes)
+        .map(|(r, &turn_index)| TurnMeta { turn_index, role: r.name() })
+        .collect();
+    let mut f = Frame::new();
+    f.text(|p| render(p, slots, &metas, tool_outputs));
+    Ok(f.into_values())
+}
+
+/// After a pruning the history restarts from the context's turns: 1 where a turn becomes
+/// an `assistant` turn (it was the model's), 0 for `user`.
+#[wasm_bindgen(js_name = historyRoles)]
+pub fn history_roles(roles: &str, lens: &[u32]) -> Vec<u8> {
+    batch(roles, lens).iter().map(|r| u8::from(lossy(r) == "model")).collect()
+}

@@ -1,0 +1,48 @@
+//! Seed 001: the sliding window and the spec refresh.
+
+use devs_context_rules::window::{check_specs, injection, max_turns, spec_due, window_start};
+use wasm_bindgen::prelude::*;
+
+use crate::{Out, batch, frame, report};
+
+/// `maxTurns` (`undefined`: 20), checked under `field`.
+#[wasm_bindgen(js_name = maxTurns)]
+pub fn max_turns_of(field: &str, value: Option<f64>) -> Out<usize> {
+    report(max_turns(field, value))
+}
+
+#[wasm_bindgen(js_name = specDue)]
+pub fn spec_due_at(turn_count: f64) -> Out<bool> {
+    report(spec_due(turn_count))
+}
+
+#[wasm_bindgen(js_name = windowStart)]
+pub fn window_start_of(total: usize, max_turns: usize) -> usize {
+    window_start(total, max_turns)
+}
+
+/// The window's first turn, as `-(start + 1)` when the specs are due on `turn_count`.
+#[wasm_bindgen(js_name = composePlan)]
+pub fn compose_plan(total: usize, max_turns: usize, turn_count: f64) -> Out<f64> {
+    let start = window_start(total, max_turns) as f64;
+    Ok(if report(spec_due(turn_count))? { -(start + 1.0) } else { start })
+}
+
+/// The `[SPEC REFRESH]` text over `[name0, content0, name1, …]`, from content probes.
+#[wasm_bindgen(js_name = specInjection)]
+pub fn spec_injection(probes: &str, lens: &[u32]) -> Vec<f64> {
+    let probes = batch(probes, lens);
+    frame(|f| {
+        f.text(|p| injection(p, &probes));
+    })
+}
+
+/// A composer's documents, whole: checked, then their injection text.
+#[wasm_bindgen(js_name = composerSpecs)]
+pub fn composer_specs(field: &str, contents: &str, lens: &[u32]) -> Out<Vec<f64>> {
+    let contents = batch(contents, lens);
+    report(check_specs(field, &contents))?;
+    Ok(frame(|f| {
+        f.text(|p| injection(p, &contents));
+    }))
+}
