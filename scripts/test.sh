@@ -9,17 +9,14 @@ bash scripts/setup.sh
 step() { printf '\n==> %s\n' "$*"; }
 
 step "cargo fmt --check"
-cargo fmt --check
+cargo fmt --all --check
 
 step "cargo clippy (warnings denied)"
-cargo clippy --all-targets -- -D warnings
-cargo clippy --lib --target wasm32-unknown-unknown -- -D warnings
-# The same crate as the tokenizers module (see Cargo.toml's `tokenizer-module`).
-cargo clippy --lib --features tokenizer-module -- -D warnings
+cargo clippy --workspace --all-targets -- -D warnings
+cargo clippy --workspace --lib --target wasm32-unknown-unknown -- -D warnings
 
 step "cargo test"
-cargo test
-cargo test --features tokenizer-module --lib rules::bpe
+cargo test --workspace
 
 step "wasm build"
 bash scripts/build.sh

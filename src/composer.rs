@@ -1,7 +1,7 @@
 //! `WindowComposer` and the budget.
 
 use devs_context_rules::budget::WindowBudget;
-use devs_context_rules::composer::{ComposerConfig, envelopes_to_render, select_recent, Candidate};
+use devs_context_rules::composer::{Candidate, ComposerConfig, envelopes_to_render, select_recent};
 use devs_context_rules::text::cut_end;
 use wasm_bindgen::prelude::*;
 
@@ -10,7 +10,9 @@ use crate::{Out, batch, report};
 /// `createDefaultWindowBudget(total)`: `[total, goal, map, recentPast]`.
 #[wasm_bindgen(js_name = budgetSplit)]
 pub fn budget_split(total: Option<f64>) -> Out<Vec<f64>> {
-    Ok(report(WindowBudget::default_split(total))?.shares().to_vec())
+    Ok(report(WindowBudget::default_split(total))?
+        .shares()
+        .to_vec())
 }
 
 /// A budget's shares `[total, goal, map, recentPast]`, checked under `field`.
@@ -54,7 +56,9 @@ impl Composer {
     /// `[1, i…]`: the envelopes to render, newest first; `[0, i]`: envelope `i` is invalid.
     pub fn to_render(&self, turn_indexes: &[f64]) -> Vec<f64> {
         match envelopes_to_render(turn_indexes, self.0.max_recent) {
-            Ok(order) => std::iter::once(1.0).chain(order.iter().map(|&i| i as f64)).collect(),
+            Ok(order) => std::iter::once(1.0)
+                .chain(order.iter().map(|&i| i as f64))
+                .collect(),
             Err(bad) => vec![0.0, bad as f64],
         }
     }
@@ -67,7 +71,10 @@ impl Composer {
             .map(|(&turn_index, &tokens)| Candidate { turn_index, tokens })
             .collect();
         let s = select_recent(&candidates, self.0.max_recent, self.0.budget.recent_past);
-        let mut out = vec![f64::from(u8::from(s.truncated)), s.cut_newest.map_or(-1.0, |i| i as f64)];
+        let mut out = vec![
+            f64::from(u8::from(s.truncated)),
+            s.cut_newest.map_or(-1.0, |i| i as f64),
+        ];
         out.extend(s.taken.iter().map(|&i| i as f64));
         out
     }

@@ -17,7 +17,12 @@ pub fn handoff_prompt(
     probe_lens: &[u32],
 ) -> Out<Vec<f64>> {
     let mut f = Frame::new();
-    report(prompt(&mut f, turn_indexes, &batch(roles, role_lens), &batch(probes, probe_lens)))?;
+    report(prompt(
+        &mut f,
+        turn_indexes,
+        &batch(roles, role_lens),
+        &batch(probes, probe_lens),
+    ))?;
     Ok(f.into_values())
 }
 

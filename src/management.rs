@@ -26,8 +26,17 @@ fn need(n: Need) -> Vec<f64> {
         Need::WarnPersistFailed { output } => vec![9.0, output as f64],
         Need::Truncate { output } => vec![10.0, output as f64],
         Need::Recount { turns_changed } => vec![11.0, f64::from(u8::from(turns_changed))],
-        Need::Done { used_tokens, pruned, truncated } => {
-            vec![12.0, used_tokens, f64::from(u8::from(pruned)), truncated as f64]
+        Need::Done {
+            used_tokens,
+            pruned,
+            truncated,
+        } => {
+            vec![
+                12.0,
+                used_tokens,
+                f64::from(u8::from(pruned)),
+                truncated as f64,
+            ]
         }
     }
 }
@@ -45,7 +54,13 @@ impl Management {
     ) -> Out<Management> {
         let total = report(non_negative("context.budget.totalBudget", total_budget))?;
         let done = done_outputs.iter().map(|&d| d == 1).collect();
-        Ok(Management(Run::new(total, ratio, turn_tokens, already_pruned, done)))
+        Ok(Management(Run::new(
+            total,
+            ratio,
+            turn_tokens,
+            already_pruned,
+            done,
+        )))
     }
 
     pub fn start(&self) -> Vec<f64> {

@@ -13,19 +13,25 @@ pub fn approx(length: usize) -> usize {
     approx_tokens(length)
 }
 
-/// The approximate tokens of texts of these lengths, in total.
-#[wasm_bindgen(js_name = approxTotal)]
-pub fn approx_total(lengths: &[f64]) -> f64 {
-    lengths.iter().map(|&n| approx_tokens(n as usize) as f64).sum()
+/// The approximate tokens of texts of these lengths, each.
+#[wasm_bindgen(js_name = approxEach)]
+pub fn approx_each(mut lengths: Vec<f64>) -> Vec<f64> {
+    for n in lengths.iter_mut() {
+        *n = approx_tokens(*n as usize) as f64;
+    }
+    lengths
 }
 
-/// A host counter's answers, checked (each a finite number >= 0), in total.
-#[wasm_bindgen(js_name = countedTotal)]
-pub fn counted_total(counts: &[f64]) -> Out<f64> {
-    counts
-        .iter()
-        .map(|&n| report(non_negative("countTokens()", n)))
-        .sum()
+/// A host counter's answer, checked: a finite number >= 0.
+#[wasm_bindgen(js_name = checkedCount)]
+pub fn checked_count(count: f64) -> Out<f64> {
+    report(non_negative("countTokens()", count))
+}
+
+/// A host counter's answers, each checked, in total.
+#[wasm_bindgen(js_name = checkedTotal)]
+pub fn checked_total(counts: &[f64]) -> Out<f64> {
+    counts.iter().map(|&n| checked_count(n)).sum()
 }
 
 #[wasm_bindgen]
@@ -59,7 +65,9 @@ impl Monitor {
 
     /// Puts back the tokens of a crossing whose callback failed.
     pub fn rollback(&mut self, total: f64) {
-        self.0.rollback(devs_context_rules::monitor::Crossing { total_tokens: total });
+        self.0.rollback(devs_context_rules::monitor::Crossing {
+            total_tokens: total,
+        });
     }
 
     pub fn reset(&mut self) {

@@ -1,6 +1,8 @@
 //! `ContextPruner` and `ToolOutputPruner`.
 
-use devs_context_rules::pruner::{AgentRole, DEFAULT_SATURATION_RATIO, checked_ratio, prune_prompt, should_prune_checked};
+use devs_context_rules::pruner::{
+    AgentRole, DEFAULT_SATURATION_RATIO, checked_ratio, prune_prompt, should_prune_checked,
+};
 use devs_context_rules::tool_output::{check_entry, check_location, should_truncate, summary};
 use wasm_bindgen::prelude::*;
 
@@ -32,7 +34,12 @@ pub fn prune_prompt_text(roles: &str, role_lens: &[u32]) -> Out<Vec<f64>> {
 }
 
 #[wasm_bindgen(js_name = checkToolOutput)]
-pub fn check_tool_output(field: &str, byte_size: f64, turn_age: f64, captured_at_ms: f64) -> Out<()> {
+pub fn check_tool_output(
+    field: &str,
+    byte_size: f64,
+    turn_age: f64,
+    captured_at_ms: f64,
+) -> Out<()> {
     report(check_entry(field, byte_size, turn_age, captured_at_ms))
 }
 

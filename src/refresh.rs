@@ -1,6 +1,8 @@
 //! Seed 000: the refresh counter and its texts.
 
-use devs_context_rules::refresh::{RefreshCounter, Snapshot, Tick, injected_summary, prepended_reasoning};
+use devs_context_rules::refresh::{
+    RefreshCounter, Snapshot, Tick, injected_summary, prepended_reasoning,
+};
 use wasm_bindgen::prelude::*;
 
 use crate::{Out, frame, report};
@@ -39,7 +41,9 @@ impl Refresher {
     }
 
     pub fn rollback(&mut self, ticket: f64) {
-        self.0.rollback(devs_context_rules::refresh::Ticket { node: ticket as u64 });
+        self.0.rollback(devs_context_rules::refresh::Ticket {
+            node: ticket as u64,
+        });
     }
 
     pub fn reset_node(&mut self) {
@@ -53,7 +57,10 @@ impl Refresher {
     }
 
     pub fn restore(&mut self, turns: u32, node: f64) {
-        self.0.restore(Snapshot { turns_in_current_node: turns, node: node as u64 });
+        self.0.restore(Snapshot {
+            turns_in_current_node: turns,
+            node: node as u64,
+        });
     }
 }
 

@@ -18,9 +18,23 @@ pub struct RunnerCore {
 #[wasm_bindgen]
 impl RunnerCore {
     #[wasm_bindgen(constructor)]
-    pub fn new(threshold: Option<f64>, management: bool, injector: bool, tracker: bool, log: bool) -> Out<RunnerCore> {
-        let parts = Parts { management, injector, tracker, log };
-        Ok(RunnerCore { runner: report(runner::Runner::new(threshold, parts))?, turn: None })
+    pub fn new(
+        threshold: Option<f64>,
+        management: bool,
+        injector: bool,
+        tracker: bool,
+        log: bool,
+    ) -> Out<RunnerCore> {
+        let parts = Parts {
+            management,
+            injector,
+            tracker,
+            log,
+        };
+        Ok(RunnerCore {
+            runner: report(runner::Runner::new(threshold, parts))?,
+            turn: None,
+        })
     }
 
     #[wasm_bindgen(getter)]
@@ -88,7 +102,7 @@ pub fn aged_outputs(turn_ages: &[f64]) -> Vec<f64> {
     runner::aged(turn_ages)
 }
 
-/// `[long, currentObservation, keptOutput?]` over `[status, output]`.
+/// `[pending, long, currentObservation, keptOutput?]` over `[status, output]`.
 #[wasm_bindgen(js_name = observationText)]
 pub fn observation_text(probe: &str, output_len: usize) -> Vec<f64> {
     let probe = batch(probe, &[u32::MAX]).remove(0);
@@ -99,16 +113,30 @@ pub fn observation_text(probe: &str, output_len: usize) -> Vec<f64> {
 
 /// The prompt over `[goal, map, recentPast, content0…, toolName0, shown0, …]`.
 #[wasm_bindgen(js_name = promptText)]
-pub fn prompt_text(slots: bool, turn_indexes: &[f64], roles: &str, role_lens: &[u32], tool_outputs: usize) -> Out<Vec<f64>> {
+pub fn prompt_text(
+    slots: bool,
+    turn_indexes: &[f64],
+    roles: &str,
+    role_lens: &[u32],
+    tool_outputs: usize,
+) -> Out<Vec<f64>> {
     let roles: Vec<Role> = batch(roles, role_lens)
         .iter()
         .enumerate()
-        .map(|(i, r)| report(Role::checked(&format!("composer.compose().turns[{i}].role"), r)))
+        .map(|(i, r)| {
+            report(Role::checked(
+                &format!("composer.compose().turns[{i}].role"),
+                r,
+            ))
+        })
         .collect::<Out<_>>()?;
     let metas: Vec<TurnMeta> = roles
         .iter()
         .zip(turn_indexes)
-        .map(|(r, &turn_index)| TurnMeta { turn_index, role: r.name() })
+        .map(|(r, &turn_index)| TurnMeta {
+            turn_index,
+            role: r.name(),
+        })
         .collect();
     let mut f = Frame::new();
     f.text(|p| render(p, slots, &metas, tool_outputs));
@@ -119,5 +147,8 @@ pub fn prompt_text(slots: bool, turn_indexes: &[f64], roles: &str, role_lens: &[
 /// an `assistant` turn (it was the model's), 0 for `user`.
 #[wasm_bindgen(js_name = historyRoles)]
 pub fn history_roles(roles: &str, lens: &[u32]) -> Vec<u8> {
-    batch(roles, lens).iter().map(|r| u8::from(lossy(r) == "model")).collect()
+    batch(roles, lens)
+        .iter()
+        .map(|r| u8::from(lossy(r) == "model"))
+        .collect()
 }

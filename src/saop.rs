@@ -56,7 +56,7 @@ impl Node for Skeleton<'_> {
         self.part("t").and_then(Value::as_str).map(str::to_owned)
     }
 
-    fn len(&self) -> usize {
+    fn text_len(&self) -> usize {
         self.part("s").and_then(Value::as_u64).unwrap_or(0) as usize
     }
 
@@ -76,7 +76,11 @@ impl Node for Skeleton<'_> {
 
     fn children(&self) -> Vec<(String, Self)> {
         if let Some(items) = self.part("a").and_then(Value::as_array) {
-            return items.iter().enumerate().map(|(i, v)| (i.to_string(), Skeleton(v))).collect();
+            return items
+                .iter()
+                .enumerate()
+                .map(|(i, v)| (i.to_string(), Skeleton(v)))
+                .collect();
         }
         let Some(entries) = self.part("o").and_then(Value::as_array) else {
             return Vec::new();
@@ -101,7 +105,11 @@ pub fn validate_skeletons(skeletons: &str, prefix: &str, indexes: &[u32]) -> Out
                 None => prefix.to_owned(),
             };
             if !at.is_empty() {
-                err.field = if err.field == "envelope" { at } else { format!("{at}.{}", err.field) };
+                err.field = if err.field == "envelope" {
+                    at
+                } else {
+                    format!("{at}.{}", err.field)
+                };
             }
             return Err(err.report());
         }

@@ -25,7 +25,11 @@ pub fn window_start_of(total: usize, max_turns: usize) -> usize {
 #[wasm_bindgen(js_name = composePlan)]
 pub fn compose_plan(total: usize, max_turns: usize, turn_count: f64) -> Out<f64> {
     let start = window_start(total, max_turns) as f64;
-    Ok(if report(spec_due(turn_count))? { -(start + 1.0) } else { start })
+    Ok(if report(spec_due(turn_count))? {
+        -(start + 1.0)
+    } else {
+        start
+    })
 }
 
 /// The `[SPEC REFRESH]` text over `[name0, content0, name1, …]`, from content probes.
@@ -45,4 +49,20 @@ pub fn composer_specs(field: &str, contents: &str, lens: &[u32]) -> Out<Vec<f64>
     Ok(frame(|f| {
         f.text(|p| injection(p, &contents));
     }))
+}
+
+/// The lengths at which rules cut texts: `[spec, handoff turn, truncated summary,
+/// observation]`. A host sends a rule only the first `limit + 1` units of a text.
+#[wasm_bindgen(js_name = probeLimits)]
+pub fn probe_limits() -> Vec<f64> {
+    use devs_context_rules::{handoff, runner, tool_output, window};
+    [
+        window::MAX_SPEC_CHARS,
+        handoff::MAX_TURN_CHARS,
+        tool_output::SUMMARY_CHARS,
+        runner::OBSERVATION_CHARS,
+    ]
+    .iter()
+    .map(|&n| n as f64)
+    .collect()
 }

@@ -27,7 +27,9 @@ fn a_thousand_turn_session_refreshes_specs_and_context_on_schedule() {
         assert_eq!(turn.next_step(), Some(Step::Compose));
         assert_eq!(turn.next_step(), Some(Step::CallLlm));
         history.push(response.clone());
-        runner.record(&mut turn, approx_tokens(response.len()) as f64, false).unwrap();
+        runner
+            .record(&mut turn, approx_tokens(response.len()) as f64, false)
+            .unwrap();
         while let Some(step) = turn.next_step() {
             if step == Step::Handoff {
                 handoffs.push(turn.number);
@@ -50,8 +52,15 @@ fn a_thousand_turn_session_refreshes_specs_and_context_on_schedule() {
 
 #[test]
 fn the_handoff_prompt_only_carries_conversation_turns() {
-    let contents = ["fix the parser", "<400 KB of test output>", "patched the lexer"];
-    let roles: Vec<Units> = ["user", "tool", "assistant"].iter().map(|r| Units::of(r)).collect();
+    let contents = [
+        "fix the parser",
+        "<400 KB of test output>",
+        "patched the lexer",
+    ];
+    let roles: Vec<Units> = ["user", "tool", "assistant"]
+        .iter()
+        .map(|r| Units::of(r))
+        .collect();
     let probes: Vec<Units> = contents.iter().map(|c| Units::of(c)).collect();
     let mut frame = Frame::new();
     handoff::prompt(&mut frame, &[1.0, 2.0, 3.0], &roles, &probes).unwrap();

@@ -11,7 +11,7 @@ fn two_nodes_refresh_every_fifth_turn_and_the_log_keeps_the_newest() {
     let mut counter = RefreshCounter::new(5);
     let mut clock = MonotonicClock::new();
     let mut log = LogIndex::new(Some(8.0)).unwrap();
-    let mut stamps = vec![0u64; 8];
+    let mut stamps = [0u64; 8];
     let mut refreshed_at = Vec::new();
 
     for (node, turns) in [(0u32, 7), (1u32, 5)] {

@@ -1,8 +1,11 @@
 // Seed 002 and the spec's default deps, transcribed to plain JS: the baseline for
-// bench/context-management.mjs. As literal as the seed, with the spec's decisions
-// (new arrays instead of mutation) so both sides do the same work.
+// bench/context-management.mjs and bench/boundary.mjs. As literal as the seed, with the
+// spec's decisions (new arrays instead of mutation) so both sides do the same work. Like
+// ours, the composer and applyContextManagement take an optional `countTokens` (seed 003
+// makes the counter an injection point), so an exact counter can be swapped in.
 
 export const countTokens = (text) => Math.ceil(text.length / 4);
+const defaultCount = countTokens;
 
 export function createDefaultWindowBudget(total = 800_000) {
   return { totalBudget: total, goalBudget: Math.floor(total * 0.3), mapBudget: Math.floor(total * 0.2), recentPastBudget: Math.floor(total * 0.5) };
@@ -17,11 +20,13 @@ function cutAtSpace(text, budget) {
 }
 
 export class WindowComposer {
-  constructor(budget, { maxRecentEnvelopes = 10 } = {}) {
+  constructor(budget, { maxRecentEnvelopes = 10, countTokens: count = countTokens } = {}) {
     this.budget = budget;
     this.max = Math.min(10, Math.max(1, maxRecentEnvelopes));
+    this.countTokens = count;
   }
   compose(goal, map, envelopes) {
+    const countTokens = this.countTokens;
     const now = Date.now();
     const slot = (kind, text, budget) => {
       const [content, truncated] = countTokens(text) > budget ? cutAtSpace(text, budget) : [text, false];
@@ -79,6 +84,12 @@ export class ToolOutputPruner {
 }
 
 export async function applyContextManagement(context, deps) {
+  return (await manageContext(context, deps)).result;
+}
+
+/** applyContextManagement, also returning the composed window (the runner's prompt shows its slots). */
+export async function manageContext(context, deps) {
+  const countTokens = deps.countTokens ?? defaultCount;
   const currentTokenCount = context.turns.reduce((sum, turn) => sum + countTokens(turn.content), 0);
   const composed = deps.composer.compose(context.goal, context.map, context.envelopes);
   let turns = [...context.turns];
@@ -109,5 +120,5 @@ export async function applyContextManagement(context, deps) {
     outputs.reduce((s, o) => s + countTokens(o.summary ?? o.rawContent), 0);
   context.turns = turns;
   context.pendingToolOutputs = outputs;
-  return { windowUsedTokens, prunedOccurred, truncatedOutputCount };
+  return { result: { windowUsedTokens, prunedOccurred, truncatedOutputCount }, composed };
 }

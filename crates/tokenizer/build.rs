@@ -7,7 +7,6 @@ fn main() {
     tables::build();
 }
 
-
 mod tables {
     use regex_automata::MatchKind;
     use regex_automata::dfa::{StartKind, dense};

@@ -1,17 +1,27 @@
-// Error classes the rules throw. They live in JS so that hosts can `instanceof` them;
-// the wasm constructs them through an import of this same module.
+// The package's errors. The rules return their errors as plain-data reports; they become
+// real JS errors here, so hosts can `instanceof` them and read `code` and `field`.
+
+/** Codes of the `TypeError`s and `RangeError`s this package throws for bad arguments. */
+export type ArgumentErrorCode = 'ERR_INVALID_ARG_TYPE' | 'ERR_OUT_OF_RANGE' | 'ERR_INVALID_SAOP_ENVELOPE';
+
+/** A `TypeError` or `RangeError` for a bad argument: `code`, and the `field` at fault. */
+export interface ArgumentError extends Error {
+  readonly code: ArgumentErrorCode;
+  /** Dotted path of the field at fault, e.g. `options.threshold` or `observation.status`. */
+  readonly field: string;
+}
 
 export interface SummarizationErrorOptions {
   /** The agent whose turns were being summarized, when known. */
   agentId?: string;
-  /** Machine-readable reason, e.g. `ERR_EMPTY_SUMMARY`. */
-  code: string;
+  /** Machine-readable reason: `ERR_EMPTY_SUMMARY`. */
+  code: 'ERR_EMPTY_SUMMARY';
   cause?: unknown;
 }
 
-/** The summarizer LLM gave no usable summary. */
+/** The summarizer LLM gave no usable summary (`code: 'ERR_EMPTY_SUMMARY'`). */
 export class SummarizationError extends Error {
-  readonly code: string;
+  readonly code: 'ERR_EMPTY_SUMMARY';
   readonly agentId: string | undefined;
 
   constructor(message: string, options: SummarizationErrorOptions) {
@@ -22,3 +32,48 @@ export class SummarizationError extends Error {
   }
 }
 
+/**
+ * A method was called on an object after its `free()` (or `[Symbol.dispose]()`). Thrown
+ * every time, and harmless to the module: no other object is affected.
+ */
+export class UseAfterFreeError extends Error {
+  readonly code: 'ERR_USE_AFTER_FREE' = 'ERR_USE_AFTER_FREE';
+
+  constructor(className: string) {
+    super(`this ${className} was freed; create a new one`);
+    this.name = 'UseAfterFreeError';
+  }
+}
+
+/** Separates the parts of a rule's error report (see `FieldError::report` in Rust). */
+const SEPARATOR = '\u001f';
+
+/** A `TypeError`/`RangeError` from a rule's report: `kind, code, field, message`. */
+export function fromReport(report: string): ArgumentError {
+  const [kind, code, field, message] = report.split(SEPARATOR);
+  const error = kind === 'RangeError' ? new RangeError(message) : new TypeError(message);
+  return Object.assign(error, { code: code as ArgumentErrorCode, field });
+}
+
+/**
+ * What a wasm call threw, as the error to raise: a rule's report becomes its error. A
+ * wasm call throws nothing else, because the module never calls host code.
+ */
+export function ruleError(thrown: unknown): unknown {
+  return typeof thrown === 'string' ? fromReport(thrown) : thrown;
+}
+
+/** `fn()`, with a rule's report thrown as its error. */
+export function checked<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (thrown) {
+    throw ruleError(thrown);
+  }
+}
+
+/** A bad argument found while reading a host value, before any rule saw it. */
+export function argumentError(kind: typeof TypeError | typeof RangeError, field: string, message: string): ArgumentError {
+  const code = kind === RangeError ? 'ERR_OUT_OF_RANGE' : 'ERR_INVALID_ARG_TYPE';
+  return Object.assign(new kind(`${field} ${message}`), { code, field }) as ArgumentError;
+}

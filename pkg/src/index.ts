@@ -1,40 +1,42 @@
 /**
  * `@devs/context`: the context rules of the devs agent orchestrator, compiled from Rust
- * to WebAssembly.
+ * to WebAssembly, behind this TypeScript shell. The rules decide; the shell reads host
+ * values, calls host callbacks, and returns plain objects.
  *
  * The wasm bytes are inlined and instantiated synchronously when this module loads: no
  * file lookup and no top-level await, so `require`, `import` and bundles (an esbuild-built
  * VSCode extension with no `node_modules`) all work the same.
+ * @packageDocumentation
  */
-import wasmBase64 from '../dist/wasm/devs_context_bg.wasm';
-import { initSync, SlidingRelevanceWindow, shouldInjectSpec } from '../dist/wasm/devs_context.js';
-import { decodeBase64 } from './base64.js';
+export { AgentLogStore } from './log.js';
+export { AgentRunner } from './runner.js';
+export { applyContextManagement } from './management.js';
+export { ContextComposer } from './composer.js';
+export { ContextPruner, ToolOutputPruner, validateToolOutputEntry } from './pruners.js';
+export { ContextRefresher, OrchestratorContextInjector } from './refresher.js';
+export { countTokens } from './tokens.js';
+export { createDefaultWindowBudget, WindowComposer } from './window-composer.js';
+export { isSaopEnvelope, validateSaopEnvelope } from './saop.js';
+export { shouldInjectSpec, SlidingRelevanceWindow, SpecRefreshProtocol } from './window.js';
+export { SummarizationHandoff } from './handoff.js';
+export { TokenThresholdMonitor } from './monitor.js';
+export { TurnTracker } from './tracker.js';
+export { SummarizationError, UseAfterFreeError } from './errors.js';
+export type { ArgumentError, ArgumentErrorCode, SummarizationErrorOptions } from './errors.js';
+export type * from './types.js';
 
-initSync({ module: decodeBase64(wasmBase64) });
+import { AgentLogStore } from './log.js';
+import { AgentRunner } from './runner.js';
+import { ContextComposer } from './composer.js';
+import { ContextPruner, ToolOutputPruner } from './pruners.js';
+import { ContextRefresher, OrchestratorContextInjector } from './refresher.js';
+import { disposable } from './lifetime.js';
+import { SlidingRelevanceWindow, SpecRefreshProtocol } from './window.js';
+import { SummarizationHandoff } from './handoff.js';
+import { TokenThresholdMonitor } from './monitor.js';
+import { TurnTracker } from './tracker.js';
+import { WindowComposer } from './window-composer.js';
 
-// Seed 001 calls `SlidingRelevanceWindow.shouldInjectSpec` both on instances and on the
-// class; wasm-bindgen cannot export a static and a method under one name.
-Object.defineProperty(SlidingRelevanceWindow, 'shouldInjectSpec', { value: shouldInjectSpec, writable: false });
-
-export {
-  AgentLogStore,
-  AgentRunner,
-  applyContextManagement,
-  ContextComposer,
-  ContextPruner,
-  ContextRefresher,
-  countTokens,
-  createDefaultWindowBudget,
-  isSaopEnvelope,
-  OrchestratorContextInjector,
-  shouldInjectSpec,
-  SlidingRelevanceWindow,
-  SpecRefreshProtocol,
-  SummarizationHandoff,
-  TokenThresholdMonitor,
-  ToolOutputPruner,
-  TurnTracker,
-  validateSaopEnvelope,
-  WindowComposer,
-} from '../dist/wasm/devs_context.js';
-export { SummarizationError } from './errors.js';
+disposable(AgentLogStore, AgentRunner, ContextComposer, ContextPruner, ToolOutputPruner, ContextRefresher,
+  OrchestratorContextInjector, SlidingRelevanceWindow, SpecRefreshProtocol, SummarizationHandoff,
+  TokenThresholdMonitor, TurnTracker, WindowComposer);

@@ -1,5 +1,8 @@
-// Host services the wasm imports (see `raw_module` in src/bindings). Kept in JS because
-// they read host globals that differ between Node, browsers and VSCode's extension host.
+// Host services the shell reads: the clock and, for `ContextComposer.fromProject`, files.
+// Kept apart because they read host globals that differ between Node, browsers and
+// VSCode's extension host.
+
+import { rules } from './wasm.js';
 
 declare const process: { hrtime?: { bigint?: () => bigint } } | undefined;
 
@@ -40,7 +43,7 @@ export async function readSpecFile(root: string, relative: string): Promise<stri
     const reason = code === 'ENOENT' ? 'is missing' : `could not be read (${code})`;
     throw Object.assign(new Error(`spec file ${file} ${reason}`, { cause }), { code, path: file });
   }
-  if (text.trim() === '') {
+  if (rules.isBlank(text)) {
     throw Object.assign(new Error(`spec file ${file} is empty`), { code: 'ERR_SPEC_EMPTY', path: file });
   }
   return text;
@@ -52,64 +55,4 @@ const encoder = new TextEncoder();
 /** UTF-8 bytes of `text`, for `ToolOutputEntry.byteSize`. */
 export function utf8Length(text: string): number {
   return typeof Buffer !== 'undefined' ? Buffer.byteLength(text, 'utf8') : encoder.encode(text).length;
-}
-
-/** Marks in `measureTexts`' result for items that cannot be measured. */
-export const NOT_AN_OBJECT = -1;
-export const NOT_A_STRING = -2;
-
-type Counter = (text: string) => number;
-
-/**
- * Counts per item, per counter: a history is only tokenized where it changed. Keyed by
- * the item object and checked against its text, so an edited turn is counted again.
- * Counters must be deterministic, as BPE counters are.
- */
-const counted = new WeakMap<Counter, WeakMap<object, { text: string; count: unknown }>>();
-
-/**
- * For each item, `counter(item[key])` when a counter is given, else the UTF-16 length of
- * `item[key]`; `NOT_AN_OBJECT` or `NOT_A_STRING` where there is nothing to measure. One
- * call for a whole history, where reading each turn from wasm would cross into JS three
- * times per turn. The rules turn lengths into tokens. A counter's results are cached per
- * item, so appending a turn costs one count of the new turn, not a re-tokenized history.
- */
-export function measureTexts(items: unknown[], key: string, counter?: Counter): Float64Array {
-  const out = new Float64Array(items.length);
-  let cache = counter && counted.get(counter);
-  if (counter && !cache) counted.set(counter, (cache = new WeakMap()));
-  for (let i = 0; i < items.length; i++) {
-    const item = items[i];
-    if (typeof item !== 'object' || item === null) {
-      out[i] = NOT_AN_OBJECT;
-      continue;
-    }
-    const text = (item as Record<string, unknown>)[key];
-    if (typeof text !== 'string') {
-      out[i] = NOT_A_STRING;
-    } else if (!counter || !cache) {
-      out[i] = text.length;
-    } else {
-      const hit = cache.get(item);
-      if (hit && hit.text === text) {
-        out[i] = hit.count as number;
-      } else {
-        const count = counter(text);
-        cache.set(item, { text, count });
-        out[i] = count;
-      }
-    }
-  }
-  return out;
-}
-
-/** `item[key]` for each item when it is a number, else NaN: one call for a whole array. */
-export function readNumbers(items: unknown[], key: string): Float64Array {
-  const out = new Float64Array(items.length);
-  for (let i = 0; i < items.length; i++) {
-    const item = items[i];
-    const value = typeof item === 'object' && item !== null ? (item as Record<string, unknown>)[key] : undefined;
-    out[i] = typeof value === 'number' ? value : NaN;
-  }
-  return out;
 }

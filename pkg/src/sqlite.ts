@@ -4,8 +4,8 @@
  * optional peer dependency `better-sqlite3`.
  */
 import Database from 'better-sqlite3';
-import type { StateRepository, ToolOutputEntry } from '@devs/context';
-import { argumentError as invalid } from './argument-error.js';
+import { validateToolOutputEntry, type StateRepository, type ToolOutputEntry } from '@devs/context';
+import { argumentError as invalid } from './errors.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS raw_tool_outputs (
@@ -43,18 +43,9 @@ interface Row {
   stored_at: string;
 }
 
-function isoTime(value: unknown): string {
-  const date = value instanceof Date ? value : typeof value === 'number' || typeof value === 'string' ? new Date(value) : null;
-  if (!date || Number.isNaN(date.getTime())) {
-    throw invalid(TypeError, 'entry.capturedAt', 'must be a Date, epoch milliseconds or a date string');
-  }
-  return date.toISOString();
-}
-
-function count(field: string, value: unknown): number {
-  if (typeof value !== 'number') throw invalid(TypeError, field, `must be a number, got ${typeof value}`);
-  if (!Number.isSafeInteger(value) || value < 0) throw invalid(RangeError, field, `must be a whole number >= 0, got ${value}`);
-  return value;
+/** `capturedAt` (already checked to be a real time) as ISO text. */
+function isoTime(value: ToolOutputEntry['capturedAt']): string {
+  return (value instanceof Date ? value : new Date(value)).toISOString();
 }
 
 /**
@@ -81,16 +72,17 @@ export class SqliteStateRepository implements StateRepository {
     });
   }
 
-  /** Stores `entry` in one transaction; rejects, storing nothing, if it fails. */
+  /**
+   * Stores `entry` in one transaction; rejects, storing nothing, if it fails. The entry is
+   * checked by the same rules as everywhere else (`validateToolOutputEntry`).
+   */
   async insertRawToolOutput(entry: ToolOutputEntry): Promise<void> {
-    if (typeof entry !== 'object' || entry === null) throw invalid(TypeError, 'entry', 'must be an object');
-    if (typeof entry.toolName !== 'string') throw invalid(TypeError, 'entry.toolName', 'must be a string');
-    if (typeof entry.rawContent !== 'string') throw invalid(TypeError, 'entry.rawContent', 'must be a string');
+    validateToolOutputEntry(entry);
     this.insertRow({
       tool_name: entry.toolName,
       raw_content: entry.rawContent,
-      byte_size: count('entry.byteSize', entry.byteSize),
-      turn_age: count('entry.turnAge', entry.turnAge),
+      byte_size: entry.byteSize,
+      turn_age: entry.turnAge,
       captured_at: isoTime(entry.capturedAt),
       stored_at: new Date().toISOString(),
     });

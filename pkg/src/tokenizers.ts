@@ -7,10 +7,10 @@
  * Its wasm is inlined like the rules' but decoded and compiled only on the first
  * `createTokenCounter` call, not at import.
  */
-import wasmBase64 from '../dist/tokenizers/devs_context_bg.wasm';
-import { countWith, initSync, loadEncoding } from '../dist/tokenizers/devs_context.js';
+import wasmBase64 from '../dist/tokenizers/devs_context_tokenizer_bg.wasm';
+import { countWith, initSync, loadEncoding } from '../dist/tokenizers/devs_context_tokenizer.js';
 import { decodeBase64 } from './base64.js';
-import { argumentError as invalid } from './argument-error.js';
+import { argumentError as invalid, fromReport } from './errors.js';
 
 /** The encodings this entry counts exactly. */
 export type TokenizerEncoding = 'o200k_base' | 'cl100k_base';
@@ -33,7 +33,9 @@ export function createTokenCounter(encoding: TokenizerEncoding): ExactTokenCount
     initSync({ module: decodeBase64(wasmBase64) });
     loaded = true;
   }
-  const id = loadEncoding(encoding);
+  const report = loadEncoding(encoding);
+  if (!/^\d+$/.test(report)) throw fromReport(report);
+  const id = Number(report);
   const counter = (text: string): number => {
     if (typeof text !== 'string') throw invalid(TypeError, 'text', `must be a string, got ${typeof text}`);
     return countWith(id, text);

@@ -156,6 +156,10 @@ mod tests {
             "RangeError\u{1f}ERR_OUT_OF_RANGE\u{1f}tokens\u{1f}tokens must be a finite number >= 0, got -1"
         );
         let coded = FieldError::type_error("thought.mood", "is not allowed").with_code("ERR_X");
-        assert!(coded.report().starts_with("TypeError\u{1f}ERR_X\u{1f}thought.mood\u{1f}"));
+        assert!(
+            coded
+                .report()
+                .starts_with("TypeError\u{1f}ERR_X\u{1f}thought.mood\u{1f}")
+        );
     }
 }

@@ -37,8 +37,12 @@ impl ComposerConfig {
     /// Where Goal or Map (`slot` 0 or 1) is cut: `None` when its `tokens` fit its share,
     /// else at most this many UTF-16 units, at the last space.
     pub fn slot_cut(&self, slot: usize, tokens: f64) -> Option<usize> {
-        let share = if slot == 0 { self.budget.goal } else { self.budget.map };
-        (tokens > share).then(|| (share * CHARS_PER_TOKEN) as usize)
+        let share = if slot == 0 {
+            self.budget.goal
+        } else {
+            self.budget.map
+        };
+        (tokens > share).then_some((share * CHARS_PER_TOKEN) as usize)
     }
 
     /// How many units of `observation.output` an envelope over the whole Recent Past

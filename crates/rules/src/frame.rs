@@ -89,7 +89,9 @@ impl Pieces<'_> {
         let units: Vec<u16> = self.pending.encode_utf16().collect();
         self.frame.values.push(LIT);
         self.frame.values.push(units.len() as f64);
-        self.frame.values.extend(units.iter().map(|&u| f64::from(u)));
+        self.frame
+            .values
+            .extend(units.iter().map(|&u| f64::from(u)));
         self.pending.clear();
     }
 }
@@ -126,7 +128,11 @@ impl<'a> Reader<'a> {
                 let host: Vec<u16> = hosts[self.num() as usize].encode_utf16().collect();
                 let start = self.num() as usize;
                 let end = self.num();
-                let end = if end == WHOLE { host.len() } else { end as usize };
+                let end = if end == WHOLE {
+                    host.len()
+                } else {
+                    end as usize
+                };
                 out.extend_from_slice(&host[start..end]);
             }
         }
@@ -145,7 +151,11 @@ mod tests {
     fn numbers_and_texts_read_back_in_order() {
         let mut frame = Frame::new();
         frame.num(7.0).text(|p| {
-            p.lit("## ").host(0).lit("\n").host_range(1, 2, Some(4)).lit("é😀");
+            p.lit("## ")
+                .host(0)
+                .lit("\n")
+                .host_range(1, 2, Some(4))
+                .lit("é😀");
         });
         frame.flag(true);
         let values = frame.into_values();

@@ -86,7 +86,11 @@ pub fn prompt(
                  questions. Tool output is omitted.\n",
             );
         for &i in &kept {
-            p.lit(&format!("\n[turn {}] {}:\n", show_number(turn_indexes[i]), roles[i].name()));
+            p.lit(&format!(
+                "\n[turn {}] {}:\n",
+                show_number(turn_indexes[i]),
+                roles[i].name()
+            ));
             p.host_range(turn_text(i), 0, cut_end(&probes[i], MAX_TURN_CHARS, false));
             p.lit("\n");
         }
@@ -122,7 +126,13 @@ mod tests {
         let long = "Q".repeat(2000);
         let contents = ["fix the parser", "TOOL OUTPUT", long.as_str()];
         let mut frame = Frame::new();
-        prompt(&mut frame, &[4.0, 5.0, 6.0], &units(&["user", "tool", "assistant"]), &units(&contents)).unwrap();
+        prompt(
+            &mut frame,
+            &[4.0, 5.0, 6.0],
+            &units(&["user", "tool", "assistant"]),
+            &units(&contents),
+        )
+        .unwrap();
         let values = frame.into_values();
         let mut r = Reader::new(&values);
         assert_eq!((r.num(), r.num(), r.num()), (1.0, 4.0, 6.0));
@@ -137,7 +147,13 @@ mod tests {
     fn nothing_to_summarize_calls_nothing() {
         for (indexes, roles) in [(vec![], vec![]), (vec![1.0], vec!["tool"])] {
             let mut frame = Frame::new();
-            prompt(&mut frame, &indexes, &units(&roles), &units(&vec!["out"; roles.len()])).unwrap();
+            prompt(
+                &mut frame,
+                &indexes,
+                &units(&roles),
+                &units(&vec!["out"; roles.len()]),
+            )
+            .unwrap();
             assert_eq!(frame.into_values(), vec![0.0]);
         }
         assert_eq!(turn_range(&[]), None);
@@ -145,7 +161,13 @@ mod tests {
 
     #[test]
     fn roles_are_checked() {
-        let err = prompt(&mut Frame::new(), &[1.0], &units(&["system"]), &units(&["x"])).unwrap_err();
+        let err = prompt(
+            &mut Frame::new(),
+            &[1.0],
+            &units(&["system"]),
+            &units(&["x"]),
+        )
+        .unwrap_err();
         assert_eq!(err.field, "turns[0].role");
         assert_eq!(Role::Assistant.name(), "assistant");
     }
@@ -154,6 +176,9 @@ mod tests {
     fn refresh_turn_is_prefixed() {
         let mut frame = Frame::new();
         frame.text(context_refresh);
-        assert_eq!(Reader::new(&frame.into_values()).text(&["S"]), "[CONTEXT REFRESH]\nS");
+        assert_eq!(
+            Reader::new(&frame.into_values()).text(&["S"]),
+            "[CONTEXT REFRESH]\nS"
+        );
     }
 }

@@ -126,7 +126,10 @@ mod tests {
         assert_eq!(LogIndex::new(Some(0.0)).unwrap_err().field, "maxSize");
         let mut log = LogIndex::new(None).unwrap();
         let err = log.append(1, 1.5).unwrap_err();
-        assert_eq!((err.field.as_str(), err.kind), ("entry.turn_index", super::super::args::ErrorKind::Type));
+        assert_eq!(
+            (err.field.as_str(), err.kind),
+            ("entry.turn_index", super::super::args::ErrorKind::Type)
+        );
         assert_eq!(log.size(), 0);
     }
 }

@@ -245,11 +245,24 @@ mod tests {
         assert_eq!(r.kept(), Need::ShouldTruncate { output: 0 });
         assert_eq!(r.should_truncate(true), Need::Persist { output: 0 });
         assert_eq!(r.persisted(true), Need::Truncate { output: 0 });
-        assert_eq!(r.truncated(), Need::ShouldTruncate { output: 2 }, "output 1 is already truncated");
-        assert_eq!(r.should_truncate(false), Need::Recount { turns_changed: true });
+        assert_eq!(
+            r.truncated(),
+            Need::ShouldTruncate { output: 2 },
+            "output 1 is already truncated"
+        );
+        assert_eq!(
+            r.should_truncate(false),
+            Need::Recount {
+                turns_changed: true
+            }
+        );
         assert_eq!(
             r.recounted(50.0, 7.0),
-            Need::Done { used_tokens: 67.0, pruned: true, truncated: 1 }
+            Need::Done {
+                used_tokens: 67.0,
+                pruned: true,
+                truncated: 1
+            }
         );
     }
 
@@ -257,17 +270,31 @@ mod tests {
     fn no_prune_when_not_asked_and_the_first_count_stands() {
         let mut r = run(&[100.0], &[]);
         r.composed(5.0);
-        assert_eq!(r.should_prune(false), Need::Recount { turns_changed: false });
+        assert_eq!(
+            r.should_prune(false),
+            Need::Recount {
+                turns_changed: false
+            }
+        );
         assert_eq!(
             r.recounted(f64::NAN, 0.0),
-            Need::Done { used_tokens: 105.0, pruned: false, truncated: 0 }
+            Need::Done {
+                used_tokens: 105.0,
+                pruned: false,
+                truncated: 0
+            }
         );
     }
 
     #[test]
     fn an_already_pruned_context_is_never_pruned_again() {
         let mut r = Run::new(1000.0, 0.9, vec![950.0], true, vec![]);
-        assert_eq!(r.composed(0.0), Need::Recount { turns_changed: false });
+        assert_eq!(
+            r.composed(0.0),
+            Need::Recount {
+                turns_changed: false
+            }
+        );
     }
 
     #[test]
@@ -293,7 +320,11 @@ mod tests {
         r.composed(0.0);
         r.should_prune(true);
         assert_eq!(r.pruned(950.0), Need::Roles);
-        assert_eq!(r.roles(&[User, Model, User, Model]), Need::Keep(Kept::Newest { start: 3 }), "the cut never starts at a tool result");
+        assert_eq!(
+            r.roles(&[User, Model, User, Model]),
+            Need::Keep(Kept::Newest { start: 3 }),
+            "the cut never starts at a tool result"
+        );
         let mut frame = Frame::new();
         frame.text(|p| r.loop_guard_warning(p));
         let text = Reader::new(&frame.into_values()).text(&[]);

@@ -73,8 +73,14 @@ mod tests {
 
     fn turns() -> [TurnMeta<'static>; 2] {
         [
-            TurnMeta { turn_index: -1.0, role: "user" },
-            TurnMeta { turn_index: 3.0, role: "assistant" },
+            TurnMeta {
+                turn_index: -1.0,
+                role: "user",
+            },
+            TurnMeta {
+                turn_index: 3.0,
+                role: "assistant",
+            },
         ]
     }
 

@@ -30,7 +30,11 @@ pub fn should_prune(tokens: f64, total_budget: f64, ratio: f64) -> bool {
 }
 
 /// `shouldPrune(tokens, budget)` on a host's numbers.
-pub fn should_prune_checked(tokens: f64, total_budget: f64, ratio: f64) -> Result<bool, FieldError> {
+pub fn should_prune_checked(
+    tokens: f64,
+    total_budget: f64,
+    ratio: f64,
+) -> Result<bool, FieldError> {
     let tokens = non_negative("tokens", tokens)?;
     let total = non_negative("budget.totalBudget", total_budget)?;
     Ok(should_prune(tokens, total, ratio))
@@ -166,7 +170,10 @@ mod tests {
         assert!(checked_ratio("r", Some(0.0)).is_err());
         assert!(checked_ratio("r", Some(1.5)).is_err());
         assert_eq!(checked_ratio("r", None), Ok(0.9));
-        assert_eq!(should_prune_checked(-1.0, 10.0, 0.9).unwrap_err().field, "tokens");
+        assert_eq!(
+            should_prune_checked(-1.0, 10.0, 0.9).unwrap_err().field,
+            "tokens"
+        );
     }
 
     #[test]
@@ -199,14 +206,30 @@ mod tests {
 
     #[test]
     fn when_nothing_fits_the_newest_pair_is_cut_to_share_the_limit() {
-        assert_eq!(loop_guard_cut(&[(User, 10.0), (Model, 500.0)], 101.0), Kept::Cut { first: 1, share: 400 });
-        assert_eq!(loop_guard_cut(&[(Model, 500.0), (User, 500.0)], 101.0), Kept::Cut { first: 0, share: 200 });
-        assert_eq!(loop_guard_cut(&[(User, 10.0), (Model, 20.0)], 101.0), Kept::Newest { start: 0 });
+        assert_eq!(
+            loop_guard_cut(&[(User, 10.0), (Model, 500.0)], 101.0),
+            Kept::Cut {
+                first: 1,
+                share: 400
+            }
+        );
+        assert_eq!(
+            loop_guard_cut(&[(Model, 500.0), (User, 500.0)], 101.0),
+            Kept::Cut {
+                first: 0,
+                share: 200
+            }
+        );
+        assert_eq!(
+            loop_guard_cut(&[(User, 10.0), (Model, 20.0)], 101.0),
+            Kept::Newest { start: 0 }
+        );
     }
 
     #[test]
     fn roles_are_user_or_model() {
-        let err = AgentRole::all_checked("turns", &[Units::of("user"), Units::of("tool")]).unwrap_err();
+        let err =
+            AgentRole::all_checked("turns", &[Units::of("user"), Units::of("tool")]).unwrap_err();
         assert_eq!(err.field, "turns[1].role");
     }
 }

@@ -130,7 +130,6 @@ pub fn prepended_reasoning(p: &mut Pieces<'_>) {
     p.host(INJECTED).lit("\n\n").host(REASONING);
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

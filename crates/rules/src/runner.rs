@@ -106,7 +106,12 @@ impl Runner {
 
     /// Records the response's `tokens` and plans the rest of the turn: the handoff when the
     /// threshold was reached, then the envelope's steps when the response had one.
-    pub fn record(&mut self, turn: &mut Turn, tokens: f64, has_envelope: bool) -> Result<(), FieldError> {
+    pub fn record(
+        &mut self,
+        turn: &mut Turn,
+        tokens: f64,
+        has_envelope: bool,
+    ) -> Result<(), FieldError> {
         let tokens = non_negative("countTokens()", tokens)?;
         if self.monitor.record(tokens)?.is_some() {
             turn.steps.push(Step::Handoff);
@@ -154,12 +159,14 @@ pub const STATUS: usize = 0;
 pub const OUTPUT: usize = 1;
 
 /// What the context keeps of an envelope's observation, written to `frame`: a flag, 1 when
-/// the output is longer than [`OBSERVATION_CHARS`]; `currentObservation` (`status: head`);
+/// the output goes to `pendingToolOutputs` (it is not empty); a flag, 1 when the output is
+/// longer than [`OBSERVATION_CHARS`]; `currentObservation` (`status: head`);
 /// and, when long, the output the context's copy of the envelope holds (the head and a
 /// note that the whole output is under Tool outputs). `probe` is at least the output's
 /// first `OBSERVATION_CHARS + 1` units; `output_len` its whole length.
 pub fn observation(frame: &mut Frame, probe: &Units, output_len: usize) {
     let end = cut_end(probe, OBSERVATION_CHARS, false);
+    frame.flag(output_len > 0);
     frame.flag(end.is_some());
     frame.text(|p| {
         p.host(STATUS).lit(": ").host_range(OUTPUT, 0, end);
@@ -199,14 +206,29 @@ mod tests {
 
     #[test]
     fn a_full_turn_hands_off_then_injects_stamps_keeps_and_logs_last() {
-        let parts = Parts { management: true, injector: true, tracker: true, log: true };
+        let parts = Parts {
+            management: true,
+            injector: true,
+            tracker: true,
+            log: true,
+        };
         let mut r = Runner::new(Some(100.0), parts).unwrap();
         let mut turn = r.begin(false);
-        assert_eq!(all_steps(&mut turn), vec![Step::Manage, Step::Compose, Step::CallLlm]);
+        assert_eq!(
+            all_steps(&mut turn),
+            vec![Step::Manage, Step::Compose, Step::CallLlm]
+        );
         r.record(&mut turn, 150.0, true).unwrap();
         assert_eq!(
             all_steps(&mut turn),
-            vec![Step::Handoff, Step::Inject, Step::Stamp, Step::KeepEnvelope, Step::Log, Step::Commit]
+            vec![
+                Step::Handoff,
+                Step::Inject,
+                Step::Stamp,
+                Step::KeepEnvelope,
+                Step::Log,
+                Step::Commit
+            ]
         );
     }
 
@@ -228,9 +250,15 @@ mod tests {
     fn bad_counts_are_refused_before_anything_changes() {
         let mut r = Runner::new(None, Parts::default()).unwrap();
         let mut turn = r.begin(true);
-        assert_eq!(r.record(&mut turn, -1.0, false).unwrap_err().field, "countTokens()");
+        assert_eq!(
+            r.record(&mut turn, -1.0, false).unwrap_err().field,
+            "countTokens()"
+        );
         assert_eq!(r.accumulated(), 0.0);
-        assert_eq!(Runner::new(Some(0.0), Parts::default()).unwrap_err().field, "options.thresholdTokens");
+        assert_eq!(
+            Runner::new(Some(0.0), Parts::default()).unwrap_err().field,
+            "options.thresholdTokens"
+        );
     }
 
     #[test]
@@ -240,9 +268,22 @@ mod tests {
         observation(&mut frame, &Units::of(&output[..4001]), 5000);
         let values = frame.into_values();
         let mut r = Reader::new(&values);
-        assert_eq!(r.num(), 1.0);
-        assert_eq!(r.text(&["error", &output]), format!("error: {}", &output[..4000]));
-        assert!(r.text(&["error", &output]).ends_with("\n[1000 more characters: the whole output is under Tool outputs]"));
+        assert_eq!((r.num(), r.num()), (1.0, 1.0));
+        assert_eq!(
+            r.text(&["error", &output]),
+            format!("error: {}", &output[..4000])
+        );
+        assert!(
+            r.text(&["error", &output])
+                .ends_with("\n[1000 more characters: the whole output is under Tool outputs]")
+        );
+        let mut empty = Frame::new();
+        observation(&mut empty, &Units::of(""), 0);
+        assert_eq!(
+            &empty.into_values()[..2],
+            &[0.0, 0.0],
+            "an empty output is not pending"
+        );
         assert_eq!(recent_start(10, 4), 6);
         assert_eq!(recent_start(10, 0), 9);
         assert!(aged(&[0.0, f64::NAN])[1].is_nan());

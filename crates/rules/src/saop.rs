@@ -54,7 +54,7 @@ pub trait Node: Sized {
     /// Own enumerable keys of an object node.
     fn keys(&self) -> Vec<String>;
     /// The UTF-16 length of a string node, whether or not its text was read.
-    fn len(&self) -> usize {
+    fn text_len(&self) -> usize {
         self.text().map_or(0, |t| t.encode_utf16().count())
     }
     /// Object entries or array items, with their keys (an item's key is its index).
@@ -198,7 +198,7 @@ fn optional_string<N: Node>(parent: &N, prefix: &str, key: &str) -> Result<(), F
 }
 
 fn non_empty<N: Node>(parent: &N, prefix: &str, key: &str) -> Result<(), FieldError> {
-    if is_string(parent, prefix, key)?.is_none_or(|n| n.len() == 0) {
+    if is_string(parent, prefix, key)?.is_none_or(|n| n.text_len() == 0) {
         return Err(FieldError::type_error(
             format!("{prefix}{key}"),
             "must be a non-empty string",

@@ -101,9 +101,18 @@ mod tests {
 
     #[test]
     fn entries_are_checked() {
-        assert_eq!(check_entry("entry", 1.5, 0.0, 0.0).unwrap_err().field, "entry.byteSize");
-        assert_eq!(check_entry("entry", 1.0, -1.0, 0.0).unwrap_err().field, "entry.turnAge");
-        assert_eq!(check_entry("entry", 1.0, 0.0, f64::NAN).unwrap_err().field, "entry.capturedAt");
+        assert_eq!(
+            check_entry("entry", 1.5, 0.0, 0.0).unwrap_err().field,
+            "entry.byteSize"
+        );
+        assert_eq!(
+            check_entry("entry", 1.0, -1.0, 0.0).unwrap_err().field,
+            "entry.turnAge"
+        );
+        assert_eq!(
+            check_entry("entry", 1.0, 0.0, f64::NAN).unwrap_err().field,
+            "entry.capturedAt"
+        );
         assert_eq!(check_entry("entry", 10.0, 2.0, 1e12), Ok(()));
         assert!(check_location(0).is_err());
     }

@@ -117,10 +117,16 @@ mod tests {
 
     #[test]
     fn specs_must_be_there_and_not_blank() {
-        assert_eq!(check_specs("options", &[]).unwrap_err().field, "options.specs");
+        assert_eq!(
+            check_specs("options", &[]).unwrap_err().field,
+            "options.specs"
+        );
         let err = check_specs("options", &[Units::of("a"), Units::of(" \n")]).unwrap_err();
         assert_eq!(err.field, "options.specs[1].content");
         assert_eq!(max_turns("config.maxTurns", None), Ok(20));
-        assert_eq!(max_turns("config.maxTurns", Some(0.0)).unwrap_err().field, "config.maxTurns");
+        assert_eq!(
+            max_turns("config.maxTurns", Some(0.0)).unwrap_err().field,
+            "config.maxTurns"
+        );
     }
 }

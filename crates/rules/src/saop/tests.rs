@@ -45,7 +45,10 @@ impl Node for V {
     }
     fn children(&self) -> Vec<(String, Self)> {
         match self {
-            V::Obj(fields) => fields.iter().map(|(k, v)| ((*k).to_string(), v.clone())).collect(),
+            V::Obj(fields) => fields
+                .iter()
+                .map(|(k, v)| ((*k).to_string(), v.clone()))
+                .collect(),
             _ => vec![],
         }
     }
@@ -208,7 +211,10 @@ fn arguments_must_be_json_data() {
 #[test]
 fn arguments_nest_at_most_the_limit() {
     let ok = nested(MAX_ARGUMENT_DEPTH, V::Num(1.0));
-    assert_eq!(validate_envelope(&with("action.arguments", Some(ok))), Ok(()));
+    assert_eq!(
+        validate_envelope(&with("action.arguments", Some(ok))),
+        Ok(())
+    );
     let deep = nested(MAX_ARGUMENT_DEPTH + 1, V::Num(1.0));
     let err = validate_envelope(&with("action.arguments", Some(deep))).unwrap_err();
     assert!(err.field.starts_with("action.arguments.a"), "{}", err.field);

@@ -1,0 +1,107 @@
+// Reads host values once, into plain data, checking only their JS types: what a rule
+// decides about the values (ranges, enums, emptiness) is decided in Rust. A getter or
+// Proxy trap that throws throws here, in JS, with no wasm frame on the stack.
+import { argumentError } from './errors.js';
+
+/** What a host passed, in words, for error messages. */
+export function describe(value: unknown): string {
+  switch (typeof value) {
+    case 'undefined':
+      return 'undefined';
+    case 'number':
+      return `the number ${String(value)}`;
+    case 'string':
+      return [...value].length <= 40 ? `the string ${JSON.stringify(value)}` : 'a string';
+    case 'boolean':
+      return `the boolean ${value}`;
+    case 'bigint':
+      return 'a bigint';
+    case 'symbol':
+      return 'a symbol';
+    case 'function':
+      return 'a function';
+    default:
+      return value === null ? 'null' : Array.isArray(value) ? 'an array' : 'an object';
+  }
+}
+
+function wrongType(field: string, expected: string, value: unknown): Error {
+  return argumentError(TypeError, field, `must be ${expected}, got ${describe(value)}`);
+}
+
+export type Bag = Record<string, unknown>;
+
+export function isObject(value: unknown): value is Bag {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function object(field: string, value: unknown): Bag {
+  if (!isObject(value)) throw wrongType(field, 'an object', value);
+  return value;
+}
+
+export function string(field: string, value: unknown, expected = 'a string'): string {
+  if (typeof value !== 'string') throw wrongType(field, expected, value);
+  return value;
+}
+
+/** A string with at least one character. */
+export function nonEmptyString(field: string, value: unknown): string {
+  if (typeof value !== 'string' || value === '') throw wrongType(field, 'a non-empty string', value);
+  return value;
+}
+
+export function number(field: string, value: unknown): number {
+  if (typeof value !== 'number') throw wrongType(field, 'a number', value);
+  return value;
+}
+
+/** A number, or `undefined` for the default. */
+export function optionalNumber(field: string, value: unknown): number | undefined {
+  return value === undefined ? undefined : number(field, value);
+}
+
+export function array(field: string, value: unknown): unknown[] {
+  if (!Array.isArray(value)) throw wrongType(field, 'an array', value);
+  return value;
+}
+
+/** The function at `target[key]`; `field` names it in errors. */
+export function method(target: Bag, key: string, field: string): (...args: unknown[]) => unknown {
+  const value = target[key];
+  if (typeof value !== 'function') throw wrongType(field, 'a function', value);
+  return value as (...args: unknown[]) => unknown;
+}
+
+/** `target[key](...args)`, checked to be a function first. */
+export function callMethod(target: Bag, key: string, field: string, args: unknown[]): unknown {
+  return method(target, key, field).apply(target, args);
+}
+
+/** An object holding the functions `methods`, under `field`. */
+export function holder(field: string, value: unknown, methods: readonly string[]): Bag {
+  const target = object(field, value);
+  for (const name of methods) method(target, name, `${field}.${name}`);
+  return target;
+}
+
+/**
+ * Texts joined for one crossing, with their UTF-16 lengths: how a batch of strings
+ * reaches a rule. `max` bounds each to its probe (its first `max + 1` units), all a rule
+ * needs to decide where a text longer than `max` is cut.
+ */
+export function joinTexts(texts: readonly string[], max = Infinity): [string, Uint32Array] {
+  const lens = new Uint32Array(texts.length);
+  let joined = '';
+  for (let i = 0; i < texts.length; i++) {
+    const text = texts[i].length > max ? texts[i].slice(0, max + 1) : texts[i];
+    lens[i] = text.length;
+    joined += text;
+  }
+  return [joined, lens];
+}
+
+/** A text's probe for a cut at `max` units. */
+export function probe(text: string, max: number): string {
+  return text.length > max ? text.slice(0, max + 1) : text;
+}

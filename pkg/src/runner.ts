@@ -1,0 +1,340 @@
+// `AgentRunner`: the seeds wired into one host-agnostic turn loop. Which step comes next,
+// the threshold, the handoff and the rollback are the rules' (`devs_context_rules::runner`);
+// this loop does each step's host I/O, in JS, and answers.
+import { UseAfterFreeError, ruleError } from './errors.js';
+import { FrameReader, frameText, template } from './frame.js';
+import { LIMITS } from './limits.js';
+import { agentTurn, prepare, run, shownText, type Applied } from './management.js';
+import { OrchestratorContextInjector, ContextRefresher, REFRESH_STATE } from './refresher.js';
+import { array, callMethod, holder, isObject, nonEmptyString, number, object, optionalNumber, probe, string, type Bag } from './read.js';
+import { utf8Length } from './runtime.js';
+import { validateAll } from './saop.js';
+import { count, counterOption } from './tokens.js';
+import { TRACKER_STATE, TurnTracker } from './tracker.js';
+import type { AgentRunnerOptions, AgentTurnResult, ContextWindow, MediumTermSummary, SaopEnvelope, TokenCounter, TurnEntry } from './types.js';
+import { turnEntry } from './window.js';
+import { rules } from './wasm.js';
+
+// Steps (see `next_step` in src/runner.rs).
+const ADD_INPUT = 0, MANAGE = 1, COMPOSE = 2, CALL_LLM = 3, HANDOFF = 4, INJECT = 5, STAMP = 6, KEEP_ENVELOPE = 7, LOG = 8, COMMIT = 9;
+
+const contextRefresh = template(() => rules.contextRefreshText());
+
+interface Config {
+  agentId: string;
+  taskGoal: string;
+  llm: Bag;
+  composer: Bag;
+  handoff: Bag;
+  counter: TokenCounter | undefined;
+  management: { context: Bag; deps: unknown } | null;
+  tracker: Bag | null;
+  log: Bag | null;
+  injector: Bag | null;
+}
+
+/** The context's members a turn may replace, and so a failed turn puts back. */
+const CONTEXT_MEMBERS = ['turns', 'envelopes', 'pendingToolOutputs', 'plan', 'currentObservation'] as const;
+
+/**
+ * Runs an agent turn by turn ([4_USER_FEATURES-REQ-083], seed 002's turn loop): composes
+ * the window, calls the LLM, records the response's tokens and hands off at the
+ * threshold, then injects, stamps and logs the response's envelope. A failed turn changes
+ * nothing: the history, turn count, token total, context, and this package's tracker,
+ * refresher and log are left as they were.
+ * @example
+ * const runner = new AgentRunner({ agentId: 'dev-agent', taskGoal: 'Make the parser tests pass', llm, composer, handoff });
+ * const turn = await runner.runTurn('parser::tests::trailing_token fails');
+ * turn.window.specInjected; // true on turns 10, 20, …
+ */
+export class AgentRunner {
+  #core: InstanceType<typeof rules.RunnerCore> | null;
+  readonly #config: Config;
+  /** The whole conversation, oldest first; a pruning swaps the array. */
+  #history: TurnEntry[] = [];
+  /** Turns run one after another, in call order. */
+  #tail: Promise<unknown> = Promise.resolve();
+
+  /**
+   * @throws {TypeError} naming the option that is missing or of the wrong type.
+   * @throws {RangeError} when `thresholdTokens` is not a whole number >= 1.
+   */
+  constructor(options: AgentRunnerOptions) {
+    const opts = object('options', options);
+    const agentId = nonEmptyString('options.agentId', opts.agentId);
+    const taskGoal = string('options.taskGoal', opts.taskGoal);
+    const threshold = optionalNumber('options.thresholdTokens', opts.thresholdTokens);
+    const config: Config = {
+      agentId,
+      taskGoal,
+      llm: holder('options.llm', opts.llm, ['complete']),
+      composer: holder('options.composer', opts.composer, ['compose']),
+      handoff: holder('options.handoff', opts.handoff, ['transfer']),
+      counter: counterOption('options.countTokens', opts.countTokens),
+      management: managementOption(opts.contextManagement),
+      tracker: optionalHolder(opts, 'tracker', ['nextIndex', 'attach', 'toLogEntry']),
+      log: optionalHolder(opts, 'log', ['append']),
+      injector: optionalHolder(opts, 'injector', ['injectIfNeeded']),
+    };
+    try {
+      this.#core = new rules.RunnerCore(threshold, config.management !== null, config.injector !== null, config.tracker !== null, config.log !== null);
+    } catch (thrown) {
+      throw ruleError(thrown);
+    }
+    this.#config = config;
+  }
+
+  /** Turns completed so far. */
+  get turnCount(): number {
+    return this.#live().turn_count;
+  }
+
+  /** Response tokens counted since the last context refresh. */
+  get accumulatedTokens(): number {
+    return this.#live().accumulated;
+  }
+
+  /** The conversation so far, oldest first, in a new array. */
+  get turns(): TurnEntry[] {
+    this.#live();
+    return this.#history.slice();
+  }
+
+  /**
+   * Runs one turn, with `input` (if given) as the user's message. Calls made before
+   * earlier turns finish wait their turn. If any callback fails, the promise rejects with
+   * its error and the runner and its context are left exactly as before the call.
+   */
+  runTurn(input?: string): Promise<AgentTurnResult> {
+    try {
+      this.#live();
+      if (input !== undefined) string('input', input);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const turn = this.#tail.then(() => this.#turn(input));
+    this.#tail = turn.catch(() => undefined);
+    return turn;
+  }
+
+  /** Frees the runner's wasm state now; it is also reclaimed when collected. */
+  free(): void {
+    this.#core?.free();
+    this.#core = null;
+  }
+
+  #live(): InstanceType<typeof rules.RunnerCore> {
+    if (this.#core === null) throw new UseAfterFreeError('AgentRunner');
+    return this.#core;
+  }
+
+  async #turn(input: string | undefined): Promise<AgentTurnResult> {
+    const core = this.#live();
+    const cfg = this.#config;
+    const ctx = cfg.management?.context;
+    // Turns run one at a time, so nothing else changes this state in between.
+    const saved = { history: this.#history, length: this.#history.length, context: ctx && CONTEXT_MEMBERS.map((k) => ctx[k]) };
+    const undoTracker = cfg.tracker instanceof TurnTracker ? cfg.tracker[TRACKER_STATE]() : null;
+    const refresher = cfg.injector instanceof OrchestratorContextInjector ? cfg.injector[REFRESH_STATE] : null;
+    const undoRefresher = refresher instanceof ContextRefresher ? refresher[REFRESH_STATE]() : null;
+    const turn = core.begin(input !== undefined);
+    let history = this.#history;
+    let applied: Applied | null = null;
+    let window: ContextWindow | undefined;
+    let windowTurns = 0;
+    let request: unknown;
+    let response: Bag | undefined;
+    let tokens = 0;
+    let envelope: unknown;
+    let refresh: MediumTermSummary | null = null;
+    try {
+      for (let step = core.next_step(); step >= 0; step = core.next_step()) {
+        switch (step) {
+          case ADD_INPUT:
+            history.push(turnEntry(turn, cfg.agentId, 'user', input as string));
+            if (ctx) append(ctx, 'turns', agentTurn('user', input as string));
+            break;
+          case MANAGE: {
+            const c = ctx as Bag;
+            ageToolOutputs(c);
+            applied = await run(prepare(c, cfg.management?.deps));
+            if (applied.result.prunedOccurred) history = this.#history = historyFrom(c.turns, turn, cfg.agentId);
+            break;
+          }
+          case COMPOSE: {
+            window = object('composer.compose()', callMethod(cfg.composer, 'compose', 'composer.compose', [history, cfg.taskGoal, turn])) as unknown as ContextWindow;
+            const built = buildPrompt(cfg, window, applied);
+            windowTurns = built.turns;
+            request = { agentId: cfg.agentId, turnIndex: turn, prompt: built.prompt, window };
+            break;
+          }
+          case CALL_LLM: {
+            const r = (response = object('llm.complete()', await callMethod(cfg.llm, 'complete', 'llm.complete', [request])));
+            tokens = count(cfg.counter, r.text, 'llm.complete().text');
+            envelope = r.envelope;
+            const has = envelope !== undefined && envelope !== null;
+            if (has) validateAll([envelope], 'llm.complete().envelope');
+            history.push(turnEntry(turn, cfg.agentId, 'assistant', r.text as string));
+            if (ctx) append(ctx, 'turns', agentTurn('model', r.text as string));
+            try {
+              core.record(tokens, has);
+            } catch (thrown) {
+              throw ruleError(thrown);
+            }
+            break;
+          }
+          case HANDOFF: {
+            const recent = history.slice(rules.recentStart(history.length, windowTurns));
+            const summary = await callMethod(cfg.handoff, 'transfer', 'handoff.transfer', [cfg.agentId, recent]);
+            if (summary !== null && summary !== undefined) {
+              const text = string('handoff.transfer().summaryText', object('handoff.transfer()', summary).summaryText);
+              // Appended without recording: the summary's tokens bypass the monitor.
+              history.push(turnEntry(turn, cfg.agentId, 'user', contextRefresh([text])));
+              refresh = summary as MediumTermSummary;
+            }
+            break;
+          }
+          case INJECT:
+            envelope = await callMethod(cfg.injector as Bag, 'injectIfNeeded', 'injector.injectIfNeeded', [envelope, turn]);
+            break;
+          case STAMP:
+            callMethod(cfg.tracker as Bag, 'nextIndex', 'tracker.nextIndex', []);
+            envelope = callMethod(cfg.tracker as Bag, 'attach', 'tracker.attach', [envelope]);
+            break;
+          case KEEP_ENVELOPE:
+            keepEnvelope(ctx as Bag, envelope);
+            break;
+          case LOG: {
+            const entry = callMethod(cfg.tracker as Bag, 'toLogEntry', 'tracker.toLogEntry', []);
+            callMethod(cfg.log as Bag, 'append', 'log.append', [entry]);
+            break;
+          }
+          case COMMIT:
+            core.commit();
+            break;
+          default:
+            throw new Error(`AgentRunner: unknown step ${step}`);
+        }
+      }
+    } catch (error) {
+      if (ctx && saved.context) CONTEXT_MEMBERS.forEach((k, i) => (ctx[k] = (saved.context as unknown[])[i]));
+      saved.history.length = saved.length;
+      this.#history = saved.history;
+      undoTracker?.();
+      undoRefresher?.();
+      core.rollback();
+      throw error;
+    }
+    const has = envelope !== undefined && envelope !== null;
+    return {
+      turnIndex: turn,
+      response: response as unknown as AgentTurnResult['response'],
+      window: window as ContextWindow,
+      tokensRecorded: tokens,
+      contextRefresh: refresh,
+      envelope: has ? (envelope as SaopEnvelope) : null,
+      contextManagement: applied ? applied.result : null,
+    };
+  }
+}
+
+function optionalHolder(options: Bag, key: string, methods: readonly string[]): Bag | null {
+  return options[key] === undefined ? null : holder(`options.${key}`, options[key], methods);
+}
+
+function managementOption(value: unknown): Config['management'] {
+  if (value === undefined) return null;
+  const m = object('options.contextManagement', value);
+  // Checked now, so a bad context fails at construction rather than on turn one.
+  prepare(m.context, m.deps, 'options.contextManagement.context');
+  return { context: m.context as Bag, deps: m.deps };
+}
+
+/** `context[key] = [...context[key], value]`: a new array, never the host's mutated. */
+function append(ctx: Bag, key: string, value: unknown): void {
+  ctx[key] = [...array(`context.${key}`, ctx[key]), value];
+}
+
+/** One turn older: whole outputs get a copy with `turnAge + 1`; truncated ones stay. */
+function ageToolOutputs(ctx: Bag): void {
+  const outputs = array('context.pendingToolOutputs', ctx.pendingToolOutputs);
+  const ages = Float64Array.from(outputs, (o) => {
+    const age = isObject(o) ? o.turnAge : undefined;
+    return typeof age === 'number' ? age : NaN;
+  });
+  const aged = rules.agedOutputs(ages);
+  ctx.pendingToolOutputs = outputs.map((o, i) => (Number.isNaN(ages[i]) ? o : { ...(o as Bag), turnAge: aged[i] }));
+}
+
+/**
+ * Keeps the envelope, its plan and observation, and its output as a pending tool output.
+ * The context's copy of the envelope holds only the head of a long output, so the whole
+ * output is in the window once, under Tool outputs, where it is persisted and truncated.
+ */
+function keepEnvelope(ctx: Bag, envelope: unknown): void {
+  const env = envelope as Bag;
+  const thought = env.thought as Bag;
+  const observation = env.observation as Bag;
+  const output = string('envelope.observation.output', observation.output);
+  const status = typeof observation.status === 'string' ? observation.status : '';
+  const toolName = (env.action as Bag).tool_name;
+  const frame = new FrameReader(rules.observationText(probe(output, LIMITS.observationChars), output.length));
+  const pending = frame.flag();
+  const long = frame.flag();
+  const hosts = [status, output];
+  const currentObservation = frame.text(hosts);
+  const kept = long ? { ...env, observation: { ...observation, output: frame.text(hosts) } } : env;
+  const envelopes = [...array('context.envelopes', ctx.envelopes), kept];
+  const outputs = pending
+    ? [...array('context.pendingToolOutputs', ctx.pendingToolOutputs), { toolName, rawContent: output, byteSize: utf8Length(output), turnAge: 0, capturedAt: Date.now() }]
+    : ctx.pendingToolOutputs;
+  ctx.plan = thought.plan;
+  ctx.currentObservation = currentObservation;
+  ctx.envelopes = envelopes;
+  ctx.pendingToolOutputs = outputs;
+}
+
+/** After a pruning, the runner's history restarts from the pruned turns. */
+function historyFrom(turns: unknown, turn: number, agentId: string): TurnEntry[] {
+  const list = array('context.turns', turns) as Bag[];
+  const roles = list.map((t) => (typeof t.role === 'string' ? t.role : ''));
+  const assistant = rules.historyRoles(roles.join(''), Uint32Array.from(roles, (r) => r.length));
+  return list.map((t, i) => turnEntry(turn, agentId, assistant[i] === 1 ? 'assistant' : 'user', t.content as string));
+}
+
+/** The prompt, built by the rules from the window, and how many turns the window holds. */
+function buildPrompt(cfg: Config, window: ContextWindow, applied: Applied | null): { prompt: string; turns: number } {
+  const field = 'composer.compose().turns';
+  const turns = array(field, (window as unknown as Bag).turns);
+  const hosts: string[] = [];
+  if (applied) {
+    const slots = array('composer.compose().slots', (applied.composed as unknown as Bag).slots);
+    for (let i = 0; i < 3; i++) hosts.push(string('composed slot content', object('composed slot', slots[i]).content));
+  } else {
+    hosts.push(cfg.taskGoal, '', '');
+  }
+  const indexes = new Float64Array(turns.length);
+  const roles: string[] = [];
+  turns.forEach((t, i) => {
+    const turn = object(`${field}[${i}]`, t);
+    roles.push(string(`${field}[${i}].role`, turn.role));
+    indexes[i] = number(`${field}[${i}].turnIndex`, turn.turnIndex);
+    hosts.push(string(`${field}[${i}].content`, turn.content));
+  });
+  let tools = 0;
+  if (applied && cfg.management) {
+    const outputs = array('context.pendingToolOutputs', cfg.management.context.pendingToolOutputs);
+    for (const o of outputs) {
+      const name = (o as Bag).toolName;
+      hosts.push(typeof name === 'string' ? name : '', string('pendingToolOutputs[].rawContent', shownText(o)));
+      tools++;
+    }
+  }
+  let values: Float64Array;
+  try {
+    values = rules.promptText(applied !== null, indexes, roles.join(''), Uint32Array.from(roles, (r) => r.length), tools);
+  } catch (thrown) {
+    throw ruleError(thrown);
+  }
+  return { prompt: frameText(values, hosts), turns: turns.length };
+}

@@ -1,0 +1,88 @@
+// Token counting: `countTokens`, and the counter every counting rule accepts. A host's
+// counter is called here, in JS; the rules check what it answers.
+import { argumentError, ruleError } from './errors.js';
+import { describe } from './read.js';
+import type { TokenCounter } from './types.js';
+import { rules } from './wasm.js';
+
+/**
+ * `Math.ceil(text.length / 4)`, with `length` in UTF-16 units exactly as a JS host
+ * computes it (an emoji counts 2). A fast approximation of BPE token counts; pass an
+ * exact counter (`@devs/context/tokenizers`) wherever a rule takes `countTokens` when the
+ * difference matters.
+ * @throws {TypeError} when `text` is not a string.
+ * @example
+ * countTokens('hello world'); // 3
+ */
+export function countTokens(text: string): number {
+  if (typeof text !== 'string') throw argumentError(TypeError, 'text', `must be a string, got ${describe(text)}`);
+  return rules.approxTokens(text.length);
+}
+
+/** A counter option: `undefined` for the default, or the host's function. */
+export function counterOption(field: string, value: unknown): TokenCounter | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'function') {
+    throw argumentError(TypeError, field, `must be a function (text: string) => number, got ${describe(value)}`);
+  }
+  return value as TokenCounter;
+}
+
+/** The host counter's answer, checked: a number (here), finite and >= 0 (by the rules). */
+function hostCount(counter: TokenCounter, text: string): number {
+  const n = counter(text);
+  if (typeof n !== 'number') throw argumentError(TypeError, 'countTokens()', `must be a number, got ${describe(n)}`);
+  try {
+    return rules.checkedCount(n);
+  } catch (thrown) {
+    throw ruleError(thrown);
+  }
+}
+
+/** Tokens of `text` (checked to be a string under `field`). */
+export function count(counter: TokenCounter | undefined, text: unknown, field: string): number {
+  if (typeof text !== 'string') throw argumentError(TypeError, field, `must be a string, got ${describe(text)}`);
+  return counter ? hostCount(counter, text) : rules.approxTokens(text.length);
+}
+
+/**
+ * Counts per item, per counter: a history is only tokenized where it changed. Keyed by the
+ * item object and checked against its text, so an edited turn is counted again. Counters
+ * must be deterministic, as BPE counters are.
+ */
+const counted = new WeakMap<TokenCounter, WeakMap<object, { text: string; tokens: number }>>();
+
+/**
+ * Tokens of `items[i][key]` for every item, in one crossing for the default counter.
+ * `field` names the array in errors: `context.turns` → `context.turns[3].content`.
+ */
+export function countEach(counter: TokenCounter | undefined, items: readonly unknown[], key: string, field: string): Float64Array {
+  const out = new Float64Array(items.length);
+  let cache = counter && counted.get(counter);
+  if (counter && !cache) counted.set(counter, (cache = new WeakMap()));
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    if (typeof item !== 'object' || item === null) throw argumentError(TypeError, `${field}[${i}]`, 'must be an object');
+    const text = (item as Record<string, unknown>)[key];
+    if (typeof text !== 'string') throw argumentError(TypeError, `${field}[${i}].${key}`, `must be a string, got ${describe(text)}`);
+    if (!counter || !cache) {
+      out[i] = text.length;
+      continue;
+    }
+    const hit = cache.get(item);
+    if (hit && hit.text === text) {
+      out[i] = hit.tokens;
+    } else {
+      const tokens = hostCount(counter, text);
+      cache.set(item, { text, tokens });
+      out[i] = tokens;
+    }
+  }
+  return counter ? out : rules.approxEach(out);
+}
+
+export function sum(values: Float64Array): number {
+  let total = 0;
+  for (let i = 0; i < values.length; i++) total += values[i];
+  return total;
+}
