@@ -6,7 +6,9 @@
 //! `{"a":[…]}` an array, `{"o":[[key,…],…]}` an object, `{"x":"bigint"}` anything JSON
 //! cannot hold (a bigint, function, symbol, circular reference).
 
+use devs_context_rules::args::FieldError;
 use devs_context_rules::saop::{Kind, Node, validate_envelope};
+use serde::Deserialize;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
@@ -97,7 +99,11 @@ impl Node for Skeleton<'_> {
 /// `{prefix}.{field}` (the envelope itself is `{prefix}`), or as is when `prefix` is empty.
 #[wasm_bindgen(js_name = validateSkeletons)]
 pub fn validate_skeletons(skeletons: &str, prefix: &str, indexes: &[u32]) -> Out<()> {
-    let all: Value = serde_json::from_str(skeletons).map_err(|e| format!("skeleton: {e}"))?;
+    let mut reader = serde_json::Deserializer::from_str(skeletons);
+    // The host's walk stops a few levels past `MAX_ARGUMENT_DEPTH`: the depth is bounded.
+    reader.disable_recursion_limit();
+    let all = Value::deserialize(&mut reader)
+        .map_err(|e| FieldError::type_error("envelope", format!("could not be read ({e})")).report())?;
     for (k, skeleton) in all.as_array().into_iter().flatten().enumerate() {
         if let Err(mut err) = validate_envelope(&Skeleton(skeleton)) {
             let at = match indexes.get(k) {

@@ -1,5 +1,5 @@
 // Seed 003: `TokenThresholdMonitor` ([4_USER_FEATURES-REQ-083]).
-import { ruleError } from './errors.js';
+import { checked, ruleError } from './errors.js';
 import { live, type WasmObject } from './lifetime.js';
 import { method, number, object, optionalNumber } from './read.js';
 import { count, counterOption } from './tokens.js';
@@ -52,21 +52,25 @@ export class TokenThresholdMonitor {
    * infinite `tokens`.
    */
   record(tokens: number): Promise<void> {
+    let total: number;
     try {
-      return this.#add(number('tokens', tokens));
+      total = this.#add(number('tokens', tokens));
     } catch (error) {
-      return Promise.reject(ruleError(error));
+      return Promise.reject(error);
     }
+    return this.#crossed(total);
   }
 
   /** `record(countTokens(text))`, with this monitor's counter. */
   recordText(text: string): Promise<void> {
+    let total: number;
     try {
       live(this.#core, 'TokenThresholdMonitor');
-      return this.#add(count(this.#counter, text, 'text'));
+      total = this.#add(count(this.#counter, text, 'text'));
     } catch (error) {
-      return Promise.reject(ruleError(error));
+      return Promise.reject(error);
     }
+    return this.#crossed(total);
   }
 
   /** Sets the running total to 0. */
@@ -85,8 +89,13 @@ export class TokenThresholdMonitor {
     this.#core = null;
   }
 
-  #add(tokens: number): Promise<void> {
-    const total = live(this.#core, 'TokenThresholdMonitor').record(tokens);
+  /** The total that crossed the threshold, or -1. */
+  #add(tokens: number): number {
+    const core = live(this.#core, 'TokenThresholdMonitor');
+    return checked(() => core.record(tokens));
+  }
+
+  #crossed(total: number): Promise<void> {
     if (total < 0) return Promise.resolve();
     const undo = () => this.#core?.rollback(total);
     let called: unknown;

@@ -1,5 +1,5 @@
 // Seed 000: `ContextRefresher` and `OrchestratorContextInjector` ([3_MCP-TAS-089]).
-import { ruleError } from './errors.js';
+import { checked, ruleError } from './errors.js';
 import { template } from './frame.js';
 import { live, type WasmObject } from './lifetime.js';
 import { callMethod, holder, number, object, optionalNumber, string, type Bag } from './read.js';
@@ -66,9 +66,10 @@ export class ContextRefresher {
     let ticket: number;
     try {
       const core = live(this.#core, 'ContextRefresher');
-      ticket = core.tick(number('turnIndex', turnIndex));
-    } catch (thrown) {
-      return Promise.reject(ruleError(thrown));
+      const index = number('turnIndex', turnIndex);
+      ticket = checked(() => core.tick(index));
+    } catch (error) {
+      return Promise.reject(error);
     }
     if (ticket < 0) return Promise.resolve({ refreshed: false });
     const undo = () => this.#core?.rollback(ticket);
@@ -139,10 +140,16 @@ export class OrchestratorContextInjector {
    */
   injectIfNeeded(envelope: SaopEnvelope, turnIndex: number): Promise<SaopEnvelope> {
     let called: unknown;
+    let copy: Bag;
+    let thought: Bag;
+    let reasoning: string;
     try {
       const refresher = live(this.#refresher, 'OrchestratorContextInjector');
-      // A bad envelope is refused before it can use up a turn of the refresher.
-      reasoningOf(envelope);
+      // Read and copied before the refresher counts the turn: a bad envelope, or a getter
+      // or Proxy trap that throws, never uses up a turn of the refresher.
+      [thought, reasoning] = reasoningOf(envelope);
+      copy = { ...(envelope as unknown as Bag) };
+      thought = { ...thought };
       called = callMethod(refresher, 'onTurn', 'refresher.onTurn', [turnIndex]);
     } catch (error) {
       return Promise.reject(error);
@@ -151,9 +158,7 @@ export class OrchestratorContextInjector {
       const result = object('refresher.onTurn()', value);
       if (!result.refreshed) return envelope;
       const injected = string('refresher.onTurn().injectedSummary', result.injectedSummary);
-      const [thought, reasoning] = reasoningOf(envelope);
-      const reasoningText = prependedReasoning([injected, reasoning]);
-      return { ...envelope, thought: { ...thought, reasoning: reasoningText } } as SaopEnvelope;
+      return { ...copy, thought: { ...thought, reasoning: prependedReasoning([injected, reasoning]) } } as unknown as SaopEnvelope;
     });
   }
 

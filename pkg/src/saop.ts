@@ -12,7 +12,7 @@ const SHORT = 256;
  * so nothing deeper can change the verdict, and a host's 20,000-level object never
  * overflows the stack.
  */
-const WALK_LIMIT = 80;
+const WALK_LIMIT = 70;
 
 type Skeleton = Record<string, unknown>;
 

@@ -4,7 +4,7 @@
 // as they were; lone surrogates survive every round trip; non-JSON `arguments` are named;
 // a host that breaks the managed context between turns is told so; a freed object says
 // so every time.
-import { describe, it } from 'node:test';
+import { describe, it as nodeIt } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   AgentLogStore, AgentRunner, ContextComposer, ContextPruner, ContextRefresher, OrchestratorContextInjector,
@@ -14,6 +14,16 @@ import {
 } from '@devs/context';
 import { assertFieldError, envelope, rejected, thrown, turnEntries } from './helpers.mjs';
 import { agentTurns, context, mockDeps, toolOutput } from './management-fixtures.mjs';
+
+// A hang guard, not a timing assertion: a test whose calls never settle fails on its own
+// after 30 s (the timer keeps the event loop alive), instead of cancelling the whole file.
+const it = (name, fn) => nodeIt(name, () => {
+  let timer;
+  const hung = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${name}: a call never settled`)), 30_000);
+  });
+  return Promise.race([Promise.resolve().then(fn), hung]).finally(() => clearTimeout(timer));
+});
 
 const specs = [{ name: 'TAS', content: 'Rust core' }, { name: 'PRD', content: 'Stay on track' }];
 const REFRESH_TP = '[CONTEXT REFRESH]\n## TAS Summary\nT\n\n## PRD Summary\nP';
