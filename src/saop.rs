@@ -102,8 +102,9 @@ pub fn validate_skeletons(skeletons: &str, prefix: &str, indexes: &[u32]) -> Out
     let mut reader = serde_json::Deserializer::from_str(skeletons);
     // The host's walk stops a few levels past `MAX_ARGUMENT_DEPTH`: the depth is bounded.
     reader.disable_recursion_limit();
-    let all = Value::deserialize(&mut reader)
-        .map_err(|e| FieldError::type_error("envelope", format!("could not be read ({e})")).report())?;
+    let all = Value::deserialize(&mut reader).map_err(|e| {
+        FieldError::type_error("envelope", format!("could not be read ({e})")).report()
+    })?;
     for (k, skeleton) in all.as_array().into_iter().flatten().enumerate() {
         if let Err(mut err) = validate_envelope(&Skeleton(skeleton)) {
             let at = match indexes.get(k) {

@@ -4,6 +4,9 @@ use super::args::{FieldError, non_negative, whole_number};
 
 pub const DEFAULT_TOTAL_BUDGET: u64 = 800_000;
 
+/// A `WindowBudget`'s fields, in the order hosts send their shares.
+pub const SHARE_KEYS: [&str; 4] = ["totalBudget", "goalBudget", "mapBudget", "recentPastBudget"];
+
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct WindowBudget {
     pub total: f64,
@@ -27,9 +30,8 @@ impl WindowBudget {
     /// The shares a host gave, in the order total, goal, map, recent past; each a finite
     /// number >= 0, named under `field` (e.g. `budget.goalBudget`).
     pub fn from_shares(field: &str, shares: &[f64]) -> Result<Self, FieldError> {
-        let keys = ["totalBudget", "goalBudget", "mapBudget", "recentPastBudget"];
         let mut values = [0.0; 4];
-        for (i, key) in keys.iter().enumerate() {
+        for (i, key) in SHARE_KEYS.iter().enumerate() {
             let value = shares.get(i).copied().unwrap_or(f64::NAN);
             values[i] = non_negative(&format!("{field}.{key}"), value)?;
         }

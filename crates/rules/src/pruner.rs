@@ -48,6 +48,8 @@ pub enum AgentRole {
 }
 
 impl AgentRole {
+    pub const NAMES: [&'static str; 2] = ["user", "model"];
+
     pub fn checked(field: &str, name: &Units) -> Result<AgentRole, FieldError> {
         match lossy(name).as_str() {
             "user" => Ok(AgentRole::User),

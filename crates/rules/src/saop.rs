@@ -64,7 +64,7 @@ pub trait Node: Sized {
 }
 
 pub const STATUSES: [&str; 4] = ["success", "error", "timeout", "partial"];
-const TOP_KEYS: [&str; 7] = [
+pub const TOP_KEYS: [&str; 7] = [
     "schema_version",
     "turn_index",
     "agent_id",
@@ -73,9 +73,9 @@ const TOP_KEYS: [&str; 7] = [
     "action",
     "observation",
 ];
-const THOUGHT_KEYS: [&str; 3] = ["reasoning", "plan", "uncertainty"];
-const ACTION_KEYS: [&str; 2] = ["tool_name", "arguments"];
-const OBSERVATION_KEYS: [&str; 3] = ["status", "output", "error_detail"];
+pub const THOUGHT_KEYS: [&str; 3] = ["reasoning", "plan", "uncertainty"];
+pub const ACTION_KEYS: [&str; 2] = ["tool_name", "arguments"];
+pub const OBSERVATION_KEYS: [&str; 3] = ["status", "output", "error_detail"];
 
 /// Checks `envelope` against the SAOP 1.x schema.
 pub fn validate_envelope<N: Node>(envelope: &N) -> Result<(), FieldError> {

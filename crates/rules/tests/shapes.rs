@@ -1,0 +1,126 @@
+//! The seed shapes are written once, in TypeScript (`pkg/src/types.ts`). The rules read
+//! some of them (field names, enums); this test fails when the two drift apart.
+
+use std::collections::BTreeMap;
+
+use devs_context_rules::budget::SHARE_KEYS;
+use devs_context_rules::handoff::Role;
+use devs_context_rules::pruner::AgentRole;
+use devs_context_rules::saop::{ACTION_KEYS, OBSERVATION_KEYS, STATUSES, THOUGHT_KEYS, TOP_KEYS};
+
+const TYPES: &str = include_str!("../../../pkg/src/types.ts");
+
+/// `interface NAME`'s members: name → type text (one level of inline object kept whole).
+fn interface(name: &str) -> BTreeMap<String, String> {
+    let start = TYPES
+        .find(&format!("export interface {name} {{"))
+        .unwrap_or_else(|| panic!("pkg/src/types.ts has no interface {name}"));
+    let body = &TYPES[start..];
+    let mut members = BTreeMap::new();
+    let (mut depth, mut current): (i32, Option<(String, String)>) = (0, None);
+    for line in body.lines().skip(1) {
+        let trimmed = line.trim();
+        if depth == 0 && trimmed == "}" {
+            break;
+        }
+        if depth == 0 && !trimmed.starts_with('/') && !trimmed.starts_with('*') {
+            if let Some((key, rest)) = trimmed.split_once(':') {
+                let key = key.trim_end_matches('?').trim().to_string();
+                current = Some((key, rest.trim().to_string()));
+            }
+        } else if let Some((_, text)) = current.as_mut() {
+            text.push(' ');
+            text.push_str(trimmed);
+        }
+        depth += line.matches('{').count() as i32 - line.matches('}').count() as i32;
+        if depth == 0
+            && let Some((key, text)) = current.take()
+        {
+            members.insert(key, text);
+        }
+    }
+    members
+}
+
+/// The keys of an inline object type `{ a: …; b?: … }`.
+fn inline_keys(text: &str) -> Vec<String> {
+    let inner = text
+        .trim_start_matches('{')
+        .split('}')
+        .next()
+        .unwrap_or_default();
+    inner
+        .split(';')
+        .filter_map(|m| m.split_once(':'))
+        .map(|(k, _)| k.trim().trim_end_matches('?').to_string())
+        .collect()
+}
+
+/// The members of a union of string literals, `'a' | 'b'`.
+fn literals(text: &str) -> Vec<String> {
+    text.split('|')
+        .map(|s| {
+            s.trim()
+                .trim_end_matches(';')
+                .trim()
+                .trim_matches('\'')
+                .to_string()
+        })
+        .collect()
+}
+
+fn sorted<S: ToString>(items: &[S]) -> Vec<String> {
+    let mut v: Vec<String> = items.iter().map(|s| s.to_string()).collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn the_saop_validator_checks_the_fields_the_type_declares() {
+    let envelope = interface("SaopEnvelope");
+    assert_eq!(
+        sorted(&envelope.keys().collect::<Vec<_>>()),
+        sorted(&TOP_KEYS)
+    );
+    assert_eq!(
+        sorted(&inline_keys(&envelope["thought"])),
+        sorted(&THOUGHT_KEYS)
+    );
+    assert_eq!(
+        sorted(&inline_keys(&envelope["action"])),
+        sorted(&ACTION_KEYS)
+    );
+    assert_eq!(
+        sorted(&inline_keys(&envelope["observation"])),
+        sorted(&OBSERVATION_KEYS)
+    );
+    let status = envelope["observation"]
+        .split("status:")
+        .nth(1)
+        .and_then(|s| s.split(';').next())
+        .expect("observation.status is declared");
+    assert_eq!(literals(status), STATUSES);
+}
+
+#[test]
+fn roles_are_the_ones_the_types_declare() {
+    assert_eq!(literals(&interface("TurnEntry")["role"]), Role::NAMES);
+    assert_eq!(literals(&interface("AgentTurn")["role"]), AgentRole::NAMES);
+}
+
+#[test]
+fn budget_shares_are_the_window_budget_fields() {
+    let budget = interface("WindowBudget");
+    assert_eq!(
+        sorted(&budget.keys().collect::<Vec<_>>()),
+        sorted(&SHARE_KEYS)
+    );
+}
+
+#[test]
+fn the_reader_tells_members_apart() {
+    let entry = interface("TurnLogEntry");
+    assert!(entry.contains_key("turn_index"));
+    assert!(!entry.contains_key("turnIndex"));
+    assert_eq!(entry.len(), 4);
+}
