@@ -12,10 +12,13 @@
 //   4. memory     10^5 create/drop cycles per class without free(), under --expose-gc,
 //                 reading the wasm memory size before and after.
 // `node bench/boundary.mjs timing replay` runs only the phases named. Set
-// DEVS_CONTEXT_DIST to measure a package built elsewhere (default: pkg/dist).
-import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
-import { cpus } from 'node:os';
+// DEVS_CONTEXT_DIST to measure a package built elsewhere (default: pkg/dist); the entries
+// are copied once at the start, so every phase measures the same build. BOUNDARY_SIZES
+// (e.g. 100,2000) and BOUNDARY_CYCLES shorten a run while developing.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { installCrossingCounter, instances, since, snapshot } from './crossings.mjs';
 
@@ -84,7 +87,7 @@ async function timingPhase() {
   const rows = [];
   for (const n of SIZES) {
     const data = historyOf(n);
-    const budgetMs = n >= 20_000 ? 400 : 250;
+    const budgetMs = n >= 20_000 ? 500 : 300;
     for (const op of OPS) {
       for (const counter of op.counts ? ['length/4', 'o200k_base'] : ['—']) {
         const stats = [];
@@ -171,9 +174,10 @@ async function crossingsPhase() {
           for (const [k, v] of [...rules.exports, ...rules.imports]) names.set(k, (names.get(k) ?? 0) + v);
         }
         const key = `${op.name}|${counter}`;
-        if (!results.has(key)) results.set(key, { op: op.name, counter, cells: [] });
+        if (!results.has(key)) results.set(key, { op: op.name, counter, cells: [], raw: [] });
         const cell = `${per(j2w)} / ${per(w2j)}${tok.some((t) => t) ? ` +tok ${per(tok)}` : ''}`;
         results.get(key).cells.push(cell);
+        results.get(key).raw.push(`${j2w}|${w2j}|${tok}`);
         if (n === SIZES.at(-1)) {
           const top = [...names].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([k, v]) => `${shortName(k)} ${(v / CALLS).toFixed(1)}`);
           busiest.set(key, top.join(', '));
@@ -181,7 +185,8 @@ async function crossingsPhase() {
       }
     }
   }
-  table(['operation', 'counter', ...SIZES.map((n) => `N = ${int(n)}`)], [...results.values()].map((r) => [r.op, r.counter, ...r.cells]));
+  table(['operation', 'counter', ...SIZES.map((n) => `N = ${int(n)}`), 'constant in N'],
+    [...results.values()].map((r) => [r.op, r.counter, ...r.cells, r.raw.every((x) => x === r.raw[0]) ? 'yes' : 'NO']));
   console.log(`\nMost-called functions per call at N = ${int(SIZES.at(-1))} (export or import name, hash suffix cut):`);
   table(['operation', 'counter', 'top 3'], [...results.values()].map((r) => [r.op, r.counter, busiest.get(`${r.op}|${r.counter}`) ?? '']));
   const inst = instances.map((r) => `#${r.id}: ${r.exportNames.length} exports${r.memory ? `, memory ${int(r.memory.buffer.byteLength)} B` : ''}`);
@@ -287,16 +292,21 @@ async function memoryPhase() {
   for (const [name, make] of Object.entries(factories)) {
     await settle();
     const before = memory.buffer.byteLength;
+    let first = before;
     const t0 = performance.now();
     for (let i = 1; i <= CYCLES; i++) {
       make();
-      if (i % 10_000 === 0) await settle();
+      if (i % 10_000 === 0) {
+        await settle();
+        if (i === 10_000) first = memory.buffer.byteLength;
+      }
     }
     await settle();
     const after = memory.buffer.byteLength;
-    rows.push([name, int(before), int(after), after === before ? 'flat' : `+${int(after - before)}`, fmtMs(performance.now() - t0)]);
+    const growth = (a, b) => (a === b ? 'flat' : `+${int(a - b)}`);
+    rows.push([name, int(before), int(first), int(after), growth(after, before), growth(after, first), fmtMs(performance.now() - t0)]);
   }
-  table(['class', 'before (B)', 'after (B)', 'growth', 'ms'], rows, [1, 2, 3, 4]);
+  table(['class', 'before (B)', 'after 10^4 (B)', `after ${CYCLES === 100_000 ? '10^5' : int(CYCLES)} (B)`, 'growth', 'growth after 10^4', 'ms'], rows, [1, 2, 3, 4, 5, 6]);
   const end = memory.buffer.byteLength;
   console.log(`\nwasm memory: ${int(start)} B at start, ${int(end)} B after all ${Object.keys(factories).length} classes (${end === start ? 'flat' : `+${int(end - start)} B`}).`);
 }
@@ -310,12 +320,33 @@ if (phaseArg > 0) {
 } else {
   const chosen = process.argv.slice(2).filter((a) => PHASES.includes(a));
   const run = chosen.length ? chosen : PHASES;
+  // Every phase measures one build: the entries (self-contained, wasm inlined) are copied
+  // once, so a rebuild of pkg/dist during the run changes nothing.
+  const dist = process.env.DEVS_CONTEXT_DIST ?? fileURLToPath(new URL('../pkg/dist/', import.meta.url));
+  const entries = ['index.mjs', 'tokenizers.mjs'];
+  const missing = entries.filter((f) => !existsSync(join(dist, f)));
+  if (missing.length) {
+    console.error(`${dist}: no ${missing.join(', ')}; build the package first (bash scripts/build.sh)`);
+    process.exit(1);
+  }
+  const snapshotDir = mkdtempSync(join(tmpdir(), 'devs-context-boundary-'));
+  for (const f of entries) copyFileSync(join(dist, f), join(snapshotDir, f));
+  let head = '';
+  try {
+    head = execFileSync('git', ['log', '-1', '--format=%h %cI'], { cwd: fileURLToPath(new URL('..', import.meta.url)), encoding: 'utf8' }).trim();
+  } catch {}
   console.log(`@devs/context at the JS↔wasm boundary; phases: ${run.join(', ')}; sizes: ${SIZES.map(int).join(', ')} turns`);
+  console.log(`build: ${dist} (index.mjs ${statSync(join(dist, 'index.mjs')).mtime.toISOString()}${head ? `; git HEAD ${head}` : ''})`);
   const t0 = performance.now();
-  for (const phase of run) {
-    const flags = phase === 'memory' ? ['--expose-gc'] : [];
-    const r = spawnSync(process.execPath, [...flags, self, '--phase', phase], { stdio: 'inherit', env: process.env });
-    if (r.status !== 0) console.log(`\n[phase ${phase} exited with ${r.status ?? r.signal}]`);
+  try {
+    for (const phase of run) {
+      const flags = phase === 'memory' ? ['--expose-gc'] : [];
+      const env = { ...process.env, DEVS_CONTEXT_DIST: snapshotDir };
+      const r = spawnSync(process.execPath, [...flags, self, '--phase', phase], { stdio: 'inherit', env });
+      if (r.status !== 0) console.log(`\n[phase ${phase} exited with ${r.status ?? r.signal}]`);
+    }
+  } finally {
+    rmSync(snapshotDir, { recursive: true, force: true });
   }
   console.log(`\ntotal: ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 }

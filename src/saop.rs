@@ -1,112 +1,260 @@
 //! The SAOP validator over a host's skeleton of its envelopes.
 //!
-//! The TS shell walks an envelope once and writes what the validator may read as JSON:
-//! `{"s":len,"t":text}` a string (`t` only for short ones), `{"n":x}` a finite number,
-//! `{"f":"NaN"}` a non-finite one, `{"b":x}`, `{"z":1}` null, `{"u":1}` undefined,
-//! `{"a":[…]}` an array, `{"o":[[key,…],…]}` an object, `{"x":"bigint"}` anything JSON
-//! cannot hold (a bigint, function, symbol, circular reference).
+//! The TS shell (`pkg/src/saop.ts`) walks an envelope once and writes what the validator
+//! may read, in a compact text form read here in one pass:
+//! - `S<len>:<text>` a short string, `s<len>;` a long one (its text is never sent);
+//! - `n<number>;` a number (JS notation: `NaN`, `Infinity` included);
+//! - `t` / `f` booleans, `z` null, `u` undefined;
+//! - `x<what>;` what JSON cannot hold: `bigint`, `function`, `symbol`, `cycle`;
+//! - `a<count>;` then the items; `o<count>;` then each key as `<len>:<text>` and its value.
+//!
+//! Lengths are UTF-16 units, as the host counts them. Lone surrogates arrive as U+FFFD,
+//! which is one unit too.
 
 use devs_context_rules::args::FieldError;
 use devs_context_rules::saop::{Kind, Node, validate_envelope};
-use serde::Deserialize;
-use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 use crate::Out;
 
-struct Skeleton<'a>(&'a Value);
-
-impl<'a> Skeleton<'a> {
-    fn part(&self, tag: &str) -> Option<&'a Value> {
-        self.0.get(tag)
-    }
+#[derive(Debug, Clone, Copy)]
+enum Tag {
+    Str {
+        len: usize,
+        text: Option<(usize, usize)>,
+    },
+    Num(f64),
+    Bool,
+    Null,
+    Undefined,
+    Other(&'static str),
+    Array,
+    Object,
 }
 
-impl Node for Skeleton<'_> {
-    fn kind(&self) -> Kind {
-        if self.part("s").is_some() {
-            Kind::String
-        } else if let Some(n) = self.part("n").and_then(Value::as_f64) {
-            Kind::Number(n)
-        } else if let Some(f) = self.part("f").and_then(Value::as_str) {
-            Kind::Number(match f {
-                "Infinity" => f64::INFINITY,
-                "-Infinity" => f64::NEG_INFINITY,
-                _ => f64::NAN,
-            })
-        } else if self.part("b").is_some() {
-            Kind::Bool
-        } else if self.part("z").is_some() {
-            Kind::Null
-        } else if self.part("a").is_some() {
-            Kind::Array
-        } else if self.part("o").is_some() {
-            Kind::Object
-        } else if let Some(x) = self.part("x").and_then(Value::as_str) {
-            Kind::Other(match x {
+#[derive(Debug, Clone, Copy)]
+struct Flat {
+    tag: Tag,
+    /// Byte range of this node's key in its parent object.
+    key: (usize, usize),
+    /// Index of the first child, and how many there are (children are contiguous).
+    first: usize,
+    count: usize,
+}
+
+struct Skeleton<'a> {
+    src: &'a str,
+    nodes: Vec<Flat>,
+}
+
+struct Parser<'a> {
+    src: &'a str,
+    at: usize,
+}
+
+impl<'a> Parser<'a> {
+    fn bytes(&self) -> &'a [u8] {
+        self.src.as_bytes()
+    }
+
+    fn until(&mut self, end: u8) -> Option<&'a str> {
+        let start = self.at;
+        let len = self.bytes()[start..].iter().position(|&b| b == end)?;
+        self.at = start + len + 1;
+        Some(&self.src[start..start + len])
+    }
+
+    /// Skips `units` UTF-16 units of text; returns its byte range.
+    fn text(&mut self, units: usize) -> Option<(usize, usize)> {
+        let start = self.at;
+        let mut seen = 0;
+        let mut chars = self.src[start..].char_indices();
+        while seen < units {
+            let (_, c) = chars.next()?;
+            seen += c.len_utf16();
+        }
+        let end = chars.next().map_or(self.src.len(), |(i, _)| start + i);
+        self.at = end;
+        Some((start, end))
+    }
+
+    fn count(&mut self, end: u8) -> Option<usize> {
+        self.until(end)?.parse().ok()
+    }
+
+    /// Parses one node (and its subtree) into `nodes`, returning its index.
+    fn node(&mut self, nodes: &mut Vec<Flat>, key: (usize, usize)) -> Option<usize> {
+        let tag = *self.bytes().get(self.at)?;
+        self.at += 1;
+        let index = nodes.len();
+        let flat = |tag| Flat {
+            tag,
+            key,
+            first: 0,
+            count: 0,
+        };
+        let node = match tag {
+            b'S' => {
+                let len = self.count(b':')?;
+                flat(Tag::Str {
+                    len,
+                    text: Some(self.text(len)?),
+                })
+            }
+            b's' => flat(Tag::Str {
+                len: self.count(b';')?,
+                text: None,
+            }),
+            b'n' => flat(Tag::Num(self.until(b';')?.parse().ok()?)),
+            b't' | b'f' => flat(Tag::Bool),
+            b'z' => flat(Tag::Null),
+            b'u' => flat(Tag::Undefined),
+            b'x' => flat(Tag::Other(match self.until(b';')? {
                 "bigint" => "bigint",
                 "function" => "function",
                 "symbol" => "symbol",
                 _ => "circular reference",
-            })
-        } else {
-            Kind::Missing
+            })),
+            b'a' | b'o' => {
+                let count = self.count(b';')?;
+                nodes.push(flat(if tag == b'a' { Tag::Array } else { Tag::Object }));
+                // Children are parsed depth first; their indexes are collected, then moved
+                // to one contiguous run after the subtree so `first..first + count` holds.
+                let mut children = Vec::with_capacity(count);
+                for _ in 0..count {
+                    let child_key = if tag == b'o' {
+                        let len = self.count(b':')?;
+                        self.text(len)?
+                    } else {
+                        (0, 0)
+                    };
+                    children.push(self.node(nodes, child_key)?);
+                }
+                let first = nodes.len();
+                for c in children {
+                    let copy = nodes[c];
+                    nodes.push(copy);
+                }
+                nodes[index].first = first;
+                nodes[index].count = count;
+                return Some(index);
+            }
+            _ => return None,
+        };
+        nodes.push(node);
+        Some(index)
+    }
+}
+
+#[derive(Clone, Copy)]
+struct View<'s, 'a> {
+    skeleton: &'s Skeleton<'a>,
+    index: usize,
+}
+
+impl<'s, 'a> View<'s, 'a> {
+    fn flat(&self) -> &'s Flat {
+        &self.skeleton.nodes[self.index]
+    }
+
+    fn child_views(&self) -> impl Iterator<Item = View<'s, 'a>> + 's {
+        let (first, count, skeleton) = (self.flat().first, self.flat().count, self.skeleton);
+        (first..first + count).map(move |index| View { skeleton, index })
+    }
+
+    fn key(&self) -> &'a str {
+        let (start, end) = self.flat().key;
+        &self.skeleton.src[start..end]
+    }
+}
+
+impl Node for View<'_, '_> {
+    fn kind(&self) -> Kind {
+        match self.flat().tag {
+            Tag::Str { .. } => Kind::String,
+            Tag::Num(n) => Kind::Number(n),
+            Tag::Bool => Kind::Bool,
+            Tag::Null => Kind::Null,
+            Tag::Undefined => Kind::Missing,
+            Tag::Other(what) => Kind::Other(what),
+            Tag::Array => Kind::Array,
+            Tag::Object => Kind::Object,
         }
     }
 
     fn text(&self) -> Option<String> {
-        self.part("t").and_then(Value::as_str).map(str::to_owned)
+        match self.flat().tag {
+            Tag::Str {
+                text: Some((start, end)),
+                ..
+            } => Some(self.skeleton.src[start..end].to_owned()),
+            _ => None,
+        }
     }
 
     fn text_len(&self) -> usize {
-        self.part("s").and_then(Value::as_u64).unwrap_or(0) as usize
+        match self.flat().tag {
+            Tag::Str { len, .. } => len,
+            _ => 0,
+        }
     }
 
     fn get(&self, key: &str) -> Option<Self> {
-        let entries = self.part("o")?.as_array()?;
-        entries
-            .iter()
-            .find(|e| e.get(0).and_then(Value::as_str) == Some(key))
-            .and_then(|e| e.get(1))
-            .map(Skeleton)
-            .filter(|v| v.kind() != Kind::Missing)
+        if !matches!(self.flat().tag, Tag::Object) {
+            return None;
+        }
+        self.child_views()
+            .find(|c| c.key() == key)
+            .filter(|c| c.kind() != Kind::Missing)
     }
 
     fn keys(&self) -> Vec<String> {
-        self.children().into_iter().map(|(k, _)| k).collect()
+        match self.flat().tag {
+            Tag::Object => self.child_views().map(|c| c.key().to_owned()).collect(),
+            _ => Vec::new(),
+        }
     }
 
     fn children(&self) -> Vec<(String, Self)> {
-        if let Some(items) = self.part("a").and_then(Value::as_array) {
-            return items
-                .iter()
-                .enumerate()
-                .map(|(i, v)| (i.to_string(), Skeleton(v)))
-                .collect();
-        }
-        let Some(entries) = self.part("o").and_then(Value::as_array) else {
-            return Vec::new();
-        };
-        entries
-            .iter()
-            .filter_map(|e| Some((e.get(0)?.as_str()?.to_owned(), Skeleton(e.get(1)?))))
+        let object = matches!(self.flat().tag, Tag::Object);
+        self.child_views()
+            .enumerate()
+            .map(|(i, c)| {
+                (
+                    if object {
+                        c.key().to_owned()
+                    } else {
+                        i.to_string()
+                    },
+                    c,
+                )
+            })
             .collect()
     }
 }
 
-/// Validates each skeleton in the JSON array `skeletons`. A fault's field is named under
-/// `prefix`: `{prefix}[{indexes[k]}].{field}` when `indexes` are given, else
+/// Validates each skeleton in `skeletons` (one after another). A fault's field is named
+/// under `prefix`: `{prefix}[{indexes[k]}].{field}` when `indexes` are given, else
 /// `{prefix}.{field}` (the envelope itself is `{prefix}`), or as is when `prefix` is empty.
 #[wasm_bindgen(js_name = validateSkeletons)]
 pub fn validate_skeletons(skeletons: &str, prefix: &str, indexes: &[u32]) -> Out<()> {
-    let mut reader = serde_json::Deserializer::from_str(skeletons);
-    // The host's walk stops a few levels past `MAX_ARGUMENT_DEPTH`: the depth is bounded.
-    reader.disable_recursion_limit();
-    let all = Value::deserialize(&mut reader).map_err(|e| {
-        FieldError::type_error("envelope", format!("could not be read ({e})")).report()
-    })?;
-    for (k, skeleton) in all.as_array().into_iter().flatten().enumerate() {
-        if let Err(mut err) = validate_envelope(&Skeleton(skeleton)) {
+    let mut parser = Parser {
+        src: skeletons,
+        at: 0,
+    };
+    let mut k = 0;
+    while parser.at < skeletons.len() {
+        let mut nodes = Vec::new();
+        let unreadable = || FieldError::type_error("envelope", "could not be read").report();
+        let root = parser.node(&mut nodes, (0, 0)).ok_or_else(unreadable)?;
+        let skeleton = Skeleton {
+            src: skeletons,
+            nodes,
+        };
+        if let Err(mut err) = validate_envelope(&View {
+            skeleton: &skeleton,
+            index: root,
+        }) {
             let at = match indexes.get(k) {
                 Some(i) => format!("{prefix}[{i}]"),
                 None => prefix.to_owned(),
@@ -120,6 +268,7 @@ pub fn validate_skeletons(skeletons: &str, prefix: &str, indexes: &[u32]) -> Out
             }
             return Err(err.report());
         }
+        k += 1;
     }
     Ok(())
 }

@@ -14,41 +14,41 @@ const SHORT = 256;
  */
 const WALK_LIMIT = 70;
 
-type Skeleton = Record<string, unknown>;
-
-/** The text as the validator may read it: lone surrogates become U+FFFD (same length). */
-function wellFormed(text: string): string {
-  const s = text as string & { isWellFormed?: () => boolean; toWellFormed?: () => string };
-  if (typeof s.isWellFormed === 'function') return s.isWellFormed() ? text : (s.toWellFormed as () => string)();
-  return text.replace(/\p{Cs}/gu, '\uFFFD');
-}
-
-function skeleton(value: unknown, ancestors: object[]): Skeleton {
+/**
+ * Writes what the validator may read of `value` (see src/saop.rs for the form): kinds,
+ * lengths, and the text of short strings only.
+ */
+function skeleton(value: unknown, ancestors: object[]): string {
   switch (typeof value) {
     case 'string':
-      return value.length <= SHORT ? { s: value.length, t: wellFormed(value) } : { s: value.length };
+      return value.length <= SHORT ? `S${value.length}:${value}` : `s${value.length};`;
     case 'number':
-      return Number.isFinite(value) ? { n: value } : { f: String(value) };
+      return `n${value};`;
     case 'boolean':
-      return { b: value };
+      return value ? 't' : 'f';
     case 'undefined':
-      return { u: 1 };
+      return 'u';
     case 'bigint':
     case 'function':
     case 'symbol':
-      return { x: typeof value };
+      return `x${typeof value};`;
   }
-  if (value === null) return { z: 1 };
+  if (value === null) return 'z';
   const obj = value as object;
-  if (ancestors.includes(obj)) return { x: 'cycle' };
-  if (ancestors.length >= WALK_LIMIT) return Array.isArray(obj) ? { a: [] } : { o: [] };
+  if (ancestors.includes(obj)) return 'xcycle;';
+  const array = Array.isArray(obj);
+  if (ancestors.length >= WALK_LIMIT) return array ? 'a0;' : 'o0;';
   ancestors.push(obj);
-  let out: Skeleton;
-  if (Array.isArray(obj)) {
-    out = { a: Array.from(obj, (item) => skeleton(item, ancestors)) };
+  let out: string;
+  if (array) {
+    const items = obj as unknown[];
+    out = `a${items.length};`;
+    for (let i = 0; i < items.length; i++) out += skeleton(items[i], ancestors);
   } else {
     const bag = obj as Record<string, unknown>;
-    out = { o: Object.keys(bag).map((key) => [wellFormed(key), skeleton(bag[key], ancestors)]) };
+    const keys = Object.keys(bag);
+    out = `o${keys.length};`;
+    for (const key of keys) out += `${key.length}:${key}${skeleton(bag[key], ancestors)}`;
   }
   ancestors.pop();
   return out;
@@ -59,9 +59,10 @@ function skeleton(value: unknown, ancestors: object[]): Skeleton {
  * `indexes` are given, else `prefix.field`).
  */
 export function validateAll(envelopes: readonly unknown[], prefix: string, indexes: Uint32Array = new Uint32Array(0)): void {
-  const json = JSON.stringify(envelopes.map((e) => skeleton(e, [])));
+  let skeletons = '';
+  for (const e of envelopes) skeletons += skeleton(e, []);
   try {
-    rules.validateSkeletons(json, prefix, indexes);
+    rules.validateSkeletons(skeletons, prefix, indexes);
   } catch (thrown) {
     throw ruleError(thrown);
   }

@@ -593,7 +593,8 @@ const callbackCases = [
         async after() {
           assert.equal(target.turns, turns);
           const result = await applyContextManagement(ctx, deps);
-          assert.equal(result.windowUsedTokens, 100);
+          const plain = await applyContextManagement(context(), mockDeps({ prune: false }));
+          assert.equal(result.windowUsedTokens, plain.windowUsedTokens);
           assert.deepEqual(target.turns, turns);
         },
       };
@@ -844,9 +845,9 @@ async function exerciseEverything() {
   assert.equal(tools.shouldTruncate(big), true);
   assert.equal(tools.truncate(big).originalByteSize, 60_000);
 
-  const ctx = context();
+  const ctx = context({ turns: agentTurns(2, 40) });
   const managed = await applyContextManagement(ctx, mockDeps({ prune: false }));
-  assert.equal(managed.windowUsedTokens, 100);
+  assert.equal(managed.windowUsedTokens, 100 + 2 * countTokens('x'.repeat(40)), 'the mock window plus the turns');
 
   const rig = turnRig(new Fault(new Error('unused')));
   const first = await rig.runner.runTurn('step 1');
@@ -854,72 +855,6 @@ async function exerciseEverything() {
   assert.equal(first.envelope.turn_index, 1);
   assert.equal(rig.log.size, 1);
 }
-
-describe('after 100,000 faults in a row', () => {
-  it('every class still works, and so do the objects that faulted', async () => {
-    const boom = new Error('fault');
-    const always = new Fault(boom);
-    always.armed = true;
-    const tracker = new TurnTracker('a', 'p');
-    const getTrap = faultyProxy(envelope(), 'get', always);
-    const keysTrap = faultyProxy(envelope(), 'ownKeys', always);
-    const counterFault = new Fault(boom);
-    counterFault.armed = true;
-    const composer = new WindowComposer(createDefaultWindowBudget(1000), { countTokens: (t) => { counterFault.raise(); return t.length; } });
-    const store = new AgentLogStore(10);
-    const badEntry = withGetter(tracker.toLogEntry(), 'turn_index', always, 0);
-    const calls = [
-      () => tracker.attach(getTrap),
-      () => tracker.attach(keysTrap),
-      () => composer.compose('g', 'm', []),
-      () => validateSaopEnvelope(keysTrap),
-      () => store.append(badEntry),
-    ];
-    let same = 0;
-    let other = null;
-    for (let i = 0; i < 100_000; i++) {
-      try {
-        calls[i % calls.length]();
-      } catch (error) {
-        if (error === boom) same += 1;
-        else other ??= error;
-      }
-    }
-    assert.equal(other, null, `a fault came back as something else: ${other?.message}`);
-    assert.equal(same, 100_000);
-
-    counterFault.armed = false;
-    tracker.nextIndex();
-    assert.equal(tracker.attach(envelope()).turn_index, 1);
-    assert.equal(composer.compose('goal', 'map', []).slots[0].tokenCount, 4);
-    assert.equal(store.size, 0);
-    store.append(tracker.toLogEntry());
-    assert.equal(store.size, 1);
-    await exerciseEverything();
-  });
-
-  it('10,000 rejected turns in a row leave a runner that still works', async () => {
-    const boom = new Error('LLM down');
-    let fail = true;
-    const r = runnerWith({ complete: () => (fail ? Promise.reject(boom) : Promise.resolve({ text: 'up again' })) });
-    let same = 0;
-    for (let i = 0; i < 10_000; i++) {
-      try {
-        await r.runTurn(`try ${i}`);
-      } catch (error) {
-        if (error === boom) same += 1;
-      }
-    }
-    assert.equal(same, 10_000);
-    assert.equal(r.turnCount, 0);
-    assert.deepEqual(r.turns, []);
-    fail = false;
-    const ok = await r.runTurn('finally');
-    assert.equal(ok.turnIndex, 1);
-    assert.equal(ok.response.text, 'up again');
-    await exerciseEverything();
-  });
-});
 
 // ---------------------------------------------------------------------------------------
 // 3. A failed runTurn, at any step
@@ -1398,5 +1333,72 @@ describe('use after free()', () => {
     }
     const fresh = new OrchestratorContextInjector(new ContextRefresher({ threshold: 1, summaryProvider: { getSummary: async () => ({ tasSummary: 'T', prdSummary: 'P' }) } }));
     assert.ok((await fresh.injectIfNeeded(envelope(), 1)).thought.reasoning.startsWith(REFRESH_TP));
+  });
+});
+
+// Last, so that a module this leaves broken does not hide the results above.
+describe('after 100,000 faults in a row', () => {
+  it('every class still works, and so do the objects that faulted', async () => {
+    const boom = new Error('fault');
+    const always = new Fault(boom);
+    always.armed = true;
+    const tracker = new TurnTracker('a', 'p');
+    const getTrap = faultyProxy(envelope(), 'get', always);
+    const keysTrap = faultyProxy(envelope(), 'ownKeys', always);
+    const counterFault = new Fault(boom);
+    counterFault.armed = true;
+    const composer = new WindowComposer(createDefaultWindowBudget(1000), { countTokens: (t) => { counterFault.raise(); return t.length; } });
+    const store = new AgentLogStore(10);
+    const badEntry = withGetter(tracker.toLogEntry(), 'turn_index', always, 0);
+    const calls = [
+      () => tracker.attach(getTrap),
+      () => tracker.attach(keysTrap),
+      () => composer.compose('g', 'm', []),
+      () => validateSaopEnvelope(keysTrap),
+      () => store.append(badEntry),
+    ];
+    let same = 0;
+    let other = null;
+    for (let i = 0; i < 100_000; i++) {
+      try {
+        calls[i % calls.length]();
+      } catch (error) {
+        if (error === boom) same += 1;
+        else other ??= error;
+      }
+    }
+    assert.equal(other, null, `a fault came back as something else: ${other?.message}`);
+    assert.equal(same, 100_000);
+
+    counterFault.armed = false;
+    tracker.nextIndex();
+    assert.equal(tracker.attach(envelope()).turn_index, 1);
+    assert.equal(composer.compose('goal', 'map', []).slots[0].tokenCount, 4);
+    assert.equal(store.size, 0);
+    store.append(tracker.toLogEntry());
+    assert.equal(store.size, 1);
+    await exerciseEverything();
+  });
+
+  it('10,000 rejected turns in a row leave a runner that still works', async () => {
+    const boom = new Error('LLM down');
+    let fail = true;
+    const r = runnerWith({ complete: () => (fail ? Promise.reject(boom) : Promise.resolve({ text: 'up again' })) });
+    let same = 0;
+    for (let i = 0; i < 10_000; i++) {
+      try {
+        await r.runTurn(`try ${i}`);
+      } catch (error) {
+        if (error === boom) same += 1;
+      }
+    }
+    assert.equal(same, 10_000);
+    assert.equal(r.turnCount, 0);
+    assert.deepEqual(r.turns, []);
+    fail = false;
+    const ok = await r.runTurn('finally');
+    assert.equal(ok.turnIndex, 1);
+    assert.equal(ok.response.text, 'up again');
+    await exerciseEverything();
   });
 });
