@@ -15,7 +15,7 @@ pub fn handoff_prompt(
     role_lens: &[u32],
     probes: &str,
     probe_lens: &[u32],
-) -> Out<Vec<f64>> {
+) -> Out<String> {
     let mut f = Frame::new();
     report(prompt(
         &mut f,
@@ -23,12 +23,12 @@ pub fn handoff_prompt(
         &batch(roles, role_lens),
         &batch(probes, probe_lens),
     ))?;
-    Ok(f.into_values())
+    Ok(f.into_string())
 }
 
 /// `[CONTEXT REFRESH]\n{summary}` over `[summaryText]`.
 #[wasm_bindgen(js_name = contextRefreshText)]
-pub fn context_refresh_text() -> Vec<f64> {
+pub fn context_refresh_text() -> String {
     frame(|f| {
         f.text(context_refresh);
     })

@@ -34,10 +34,10 @@ fn report<T>(result: Result<T, FieldError>) -> Out<T> {
 }
 
 /// A frame built by `build`, as the host reads it.
-fn frame(build: impl FnOnce(&mut Frame)) -> Vec<f64> {
+fn frame(build: impl FnOnce(&mut Frame)) -> String {
     let mut frame = Frame::new();
     build(&mut frame);
-    frame.into_values()
+    frame.into_string()
 }
 
 /// A batch of texts (or probes), joined, with their UTF-16 lengths.

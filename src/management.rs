@@ -108,16 +108,16 @@ impl Management {
         need(self.0.recounted(turn_tokens, output_tokens))
     }
 
-    pub fn loop_guard_warning(&self) -> Vec<f64> {
+    pub fn loop_guard_warning(&self) -> String {
         let mut f = Frame::new();
         f.text(|p| self.0.loop_guard_warning(p));
-        f.into_values()
+        f.into_string()
     }
 }
 
 /// The failed-persist warning over `[toolName?, errorText]`.
 #[wasm_bindgen(js_name = persistWarning)]
-pub fn persist_warning_text(has_tool_name: bool) -> Vec<f64> {
+pub fn persist_warning_text(has_tool_name: bool) -> String {
     frame(|f| {
         f.text(|p| persist_warning(p, has_tool_name));
     })

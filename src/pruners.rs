@@ -26,7 +26,7 @@ pub fn should_prune(tokens: f64, total_budget: f64, ratio: f64) -> Out<bool> {
 
 /// The pruner's prompt over `[plan, tas, currentObservation, content0, …]`.
 #[wasm_bindgen(js_name = prunePrompt)]
-pub fn prune_prompt_text(roles: &str, role_lens: &[u32]) -> Out<Vec<f64>> {
+pub fn prune_prompt_text(roles: &str, role_lens: &[u32]) -> Out<String> {
     let roles = report(AgentRole::all_checked("turns", &batch(roles, role_lens)))?;
     Ok(frame(|f| {
         f.text(|p| prune_prompt(p, &roles));
@@ -55,7 +55,7 @@ pub fn should_truncate_entry(turn_age: f64, byte_size: f64) -> bool {
 
 /// The truncated summary over `[rawContent, toolName, location?]`.
 #[wasm_bindgen(js_name = truncationSummary)]
-pub fn truncation_summary(probe: &str, byte_size: f64, host_location: bool) -> Vec<f64> {
+pub fn truncation_summary(probe: &str, byte_size: f64, host_location: bool) -> String {
     let probe = batch(probe, &[u32::MAX]).remove(0);
     frame(|f| {
         f.text(|p| summary(p, &probe, byte_size, host_location));

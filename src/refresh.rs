@@ -66,7 +66,7 @@ impl Refresher {
 
 /// The refresh text over `[tasSummary, prdSummary]`.
 #[wasm_bindgen(js_name = injectedSummaryText)]
-pub fn injected_summary_text() -> Vec<f64> {
+pub fn injected_summary_text() -> String {
     frame(|f| {
         f.text(injected_summary);
     })
@@ -74,7 +74,7 @@ pub fn injected_summary_text() -> Vec<f64> {
 
 /// The new reasoning over `[injectedSummary, reasoning]`.
 #[wasm_bindgen(js_name = prependedReasoningText)]
-pub fn prepended_reasoning_text() -> Vec<f64> {
+pub fn prepended_reasoning_text() -> String {
     frame(|f| {
         f.text(prepended_reasoning);
     })

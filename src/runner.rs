@@ -104,11 +104,11 @@ pub fn aged_outputs(turn_ages: &[f64]) -> Vec<f64> {
 
 /// `[pending, long, currentObservation, keptOutput?]` over `[status, output]`.
 #[wasm_bindgen(js_name = observationText)]
-pub fn observation_text(probe: &str, output_len: usize) -> Vec<f64> {
+pub fn observation_text(probe: &str, output_len: usize) -> String {
     let probe = batch(probe, &[u32::MAX]).remove(0);
     let mut f = Frame::new();
     runner::observation(&mut f, &probe, output_len);
-    f.into_values()
+    f.into_string()
 }
 
 /// The prompt over `[goal, map, recentPast, content0…, toolName0, shown0, …]`.
@@ -119,7 +119,7 @@ pub fn prompt_text(
     roles: &str,
     role_lens: &[u32],
     tool_outputs: usize,
-) -> Out<Vec<f64>> {
+) -> Out<String> {
     let roles: Vec<Role> = batch(roles, role_lens)
         .iter()
         .enumerate()
@@ -140,7 +140,7 @@ pub fn prompt_text(
         .collect();
     let mut f = Frame::new();
     f.text(|p| render(p, slots, &metas, tool_outputs));
-    Ok(f.into_values())
+    Ok(f.into_string())
 }
 
 /// After a pruning the history restarts from the context's turns: 1 where a turn becomes

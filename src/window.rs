@@ -34,7 +34,7 @@ pub fn compose_plan(total: usize, max_turns: usize, turn_count: f64) -> Out<f64>
 
 /// The `[SPEC REFRESH]` text over `[name0, content0, name1, …]`, from content probes.
 #[wasm_bindgen(js_name = specInjection)]
-pub fn spec_injection(probes: &str, lens: &[u32]) -> Vec<f64> {
+pub fn spec_injection(probes: &str, lens: &[u32]) -> String {
     let probes = batch(probes, lens);
     frame(|f| {
         f.text(|p| injection(p, &probes));
@@ -43,7 +43,7 @@ pub fn spec_injection(probes: &str, lens: &[u32]) -> Vec<f64> {
 
 /// A composer's documents, whole: checked, then their injection text.
 #[wasm_bindgen(js_name = composerSpecs)]
-pub fn composer_specs(field: &str, contents: &str, lens: &[u32]) -> Out<Vec<f64>> {
+pub fn composer_specs(field: &str, contents: &str, lens: &[u32]) -> Out<String> {
     let contents = batch(contents, lens);
     report(check_specs(field, &contents))?;
     Ok(frame(|f| {

@@ -46,7 +46,7 @@ fn a_thousand_turn_session_refreshes_specs_and_context_on_schedule() {
     assert_eq!(runner.accumulated(), 200_000.0);
     let mut frame = Frame::new();
     frame.text(|p| injection(p, &[Units::of("t"), Units::of("p")]));
-    let text = Reader::new(&frame.into_values()).text(&["TAS", "t", "PRD", "p"]);
+    let text = Reader::new(&frame.into_string()).text(&["TAS", "t", "PRD", "p"]);
     assert_eq!(text, "[SPEC REFRESH]\n\n## TAS\nt\n## PRD\np\n");
 }
 
@@ -64,7 +64,7 @@ fn the_handoff_prompt_only_carries_conversation_turns() {
     let probes: Vec<Units> = contents.iter().map(|c| Units::of(c)).collect();
     let mut frame = Frame::new();
     handoff::prompt(&mut frame, &[1.0, 2.0, 3.0], &roles, &probes).unwrap();
-    let values = frame.into_values();
+    let values = frame.into_string();
     let mut r = Reader::new(&values);
     assert_eq!((r.num(), r.num(), r.num()), (1.0, 1.0, 3.0));
     let prompt = r.text(&["dev-1", contents[0], contents[1], contents[2]]);

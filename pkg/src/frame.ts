@@ -1,60 +1,58 @@
 // Reads a rule's answer: numbers and texts, in order (`devs_context_rules::frame`). A
 // text arrives as pieces, the rule's own words and references to the host's strings,
-// which are pasted back in here untouched.
+// which are pasted back in here untouched. The frame is one string, marked with Unicode
+// noncharacters that no rule's words contain.
 
-const LIT = 0;
-const END = 2;
-const WHOLE = -1;
-/** `String.fromCharCode` takes at most this many arguments at once, safely. */
-const CHUNK = 8192;
+
+const REF_END = '\uFDD1';
+const TEXT_END = '\uFDD2';
+const MARKS = /[\uFDD0\uFDD2]/g;
 
 export class FrameReader {
   private at = 0;
 
-  constructor(private readonly values: Float64Array) {}
+  constructor(private readonly frame: string) {}
 
   num(): number {
-    return this.values[this.at++];
+    const end = this.frame.indexOf(REF_END, this.at);
+    const value = Number(this.frame.slice(this.at + 1, end));
+    this.at = end + 1;
+    return value;
   }
 
   flag(): boolean {
-    return this.values[this.at++] === 1;
-  }
-
-  done(): boolean {
-    return this.at >= this.values.length;
+    return this.num() === 1;
   }
 
   /** The next text, with `hosts[i]` where the rule refers to host text `i`. */
   text(hosts: readonly string[]): string {
-    const v = this.values;
+    const frame = this.frame;
     let out = '';
     for (;;) {
-      const tag = v[this.at++];
-      if (tag === END) return out;
-      if (tag === LIT) {
-        const n = v[this.at++];
-        for (let i = 0; i < n; i += CHUNK) {
-          out += String.fromCharCode.apply(null, v.subarray(this.at + i, this.at + Math.min(n, i + CHUNK)) as unknown as number[]);
-        }
-        this.at += n;
-      } else {
-        const host = hosts[v[this.at++]];
-        const start = v[this.at++];
-        const end = v[this.at++];
-        out += start === 0 && end === WHOLE ? host : host.slice(start, end === WHOLE ? undefined : end);
+      MARKS.lastIndex = this.at;
+      const mark = MARKS.exec(frame);
+      const at = mark ? mark.index : frame.length;
+      out += frame.slice(this.at, at);
+      if (!mark || frame[at] === TEXT_END) {
+        this.at = at + 1;
+        return out;
       }
+      const end = frame.indexOf(REF_END, at);
+      const [index, start, stop] = frame.slice(at + 1, end).split(',').map(Number);
+      const host = hosts[index];
+      out += start === 0 && stop === -1 ? host : host.slice(start, stop === -1 ? undefined : stop);
+      this.at = end + 1;
     }
   }
 }
 
 /** The one text of a frame that holds only a text. */
-export function frameText(values: Float64Array, hosts: readonly string[]): string {
-  return new FrameReader(values).text(hosts);
+export function frameText(frame: string, hosts: readonly string[]): string {
+  return new FrameReader(frame).text(hosts);
 }
 
 /** A template frame fetched from the rules once, then reused. */
-export function template(get: () => Float64Array): (hosts: readonly string[]) => string {
-  let values: Float64Array | undefined;
-  return (hosts) => frameText((values ??= get()), hosts);
+export function template(get: () => string): (hosts: readonly string[]) => string {
+  let frame: string | undefined;
+  return (hosts) => frameText((frame ??= get()), hosts);
 }

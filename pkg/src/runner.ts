@@ -330,7 +330,7 @@ function buildPrompt(cfg: Config, window: ContextWindow, applied: Applied | null
       tools++;
     }
   }
-  let values: Float64Array;
+  let values: string;
   try {
     values = rules.promptText(applied !== null, indexes, roles.join(''), Uint32Array.from(roles, (r) => r.length), tools);
   } catch (thrown) {

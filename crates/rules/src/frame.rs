@@ -1,4 +1,4 @@
-//! A rule's answer as plain data: one flat list of numbers that a host reads in order.
+//! A rule's answer as plain data: one string that a host reads in order.
 //!
 //! Texts that a rule produces are mostly the host's own texts with the rule's words in
 //! between: a prompt is headings around turn contents, a refresh is labels around two
@@ -7,20 +7,24 @@
 //! back in, so they are never copied into wasm and back, and come out exactly as they went
 //! in (lone surrogates included).
 //!
-//! Wire format, in `f64`s:
-//! - a number: itself;
-//! - a text: pieces, then [`END`]. A piece is [`LIT`] `n` followed by `n` UTF-16 units,
-//!   or [`HOST`] `index start end` (`end` = [`WHOLE`] for the whole text).
+//! The frame is one string, so it crosses as one native UTF-8 decode. Its structure is
+//! marked with Unicode noncharacters, which no rule's words contain:
+//! - a number: [`NUM`], the number in JS notation, [`REF_END`];
+//! - a text: its literal words as they are, each host reference as [`HOST`]
+//!   `index,start,end` [`REF_END`] (`end` -1 for the whole text), then [`TEXT_END`].
 
-pub const LIT: f64 = 0.0;
-pub const HOST: f64 = 1.0;
-pub const END: f64 = 2.0;
-/// `end` of a [`HOST`] piece that takes the host text to its end.
-pub const WHOLE: f64 = -1.0;
+pub const HOST: char = '\u{FDD0}';
+pub const REF_END: char = '\u{FDD1}';
+pub const TEXT_END: char = '\u{FDD2}';
+pub const NUM: char = '\u{FDD3}';
+
+fn is_mark(c: char) -> bool {
+    ('\u{FDD0}'..='\u{FDD3}').contains(&c)
+}
 
 #[derive(Debug, Default, Clone, PartialEq)]
 pub struct Frame {
-    values: Vec<f64>,
+    out: String,
 }
 
 impl Frame {
@@ -29,7 +33,9 @@ impl Frame {
     }
 
     pub fn num(&mut self, value: f64) -> &mut Self {
-        self.values.push(value);
+        self.out.push(NUM);
+        self.out.push_str(&super::args::show_number(value));
+        self.out.push(REF_END);
         self
     }
 
@@ -39,31 +45,28 @@ impl Frame {
 
     /// Appends a text; `build` adds its pieces.
     pub fn text(&mut self, build: impl FnOnce(&mut Pieces<'_>)) -> &mut Self {
-        let mut pieces = Pieces {
-            frame: self,
-            pending: String::new(),
-        };
-        build(&mut pieces);
-        pieces.flush();
-        self.values.push(END);
+        build(&mut Pieces { frame: self });
+        self.out.push(TEXT_END);
         self
     }
 
-    pub fn into_values(self) -> Vec<f64> {
-        self.values
+    pub fn into_string(self) -> String {
+        self.out
     }
 }
 
 /// The pieces of one text, written in order.
 pub struct Pieces<'a> {
     frame: &'a mut Frame,
-    /// Literal words are merged until a host piece interrupts them.
-    pending: String,
 }
 
 impl Pieces<'_> {
     pub fn lit(&mut self, text: &str) -> &mut Self {
-        self.pending.push_str(text);
+        debug_assert!(
+            !text.chars().any(is_mark),
+            "a rule's words hold no frame marks"
+        );
+        self.frame.out.extend(text.chars().filter(|&c| !is_mark(c)));
         self
     }
 
@@ -74,72 +77,65 @@ impl Pieces<'_> {
 
     /// Host text `index` from UTF-16 unit `start` to `end` (`None`: to its end).
     pub fn host_range(&mut self, index: usize, start: usize, end: Option<usize>) -> &mut Self {
-        self.flush();
-        let end = end.map_or(WHOLE, |e| e as f64);
-        self.frame
-            .values
-            .extend([HOST, index as f64, start as f64, end]);
+        let end = end.map_or(-1, |e| e as i64);
+        let out = &mut self.frame.out;
+        out.push(HOST);
+        out.push_str(&format!("{index},{start},{end}"));
+        out.push(REF_END);
         self
-    }
-
-    fn flush(&mut self) {
-        if self.pending.is_empty() {
-            return;
-        }
-        let units: Vec<u16> = self.pending.encode_utf16().collect();
-        self.frame.values.push(LIT);
-        self.frame.values.push(units.len() as f64);
-        self.frame
-            .values
-            .extend(units.iter().map(|&u| f64::from(u)));
-        self.pending.clear();
     }
 }
 
 /// Reads a frame back, as a host does: for the rules' own tests.
 pub struct Reader<'a> {
-    values: &'a [f64],
-    at: usize,
+    rest: &'a str,
 }
 
 impl<'a> Reader<'a> {
-    pub fn new(values: &'a [f64]) -> Self {
-        Self { values, at: 0 }
+    pub fn new(frame: &'a str) -> Self {
+        Self { rest: frame }
     }
 
     pub fn num(&mut self) -> f64 {
-        self.at += 1;
-        self.values[self.at - 1]
+        let body = self.rest.strip_prefix(NUM).expect("a number");
+        let end = body.find(REF_END).expect("a number ends");
+        self.rest = &body[end + REF_END.len_utf8()..];
+        match &body[..end] {
+            "Infinity" => f64::INFINITY,
+            "-Infinity" => f64::NEG_INFINITY,
+            n => n.parse().expect("a number in JS notation"),
+        }
     }
 
     /// The next text, with `hosts` pasted in.
     pub fn text(&mut self, hosts: &[&str]) -> String {
         let mut out: Vec<u16> = Vec::new();
         loop {
-            let tag = self.num();
-            if tag == END {
+            let at = self.rest.find(is_mark).expect("a text ends");
+            out.extend(self.rest[..at].encode_utf16());
+            let mark = self.rest[at..].chars().next().unwrap_or(TEXT_END);
+            self.rest = &self.rest[at + mark.len_utf8()..];
+            if mark == TEXT_END {
                 return String::from_utf16_lossy(&out);
             }
-            if tag == LIT {
-                let n = self.num() as usize;
-                out.extend(self.values[self.at..self.at + n].iter().map(|&u| u as u16));
-                self.at += n;
+            let end = self.rest.find(REF_END).expect("a reference ends");
+            let parts: Vec<i64> = self.rest[..end]
+                .split(',')
+                .map(|p| p.parse().unwrap())
+                .collect();
+            self.rest = &self.rest[end + REF_END.len_utf8()..];
+            let host: Vec<u16> = hosts[parts[0] as usize].encode_utf16().collect();
+            let stop = if parts[2] < 0 {
+                host.len()
             } else {
-                let host: Vec<u16> = hosts[self.num() as usize].encode_utf16().collect();
-                let start = self.num() as usize;
-                let end = self.num();
-                let end = if end == WHOLE {
-                    host.len()
-                } else {
-                    end as usize
-                };
-                out.extend_from_slice(&host[start..end]);
-            }
+                parts[2] as usize
+            };
+            out.extend_from_slice(&host[parts[1] as usize..stop]);
         }
     }
 
     pub fn done(&self) -> bool {
-        self.at == self.values.len()
+        self.rest.is_empty()
     }
 }
 
@@ -157,21 +153,21 @@ mod tests {
                 .host_range(1, 2, Some(4))
                 .lit("é😀");
         });
-        frame.flag(true);
-        let values = frame.into_values();
+        frame.flag(true).num(f64::INFINITY).num(-0.5);
+        let values = frame.into_string();
         let mut r = Reader::new(&values);
         assert_eq!(r.num(), 7.0);
         assert_eq!(r.text(&["TAS", "abcdef"]), "## TAS\ncdé😀");
-        assert_eq!(r.num(), 1.0);
+        assert_eq!((r.num(), r.num(), r.num()), (1.0, f64::INFINITY, -0.5));
         assert!(r.done());
     }
 
     #[test]
-    fn literal_words_merge_into_one_piece() {
+    fn the_wire_is_the_words_with_marked_references() {
         let mut frame = Frame::new();
         frame.text(|p| {
-            p.lit("a").lit("b");
+            p.lit("a").host(3).lit("b");
         });
-        assert_eq!(frame.into_values(), vec![LIT, 2.0, 97.0, 98.0, END]);
+        assert_eq!(frame.into_string(), "a\u{FDD0}3,0,-1\u{FDD1}b\u{FDD2}");
     }
 }

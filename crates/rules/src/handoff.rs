@@ -133,7 +133,7 @@ mod tests {
             &units(&contents),
         )
         .unwrap();
-        let values = frame.into_values();
+        let values = frame.into_string();
         let mut r = Reader::new(&values);
         assert_eq!((r.num(), r.num(), r.num()), (1.0, 4.0, 6.0));
         let text = r.text(&["dev-1", contents[0], contents[1], contents[2]]);
@@ -154,7 +154,7 @@ mod tests {
                 &units(&vec!["out"; roles.len()]),
             )
             .unwrap();
-            assert_eq!(frame.into_values(), vec![0.0]);
+            assert_eq!(frame.into_string(), "\u{FDD3}0\u{FDD1}");
         }
         assert_eq!(turn_range(&[]), None);
     }
@@ -177,7 +177,7 @@ mod tests {
         let mut frame = Frame::new();
         frame.text(context_refresh);
         assert_eq!(
-            Reader::new(&frame.into_values()).text(&["S"]),
+            Reader::new(&frame.into_string()).text(&["S"]),
             "[CONTEXT REFRESH]\nS"
         );
     }

@@ -307,7 +307,7 @@ mod tests {
         assert_eq!(r.warned(), Need::ShouldTruncate { output: 1 });
         let mut frame = Frame::new();
         frame.text(|p| persist_warning(p, true));
-        let text = Reader::new(&frame.into_values()).text(&["run_tests", "disk full"]);
+        let text = Reader::new(&frame.into_string()).text(&["run_tests", "disk full"]);
         assert_eq!(
             text,
             "applyContextManagement: persistRaw failed for tool run_tests; its output stays whole in the context (disk full)"
@@ -327,7 +327,7 @@ mod tests {
         );
         let mut frame = Frame::new();
         frame.text(|p| r.loop_guard_warning(p));
-        let text = Reader::new(&frame.into_values()).text(&[]);
+        let text = Reader::new(&frame.into_string()).text(&[]);
         assert!(text.contains("the summary is 950 tokens, at or above the saturation point of 900; kept the newest 1 of 4 turns"));
     }
 }

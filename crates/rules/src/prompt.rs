@@ -87,7 +87,7 @@ mod tests {
     fn text(slots: bool, tools: usize, hosts: &[&str]) -> String {
         let mut frame = Frame::new();
         frame.text(|p| render(p, slots, &turns(), tools));
-        Reader::new(&frame.into_values()).text(hosts)
+        Reader::new(&frame.into_string()).text(hosts)
     }
 
     #[test]

@@ -182,7 +182,7 @@ mod tests {
     fn the_prompt_keeps_plan_tas_and_observation_verbatim() {
         let mut frame = Frame::new();
         frame.text(|p| prune_prompt(p, &[User, Model]));
-        let p = Reader::new(&frame.into_values()).text(&["PLAN-1", "TAS-2", "FAIL-3", "hi", "ok"]);
+        let p = Reader::new(&frame.into_string()).text(&["PLAN-1", "TAS-2", "FAIL-3", "hi", "ok"]);
         assert!(p.contains("VERBATIM"));
         assert!(p.contains("## Plan (keep verbatim)\nPLAN-1\n"));
         assert!(p.contains("## TAS (keep verbatim)\nTAS-2\n"));

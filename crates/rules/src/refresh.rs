@@ -209,7 +209,7 @@ mod tests {
     fn render(build: fn(&mut Pieces<'_>), hosts: &[&str]) -> String {
         let mut frame = Frame::new();
         frame.text(build);
-        Reader::new(&frame.into_values()).text(hosts)
+        Reader::new(&frame.into_string()).text(hosts)
     }
 
     #[test]

@@ -89,7 +89,7 @@ mod tests {
         let raw = "L".repeat(600);
         let mut frame = Frame::new();
         frame.text(|p| summary(p, &Units::of(&raw[..501]), 412_345.0, false));
-        let text = Reader::new(&frame.into_values()).text(&[&raw, "run_tests"]);
+        let text = Reader::new(&frame.into_string()).text(&[&raw, "run_tests"]);
         assert_eq!(
             text,
             format!(

@@ -110,7 +110,7 @@ mod tests {
         let probes = [Units::of("rust core"), Units::of(&long[..3001])];
         let mut frame = Frame::new();
         frame.text(|p| injection(p, &probes));
-        let text = Reader::new(&frame.into_values()).text(&["TAS", "rust core", "PRD", &long]);
+        let text = Reader::new(&frame.into_string()).text(&["TAS", "rust core", "PRD", &long]);
         assert!(text.starts_with("[SPEC REFRESH]\n\n## TAS\nrust core\n## PRD\n"));
         assert_eq!(text.matches('x').count(), 3000);
     }
