@@ -6,6 +6,7 @@ use devs_context_rules::text::is_blank;
 use wasm_bindgen::prelude::*;
 
 use crate::{Out, batch, frame, report};
+use devs_context_rules::text::split_texts;
 
 /// `[call?, start, end, prompt]` over `[agentId, content0, …]`; see `handoff::prompt`.
 #[wasm_bindgen(js_name = handoffPrompt)]
@@ -20,7 +21,7 @@ pub fn handoff_prompt(
     report(prompt(
         &mut f,
         turn_indexes,
-        &batch(roles, role_lens),
+        &split_texts(roles, role_lens),
         &batch(probes, probe_lens),
     ))?;
     Ok(f.into_string())

@@ -6,7 +6,8 @@ use devs_context_rules::management::{Need, Run, persist_warning};
 use devs_context_rules::pruner::{AgentRole, Kept};
 use wasm_bindgen::prelude::*;
 
-use crate::{Out, batch, frame, report};
+use crate::{Out, frame, report};
+use devs_context_rules::text::split_texts;
 
 #[wasm_bindgen]
 pub struct Management(Run);
@@ -80,7 +81,10 @@ impl Management {
     }
 
     pub fn roles(&mut self, roles: &str, lens: &[u32]) -> Out<Vec<f64>> {
-        let roles = report(AgentRole::all_checked("context.turns", &batch(roles, lens)))?;
+        let roles = report(AgentRole::all_checked(
+            "context.turns",
+            &split_texts(roles, lens),
+        ))?;
         Ok(need(self.0.roles(&roles)))
     }
 

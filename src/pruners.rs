@@ -7,6 +7,7 @@ use devs_context_rules::tool_output::{check_entry, check_location, should_trunca
 use wasm_bindgen::prelude::*;
 
 use crate::{Out, batch, frame, report};
+use devs_context_rules::text::split_texts;
 
 #[wasm_bindgen(js_name = saturationRatio)]
 pub fn saturation_ratio(value: Option<f64>) -> Out<f64> {
@@ -27,7 +28,10 @@ pub fn should_prune(tokens: f64, total_budget: f64, ratio: f64) -> Out<bool> {
 /// The pruner's prompt over `[plan, tas, currentObservation, content0, …]`.
 #[wasm_bindgen(js_name = prunePrompt)]
 pub fn prune_prompt_text(roles: &str, role_lens: &[u32]) -> Out<String> {
-    let roles = report(AgentRole::all_checked("turns", &batch(roles, role_lens)))?;
+    let roles = report(AgentRole::all_checked(
+        "turns",
+        &split_texts(roles, role_lens),
+    ))?;
     Ok(frame(|f| {
         f.text(|p| prune_prompt(p, &roles));
     }))

@@ -4,10 +4,10 @@ use devs_context_rules::frame::Frame;
 use devs_context_rules::handoff::Role;
 use devs_context_rules::prompt::{TurnMeta, render};
 use devs_context_rules::runner::{self, Parts, Step, Turn};
-use devs_context_rules::text::lossy;
 use wasm_bindgen::prelude::*;
 
 use crate::{Out, batch, report};
+use devs_context_rules::text::split_texts;
 
 #[wasm_bindgen]
 pub struct RunnerCore {
@@ -120,7 +120,7 @@ pub fn prompt_text(
     role_lens: &[u32],
     tool_outputs: usize,
 ) -> Out<String> {
-    let roles: Vec<Role> = batch(roles, role_lens)
+    let roles: Vec<Role> = split_texts(roles, role_lens)
         .iter()
         .enumerate()
         .map(|(i, r)| {
@@ -147,8 +147,8 @@ pub fn prompt_text(
 /// an `assistant` turn (it was the model's), 0 for `user`.
 #[wasm_bindgen(js_name = historyRoles)]
 pub fn history_roles(roles: &str, lens: &[u32]) -> Vec<u8> {
-    batch(roles, lens)
+    split_texts(roles, lens)
         .iter()
-        .map(|r| u8::from(lossy(r) == "model"))
+        .map(|r| u8::from(*r == "model"))
         .collect()
 }

@@ -215,6 +215,16 @@ impl Node for View<'_, '_> {
         }
     }
 
+    fn key_outside(&self, allowed: &[&str]) -> Option<String> {
+        if !matches!(self.flat().tag, Tag::Object) {
+            return None;
+        }
+        self.child_views()
+            .map(|c| c.key())
+            .find(|k| !allowed.contains(k))
+            .map(str::to_owned)
+    }
+
     fn children(&self) -> Vec<(String, Self)> {
         let object = matches!(self.flat().tag, Tag::Object);
         self.child_views()

@@ -57,10 +57,7 @@ fn the_handoff_prompt_only_carries_conversation_turns() {
         "<400 KB of test output>",
         "patched the lexer",
     ];
-    let roles: Vec<Units> = ["user", "tool", "assistant"]
-        .iter()
-        .map(|r| Units::of(r))
-        .collect();
+    let roles = ["user", "tool", "assistant"];
     let probes: Vec<Units> = contents.iter().map(|c| Units::of(c)).collect();
     let mut frame = Frame::new();
     handoff::prompt(&mut frame, &[1.0, 2.0, 3.0], &roles, &probes).unwrap();

@@ -6,7 +6,7 @@
 
 const REF_END = '\uFDD1';
 const TEXT_END = '\uFDD2';
-const MARKS = /[\uFDD0\uFDD2]/g;
+const HOST = '\uFDD0';
 
 export class FrameReader {
   private at = 0;
@@ -28,20 +28,24 @@ export class FrameReader {
   text(hosts: readonly string[]): string {
     const frame = this.frame;
     let out = '';
+    let at = this.at;
     for (;;) {
-      MARKS.lastIndex = this.at;
-      const mark = MARKS.exec(frame);
-      const at = mark ? mark.index : frame.length;
-      out += frame.slice(this.at, at);
-      if (!mark || frame[at] === TEXT_END) {
-        this.at = at + 1;
+      const host = frame.indexOf(HOST, at);
+      const end = frame.indexOf(TEXT_END, at);
+      if (host < 0 || end < host) {
+        out += frame.slice(at, end);
+        this.at = end + 1;
         return out;
       }
-      const end = frame.indexOf(REF_END, at);
-      const [index, start, stop] = frame.slice(at + 1, end).split(',').map(Number);
-      const host = hosts[index];
-      out += start === 0 && stop === -1 ? host : host.slice(start, stop === -1 ? undefined : stop);
-      this.at = end + 1;
+      if (host > at) out += frame.slice(at, host);
+      const comma1 = frame.indexOf(',', host);
+      const comma2 = frame.indexOf(',', comma1 + 1);
+      const close = frame.indexOf(REF_END, comma2);
+      const text = hosts[+frame.slice(host + 1, comma1)];
+      const start = +frame.slice(comma1 + 1, comma2);
+      const stop = +frame.slice(comma2 + 1, close);
+      out += start === 0 && stop === -1 ? text : text.slice(start, stop === -1 ? undefined : stop);
+      at = close + 1;
     }
   }
 }

@@ -1338,6 +1338,28 @@ describe('use after free()', () => {
 
 // Last, so that a module this leaves broken does not hide the results above.
 describe('after 100,000 faults in a row', () => {
+  it('10,000 rejected turns in a row leave a runner that still works', async () => {
+    const boom = new Error('LLM down');
+    let fail = true;
+    const r = runnerWith({ complete: () => (fail ? Promise.reject(boom) : Promise.resolve({ text: 'up again' })) });
+    let same = 0;
+    for (let i = 0; i < 10_000; i++) {
+      try {
+        await r.runTurn(`try ${i}`);
+      } catch (error) {
+        if (error === boom) same += 1;
+      }
+    }
+    assert.equal(same, 10_000);
+    assert.equal(r.turnCount, 0);
+    assert.deepEqual(r.turns, []);
+    fail = false;
+    const ok = await r.runTurn('finally');
+    assert.equal(ok.turnIndex, 1);
+    assert.equal(ok.response.text, 'up again');
+    await exerciseEverything();
+  });
+
   it('every class still works, and so do the objects that faulted', async () => {
     const boom = new Error('fault');
     const always = new Fault(boom);
@@ -1377,28 +1399,6 @@ describe('after 100,000 faults in a row', () => {
     assert.equal(store.size, 0);
     store.append(tracker.toLogEntry());
     assert.equal(store.size, 1);
-    await exerciseEverything();
-  });
-
-  it('10,000 rejected turns in a row leave a runner that still works', async () => {
-    const boom = new Error('LLM down');
-    let fail = true;
-    const r = runnerWith({ complete: () => (fail ? Promise.reject(boom) : Promise.resolve({ text: 'up again' })) });
-    let same = 0;
-    for (let i = 0; i < 10_000; i++) {
-      try {
-        await r.runTurn(`try ${i}`);
-      } catch (error) {
-        if (error === boom) same += 1;
-      }
-    }
-    assert.equal(same, 10_000);
-    assert.equal(r.turnCount, 0);
-    assert.deepEqual(r.turns, []);
-    fail = false;
-    const ok = await r.runTurn('finally');
-    assert.equal(ok.turnIndex, 1);
-    assert.equal(ok.response.text, 'up again');
     await exerciseEverything();
   });
 });

@@ -4,7 +4,7 @@
 use super::args::{FieldError, show_number};
 use super::cut::Units;
 use super::frame::{Frame, Pieces};
-use super::text::{cut_end, lossy};
+use super::text::cut_end;
 
 /// Each turn's content is cut to this many UTF-16 units in the prompt.
 pub const MAX_TURN_CHARS: usize = 1500;
@@ -30,9 +30,8 @@ impl Role {
     }
 
     /// `field`'s role, or a `TypeError` naming it.
-    pub fn checked(field: &str, name: &Units) -> Result<Role, FieldError> {
-        let name = lossy(name);
-        Role::parse(&name).ok_or_else(|| {
+    pub fn checked(field: &str, name: &str) -> Result<Role, FieldError> {
+        Role::parse(name).ok_or_else(|| {
             FieldError::type_error(
                 field,
                 format!("must be 'user', 'assistant' or 'tool', got {name:?}"),
@@ -60,7 +59,7 @@ pub fn turn_text(turn: usize) -> usize {
 pub fn prompt(
     frame: &mut Frame,
     turn_indexes: &[f64],
-    roles: &[Units],
+    roles: &[&str],
     probes: &[Units],
 ) -> Result<(), FieldError> {
     let roles: Vec<Role> = roles
@@ -129,7 +128,7 @@ mod tests {
         prompt(
             &mut frame,
             &[4.0, 5.0, 6.0],
-            &units(&["user", "tool", "assistant"]),
+            &["user", "tool", "assistant"],
             &units(&contents),
         )
         .unwrap();
@@ -150,7 +149,7 @@ mod tests {
             prompt(
                 &mut frame,
                 &indexes,
-                &units(&roles),
+                &roles,
                 &units(&vec!["out"; roles.len()]),
             )
             .unwrap();
@@ -161,13 +160,7 @@ mod tests {
 
     #[test]
     fn roles_are_checked() {
-        let err = prompt(
-            &mut Frame::new(),
-            &[1.0],
-            &units(&["system"]),
-            &units(&["x"]),
-        )
-        .unwrap_err();
+        let err = prompt(&mut Frame::new(), &[1.0], &["system"], &units(&["x"])).unwrap_err();
         assert_eq!(err.field, "turns[0].role");
         assert_eq!(Role::Assistant.name(), "assistant");
     }

@@ -2,9 +2,7 @@
 //! the Plan, the TAS and the failing Observation kept verbatim.
 
 use super::args::{FieldError, non_negative, show_number};
-use super::cut::Units;
 use super::frame::Pieces;
-use super::text::lossy;
 
 pub const DEFAULT_SATURATION_RATIO: f64 = 0.90;
 
@@ -50,8 +48,8 @@ pub enum AgentRole {
 impl AgentRole {
     pub const NAMES: [&'static str; 2] = ["user", "model"];
 
-    pub fn checked(field: &str, name: &Units) -> Result<AgentRole, FieldError> {
-        match lossy(name).as_str() {
+    pub fn checked(field: &str, name: &str) -> Result<AgentRole, FieldError> {
+        match name {
             "user" => Ok(AgentRole::User),
             "model" => Ok(AgentRole::Model),
             other => Err(FieldError::type_error(
@@ -68,7 +66,7 @@ impl AgentRole {
         }
     }
 
-    pub fn all_checked(field: &str, names: &[Units]) -> Result<Vec<AgentRole>, FieldError> {
+    pub fn all_checked(field: &str, names: &[&str]) -> Result<Vec<AgentRole>, FieldError> {
         names
             .iter()
             .enumerate()

@@ -53,6 +53,12 @@ pub trait Node: Sized {
     fn get(&self, key: &str) -> Option<Self>;
     /// Own enumerable keys of an object node.
     fn keys(&self) -> Vec<String>;
+    /// The first own key not in `allowed`, if any.
+    fn key_outside(&self, allowed: &[&str]) -> Option<String> {
+        self.keys()
+            .into_iter()
+            .find(|k| !allowed.contains(&k.as_str()))
+    }
     /// The UTF-16 length of a string node, whether or not its text was read.
     fn text_len(&self) -> usize {
         self.text().map_or(0, |t| t.encode_utf16().count())
@@ -154,11 +160,7 @@ fn object<N: Node>(node: &N, path: &str, allowed: &[&str], prefix: &str) -> Resu
     if kind != Kind::Object {
         return Err(expected(path, "an object", &kind));
     }
-    if let Some(extra) = node
-        .keys()
-        .into_iter()
-        .find(|k| !allowed.contains(&k.as_str()))
-    {
+    if let Some(extra) = node.key_outside(allowed) {
         return Err(FieldError::type_error(
             format!("{prefix}{extra}"),
             "is not a SAOP field (no other properties are allowed)",

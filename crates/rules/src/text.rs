@@ -22,6 +22,35 @@ pub fn split_batch(joined: &str, lens: &[u32]) -> Vec<Units> {
         .collect()
 }
 
+/// Splits `joined` into texts of `lens` UTF-16 units each, as slices of it: for short
+/// texts a rule compares (roles), with no copy.
+pub fn split_texts<'a>(joined: &'a str, lens: &[u32]) -> Vec<&'a str> {
+    let mut out = Vec::with_capacity(lens.len());
+    if joined.is_ascii() {
+        let mut at = 0usize;
+        for &n in lens {
+            let end = (at + n as usize).min(joined.len());
+            out.push(&joined[at..end]);
+            at = end;
+        }
+        return out;
+    }
+    let mut chars = joined.char_indices().peekable();
+    for &n in lens {
+        let start = chars.peek().map_or(joined.len(), |&(i, _)| i);
+        let mut units = 0;
+        while units < n as usize {
+            match chars.next() {
+                Some((_, c)) => units += c.len_utf16(),
+                None => break,
+            }
+        }
+        let end = chars.peek().map_or(joined.len(), |&(i, _)| i);
+        out.push(&joined[start..end]);
+    }
+    out
+}
+
 /// Where to cut a text whose probe is `probe` so that it fits in `max` units: `None` when
 /// it fits already. With `at_space`, at the last space before the limit when there is one.
 pub fn cut_end(probe: &Units, max: usize, at_space: bool) -> Option<usize> {
@@ -54,6 +83,12 @@ mod tests {
             parts.iter().map(lossy).collect::<Vec<_>>(),
             ["ab", "😀", "cdé"]
         );
+    }
+
+    #[test]
+    fn splits_texts_without_copying() {
+        assert_eq!(split_texts("usermodel", &[4, 5]), ["user", "model"]);
+        assert_eq!(split_texts("é😀ab", &[1, 2, 2]), ["é", "😀", "ab"]);
     }
 
     #[test]
