@@ -228,8 +228,7 @@ mod tests {
 
     #[test]
     fn roles_are_user_or_model() {
-        let err =
-            AgentRole::all_checked("turns", &[Units::of("user"), Units::of("tool")]).unwrap_err();
+        let err = AgentRole::all_checked("turns", &["user", "tool"]).unwrap_err();
         assert_eq!(err.field, "turns[1].role");
     }
 }
