@@ -5,7 +5,7 @@ use devs_context_rules::composer::{Candidate, ComposerConfig, envelopes_to_rende
 use devs_context_rules::text::cut_end;
 use wasm_bindgen::prelude::*;
 
-use crate::{Out, batch, report};
+use crate::{Out, probe, report};
 
 /// `createDefaultWindowBudget(total)`: `[total, goal, map, recentPast]`.
 #[wasm_bindgen(js_name = budgetSplit)]
@@ -21,11 +21,10 @@ pub fn check_budget(field: &str, shares: &[f64]) -> Out<()> {
     report(WindowBudget::from_shares(field, shares)).map(drop)
 }
 
-/// Where to cut a text whose probe is `probe` to fit `max` UTF-16 units; -1 if it fits.
+/// Where to cut a text, from its probe (units `start..`), to fit `max` UTF-16 units; -1 if it fits.
 #[wasm_bindgen(js_name = cutEnd)]
-pub fn cut_end_of(probe: &str, max: usize, at_space: bool) -> f64 {
-    let probe = batch(probe, &[u32::MAX]).remove(0);
-    cut_end(&probe, max, at_space).map_or(-1.0, |e| e as f64)
+pub fn cut_end_of(window: &str, start: usize, max: usize, at_space: bool) -> f64 {
+    cut_end(&probe(window, start), max, at_space).map_or(-1.0, |e| e as f64)
 }
 
 #[wasm_bindgen]

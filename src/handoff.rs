@@ -5,7 +5,7 @@ use devs_context_rules::handoff::{context_refresh, prompt};
 use devs_context_rules::text::is_blank;
 use wasm_bindgen::prelude::*;
 
-use crate::{Out, batch, frame, report};
+use crate::{Out, frame, probes, report};
 use devs_context_rules::text::split_texts;
 
 /// `[call?, start, end, prompt]` over `[agentId, content0, …]`; see `handoff::prompt`.
@@ -14,15 +14,16 @@ pub fn handoff_prompt(
     turn_indexes: &[f64],
     roles: &str,
     role_lens: &[u32],
-    probes: &str,
-    probe_lens: &[u32],
+    contents: &str,
+    content_lens: &[u32],
+    start: usize,
 ) -> Out<String> {
     let mut f = Frame::new();
     report(prompt(
         &mut f,
         turn_indexes,
         &split_texts(roles, role_lens),
-        &batch(probes, probe_lens),
+        &probes(contents, content_lens, start),
     ))?;
     Ok(f.into_string())
 }

@@ -24,7 +24,7 @@ mod window;
 use devs_context_rules::args::FieldError;
 use devs_context_rules::cut::Units;
 use devs_context_rules::frame::Frame;
-use devs_context_rules::text::split_batch;
+use devs_context_rules::text::{Probe, split_batch};
 
 /// A rule's result, or its error report.
 pub type Out<T> = Result<T, String>;
@@ -40,7 +40,23 @@ fn frame(build: impl FnOnce(&mut Frame)) -> String {
     frame.into_string()
 }
 
-/// A batch of texts (or probes), joined, with their UTF-16 lengths.
+/// A batch of whole texts, joined, with their UTF-16 lengths.
 fn batch(joined: &str, lens: &[u32]) -> Vec<Units> {
     split_batch(joined, lens)
+}
+
+/// A batch of probes, joined, with their UTF-16 lengths, all from unit `start` of their text.
+fn probes(joined: &str, lens: &[u32], start: usize) -> Vec<Probe> {
+    split_batch(joined, lens)
+        .into_iter()
+        .map(|units| Probe { start, units })
+        .collect()
+}
+
+/// One probe: units `start..` of a text.
+fn probe(text: &str, start: usize) -> Probe {
+    Probe {
+        start,
+        units: Units::of(text),
+    }
 }

@@ -6,7 +6,7 @@ use devs_context_rules::pruner::{
 use devs_context_rules::tool_output::{check_entry, check_location, should_truncate, summary};
 use wasm_bindgen::prelude::*;
 
-use crate::{Out, batch, frame, report};
+use crate::{Out, frame, probe, report};
 use devs_context_rules::text::split_texts;
 
 #[wasm_bindgen(js_name = saturationRatio)]
@@ -37,6 +37,13 @@ pub fn prune_prompt_text(roles: &str, role_lens: &[u32]) -> Out<String> {
     }))
 }
 
+/// Whether a `ToolOutputEntry`'s numbers pass `checkToolOutput`, without naming a field:
+/// the check made on every entry, every turn; the named report comes only on failure.
+#[wasm_bindgen(js_name = toolOutputOk)]
+pub fn tool_output_ok(byte_size: f64, turn_age: f64, captured_at_ms: f64) -> bool {
+    check_entry("", byte_size, turn_age, captured_at_ms).is_ok()
+}
+
 #[wasm_bindgen(js_name = checkToolOutput)]
 pub fn check_tool_output(
     field: &str,
@@ -59,8 +66,13 @@ pub fn should_truncate_entry(turn_age: f64, byte_size: f64) -> bool {
 
 /// The truncated summary over `[rawContent, toolName, location?]`.
 #[wasm_bindgen(js_name = truncationSummary)]
-pub fn truncation_summary(probe: &str, byte_size: f64, host_location: bool) -> String {
-    let probe = batch(probe, &[u32::MAX]).remove(0);
+pub fn truncation_summary(
+    window: &str,
+    start: usize,
+    byte_size: f64,
+    host_location: bool,
+) -> String {
+    let probe = probe(window, start);
     frame(|f| {
         f.text(|p| summary(p, &probe, byte_size, host_location));
     })

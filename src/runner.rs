@@ -6,7 +6,7 @@ use devs_context_rules::prompt::{TurnMeta, render};
 use devs_context_rules::runner::{self, Parts, Step, Turn};
 use wasm_bindgen::prelude::*;
 
-use crate::{Out, batch, report};
+use crate::{Out, probe, report};
 use devs_context_rules::text::split_texts;
 
 #[wasm_bindgen]
@@ -104,10 +104,9 @@ pub fn aged_outputs(turn_ages: &[f64]) -> Vec<f64> {
 
 /// `[pending, long, currentObservation, keptOutput?]` over `[status, output]`.
 #[wasm_bindgen(js_name = observationText)]
-pub fn observation_text(probe: &str, output_len: usize) -> String {
-    let probe = batch(probe, &[u32::MAX]).remove(0);
+pub fn observation_text(window: &str, start: usize, output_len: usize) -> String {
     let mut f = Frame::new();
-    runner::observation(&mut f, &probe, output_len);
+    runner::observation(&mut f, &probe(window, start), output_len);
     f.into_string()
 }
 

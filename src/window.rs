@@ -3,7 +3,8 @@
 use devs_context_rules::window::{check_specs, injection, max_turns, spec_due, window_start};
 use wasm_bindgen::prelude::*;
 
-use crate::{Out, batch, frame, report};
+use crate::{Out, batch, frame, probes, report};
+use devs_context_rules::text::Probe;
 
 /// `maxTurns` (`undefined`: 20), checked under `field`.
 #[wasm_bindgen(js_name = maxTurns)]
@@ -34,8 +35,8 @@ pub fn compose_plan(total: usize, max_turns: usize, turn_count: f64) -> Out<f64>
 
 /// The `[SPEC REFRESH]` text over `[name0, content0, name1, …]`, from content probes.
 #[wasm_bindgen(js_name = specInjection)]
-pub fn spec_injection(probes: &str, lens: &[u32]) -> String {
-    let probes = batch(probes, lens);
+pub fn spec_injection(joined: &str, lens: &[u32], start: usize) -> String {
+    let probes = probes(joined, lens, start);
     frame(|f| {
         f.text(|p| injection(p, &probes));
     })
@@ -46,8 +47,9 @@ pub fn spec_injection(probes: &str, lens: &[u32]) -> String {
 pub fn composer_specs(field: &str, contents: &str, lens: &[u32]) -> Out<String> {
     let contents = batch(contents, lens);
     report(check_specs(field, &contents))?;
+    let whole: Vec<Probe> = contents.into_iter().map(Probe::from).collect();
     Ok(frame(|f| {
-        f.text(|p| injection(p, &contents));
+        f.text(|p| injection(p, &whole));
     }))
 }
 

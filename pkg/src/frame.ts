@@ -29,9 +29,9 @@ export class FrameReader {
     const frame = this.frame;
     let out = '';
     let at = this.at;
+    const end = frame.indexOf(TEXT_END, at);
     for (;;) {
       const host = frame.indexOf(HOST, at);
-      const end = frame.indexOf(TEXT_END, at);
       if (host < 0 || end < host) {
         out += frame.slice(at, end);
         this.at = end + 1;

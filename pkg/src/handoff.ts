@@ -2,7 +2,7 @@
 import { SummarizationError, checked, UseAfterFreeError } from './errors.js';
 import { FrameReader } from './frame.js';
 import { LIMITS } from './limits.js';
-import { array, callMethod, holder, joinTexts, nonEmptyString, number, object, string, type Bag } from './read.js';
+import { array, callMethod, holder, joinProbes, joinTexts, nonEmptyString, number, object, string, type Bag } from './read.js';
 import type { MediumTermSummary, SummarizationHandoffOptions, TurnEntry } from './types.js';
 import { rules } from './wasm.js';
 
@@ -75,8 +75,8 @@ function prompt(agentId: string, turns: unknown): { prompt: string; start: numbe
     contents.push(string(`turns[${i}].content`, t.content));
   });
   const [roleText, roleLens] = joinTexts(roles);
-  const [probes, probeLens] = joinTexts(contents, LIMITS.handoffTurnChars);
-  const frame = new FrameReader(checked(() => rules.handoffPrompt(indexes, roleText, roleLens, probes, probeLens)));
+  const [probes, probeLens, from] = joinProbes(contents, LIMITS.handoffTurnChars);
+  const frame = new FrameReader(checked(() => rules.handoffPrompt(indexes, roleText, roleLens, probes, probeLens, from)));
   if (!frame.flag()) return null;
   const start = frame.num();
   const end = frame.num();

@@ -204,7 +204,7 @@ function joinRoles(roles: string[]): [string, Uint32Array] {
 /** A turn of the loop guard's cut: its content cut to `share` units, at a space. */
 function cutTurn(turn: AgentTurn, share: number): AgentTurn {
   const content = turn.content;
-  const end = rules.cutEnd(probe(content, share), share, true);
+  const end = rules.cutEnd(...probe(content, share, true), share, true);
   return { ...turn, content: end < 0 ? content : content.slice(0, end) };
 }
 

@@ -118,7 +118,9 @@ export function readToolOutputEntry(field: string, value: unknown): ReadEntry {
     turnAge: number(`${field}.turnAge`, e.turnAge),
     capturedAtMs: epochMs(e.capturedAt),
   };
-  checked(() => rules.checkToolOutput(field, entry.byteSize, entry.turnAge, entry.capturedAtMs));
+  if (!rules.toolOutputOk(entry.byteSize, entry.turnAge, entry.capturedAtMs)) {
+    checked(() => rules.checkToolOutput(field, entry.byteSize, entry.turnAge, entry.capturedAtMs));
+  }
   return entry;
 }
 
@@ -177,7 +179,7 @@ export class ToolOutputPruner {
     const location = this.#live();
     const e = readToolOutputEntry('entry', entry);
     const hosts = location === undefined ? [e.rawContent, e.toolName] : [e.rawContent, e.toolName, location];
-    const values = rules.truncationSummary(probe(e.rawContent, LIMITS.summaryChars), e.byteSize, location !== undefined);
+    const values = rules.truncationSummary(...probe(e.rawContent, LIMITS.summaryChars), e.byteSize, location !== undefined);
     return { toolName: e.toolName, summary: frameText(values, hosts), rawStoredAt: new Date().toISOString(), originalByteSize: e.byteSize };
   }
 

@@ -86,22 +86,32 @@ export function holder(field: string, value: unknown, methods: readonly string[]
 }
 
 /**
- * Texts joined for one crossing, with their UTF-16 lengths: how a batch of strings
- * reaches a rule. `max` bounds each to its probe (its first `max + 1` units), all a rule
- * needs to decide where a text longer than `max` is cut.
+ * Where a probe for a cut at `max` units starts (`devs_context_rules::text`): a plain cut
+ * needs only the two units before the limit; a cut at a space needs the whole prefix.
  */
-export function joinTexts(texts: readonly string[], max = Infinity): [string, Uint32Array] {
+export function probeStart(max: number, atSpace: boolean): number {
+  return atSpace ? 0 : Math.max(0, max - 1);
+}
+
+/** What a rule that cuts `text` at `max` units must see of it: `[units start..=max, start]`. */
+export function probe(text: string, max: number, atSpace = false): [string, number] {
+  const start = probeStart(max, atSpace);
+  return [text.slice(start, max + 1), start];
+}
+
+/** Texts joined for one crossing, with their UTF-16 lengths: how a batch of strings reaches a rule. */
+export function joinTexts(texts: readonly string[]): [string, Uint32Array] {
   const lens = new Uint32Array(texts.length);
   let joined = '';
   for (let i = 0; i < texts.length; i++) {
-    const text = texts[i].length > max ? texts[i].slice(0, max + 1) : texts[i];
-    lens[i] = text.length;
-    joined += text;
+    lens[i] = texts[i].length;
+    joined += texts[i];
   }
   return [joined, lens];
 }
 
-/** A text's probe for a cut at `max` units. */
-export function probe(text: string, max: number): string {
-  return text.length > max ? text.slice(0, max + 1) : text;
+/** The probes of `texts` for a plain cut at `max`, joined: `[joined, lens, start]`. */
+export function joinProbes(texts: readonly string[], max: number): [string, Uint32Array, number] {
+  const start = probeStart(max, false);
+  return [...joinTexts(texts.map((t) => t.slice(start, max + 1))), start];
 }

@@ -278,7 +278,7 @@ function keepEnvelope(ctx: Bag, envelope: unknown): void {
   const output = string('envelope.observation.output', observation.output);
   const status = typeof observation.status === 'string' ? observation.status : '';
   const toolName = (env.action as Bag).tool_name;
-  const frame = new FrameReader(rules.observationText(probe(output, LIMITS.observationChars), output.length));
+  const frame = new FrameReader(rules.observationText(...probe(output, LIMITS.observationChars), output.length));
   const pending = frame.flag();
   const long = frame.flag();
   const hosts = [status, output];

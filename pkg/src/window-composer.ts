@@ -106,7 +106,7 @@ export class WindowComposer {
     const tokens = count(this.#counter, text, kind);
     const max = core.slot_cut(index, tokens);
     if (max < 0) return slot(kind, text, tokens, now, false);
-    const end = rules.cutEnd(probe(text, max), max, true);
+    const end = rules.cutEnd(...probe(text, max, true), max, true);
     const content = end < 0 ? text : text.slice(0, end);
     return slot(kind, content, count(this.#counter, content, kind), now, true);
   }
@@ -121,12 +121,10 @@ export class WindowComposer {
     const plan = core.to_render(turnIndexes);
     const order = Uint32Array.from(plan.subarray(1));
     // Only the newest few can appear: validate and render just those (or name the fault).
-    validateAll(Array.from(order, (i) => envelopes[i]), 'envelopes', order);
-    const texts: string[] = [];
+    const texts = rendered(Array.from(order, (i) => envelopes[i]), order);
     const tokens = new Float64Array(order.length);
-    order.forEach((i, k) => {
-      texts.push(JSON.stringify(envelopes[i]));
-      tokens[k] = count(this.#counter, texts[k] + SEPARATOR, 'envelope');
+    texts.forEach((text, k) => {
+      tokens[k] = count(this.#counter, text + SEPARATOR, 'envelope');
     });
     const selection = core.select(Float64Array.from(order, (i) => turnIndexes[i]), tokens);
     const parts = Array.from(selection.subarray(2), (k) => texts[k]);
@@ -140,9 +138,55 @@ export class WindowComposer {
     const output = envelope.observation.output;
     const withOutput = (text: string) => JSON.stringify({ ...envelope, observation: { ...envelope.observation, output: text } });
     const room = core.output_room(count(this.#counter, withOutput(''), 'envelope'));
-    const end = rules.cutEnd(probe(output, room), room, false);
+    const end = rules.cutEnd(...probe(output, room), room, false);
     return withOutput(end < 0 ? output : output.slice(0, end));
   }
+}
+
+/**
+ * Envelopes this module validated, with the JSON they had then and the number of own keys
+ * of each object the schema fixes. An envelope whose JSON and key counts are unchanged is
+ * the envelope that was validated, and is not validated again: a window composed every
+ * turn validates only the envelopes that are new. (A value JSON cannot show, such as a
+ * function inside `action.arguments`, is not seen by this check; it is not rendered either.)
+ */
+const validated = new WeakMap<object, { json: string; keys: string }>();
+
+/** How many own keys the envelope and its `thought`, `action` and `observation` have. */
+function keyCounts(envelope: Bag): string {
+  let counts = `${Object.keys(envelope).length}`;
+  for (const part of ['thought', 'action', 'observation']) {
+    const value = envelope[part];
+    counts += `,${typeof value === 'object' && value !== null ? Object.keys(value).length : -1}`;
+  }
+  return counts;
+}
+
+/** Each envelope as JSON, once it is known to be valid (faults named `envelopes[i]…`). */
+function rendered(list: unknown[], indexes: Uint32Array): string[] {
+  const texts = new Array<string>(list.length);
+  const stale: number[] = [];
+  list.forEach((e, k) => {
+    const seen = typeof e === 'object' && e !== null ? validated.get(e) : undefined;
+    if (!seen) return stale.push(k);
+    let json: string | undefined;
+    try {
+      json = JSON.stringify(e);
+    } catch {
+      // A bigint or a cycle now: the validator names it.
+    }
+    if (json !== seen.json || seen.keys !== keyCounts(e as Bag)) stale.push(k);
+    else texts[k] = json;
+  });
+  if (stale.length === 0) return texts;
+  validateAll(stale.map((k) => list[k]), 'envelopes', Uint32Array.from(stale, (k) => indexes[k]));
+  for (const k of stale) {
+    const e = list[k] as Bag;
+    const json = JSON.stringify(e);
+    validated.set(e, { json, keys: keyCounts(e) });
+    texts[k] = json;
+  }
+  return texts;
 }
 
 function slot(kind: ComposedSlot['kind'], content: string, tokenCount: number, timestampMs: number, truncated: boolean): ComposedSlot {

@@ -1,7 +1,7 @@
 // Seed 001: `SlidingRelevanceWindow` and `SpecRefreshProtocol` ([4_USER_FEATURES-REQ-018]).
 import { checked } from './errors.js';
 import { frameText } from './frame.js';
-import { array, joinTexts, number, object, string } from './read.js';
+import { array, joinProbes, number, object, string } from './read.js';
 import { LIMITS } from './limits.js';
 import type { ContextWindow, SlidingRelevanceWindowConfig, SpecDocument, TurnEntry } from './types.js';
 import { rules } from './wasm.js';
@@ -43,8 +43,8 @@ export function specTexts(field: string, value: unknown): string[] {
 export function injectionContent(texts: string[]): string {
   const contents = texts.filter((_, i) => i % 2 === 1);
   // The rule cuts each content; a probe of it is all the rule reads.
-  const [probes, lens] = joinTexts(contents, LIMITS.specChars);
-  return frameText(rules.specInjection(probes, lens), texts);
+  const [probes, lens, start] = joinProbes(contents, LIMITS.specChars);
+  return frameText(rules.specInjection(probes, lens, start), texts);
 }
 
 /** A copy of `window` whose turns start with the `[SPEC REFRESH]` turn. */

@@ -31,6 +31,7 @@ pub fn cut_point(text: &impl Utf16Text, max_units: usize, at_space: bool) -> Opt
 }
 
 /// `str` as UTF-16, for the rules' own tests and Rust callers.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Units(pub Vec<u16>);
 
 impl Units {

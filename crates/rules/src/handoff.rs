@@ -2,9 +2,8 @@
 //! the runner re-injects as a `[CONTEXT REFRESH]` turn ([4_USER_FEATURES-REQ-083]).
 
 use super::args::{FieldError, show_number};
-use super::cut::Units;
 use super::frame::{Frame, Pieces};
-use super::text::cut_end;
+use super::text::{Probe, cut_end};
 
 /// Each turn's content is cut to this many UTF-16 units in the prompt.
 pub const MAX_TURN_CHARS: usize = 1500;
@@ -60,7 +59,7 @@ pub fn prompt(
     frame: &mut Frame,
     turn_indexes: &[f64],
     roles: &[&str],
-    probes: &[Units],
+    probes: &[Probe],
 ) -> Result<(), FieldError> {
     let roles: Vec<Role> = roles
         .iter()
@@ -116,8 +115,8 @@ mod tests {
     use super::*;
     use crate::frame::Reader;
 
-    fn units(items: &[&str]) -> Vec<Units> {
-        items.iter().map(|s| Units::of(s)).collect()
+    fn units(items: &[&str]) -> Vec<Probe> {
+        items.iter().map(|s| Probe::of(s)).collect()
     }
 
     #[test]

@@ -9,10 +9,9 @@
 //! last host call; then the turn commits.
 
 use super::args::{FieldError, non_negative};
-use super::cut::Units;
 use super::frame::Frame;
 use super::monitor::ThresholdMonitor;
-use super::text::cut_end;
+use super::text::{Probe, cut_end};
 
 /// `context.currentObservation` keeps this much of the newest observation; the whole
 /// output goes to `pendingToolOutputs`.
@@ -164,7 +163,7 @@ pub const OUTPUT: usize = 1;
 /// and, when long, the output the context's copy of the envelope holds (the head and a
 /// note that the whole output is under Tool outputs). `probe` is at least the output's
 /// first `OBSERVATION_CHARS + 1` units; `output_len` its whole length.
-pub fn observation(frame: &mut Frame, probe: &Units, output_len: usize) {
+pub fn observation(frame: &mut Frame, probe: &Probe, output_len: usize) {
     let end = cut_end(probe, OBSERVATION_CHARS, false);
     frame.flag(output_len > 0);
     frame.flag(end.is_some());
@@ -265,7 +264,7 @@ mod tests {
     fn long_observations_keep_their_head_in_the_context() {
         let output = "o".repeat(5000);
         let mut frame = Frame::new();
-        observation(&mut frame, &Units::of(&output[..4001]), 5000);
+        observation(&mut frame, &Probe::of(&output[..4001]), 5000);
         let values = frame.into_string();
         let mut r = Reader::new(&values);
         assert_eq!((r.num(), r.num()), (1.0, 1.0));
@@ -278,7 +277,7 @@ mod tests {
                 .ends_with("\n[1000 more characters: the whole output is under Tool outputs]")
         );
         let mut empty = Frame::new();
-        observation(&mut empty, &Units::of(""), 0);
+        observation(&mut empty, &Probe::of(""), 0);
         let empty = empty.into_string();
         let mut r = Reader::new(&empty);
         assert_eq!(

@@ -1,12 +1,57 @@
 //! How host texts reach the rules: by what the rules need to see of them, never more.
 //!
-//! A rule that cuts a text at `max` UTF-16 units needs only the first `max + 1` units of
-//! it (the *probe*): if the probe is no longer than `max`, the text fits. Probes of a batch
-//! of texts arrive as one string with their lengths. Positions are UTF-16 units, as a JS
-//! host counts them. A host converts lone surrogates to U+FFFD on the way in; that keeps
-//! every position, because both are one unit long, and the host cuts its own string.
+//! A rule that cuts a text at `max` UTF-16 units needs to see only units `start..=max`
+//! of it (the *probe*): if the probe ends before `max`, the text fits; otherwise the cut is
+//! at `max`, one unit earlier so as not to split a surrogate pair, or (for a cut at a
+//! space) at the last space, which a probe from `start = 0` holds. So a host sends units
+//! `max - 1 ..= max` for a plain cut, two units however long the text. Probes of a batch of
+//! texts arrive as one string with their lengths. Positions are UTF-16 units, as a JS host
+//! counts them. A host converts lone surrogates to U+FFFD on the way in; that keeps every
+//! position, because both are one unit long, and the host cuts its own string.
 
-use super::cut::{Units, cut_point};
+use super::cut::{Units, Utf16Text, cut_point};
+
+/// Units `start..` of a text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Probe {
+    pub start: usize,
+    pub units: Units,
+}
+
+impl Probe {
+    /// A whole text, from its first unit.
+    pub fn of(text: &str) -> Self {
+        Units::of(text).into()
+    }
+
+    /// Where a host's probe for a cut at `max` starts.
+    pub fn start_for(max: usize, at_space: bool) -> usize {
+        if at_space { 0 } else { max.saturating_sub(1) }
+    }
+}
+
+impl From<Units> for Probe {
+    fn from(units: Units) -> Self {
+        Probe { start: 0, units }
+    }
+}
+
+impl Utf16Text for Probe {
+    fn units(&self) -> usize {
+        self.start + self.units.units()
+    }
+    fn unit_at(&self, index: usize) -> u16 {
+        index
+            .checked_sub(self.start)
+            .map_or(0, |i| self.units.unit_at(i))
+    }
+    fn last_space_before(&self, end: usize) -> Option<usize> {
+        let local = end.checked_sub(self.start)?;
+        self.units
+            .last_space_before(local.min(self.units.units()))
+            .map(|i| i + self.start)
+    }
+}
 
 /// Splits `joined` into texts of `lens` UTF-16 units each. Lone surrogates become U+FFFD.
 pub fn split_batch(joined: &str, lens: &[u32]) -> Vec<Units> {
@@ -53,7 +98,7 @@ pub fn split_texts<'a>(joined: &'a str, lens: &[u32]) -> Vec<&'a str> {
 
 /// Where to cut a text whose probe is `probe` so that it fits in `max` units: `None` when
 /// it fits already. With `at_space`, at the last space before the limit when there is one.
-pub fn cut_end(probe: &Units, max: usize, at_space: bool) -> Option<usize> {
+pub fn cut_end(probe: &Probe, max: usize, at_space: bool) -> Option<usize> {
     cut_point(probe, max, at_space)
 }
 
@@ -93,9 +138,34 @@ mod tests {
 
     #[test]
     fn a_probe_no_longer_than_max_fits() {
-        assert_eq!(cut_end(&Units::of("abc"), 3, false), None);
-        assert_eq!(cut_end(&Units::of("abcd"), 3, false), Some(3));
-        assert_eq!(cut_end(&Units::of("ab cd"), 4, true), Some(2));
+        assert_eq!(cut_end(&Probe::of("abc"), 3, false), None);
+        assert_eq!(cut_end(&Probe::of("abcd"), 3, false), Some(3));
+        assert_eq!(cut_end(&Probe::of("ab cd"), 4, true), Some(2));
+    }
+
+    #[test]
+    fn two_units_before_the_limit_decide_a_plain_cut() {
+        let text: Vec<u16> = "aaaa😀bb".encode_utf16().collect();
+        let window = |max: usize| {
+            let start = Probe::start_for(max, false);
+            let end = (max + 1).min(text.len());
+            Probe {
+                start,
+                units: Units(text.get(start..end).unwrap_or(&[]).to_vec()),
+            }
+        };
+        assert_eq!(
+            cut_end(&window(5), 5, false),
+            Some(4),
+            "never between the halves of 😀"
+        );
+        assert_eq!(cut_end(&window(6), 6, false), Some(6));
+        assert_eq!(cut_end(&window(8), 8, false), None);
+        assert_eq!(
+            cut_end(&window(20), 20, false),
+            None,
+            "a short text sends an empty probe"
+        );
     }
 
     #[test]

@@ -2,9 +2,8 @@
 //! truncated in the context once they are two turns old.
 
 use super::args::{FieldError, show_number, whole_number};
-use super::cut::Units;
 use super::frame::Pieces;
-use super::text::cut_end;
+use super::text::{Probe, cut_end};
 
 pub const MIN_TURN_AGE: f64 = 2.0;
 /// 50 KiB.
@@ -56,7 +55,7 @@ pub const LOCATION: usize = 2;
 
 /// The first 500 characters of the output (`probe` is at least its first 501 units) and a
 /// marker naming its byte size and where the raw output is.
-pub fn summary(p: &mut Pieces<'_>, probe: &Units, byte_size: f64, host_location: bool) {
+pub fn summary(p: &mut Pieces<'_>, probe: &Probe, byte_size: f64, host_location: bool) {
     p.host_range(RAW_CONTENT, 0, cut_end(probe, SUMMARY_CHARS, false));
     p.lit("\n\n[truncated: the output of ")
         .host(TOOL_NAME)
@@ -88,7 +87,7 @@ mod tests {
     fn marker_names_size_and_location() {
         let raw = "L".repeat(600);
         let mut frame = Frame::new();
-        frame.text(|p| summary(p, &Units::of(&raw[..501]), 412_345.0, false));
+        frame.text(|p| summary(p, &Probe::of(&raw[..501]), 412_345.0, false));
         let text = Reader::new(&frame.into_string()).text(&[&raw, "run_tests"]);
         assert_eq!(
             text,

@@ -4,7 +4,7 @@
 use super::args::{FieldError, whole_number};
 use super::cut::Units;
 use super::frame::Pieces;
-use super::text::{cut_end, is_blank, lossy};
+use super::text::{Probe, cut_end, is_blank, lossy};
 
 pub const DEFAULT_MAX_TURNS: usize = 20;
 /// The specs are re-injected on every turn count divisible by this.
@@ -55,7 +55,7 @@ pub fn content_text(doc: usize) -> usize {
 /// `[SPEC REFRESH]\n\n` then `## NAME\nCONTENT\n` per document, each content cut to
 /// [`MAX_SPEC_CHARS`] units. `probes[i]` is at least the first `MAX_SPEC_CHARS + 1` units
 /// of document `i`'s content.
-pub fn injection(p: &mut Pieces<'_>, probes: &[Units]) {
+pub fn injection(p: &mut Pieces<'_>, probes: &[Probe]) {
     p.lit(SPEC_REFRESH_MARKER).lit("\n\n");
     for (doc, probe) in probes.iter().enumerate() {
         p.lit("## ").host(name_text(doc)).lit("\n");
@@ -107,7 +107,7 @@ mod tests {
     #[test]
     fn formats_and_truncates_each_document() {
         let long = "x".repeat(3500);
-        let probes = [Units::of("rust core"), Units::of(&long[..3001])];
+        let probes = [Probe::of("rust core"), Probe::of(&long[..3001])];
         let mut frame = Frame::new();
         frame.text(|p| injection(p, &probes));
         let text = Reader::new(&frame.into_string()).text(&["TAS", "rust core", "PRD", &long]);
