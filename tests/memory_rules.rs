@@ -2,10 +2,10 @@
 //! TS shell drives them: the window slides, the specs come back every 10 turns, and the
 //! runner hands off at the threshold.
 
-use devs_context_rules::cut::Units;
 use devs_context_rules::frame::{Frame, Reader};
 use devs_context_rules::handoff;
 use devs_context_rules::runner::{Parts, Runner, Step};
+use devs_context_rules::text::Probe;
 use devs_context_rules::tokens::approx_tokens;
 use devs_context_rules::window::{injection, spec_due, window_start};
 
@@ -45,7 +45,7 @@ fn a_thousand_turn_session_refreshes_specs_and_context_on_schedule() {
     assert_eq!(handoffs, vec![800]);
     assert_eq!(runner.accumulated(), 200_000.0);
     let mut frame = Frame::new();
-    frame.text(|p| injection(p, &[Units::of("t"), Units::of("p")]));
+    frame.text(|p| injection(p, &[Probe::of("t"), Probe::of("p")]));
     let text = Reader::new(&frame.into_string()).text(&["TAS", "t", "PRD", "p"]);
     assert_eq!(text, "[SPEC REFRESH]\n\n## TAS\nt\n## PRD\np\n");
 }
@@ -58,7 +58,7 @@ fn the_handoff_prompt_only_carries_conversation_turns() {
         "patched the lexer",
     ];
     let roles = ["user", "tool", "assistant"];
-    let probes: Vec<Units> = contents.iter().map(|c| Units::of(c)).collect();
+    let probes: Vec<Probe> = contents.iter().map(|c| Probe::of(c)).collect();
     let mut frame = Frame::new();
     handoff::prompt(&mut frame, &[1.0, 2.0, 3.0], &roles, &probes).unwrap();
     let values = frame.into_string();
