@@ -96,6 +96,12 @@ impl Management {
         need(self.0.should_truncate(yes))
     }
 
+    /// `due[i]` is 1 when output `i` is due.
+    pub fn should_truncate_all(&mut self, due: &[u8]) -> Vec<f64> {
+        let due: Vec<bool> = due.iter().map(|&d| d == 1).collect();
+        need(self.0.should_truncate_all(&due))
+    }
+
     pub fn persisted(&mut self, ok: bool) -> Vec<f64> {
         need(self.0.persisted(ok))
     }

@@ -44,6 +44,12 @@ pub fn tool_output_ok(byte_size: f64, turn_age: f64, captured_at_ms: f64) -> boo
     check_entry("", byte_size, turn_age, captured_at_ms).is_ok()
 }
 
+/// `shouldTruncate` for many entries: 1 due, 0 not, 2 invalid (see `tool_output::due_all`).
+#[wasm_bindgen(js_name = toolOutputsDue)]
+pub fn tool_outputs_due(byte_sizes: &[f64], turn_ages: &[f64], captured_at_ms: &[f64]) -> Vec<u8> {
+    devs_context_rules::tool_output::due_all(byte_sizes, turn_ages, captured_at_ms)
+}
+
 #[wasm_bindgen(js_name = checkToolOutput)]
 pub fn check_tool_output(
     field: &str,

@@ -6,9 +6,10 @@
 import { ruleError } from './errors.js';
 import { frameText } from './frame.js';
 import { array, callMethod, holder, number, object, probe, string, type Bag } from './read.js';
-import { countEach, count, counterOption, sum } from './tokens.js';
+import { countAll, countEach, count, counterOption, sum } from './tokens.js';
 import type { AgentTurn, AppliedContextResult, ComposedWindow, ContextManagementDeps, OrchestratorContext, TokenCounter } from './types.js';
 import { readBudget } from './window-composer.js';
+import { DUE_ALL, ToolOutputPruner } from './pruners.js';
 import { rules } from './wasm.js';
 
 // What the machine needs next (see `need` in src/management.rs).
@@ -141,6 +142,11 @@ export async function run(job: Job): Promise<Applied> {
           need = machine.kept();
           break;
         case SHOULD_TRUNCATE:
+          if (ownPruner(job.toolPruner)) {
+            // This package's pruner decides every output in one crossing, as it would one by one.
+            need = machine.should_truncate_all((job.toolPruner as unknown as ToolOutputPruner)[DUE_ALL](outputs, done));
+            break;
+          }
           need = machine.should_truncate(Boolean(await callMethod(job.toolPruner, 'shouldTruncate', 'deps.toolOutputPruner.shouldTruncate', [outputs[a]])));
           break;
         case PERSIST:
@@ -166,11 +172,8 @@ export async function run(job: Job): Promise<Applied> {
         case RECOUNT: {
           // Unpruned turns are the ones counted in step (1).
           const turnsNow = a === 1 ? sum(countEach(counter, newTurns, 'content', 'context.turns')) : NaN;
-          let outputTokens = 0;
-          newOutputs.forEach((o, i) => {
-            outputTokens += count(counter, shownText(o), `context.pendingToolOutputs[${i}].rawContent`);
-          });
-          need = machine.recounted(turnsNow, outputTokens);
+          const shown = newOutputs.map((o, i) => string(`context.pendingToolOutputs[${i}].rawContent`, shownText(o)));
+          need = machine.recounted(turnsNow, sum(countAll(counter, shown)));
           break;
         }
         case DONE:
@@ -187,6 +190,11 @@ export async function run(job: Job): Promise<Applied> {
   } finally {
     machine.free();
   }
+}
+
+/** This package's `ToolOutputPruner`, with its own `shouldTruncate`. */
+function ownPruner(pruner: Bag): boolean {
+  return pruner instanceof ToolOutputPruner && pruner.shouldTruncate === ToolOutputPruner.prototype.shouldTruncate;
 }
 
 function checkedNeed(fn: () => Float64Array): Float64Array {

@@ -109,6 +109,20 @@ function epochMs(value: unknown): number {
   return NaN;
 }
 
+/** Internal: `shouldTruncate` for many entries in one crossing (see `applyContextManagement`). */
+export const DUE_ALL = Symbol('due all');
+
+function readEntryFields(field: string, value: unknown): ReadEntry {
+  const e = object(field, value);
+  return {
+    toolName: string(`${field}.toolName`, e.toolName),
+    rawContent: string(`${field}.rawContent`, e.rawContent),
+    byteSize: number(`${field}.byteSize`, e.byteSize),
+    turnAge: number(`${field}.turnAge`, e.turnAge),
+    capturedAtMs: epochMs(e.capturedAt),
+  };
+}
+
 export function readToolOutputEntry(field: string, value: unknown): ReadEntry {
   const e = object(field, value);
   const entry: ReadEntry = {
@@ -162,6 +176,29 @@ export class ToolOutputPruner {
         this.#location = location;
       }
     }
+  }
+
+  /**
+   * @internal `shouldTruncate` of each entry whose `skip` is 0, as 1 (due) or 0, in one
+   * crossing; the same answers, and the same errors, as one call per entry.
+   */
+  [DUE_ALL](entries: readonly unknown[], skip: Uint8Array): Uint8Array {
+    this.#live();
+    const n = entries.length;
+    const sizes = new Float64Array(n);
+    const ages = new Float64Array(n);
+    const times = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      if (skip[i]) continue;
+      const e = readEntryFields('entry', entries[i]);
+      [sizes[i], ages[i], times[i]] = [e.byteSize, e.turnAge, e.capturedAtMs];
+    }
+    const due = rules.toolOutputsDue(sizes, ages, times);
+    due.forEach((d, i) => {
+      if (d === 2 && !skip[i]) readToolOutputEntry('entry', entries[i]);
+      if (skip[i]) due[i] = 0;
+    });
+    return due;
   }
 
   /** `entry.turnAge >= 2 && entry.byteSize > 51_200`. */

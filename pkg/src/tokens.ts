@@ -81,6 +81,26 @@ export function countEach(counter: TokenCounter | undefined, items: readonly unk
   return counter ? out : rules.approxEach(out);
 }
 
+/** Tokens of each of `texts` (strings already), in one crossing either way. */
+export function countAll(counter: TokenCounter | undefined, texts: readonly string[]): Float64Array {
+  const out = new Float64Array(texts.length);
+  if (!counter) {
+    for (let i = 0; i < texts.length; i++) out[i] = texts[i].length;
+    return rules.approxEach(out);
+  }
+  for (let i = 0; i < texts.length; i++) {
+    const n = counter(texts[i]);
+    if (typeof n !== 'number') throw argumentError(TypeError, 'countTokens()', `must be a number, got ${describe(n)}`);
+    out[i] = n;
+  }
+  try {
+    rules.checkedTotal(out);
+  } catch (thrown) {
+    throw ruleError(thrown);
+  }
+  return out;
+}
+
 export function sum(values: Float64Array): number {
   let total = 0;
   for (let i = 0; i < values.length; i++) total += values[i];

@@ -3,7 +3,7 @@ import { checked, ruleError } from './errors.js';
 import { live, type WasmObject } from './lifetime.js';
 import { array, number, object, optionalNumber, probe, string, type Bag } from './read.js';
 import { validateAll } from './saop.js';
-import { count, counterOption } from './tokens.js';
+import { count, countAll, counterOption } from './tokens.js';
 import type { ComposedSlot, ComposedWindow, SaopEnvelope, TokenCounter, WindowBudget, WindowComposerOptions } from './types.js';
 import { rules } from './wasm.js';
 
@@ -122,10 +122,7 @@ export class WindowComposer {
     const order = Uint32Array.from(plan.subarray(1));
     // Only the newest few can appear: validate and render just those (or name the fault).
     const texts = rendered(Array.from(order, (i) => envelopes[i]), order);
-    const tokens = new Float64Array(order.length);
-    texts.forEach((text, k) => {
-      tokens[k] = count(this.#counter, text + SEPARATOR, 'envelope');
-    });
+    const tokens = countAll(this.#counter, texts.map((text) => text + SEPARATOR));
     const selection = core.select(Float64Array.from(order, (i) => turnIndexes[i]), tokens);
     const parts = Array.from(selection.subarray(2), (k) => texts[k]);
     if (selection[1] >= 0) parts.push(this.#cutEnvelope(core, envelopes[order[selection[1]]] as SaopEnvelope));

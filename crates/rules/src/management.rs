@@ -54,6 +54,8 @@ pub struct Run {
     already_pruned: bool,
     /// Per pending output: already a `TruncatedToolOutput`, so nothing to do.
     done_outputs: Vec<bool>,
+    /// Per pending output: whether it is due, when the host answered for all at once.
+    due: Vec<Option<bool>>,
     next_output: usize,
     composed_tokens: f64,
     summary_tokens: f64,
@@ -76,6 +78,7 @@ impl Run {
             limit: saturation_point(total_budget, saturation_ratio),
             turn_tokens,
             already_pruned,
+            due: vec![None; done_outputs.len()],
             done_outputs,
             next_output: 0,
             composed_tokens: 0.0,
@@ -140,6 +143,15 @@ impl Run {
         }
     }
 
+    /// Answers `shouldTruncate` for every pending output at once (`due[i]` for output `i`;
+    /// a host whose pruner has no side effects may), so the machine asks no more.
+    pub fn should_truncate_all(&mut self, due: &[bool]) -> Need {
+        for (slot, &d) in self.due.iter_mut().zip(due) {
+            *slot = Some(d);
+        }
+        self.outputs()
+    }
+
     pub fn persisted(&mut self, ok: bool) -> Need {
         let output = self.next_output;
         if ok {
@@ -177,12 +189,16 @@ impl Run {
     }
 
     fn outputs(&mut self) -> Need {
-        while self.done_outputs.get(self.next_output) == Some(&true) {
+        while self.done_outputs.get(self.next_output) == Some(&true)
+            || self.due.get(self.next_output) == Some(&Some(false))
+        {
             self.next_output += 1;
         }
-        if self.next_output < self.done_outputs.len() {
-            Need::ShouldTruncate {
-                output: self.next_output,
+        let output = self.next_output;
+        if output < self.done_outputs.len() {
+            match self.due[output] {
+                Some(true) => Need::Persist { output },
+                _ => Need::ShouldTruncate { output },
             }
         } else {
             Need::Recount {
@@ -291,6 +307,24 @@ mod tests {
         let mut r = Run::new(1000.0, 0.9, vec![950.0], true, vec![]);
         assert_eq!(
             r.composed(0.0),
+            Need::Recount {
+                turns_changed: false
+            }
+        );
+    }
+
+    #[test]
+    fn answers_for_all_outputs_at_once_skip_the_questions() {
+        let mut r = run(&[], &[false, true, false, false]);
+        r.composed(0.0);
+        assert_eq!(r.should_prune(false), Need::ShouldTruncate { output: 0 });
+        assert_eq!(
+            r.should_truncate_all(&[false, false, true, false]),
+            Need::Persist { output: 2 }
+        );
+        assert_eq!(r.persisted(true), Need::Truncate { output: 2 });
+        assert_eq!(
+            r.truncated(),
             Need::Recount {
                 turns_changed: false
             }

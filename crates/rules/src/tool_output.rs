@@ -36,6 +36,20 @@ pub fn check_entry(
     Ok(())
 }
 
+/// `shouldTruncate` for many entries at once: 1 due, 0 not due, 2 when the entry's
+/// numbers fail [`check_entry`] (the host then asks for that entry's error).
+pub fn due_all(byte_sizes: &[f64], turn_ages: &[f64], captured_at_ms: &[f64]) -> Vec<u8> {
+    byte_sizes
+        .iter()
+        .zip(turn_ages)
+        .zip(captured_at_ms)
+        .map(|((&b, &a), &c)| match check_entry("", b, a, c) {
+            Err(_) => 2,
+            Ok(()) => u8::from(should_truncate(a, b)),
+        })
+        .collect()
+}
+
 /// `rawOutputLocation` is where the marker says the raw output is: not empty.
 pub fn check_location(location_len: usize) -> Result<(), FieldError> {
     if location_len == 0 {
@@ -95,6 +109,14 @@ mod tests {
                 "{}\n\n[truncated: the output of run_tests was 412345 bytes; the raw output is stored in state.sqlite, table raw_tool_outputs]",
                 &raw[..500]
             )
+        );
+    }
+
+    #[test]
+    fn many_entries_at_once() {
+        assert_eq!(
+            due_all(&[60_000.0, 10.0, 1.5], &[2.0, 5.0, 2.0], &[0.0, 0.0, 0.0]),
+            vec![1, 0, 2]
         );
     }
 
