@@ -6,7 +6,8 @@
 //! vocabulary data in `data/` and by the differential test against the tiktoken npm
 //! package. It keeps the crate's fast-path pre-tokenizer scanners, vocabulary layout,
 //! merge and piece cache. What the crate does on first use, `build.rs` does at build time:
-//! the vocabularies are decompressed there and indexed in place at load, and the
+//! the vocabularies are decompressed there and indexed in place at load (cl100k_base
+//! taking the bytes of the tokens it shares with o200k_base from o200k_base's), and the
 //! pre-tokenizer's regex fallback is a DFA compiled there. That is what brings loading an
 //! encoding from ~230 ms to well under 100 ms (docs/adr/0002-exact-token-counting.md).
 //! The fork also counts whitespace-only pieces in linear time, where the crate goes
@@ -38,6 +39,14 @@ macro_rules! embed {
     }};
 }
 
+// O200K_FRAME and CL100K_FRAME: where each encoding's vocabulary lies in `vocab.bin`.
+include!(concat!(env!("OUT_DIR"), "/vocab_layout.rs"));
+
+/// Both vocabularies (see build.rs and vocab.rs).
+fn vocab_blob() -> &'static [u8] {
+    embed!("vocab.bin")
+}
+
 /// One encoding's tables.
 struct Bpe {
     vocab: Vocab,
@@ -46,9 +55,9 @@ struct Bpe {
 }
 
 impl Bpe {
-    fn new(tkv: &'static [u8], dfa: &'static [u8], fast: FastPath) -> Self {
+    fn new(vocab: Vocab, dfa: &'static [u8], fast: FastPath) -> Self {
         Self {
-            vocab: Vocab::from_tkv(tkv),
+            vocab,
             pre: RegexPreTokenizer::new(dfa, fast, WhitespaceRules::NewlineFirst),
             cache_id: piece_cache::new_cache_id(),
         }
@@ -106,14 +115,14 @@ impl Encoding {
         match self {
             Encoding::O200kBase => O200K.get_or_init(|| {
                 Bpe::new(
-                    embed!("o200k_base.tkv"),
+                    Vocab::from_tkv(vocab_blob(), O200K_FRAME),
                     embed!("o200k_base.sparse.dfa"),
                     FastPath::O200k,
                 )
             }),
             Encoding::Cl100kBase => CL100K.get_or_init(|| {
                 Bpe::new(
-                    embed!("cl100k_base.tkv"),
+                    Vocab::from_tkr(vocab_blob(), CL100K_FRAME, O200K_FRAME),
                     embed!("cl100k_base.sparse.dfa"),
                     FastPath::Cl100k,
                 )

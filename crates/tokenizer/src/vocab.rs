@@ -15,10 +15,14 @@
 //!   hash tag in the slot, so a mismatched slot is rejected without loading
 //!   the arena bytes.
 //!
-//! Decoding is unchanged: direct indexing by rank into a contiguous arena.
+//! The tables are built at load from one embedded blob, which is also the arena
+//! (build.rs): o200k_base's TKV1 frame as shipped, and cl100k_base's TKR1 frame, which
+//! takes the bytes of the 85,033 tokens it shares with o200k_base from that frame and
+//! carries only the bytes of its other 15,223.
 
 use rustc_hash::FxHasher;
 use std::hash::{Hash, Hasher};
+use std::ops::Range;
 
 /// Longest key stored inline in a slot. Above this, the slot holds an arena
 /// offset and a hash tag instead of the bytes themselves.
@@ -28,8 +32,8 @@ const INLINE_MAX: usize = 8;
 const ABSENT: u32 = u32::MAX;
 
 pub struct Vocab {
-    // all token bytes: the TKV body itself (static, zero-copy); spill slots
-    // reference it by offset
+    // all token bytes: the embedded vocabulary blob itself (static, zero-copy);
+    // spill slots reference it by offset
     arena: &'static [u8],
     // rank by first byte, for 1-byte keys; ABSENT if missing
     single: Box<[u32]>,
@@ -101,93 +105,198 @@ fn spill_tag(hash: u64) -> u64 {
     (hash >> 56) & 0xFF
 }
 
-impl Vocab {
-    /// Build the lookup tables straight from an uncompressed, static TKV1
-    /// frame (layout: see tiktoken 4.1.2 `encoding.rs`): no per-token
-    /// allocation, no intermediate hash map, no arena copy, no decoder.
-    pub(crate) fn from_tkv(data: &'static [u8]) -> Self {
-        assert_eq!(&data[..4], b"TKV1", "bad vocabulary frame magic");
-        let n_tokens = u32::from_le_bytes(data[4..8].try_into().unwrap()) as usize;
-        let rank0 = u32::from_le_bytes(data[8..12].try_into().unwrap());
-        let mut pos = 12;
-        let mut lengths: Vec<u16> = Vec::with_capacity(n_tokens);
-        let mut max_len = 0usize;
-        for _ in 0..n_tokens {
-            let mut len = 0usize;
-            let mut shift = 0;
-            loop {
-                let byte = data[pos];
-                pos += 1;
-                len |= ((byte & 0x7F) as usize) << shift;
-                if byte & 0x80 == 0 {
-                    break;
-                }
-                shift += 7;
-            }
-            max_len = max_len.max(len);
-            lengths.push(len as u16);
-        }
-        let mut cursors = vec![0usize; max_len + 1];
-        for &len in &lengths {
-            cursors[len as usize] += 1;
-        }
-        let mut at = pos;
-        for (len, cursor) in cursors.iter_mut().enumerate() {
-            let count = *cursor;
-            *cursor = at;
-            at += len * count;
-        }
-        assert_eq!(at, data.len(), "vocabulary frame body length mismatch");
+/// Width of a TKR1 code; must match `REF_BITS` in build.rs.
+const REF_BITS: usize = 18;
 
-        let arena = data;
-        let mut single = vec![ABSENT; 256];
-        let mut pair = vec![ABSENT; 1 << 16];
-        let table_size = (n_tokens * 2).next_power_of_two();
-        let mask = table_size - 1;
-        let mut table = vec![EMPTY; table_size];
-        for (i, &len) in lengths.iter().enumerate() {
-            let len = len as usize;
-            let offset = cursors[len];
-            cursors[len] = offset + len;
-            let rank = rank0 + i as u32;
-            let token = &arena[offset..offset + len];
-            match len {
-                0 => {}
-                1 => single[token[0] as usize] = rank,
-                2 => pair[(token[0] as usize) << 8 | token[1] as usize] = rank,
-                l if l <= INLINE_MAX => {
-                    let key = load_inline_key(token);
-                    let mut idx = hash_inline(key, l) as usize & mask;
-                    while table[idx].len != 0 {
-                        idx = (idx + 1) & mask;
-                    }
-                    table[idx] = Slot {
-                        key,
-                        rank,
-                        len: l as u32,
-                    };
-                }
-                l => {
-                    let hash = hash_spill(token);
-                    let mut idx = hash as usize & mask;
-                    while table[idx].len != 0 {
-                        idx = (idx + 1) & mask;
-                    }
-                    table[idx] = Slot {
-                        key: (offset as u64) | (spill_tag(hash) << 32),
-                        rank,
-                        len: l as u32,
-                    };
-                }
+/// A TKV1 frame's token count, first rank, each token's length in rank order, and the
+/// offset in the blob where the tokens of each length start.
+struct Tkv1 {
+    rank0: u32,
+    lengths: Vec<u16>,
+    starts: Vec<usize>,
+}
+
+/// Parse the head of the TKV1 frame at `frame` in `blob` (layout: tiktoken 4.1.2
+/// `encoding.rs`): "TKV1", token count, first rank, each token's length as a LEB128
+/// varint, then the token bytes grouped by length, ascending, in rank order within a
+/// length.
+fn tkv1(blob: &[u8], frame: Range<usize>) -> Tkv1 {
+    let data = &blob[frame.clone()];
+    assert_eq!(&data[..4], b"TKV1", "bad vocabulary frame magic");
+    let n_tokens = u32::from_le_bytes(data[4..8].try_into().unwrap()) as usize;
+    let rank0 = u32::from_le_bytes(data[8..12].try_into().unwrap());
+    let mut pos = 12;
+    let mut lengths: Vec<u16> = Vec::with_capacity(n_tokens);
+    let mut max_len = 0usize;
+    for _ in 0..n_tokens {
+        let mut len = 0usize;
+        let mut shift = 0;
+        loop {
+            let byte = data[pos];
+            pos += 1;
+            len |= ((byte & 0x7F) as usize) << shift;
+            if byte & 0x80 == 0 {
+                break;
             }
+            shift += 7;
         }
+        max_len = max_len.max(len);
+        lengths.push(len as u16);
+    }
+    let mut starts = vec![0usize; max_len + 1];
+    for &len in &lengths {
+        starts[len as usize] += 1;
+    }
+    let mut at = frame.start + pos;
+    for (len, start) in starts.iter_mut().enumerate() {
+        let count = *start;
+        *start = at;
+        at += len * count;
+    }
+    assert_eq!(at, frame.end, "vocabulary frame body length mismatch");
+    Tkv1 {
+        rank0,
+        lengths,
+        starts,
+    }
+}
+
+impl Vocab {
+    /// Empty tables sized for `n_tokens`, over `arena`.
+    fn with_capacity(arena: &'static [u8], n_tokens: usize) -> Self {
+        let table_size = (n_tokens * 2).next_power_of_two();
         Self {
             arena,
-            single: single.into_boxed_slice(),
-            pair: pair.into_boxed_slice(),
-            table: table.into_boxed_slice(),
-            mask,
+            single: vec![ABSENT; 256].into_boxed_slice(),
+            pair: vec![ABSENT; 1 << 16].into_boxed_slice(),
+            table: vec![EMPTY; table_size].into_boxed_slice(),
+            mask: table_size - 1,
         }
+    }
+
+    /// Index the token at `arena[offset..offset + len]` as `rank`.
+    #[inline]
+    fn insert(&mut self, offset: usize, len: usize, rank: u32) {
+        let token = &self.arena[offset..offset + len];
+        let mask = self.mask;
+        match len {
+            0 => {}
+            1 => self.single[token[0] as usize] = rank,
+            2 => self.pair[(token[0] as usize) << 8 | token[1] as usize] = rank,
+            l if l <= INLINE_MAX => {
+                let key = load_inline_key(token);
+                let mut idx = hash_inline(key, l) as usize & mask;
+                while self.table[idx].len != 0 {
+                    idx = (idx + 1) & mask;
+                }
+                self.table[idx] = Slot {
+                    key,
+                    rank,
+                    len: l as u32,
+                };
+            }
+            l => {
+                let hash = hash_spill(token);
+                let mut idx = hash as usize & mask;
+                while self.table[idx].len != 0 {
+                    idx = (idx + 1) & mask;
+                }
+                self.table[idx] = Slot {
+                    key: (offset as u64) | (spill_tag(hash) << 32),
+                    rank,
+                    len: l as u32,
+                };
+            }
+        }
+    }
+
+    /// Build the lookup tables straight from the uncompressed, static TKV1 frame at `frame`
+    /// in `blob`: no per-token allocation, no intermediate hash map, no arena copy, no
+    /// decoder. The blob is the arena.
+    pub(crate) fn from_tkv(blob: &'static [u8], frame: Range<usize>) -> Self {
+        let Tkv1 {
+            rank0,
+            lengths,
+            mut starts,
+        } = tkv1(blob, frame);
+        let mut vocab = Self::with_capacity(blob, lengths.len());
+        for (i, &len) in lengths.iter().enumerate() {
+            let len = len as usize;
+            let offset = starts[len];
+            starts[len] = offset + len;
+            vocab.insert(offset, len, rank0 + i as u32);
+        }
+        vocab
+    }
+
+    /// Build the lookup tables from the TKR1 frame at `frame` in `blob`, which refers to the
+    /// TKV1 frame at `base` for the tokens the two share (layout: see `tkr1` in build.rs):
+    /// as `from_tkv`, but a shared token's bytes are the base's, found from the base's
+    /// length counts in the TKR1 header, without a pass over the base's lengths.
+    pub(crate) fn from_tkr(blob: &'static [u8], frame: Range<usize>, base: Range<usize>) -> Self {
+        let word = |at: usize| u32::from_le_bytes(blob[at..at + 4].try_into().unwrap());
+        assert_eq!(
+            &blob[base.start..base.start + 4],
+            b"TKV1",
+            "bad vocabulary frame magic"
+        );
+        let head = frame.start;
+        assert_eq!(&blob[head..head + 4], b"TKR1", "bad vocabulary frame magic");
+        let n_tokens = word(head + 4) as usize;
+        let rank0 = word(head + 8);
+        let base_n = word(head + 12);
+        assert_eq!(base_n, word(base.start + 4), "TKR1 base mismatch");
+        let groups = word(head + 20) as usize;
+
+        // Per base length g: the position of its first token (by length, then rank) and
+        // where its bytes start in the blob.
+        let mut first = Vec::with_capacity(groups + 1);
+        let mut starts = Vec::with_capacity(groups);
+        let (mut position, mut at) = (0u32, base.start + word(head + 16) as usize);
+        for g in 0..groups {
+            let count = word(head + 24 + 4 * g);
+            first.push(position);
+            starts.push(at);
+            position += count;
+            at += g * count as usize;
+        }
+        first.push(position);
+        assert_eq!(position, base_n, "TKR1 base mismatch");
+        assert_eq!(at, base.end, "vocabulary frame body length mismatch");
+        // The length group of every 256th position, where a search for a position's starts.
+        let mut group_at = Vec::with_capacity((base_n as usize).div_ceil(256));
+        let mut g = 0;
+        for p in (0..base_n).step_by(256) {
+            while first[g + 1] <= p {
+                g += 1;
+            }
+            group_at.push(g);
+        }
+
+        let codes_at = head + 24 + 4 * groups;
+        let codes = &blob[codes_at..codes_at + (n_tokens * REF_BITS).div_ceil(8) + 3];
+        let mut own = codes_at + codes.len();
+        let mut vocab = Self::with_capacity(blob, n_tokens);
+        for i in 0..n_tokens {
+            let bit = i * REF_BITS;
+            let at = bit / 8;
+            let code = (u32::from_le_bytes(codes[at..at + 4].try_into().unwrap()) >> (bit % 8))
+                & ((1 << REF_BITS) - 1);
+            let (offset, len) = if code < base_n {
+                let mut g = group_at[code as usize >> 8];
+                while first[g + 1] <= code {
+                    g += 1;
+                }
+                (starts[g] + (code - first[g]) as usize * g, g)
+            } else {
+                let len = (code - base_n + 1) as usize;
+                own += len;
+                (own - len, len)
+            };
+            vocab.insert(offset, len, rank0 + i as u32);
+        }
+        assert_eq!(own, frame.end, "vocabulary frame body length mismatch");
+        vocab
     }
 
     /// Look up the rank for a token byte sequence.
@@ -257,5 +366,43 @@ impl Vocab {
     #[inline]
     pub(crate) fn contains_key(&self, token: &[u8]) -> bool {
         self.get(token).is_some()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The entries of `vocab`: every present rank of the direct tables and every slot.
+    fn entries(vocab: &Vocab) -> usize {
+        let present = |ranks: &[u32]| ranks.iter().filter(|&&r| r != ABSENT).count();
+        present(&vocab.single)
+            + present(&vocab.pair)
+            + vocab.table.iter().filter(|s| s.len != 0).count()
+    }
+
+    #[test]
+    fn cl100k_by_reference_to_o200k_is_the_shipped_vocabulary() {
+        // The TKV1 frame as shipped, written by build.rs for this test only.
+        static SHIPPED: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/cl100k_base.tkv"));
+        let derived = Vocab::from_tkr(crate::vocab_blob(), crate::CL100K_FRAME, crate::O200K_FRAME);
+        let Tkv1 {
+            rank0,
+            lengths,
+            mut starts,
+        } = tkv1(SHIPPED, 0..SHIPPED.len());
+        assert_eq!(lengths.len(), 100_256);
+        for (i, &len) in lengths.iter().enumerate() {
+            let len = len as usize;
+            let token = &SHIPPED[starts[len]..starts[len] + len];
+            starts[len] += len;
+            assert_eq!(derived.get(token), Some(rank0 + i as u32), "{token:?}");
+        }
+        // Every shipped token is there with its rank, and nothing else is.
+        assert_eq!(entries(&derived), lengths.len());
+        assert_eq!(
+            entries(&Vocab::from_tkv(SHIPPED, 0..SHIPPED.len())),
+            lengths.len()
+        );
     }
 }
