@@ -10,36 +10,27 @@ use crate::{Out, frame, report};
 use devs_context_rules::text::split_texts;
 
 #[wasm_bindgen]
-pub struct Management(Run);
+pub struct Management(Run, Need);
 
-/// `[code, a, b, c]`: see `pkg/src/management.ts` for the codes.
-fn need(n: Need) -> Vec<f64> {
-    match n {
-        Need::Compose => vec![0.0],
-        Need::ShouldPrune { tokens } => vec![1.0, tokens],
-        Need::Prune => vec![2.0],
-        Need::KeepSummary => vec![3.0],
-        Need::Roles => vec![4.0],
-        Need::Keep(Kept::Newest { start }) => vec![5.0, start as f64],
-        Need::Keep(Kept::Cut { first, share }) => vec![6.0, first as f64, share as f64],
-        Need::ShouldTruncate { output } => vec![7.0, output as f64],
-        Need::Persist { output } => vec![8.0, output as f64],
-        Need::WarnPersistFailed { output } => vec![9.0, output as f64],
-        Need::Truncate { output } => vec![10.0, output as f64],
-        Need::Recount { turns_changed } => vec![11.0, f64::from(u8::from(turns_changed))],
-        Need::Done {
-            used_tokens,
-            pruned,
-            truncated,
-        } => {
-            vec![
-                12.0,
-                used_tokens,
-                f64::from(u8::from(pruned)),
-                truncated as f64,
-            ]
-        }
-    }
+/// A need as one number, `code + 16 * argument` (see `pkg/src/management.ts` for the
+/// codes); what does not fit (tokens, a cut's share, the result) is read by getters.
+fn packed(n: Need) -> f64 {
+    let (code, arg) = match n {
+        Need::Compose => (0, 0.0),
+        Need::ShouldPrune { .. } => (1, 0.0),
+        Need::Prune => (2, 0.0),
+        Need::KeepSummary => (3, 0.0),
+        Need::Roles => (4, 0.0),
+        Need::Keep(Kept::Newest { start }) => (5, start as f64),
+        Need::Keep(Kept::Cut { first, .. }) => (6, first as f64),
+        Need::ShouldTruncate { output } => (7, output as f64),
+        Need::Persist { output } => (8, output as f64),
+        Need::WarnPersistFailed { output } => (9, output as f64),
+        Need::Truncate { output } => (10, output as f64),
+        Need::Recount { turns_changed } => (11, f64::from(u8::from(turns_changed))),
+        Need::Done { pruned, .. } => (12, f64::from(u8::from(pruned))),
+    };
+    f64::from(code) + 16.0 * arg
 }
 
 #[wasm_bindgen]
@@ -55,67 +46,99 @@ impl Management {
     ) -> Out<Management> {
         let total = report(non_negative("context.budget.totalBudget", total_budget))?;
         let done = done_outputs.iter().map(|&d| d == 1).collect();
-        Ok(Management(Run::new(
-            total,
-            ratio,
-            turn_tokens,
-            already_pruned,
-            done,
-        )))
+        Ok(Management(
+            Run::new(total, ratio, turn_tokens, already_pruned, done),
+            Need::Compose,
+        ))
     }
 
-    pub fn start(&self) -> Vec<f64> {
-        need(self.0.start())
+    pub fn start(&mut self) -> f64 {
+        self.answer(|run| run.start())
     }
 
-    pub fn composed(&mut self, total_tokens_used: f64) -> Vec<f64> {
-        need(self.0.composed(total_tokens_used))
+    pub fn composed(&mut self, total_tokens_used: f64) -> f64 {
+        self.answer(|run| run.composed(total_tokens_used))
     }
 
-    pub fn should_prune(&mut self, yes: bool) -> Vec<f64> {
-        need(self.0.should_prune(yes))
+    pub fn should_prune(&mut self, yes: bool) -> f64 {
+        self.answer(|run| run.should_prune(yes))
     }
 
-    pub fn pruned(&mut self, summary_tokens: f64) -> Vec<f64> {
-        need(self.0.pruned(summary_tokens))
+    pub fn pruned(&mut self, summary_tokens: f64) -> f64 {
+        self.answer(|run| run.pruned(summary_tokens))
     }
 
-    pub fn roles(&mut self, roles: &str, lens: &[u32]) -> Out<Vec<f64>> {
+    pub fn roles(&mut self, roles: &str, lens: &[u32]) -> Out<f64> {
         let roles = report(AgentRole::all_checked(
             "context.turns",
             &split_texts(roles, lens),
         ))?;
-        Ok(need(self.0.roles(&roles)))
+        Ok(self.answer(|run| run.roles(&roles)))
     }
 
-    pub fn kept(&mut self) -> Vec<f64> {
-        need(self.0.kept())
+    pub fn kept(&mut self) -> f64 {
+        self.answer(|run| run.kept())
     }
 
-    pub fn should_truncate(&mut self, yes: bool) -> Vec<f64> {
-        need(self.0.should_truncate(yes))
+    pub fn should_truncate(&mut self, yes: bool) -> f64 {
+        self.answer(|run| run.should_truncate(yes))
     }
 
     /// `due[i]` is 1 when output `i` is due.
-    pub fn should_truncate_all(&mut self, due: &[u8]) -> Vec<f64> {
+    pub fn should_truncate_all(&mut self, due: &[u8]) -> f64 {
         let due: Vec<bool> = due.iter().map(|&d| d == 1).collect();
-        need(self.0.should_truncate_all(&due))
+        self.answer(|run| run.should_truncate_all(&due))
     }
 
-    pub fn persisted(&mut self, ok: bool) -> Vec<f64> {
-        need(self.0.persisted(ok))
+    /// The tokens `shouldPrune` is asked about.
+    #[wasm_bindgen(getter)]
+    pub fn tokens(&self) -> f64 {
+        match self.1 {
+            Need::ShouldPrune { tokens } => tokens,
+            _ => 0.0,
+        }
     }
 
-    pub fn warned(&mut self) -> Vec<f64> {
-        need(self.0.warned())
+    /// The share of each turn the loop guard cuts, after a `Keep` cut.
+    #[wasm_bindgen(getter)]
+    pub fn share(&self) -> f64 {
+        match self.1 {
+            Need::Keep(Kept::Cut { share, .. }) => share as f64,
+            _ => 0.0,
+        }
     }
 
-    pub fn truncated(&mut self) -> Vec<f64> {
-        need(self.0.truncated())
+    /// `[windowUsedTokens, truncatedOutputCount]` once done.
+    pub fn result(&self) -> Vec<f64> {
+        match self.1 {
+            Need::Done {
+                used_tokens,
+                truncated,
+                ..
+            } => vec![used_tokens, truncated as f64],
+            _ => vec![],
+        }
     }
 
-    pub fn recounted(&mut self, turn_tokens: f64, output_tokens: f64) -> Vec<f64> {
-        need(self.0.recounted(turn_tokens, output_tokens))
+    fn answer(&mut self, step: impl FnOnce(&mut Run) -> Need) -> f64 {
+        self.1 = step(&mut self.0);
+        packed(self.1)
+    }
+
+    pub fn persisted(&mut self, ok: bool) -> f64 {
+        self.answer(|run| run.persisted(ok))
+    }
+
+    pub fn warned(&mut self) -> f64 {
+        self.answer(|run| run.warned())
+    }
+
+    pub fn truncated(&mut self) -> f64 {
+        self.answer(|run| run.truncated())
+    }
+
+    pub fn recounted(&mut self, turn_tokens: f64, output_tokens: f64) -> f64 {
+        self.answer(|run| run.recounted(turn_tokens, output_tokens))
     }
 
     pub fn loop_guard_warning(&self) -> String {

@@ -55,21 +55,16 @@ impl RunnerCore {
         number
     }
 
-    /// The next step's code (see `pkg/src/runner.ts`), or -1.
-    pub fn next_step(&mut self) -> i32 {
-        let step = self.turn.as_mut().and_then(Turn::next_step);
-        step.map_or(-1, |s| match s {
-            Step::AddInput => 0,
-            Step::Manage => 1,
-            Step::Compose => 2,
-            Step::CallLlm => 3,
-            Step::Handoff => 4,
-            Step::Inject => 5,
-            Step::Stamp => 6,
-            Step::KeepEnvelope => 7,
-            Step::Log => 8,
-            Step::Commit => 9,
-        })
+    /// The steps planned and not yet handed out, as base-16 digits after a leading 1 (see
+    /// `pkg/src/runner.ts` for the codes): all of them in one number, one crossing.
+    pub fn steps(&mut self) -> f64 {
+        let mut packed = 1.0;
+        if let Some(turn) = self.turn.as_mut() {
+            while let Some(step) = turn.next_step() {
+                packed = packed * 16.0 + f64::from(code(step));
+            }
+        }
+        packed
     }
 
     pub fn record(&mut self, tokens: f64, has_envelope: bool) -> Out<()> {
@@ -89,6 +84,21 @@ impl RunnerCore {
         if let Some(turn) = self.turn.take() {
             self.runner.rollback(&turn);
         }
+    }
+}
+
+fn code(step: Step) -> u8 {
+    match step {
+        Step::AddInput => 0,
+        Step::Manage => 1,
+        Step::Compose => 2,
+        Step::CallLlm => 3,
+        Step::Handoff => 4,
+        Step::Inject => 5,
+        Step::Stamp => 6,
+        Step::KeepEnvelope => 7,
+        Step::Log => 8,
+        Step::Commit => 9,
     }
 }
 

@@ -107,14 +107,16 @@ export async function run(job: Job): Promise<Applied> {
     let persistError = '';
     let need = machine.start();
     for (;;) {
-      const [code, a, b] = need;
+      // A need is `code + 16 * argument` (see `packed` in src/management.rs).
+      const code = need % 16;
+      const a = (need - code) / 16;
       switch (code) {
         case COMPOSE:
           composed = object('composer.compose()', await callMethod(job.composer, 'compose', 'deps.compose', [context.goal, context.map, context.envelopes]));
           need = machine.composed(number('composer.compose().totalTokensUsed', composed.totalTokensUsed));
           break;
         case SHOULD_PRUNE:
-          need = machine.should_prune(Boolean(await callMethod(job.pruner, 'shouldPrune', 'deps.pruner.shouldPrune', [a, context.budget])));
+          need = machine.should_prune(Boolean(await callMethod(job.pruner, 'shouldPrune', 'deps.pruner.shouldPrune', [machine.tokens, context.budget])));
           break;
         case PRUNE: {
           const pruned = object('pruner.prune()', await callMethod(job.pruner, 'prune', 'deps.prune', [context.turns, context.plan, context.tas, context.currentObservation]));
@@ -137,7 +139,7 @@ export async function run(job: Job): Promise<Applied> {
         }
         case KEEP_NEWEST:
         case KEEP_CUT:
-          newTurns = code === KEEP_NEWEST ? turns.slice(a) : turns.slice(a).map((t) => cutTurn(t as AgentTurn, b));
+          newTurns = code === KEEP_NEWEST ? turns.slice(a) : turns.slice(a).map((t) => cutTurn(t as AgentTurn, machine.share));
           warn(job, frameText(machine.loop_guard_warning(), []));
           need = machine.kept();
           break;
@@ -176,13 +178,15 @@ export async function run(job: Job): Promise<Applied> {
           need = machine.recounted(turnsNow, sum(countAll(counter, shown)));
           break;
         }
-        case DONE:
+        case DONE: {
+          const [used, truncated] = machine.result();
           context.turns = newTurns;
           context.pendingToolOutputs = newOutputs;
           return {
-            result: { windowUsedTokens: a, prunedOccurred: b === 1, truncatedOutputCount: need[3] },
+            result: { windowUsedTokens: used, prunedOccurred: a === 1, truncatedOutputCount: truncated },
             composed: composed as unknown as ComposedWindow,
           };
+        }
         default:
           throw new Error(`applyContextManagement: unknown step ${code}`);
       }
@@ -197,7 +201,7 @@ function ownPruner(pruner: Bag): boolean {
   return pruner instanceof ToolOutputPruner && pruner.shouldTruncate === ToolOutputPruner.prototype.shouldTruncate;
 }
 
-function checkedNeed(fn: () => Float64Array): Float64Array {
+function checkedNeed(fn: () => number): number {
   try {
     return fn();
   } catch (thrown) {

@@ -15,7 +15,7 @@ import type { AgentRunnerOptions, AgentTurnResult, ContextWindow, MediumTermSumm
 import { turnEntry } from './window.js';
 import { rules } from './wasm.js';
 
-// Steps (see `next_step` in src/runner.rs).
+// Steps (see `code` in src/runner.rs).
 const ADD_INPUT = 0, MANAGE = 1, COMPOSE = 2, CALL_LLM = 3, HANDOFF = 4, INJECT = 5, STAMP = 6, KEEP_ENVELOPE = 7, LOG = 8, COMMIT = 9;
 
 const contextRefresh = template(() => rules.contextRefreshText());
@@ -148,7 +148,15 @@ export class AgentRunner {
     let envelope: unknown;
     let refresh: MediumTermSummary | null = null;
     try {
-      for (let step = core.next_step(); step >= 0; step = core.next_step()) {
+      const steps: number[] = [];
+      // The rules hand out the steps they planned as base-16 digits after a leading 1.
+      const plan = () => {
+        const planned: number[] = [];
+        for (let v = core.steps(); v > 1; v = Math.floor(v / 16)) planned.push(v % 16);
+        steps.push(...planned.reverse());
+      };
+      plan();
+      for (let step = steps.shift(); step !== undefined; step = steps.shift()) {
         switch (step) {
           case ADD_INPUT:
             history.push(turnEntry(turn, cfg.agentId, 'user', input as string));
@@ -181,6 +189,7 @@ export class AgentRunner {
             } catch (thrown) {
               throw ruleError(thrown);
             }
+            plan();
             break;
           }
           case HANDOFF: {
