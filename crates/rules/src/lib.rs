@@ -6,7 +6,9 @@
 //! It says what it needs, and takes the answer back as a commit or a rollback.
 
 pub mod args;
+pub mod bound;
 pub mod budget;
+pub mod calibration;
 pub mod clock;
 pub mod composer;
 pub mod cut;
