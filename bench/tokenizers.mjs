@@ -62,8 +62,8 @@ for (const enc of ENCODINGS) {
 
 // Where our time goes: passing the text into wasm versus counting it.
 const { createTokenCounter } = require('../pkg/dist/tokenizers.cjs');
-const glue = await import('../pkg/dist/tokenizers/devs_context.js');
-glue.initSync({ module: readFileSync(new URL('../pkg/dist/tokenizers/devs_context_bg.wasm', import.meta.url)) });
+const glue = await import('../pkg/dist/tokenizers/devs_context_tokenizer.js');
+glue.initSync({ module: readFileSync(new URL('../pkg/dist/tokenizers/devs_context_tokenizer_bg.wasm', import.meta.url)) });
 const count = createTokenCounter('o200k_base');
 let transfer = Infinity;
 let total = Infinity;

@@ -232,6 +232,18 @@ pub enum Need {
     Done,
 }
 
+/// The state a turn started from, and the items it changed.
+#[derive(Debug, Clone)]
+struct Journal {
+    len: usize,
+    first_live: usize,
+    summary_tokens: f64,
+    new_from: usize,
+    calibration: Calibration,
+    pinned_tokens: f64,
+    changed: Vec<(usize, Item)>,
+}
+
 /// What a turn's planning did, for the ledger.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Steps {
@@ -278,6 +290,8 @@ pub struct Bound {
     cut_target: f64,
     /// Squeezes this turn: a few at most, however the host's counts come out.
     squeezes: u8,
+    /// What a turn in flight changed, to put back if the turn fails.
+    journal: Option<Journal>,
     pub steps: Steps,
 }
 
@@ -298,6 +312,7 @@ impl Bound {
             summary_target: 0,
             cut_target: 0.0,
             squeezes: 0,
+            journal: None,
             steps: Steps::default(),
         })
     }
@@ -307,6 +322,50 @@ impl Bound {
         self.config.check_pinned(pinned_tokens)?;
         self.pinned_tokens = pinned_tokens;
         Ok(())
+    }
+
+    /// Starts a turn: what it changes can be put back by [`Bound::rollback`].
+    pub fn begin(&mut self) {
+        self.journal = Some(Journal {
+            len: self.items.len(),
+            first_live: self.first_live,
+            summary_tokens: self.summary_tokens,
+            new_from: self.new_from,
+            calibration: self.calibration.clone(),
+            pinned_tokens: self.pinned_tokens,
+            changed: Vec::new(),
+        });
+    }
+
+    /// The turn went through: its changes stay.
+    pub fn commit(&mut self) {
+        self.journal = None;
+    }
+
+    /// The turn failed: the history is as it was before [`Bound::begin`].
+    pub fn rollback(&mut self) {
+        let Some(j) = self.journal.take() else { return };
+        for (i, item) in j.changed.into_iter().rev() {
+            if i < self.items.len() {
+                self.items[i] = item;
+            }
+        }
+        self.items.truncate(j.len);
+        self.first_live = j.first_live;
+        self.summary_tokens = j.summary_tokens;
+        self.new_from = j.new_from;
+        self.calibration = j.calibration;
+        self.pinned_tokens = j.pinned_tokens;
+    }
+
+    /// Records `item` as it is, before a change, when a turn is in flight.
+    fn touch(&mut self, item: usize) {
+        if let Some(j) = self.journal.as_mut()
+            && item < j.len
+            && !j.changed.iter().any(|(i, _)| *i == item)
+        {
+            j.changed.push((item, self.items[item]));
+        }
     }
 
     /// Adds an item, its parts counted once; returns its index.
@@ -380,6 +439,7 @@ impl Bound {
 
     pub fn persisted(&mut self, ok: bool) -> Need {
         if let Some(Need::Persist { item }) = self.pending.take() {
+            self.touch(item);
             if ok {
                 self.items[item].persisted = true;
             } else {
@@ -395,6 +455,7 @@ impl Bound {
     pub fn measured(&mut self, tokens: f64) -> Need {
         match self.pending.take() {
             Some(Need::Placeholder { item }) => {
+                self.touch(item);
                 if let Some(o) = self.items[item].output.as_mut() {
                     o.shown = Shown::Placeholder;
                     o.shown_tokens = tokens;

@@ -403,3 +403,46 @@ fn pinned_content_that_leaves_no_room_is_refused_at_construction() {
         "options.bounded.partShare"
     );
 }
+
+#[test]
+fn a_failed_turn_is_rolled_back_whole() {
+    let budget = 5_000.0;
+    let mut b = bound(budget);
+    let mut h = Host {
+        summarizer: Some(summary_of),
+        ..Host::default()
+    };
+    for turn in 1..=20u32 {
+        h.add(&mut b, Kind::Tool, turn, "{}", Some(&"w".repeat(3000)), "t");
+        b.begin();
+        h.turn(&mut b);
+        b.commit();
+    }
+    let before = (
+        b.items.clone(),
+        b.first_live,
+        b.summary_tokens,
+        b.raw_tokens(),
+    );
+    b.begin();
+    h.add(
+        &mut b,
+        Kind::Tool,
+        21,
+        "{}",
+        Some(&"v".repeat(400_000)),
+        "t",
+    );
+    h.turn(&mut b);
+    assert_ne!(b.items.len(), before.0.len());
+    b.rollback();
+    assert_eq!(
+        (
+            b.items.clone(),
+            b.first_live,
+            b.summary_tokens,
+            b.raw_tokens()
+        ),
+        before
+    );
+}
