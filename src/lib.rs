@@ -10,6 +10,7 @@
 //! Strings come in only where a rule reads them (a probe, a role, a skeleton). Texts the
 //! rules return are frames of pieces that point back at the host's own strings.
 
+mod bound;
 mod composer;
 mod handoff;
 mod management;

@@ -17,7 +17,9 @@
 
 use super::args::{FieldError, show_number};
 use super::calibration::Calibration;
+use super::cut::Utf16Text;
 use super::frame::Pieces;
+use super::text::{Probe, cut_end};
 
 /// What a history item is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -530,11 +532,15 @@ impl Bound {
         self.advance()
     }
 
-    /// The host has no summarizer: step 3 is skipped.
-    pub fn skip_summary(&mut self) {
-        if self.phase == Phase::Summarize {
-            self.phase = Phase::Drop;
+    /// The host has no summarizer: instead of step 3, the oldest items are dropped.
+    pub fn no_summarizer(&mut self) -> Need {
+        if self.summarizing.take().is_some() {
+            self.steps.summarizer_chunks -= 1;
+            self.steps.largest_summarizer_prompt = 0.0;
         }
+        self.pending = None;
+        self.phase = Phase::Drop;
+        self.advance()
     }
 
     fn part_mut(&mut self, item: usize, which: Which) -> &mut Part {
@@ -832,6 +838,94 @@ impl Bound {
             };
         }
     }
+}
+
+impl Bound {
+    /// The turn's ledger record as JSON: tokens per section (adding up to `rawTokens`),
+    /// the prompt's tokens as the provider counts them, what was masked, cut, summarized
+    /// or dropped (items and their turns), the warnings, and the calibration.
+    pub fn ledger_json(&self) -> String {
+        let n = |v: f64| show_number(v);
+        let turn = |i: usize| self.items.get(i).map_or(0, |it| it.turn);
+        let [pinned, summary, recent, outputs, new_input, framing] = self.sections();
+        let masked: Vec<String> = self
+            .steps
+            .masked
+            .iter()
+            .map(|&i| format!("{{\"item\":{i},\"turn\":{}}}", turn(i)))
+            .collect();
+        let cut: Vec<String> = self
+            .steps
+            .cut
+            .iter()
+            .map(|&(i, w)| {
+                let part = if w == Which::Output { "output" } else { "text" };
+                format!("{{\"item\":{i},\"turn\":{},\"part\":\"{part}\"}}", turn(i))
+            })
+            .collect();
+        let span = |range: Option<(usize, usize)>, extra: String| match range {
+            Some((from, to)) if to > from => format!(
+                "{{\"fromItem\":{from},\"toItem\":{},\"fromTurn\":{},\"toTurn\":{}{extra}}}",
+                to - 1,
+                turn(from),
+                turn(to - 1)
+            ),
+            _ => "null".into(),
+        };
+        let summarized = span(
+            self.steps.summarized,
+            format!(
+                ",\"chunks\":{},\"largestPromptTokens\":{}",
+                self.steps.summarizer_chunks,
+                n(self.steps.largest_summarizer_prompt)
+            ),
+        );
+        let warnings: Vec<String> = self
+            .steps
+            .warnings
+            .iter()
+            .map(|w| format!("\"{w}\""))
+            .collect();
+        format!(
+            "{{\"budget\":{},\"promptTokens\":{},\"rawTokens\":{},\"sections\":{{\"pinned\":{},\"summary\":{},\"recent\":{},\"outputs\":{},\"newInput\":{},\"framing\":{}}},\"masked\":[{}],\"cut\":[{}],\"summarized\":{},\"dropped\":{},\"warnings\":[{}],\"calibration\":{{\"overhead\":{},\"ratio\":{},\"samples\":{}}}}}",
+            n(self.config.budget),
+            n(self.prompt_tokens()),
+            n(self.raw_tokens()),
+            n(pinned),
+            n(summary),
+            n(recent),
+            n(outputs),
+            n(new_input),
+            n(framing),
+            masked.join(","),
+            cut.join(","),
+            summarized,
+            span(self.steps.dropped, String::new()),
+            warnings.join(","),
+            n(self.calibration.overhead),
+            n(self.calibration.ratio),
+            self.calibration.samples()
+        )
+    }
+}
+
+/// Where a head-and-tail cut ends its head and starts its tail, off surrogate pairs:
+/// `head_probe` holds units `head - 1 ..= head`, `tail_probe` units `start - 1 ..= start`
+/// where `start = units - tail` (see `text::Probe`).
+pub fn cut_bounds(
+    head: usize,
+    head_probe: &Probe,
+    tail: usize,
+    tail_probe: &Probe,
+    units: usize,
+) -> (usize, usize) {
+    let head = cut_end(head_probe, head, false).unwrap_or(head).min(units);
+    let mut start = units.saturating_sub(tail).max(head);
+    let low = |u: u16| (0xDC00..0xE000).contains(&u);
+    if start > 0 && start < units && low(tail_probe.unit_at(start)) {
+        start += 1;
+    }
+    (head, units - start.min(units))
 }
 
 /// Host texts of [`placeholder`]: the tool's name, its call (arguments as JSON), the store

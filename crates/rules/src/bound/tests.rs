@@ -114,7 +114,7 @@ impl Host {
                     let prompt = Reader::new(&f.into_string()).text(&hosts);
                     self.summarizer_prompts.push(tokens(&prompt));
                     match self.summarizer {
-                        None => b.summary_failed(),
+                        None => b.no_summarizer(),
                         Some(make) => {
                             self.summary = make(to);
                             b.summarized(tokens(&self.summary))
@@ -445,4 +445,39 @@ fn a_failed_turn_is_rolled_back_whole() {
         ),
         before
     );
+}
+
+#[test]
+fn the_ledger_is_json_with_sections_and_steps() {
+    let mut b = bound(100_000.0);
+    let mut h = Host::default();
+    for turn in 1..=8 {
+        h.add(&mut b, Kind::Tool, turn, "{}", Some("out"), "t");
+    }
+    h.turn(&mut b);
+    let json = b.ledger_json();
+    assert!(
+        json.starts_with("{\"budget\":100000,\"promptTokens\":"),
+        "{json}"
+    );
+    assert!(
+        json.contains("\"masked\":[{\"item\":0,\"turn\":1},{\"item\":1,\"turn\":2}]"),
+        "{json}"
+    );
+    assert!(
+        json.contains("\"summarized\":null,\"dropped\":null"),
+        "{json}"
+    );
+}
+
+#[test]
+fn cuts_never_split_a_surrogate_pair() {
+    let text: Vec<u16> = "ab😀cd😀ef".encode_utf16().collect();
+    let window = |at: usize| Probe {
+        start: at - 1,
+        units: crate::cut::Units(text[at - 1..(at + 1).min(text.len())].to_vec()),
+    };
+    // head 3 would end inside the first 😀; tail 3 would start inside the second.
+    assert_eq!(cut_bounds(3, &window(3), 3, &window(7), 10), (2, 2));
+    assert_eq!(cut_bounds(2, &window(2), 2, &window(8), 10), (2, 2));
 }
