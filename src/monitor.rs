@@ -74,3 +74,9 @@ impl Monitor {
         self.0.reset();
     }
 }
+
+/// A provider's reported input tokens, checked: a finite number >= 0.
+#[wasm_bindgen(js_name = checkInputTokens)]
+pub fn check_input_tokens(count: f64) -> Out<f64> {
+    report(non_negative("llm.complete().usage.inputTokens", count))
+}

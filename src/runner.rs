@@ -24,12 +24,14 @@ impl RunnerCore {
         injector: bool,
         tracker: bool,
         log: bool,
+        refresh_on_context: bool,
     ) -> Out<RunnerCore> {
         let parts = Parts {
             management,
             injector,
             tracker,
             log,
+            refresh_on_context,
         };
         Ok(RunnerCore {
             runner: report(runner::Runner::new(threshold, parts))?,
@@ -67,9 +69,19 @@ impl RunnerCore {
         packed
     }
 
-    pub fn record(&mut self, tokens: f64, has_envelope: bool) -> Out<()> {
+    pub fn record(
+        &mut self,
+        response_tokens: f64,
+        context_tokens: f64,
+        has_envelope: bool,
+    ) -> Out<()> {
         match self.turn.as_mut() {
-            Some(turn) => report(self.runner.record(turn, tokens, has_envelope)),
+            Some(turn) => {
+                report(
+                    self.runner
+                        .record(turn, response_tokens, context_tokens, has_envelope),
+                )
+            }
             None => Ok(()),
         }
     }

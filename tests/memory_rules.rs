@@ -27,9 +27,8 @@ fn a_thousand_turn_session_refreshes_specs_and_context_on_schedule() {
         assert_eq!(turn.next_step(), Some(Step::Compose));
         assert_eq!(turn.next_step(), Some(Step::CallLlm));
         history.push(response.clone());
-        runner
-            .record(&mut turn, approx_tokens(response.len()) as f64, false)
-            .unwrap();
+        let tokens = approx_tokens(response.len()) as f64;
+        runner.record(&mut turn, tokens, tokens, false).unwrap();
         while let Some(step) = turn.next_step() {
             if step == Step::Handoff {
                 handoffs.push(turn.number);

@@ -1,17 +1,18 @@
 // `AgentRunner`: the seeds wired into one host-agnostic turn loop. Which step comes next,
 // the threshold, the handoff and the rollback are the rules' (`devs_context_rules::runner`);
 // this loop does each step's host I/O, in JS, and answers.
-import { UseAfterFreeError, ruleError } from './errors.js';
+import { UseAfterFreeError, argumentError, checked, ruleError } from './errors.js';
+import { BoundedHistory } from './bounded.js';
 import { FrameReader, frameText, template } from './frame.js';
 import { LIMITS } from './limits.js';
 import { agentTurn, prepare, run, shownText, type Applied } from './management.js';
 import { OrchestratorContextInjector, ContextRefresher, REFRESH_STATE } from './refresher.js';
-import { array, callMethod, holder, isObject, nonEmptyString, number, object, optionalNumber, probe, string, type Bag } from './read.js';
+import { array, callMethod, describe, holder, isObject, nonEmptyString, number, object, optionalNumber, probe, string, type Bag } from './read.js';
 import { utf8Length } from './runtime.js';
 import { validateAll } from './saop.js';
 import { count, counterOption } from './tokens.js';
 import { TRACKER_STATE, TurnTracker } from './tracker.js';
-import type { AgentRunnerOptions, AgentTurnResult, ContextWindow, MediumTermSummary, SaopEnvelope, TokenCounter, TurnEntry } from './types.js';
+import type { AgentRunnerOptions, AgentTurnResult, BoundedOptions, ContextWindow, LedgerRecord, MediumTermSummary, SaopEnvelope, StateRepository, TokenCounter, TurnEntry } from './types.js';
 import { turnEntry } from './window.js';
 import { rules } from './wasm.js';
 
@@ -31,6 +32,8 @@ interface Config {
   tracker: Bag | null;
   log: Bag | null;
   injector: Bag | null;
+  bounded: BoundedHistory | null;
+  refreshOnContext: boolean;
 }
 
 /** The context's members a turn may replace, and so a failed turn puts back. */
@@ -54,6 +57,8 @@ export class AgentRunner {
   #history: TurnEntry[] = [];
   /** Turns run one after another, in call order. */
   #tail: Promise<unknown> = Promise.resolve();
+  /** The newest envelope's plan: pinned in a bounded prompt. */
+  #plan = '';
 
   /**
    * @throws {TypeError} naming the option that is missing or of the wrong type.
@@ -75,9 +80,20 @@ export class AgentRunner {
       tracker: optionalHolder(opts, 'tracker', ['nextIndex', 'attach', 'toLogEntry']),
       log: optionalHolder(opts, 'log', ['append']),
       injector: optionalHolder(opts, 'injector', ['injectIfNeeded']),
+      bounded: null,
+      refreshOnContext: refreshOption(opts.refreshOn),
     };
+    if (opts.bounded !== undefined) {
+      const context = config.management?.context;
+      const budget = context ? ((context.budget as Bag).totalBudget as number) : 800_000;
+      const deps = config.management?.deps as Bag | undefined;
+      config.bounded = new BoundedHistory(opts.bounded as BoundedOptions, {
+        budget, store: deps?.stateRepository as StateRepository | undefined, goal: taskGoal, agentId, counter: config.counter,
+      });
+    }
     try {
-      this.#core = new rules.RunnerCore(threshold, config.management !== null, config.injector !== null, config.tracker !== null, config.log !== null);
+      this.#core = new rules.RunnerCore(threshold, config.management !== null, config.injector !== null, config.tracker !== null,
+        config.log !== null, config.refreshOnContext);
     } catch (thrown) {
       throw ruleError(thrown);
     }
@@ -92,6 +108,26 @@ export class AgentRunner {
   /** Response tokens counted since the last context refresh. */
   get accumulatedTokens(): number {
     return this.#live().accumulated;
+  }
+
+  /**
+   * How the provider's reported input tokens relate to the runner's count, learned from
+   * `LlmResponse.usage` (`bounded` runners): `provider ≈ overhead + ratio × ours`.
+   */
+  get calibration(): { overhead: number; ratio: number; samples: number } | null {
+    this.#live();
+    return this.#config.bounded ? this.#config.bounded.calibration : null;
+  }
+
+  /** Every turn's ledger record so far (`bounded` runners), oldest first. */
+  get ledger(): LedgerRecord[] {
+    this.#live();
+    return this.#config.bounded ? this.#config.bounded.records.slice() : [];
+  }
+
+  /** The ledger as JSON Lines: one record a line. */
+  ledgerJsonl(): string {
+    return this.ledger.map((r) => `${JSON.stringify(r)}\n`).join('');
   }
 
   /** The conversation so far, oldest first, in a new array. */
@@ -138,7 +174,12 @@ export class AgentRunner {
     const refresher = cfg.injector instanceof OrchestratorContextInjector ? cfg.injector[REFRESH_STATE] : null;
     const undoRefresher = refresher instanceof ContextRefresher ? refresher[REFRESH_STATE]() : null;
     const turn = core.begin(input !== undefined);
+    const bounded = cfg.bounded;
+    bounded?.begin();
     let history = this.#history;
+    let prompted = { promptTokens: 0, rawTokens: 0, ms: 0 };
+    let contextTokens = 0;
+    let ledger: LedgerRecord | null = null;
     let applied: Applied | null = null;
     let window: ContextWindow | undefined;
     let windowTurns = 0;
@@ -161,6 +202,8 @@ export class AgentRunner {
           case ADD_INPUT:
             history.push(turnEntry(turn, cfg.agentId, 'user', input as string));
             if (ctx) append(ctx, 'turns', agentTurn('user', input as string));
+            if (bounded) contextTokens += bounded.addMessage('user', turn, input as string);
+            else if (cfg.refreshOnContext) contextTokens += count(cfg.counter, input, 'input');
             break;
           case MANAGE: {
             const c = ctx as Bag;
@@ -173,7 +216,16 @@ export class AgentRunner {
             window = object('composer.compose()', callMethod(cfg.composer, 'compose', 'composer.compose', [history, cfg.taskGoal, turn])) as unknown as ContextWindow;
             const built = buildPrompt(cfg, window, applied);
             windowTurns = built.turns;
-            request = { agentId: cfg.agentId, turnIndex: turn, prompt: built.prompt, window };
+            let prompt = built.prompt;
+            if (bounded) {
+              bounded.repin(typeof ctx?.plan === 'string' ? ctx.plan : this.#plan);
+              const b = await bounded.prompt();
+              prompt = b.prompt;
+              prompted = b;
+            }
+            request = { agentId: cfg.agentId, turnIndex: turn, prompt, window, promptTokens: prompted.promptTokens };
+            // Unbounded, the prompt is counted whole, and only when a host reads the count.
+            if (!bounded) lazyCount(request as Bag, 'promptTokens', cfg.counter, prompt);
             break;
           }
           case CALL_LLM: {
@@ -182,10 +234,26 @@ export class AgentRunner {
             envelope = r.envelope;
             const has = envelope !== undefined && envelope !== null;
             if (has) validateAll([envelope], 'llm.complete().envelope');
+            if (r.usage !== undefined) {
+              const reported = number('llm.complete().usage.inputTokens', object('llm.complete().usage', r.usage).inputTokens);
+              const inputTokens = checked(() => rules.checkInputTokens(reported));
+              bounded?.observe(prompted.rawTokens, inputTokens);
+            }
             history.push(turnEntry(turn, cfg.agentId, 'assistant', r.text as string));
             if (ctx) append(ctx, 'turns', agentTurn('model', r.text as string));
+            if (bounded) {
+              if (r.text !== '') contextTokens += bounded.addMessage('assistant', turn, r.text as string);
+              if (has) contextTokens += bounded.addTool(turn, envelope as SaopEnvelope);
+            } else if (cfg.refreshOnContext) {
+              contextTokens += tokens;
+              if (has) {
+                const e = envelope as SaopEnvelope;
+                contextTokens += count(cfg.counter, JSON.stringify(e.action.arguments), 'envelope.action.arguments')
+                  + count(cfg.counter, e.observation.output, 'envelope.observation.output');
+              }
+            }
             try {
-              core.record(tokens, has);
+              core.record(tokens, contextTokens, has);
             } catch (thrown) {
               throw ruleError(thrown);
             }
@@ -198,7 +266,9 @@ export class AgentRunner {
             if (summary !== null && summary !== undefined) {
               const text = string('handoff.transfer().summaryText', object('handoff.transfer()', summary).summaryText);
               // Appended without recording: the summary's tokens bypass the monitor.
-              history.push(turnEntry(turn, cfg.agentId, 'user', contextRefresh([text])));
+              const refreshText = contextRefresh([text]);
+              history.push(turnEntry(turn, cfg.agentId, 'user', refreshText));
+              bounded?.addMessage('user', turn, refreshText);
               refresh = summary as MediumTermSummary;
             }
             break;
@@ -219,7 +289,13 @@ export class AgentRunner {
             break;
           }
           case COMMIT:
+            if (bounded) {
+              ledger = bounded.ledger(turn, prompted.ms);
+              bounded.records.push(ledger);
+            }
+            if (envelope !== undefined && envelope !== null) this.#plan = (envelope as SaopEnvelope).thought.plan;
             core.commit();
+            bounded?.commit();
             break;
           default:
             throw new Error(`AgentRunner: unknown step ${step}`);
@@ -232,10 +308,12 @@ export class AgentRunner {
       undoTracker?.();
       undoRefresher?.();
       core.rollback();
+      bounded?.rollback();
       throw error;
     }
+    if (ledger && bounded?.onLedger) bounded.onLedger(ledger);
     const has = envelope !== undefined && envelope !== null;
-    return {
+    const result = {
       turnIndex: turn,
       response: response as unknown as AgentTurnResult['response'],
       window: window as ContextWindow,
@@ -243,8 +321,28 @@ export class AgentRunner {
       contextRefresh: refresh,
       envelope: has ? (envelope as SaopEnvelope) : null,
       contextManagement: applied ? applied.result : null,
+      promptTokens: prompted.promptTokens,
+      ledger,
     };
+    if (!bounded) Object.defineProperty(result, 'promptTokens', Object.getOwnPropertyDescriptor(request as Bag, 'promptTokens') as PropertyDescriptor);
+    return result;
   }
+}
+
+/** `target[key]`: `counter(text)`, computed on first read and kept. */
+function lazyCount(target: Bag, key: string, counter: TokenCounter | undefined, text: string): void {
+  let tokens: number | undefined;
+  Object.defineProperty(target, key, {
+    enumerable: true,
+    configurable: true,
+    get: () => (tokens ??= count(counter, text, 'prompt')),
+  });
+}
+
+function refreshOption(value: unknown): boolean {
+  if (value === undefined || value === 'response') return false;
+  if (value === 'context') return true;
+  throw argumentError(typeof value === 'string' ? RangeError : TypeError, 'options.refreshOn', `must be 'response' or 'context', got ${describe(value)}`);
 }
 
 function optionalHolder(options: Bag, key: string, methods: readonly string[]): Bag | null {

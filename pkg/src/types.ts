@@ -149,12 +149,77 @@ export interface LlmRequest {
   /** The composed window rendered as text: "# Goal", then each turn. */
   prompt: string;
   window: ContextWindow;
+  /**
+   * Tokens of `prompt` by the runner's counter. With `bounded`, as the provider is
+   * expected to count them (see `AgentRunner.calibration`), and at most the budget.
+   */
+  promptTokens: number;
+}
+
+/** What the provider reported about a call. */
+export interface LlmUsage {
+  /** The input tokens the provider counted for the prompt: a finite number >= 0. */
+  inputTokens: number;
 }
 
 export interface LlmResponse {
   text: string;
   /** The agent's structured turn, when it produced one: validated, refreshed, stamped, logged. */
   envelope?: SaopEnvelope;
+  /** The provider's own count, when it reports one: a `bounded` runner calibrates to it. */
+  usage?: LlmUsage;
+}
+
+/**
+ * Keeps every prompt of an `AgentRunner` within a budget, on every turn, however large a
+ * session or a single tool output grows. The cheapest step runs first and the LLM last:
+ * outputs that left Recent Past become one-line placeholders (stored raw first); a part
+ * larger than its share is cut, head and tail; the oldest turns are summarized in chunks
+ * whose prompts stay under a cap; then the oldest turns are dropped. A tool call and its
+ * output are one item: never apart. The goal, the plan and `pinned` are never cut.
+ */
+export interface BoundedOptions {
+  /** The bound, in tokens, a whole number >= 1000. Default: `contextManagement`'s `budget.totalBudget`, else 800,000. */
+  budget?: number;
+  /** Where raw outputs are stored before they are masked or cut. Default: `contextManagement.deps.stateRepository`. */
+  store?: StateRepository;
+  /** Summarizes the oldest turns when the prompt would not fit. Without one, they are dropped. */
+  summarizer?: SummarizerClient;
+  /** Items (messages, tool calls with their outputs) whose outputs stay whole: Recent Past. Default 6. */
+  recentItems?: number;
+  /** The largest share of the budget one message, call or output may take before it is cut. Default 0.15, at most 0.25. */
+  partShare?: number;
+  /** No summarizer prompt exceeds this share of the budget. Default 0.4. */
+  summarizerShare?: number;
+  /** Texts every prompt carries verbatim after the goal and the plan, e.g. the TAS and PRD summaries. */
+  pinned?: string[];
+  /** Receives each turn's ledger record as the turn completes. */
+  onLedger?: (record: LedgerRecord) => void;
+}
+
+/** What a bounded runner did to one turn's prompt, and why it fits. */
+export interface LedgerRecord {
+  turn: number;
+  budget: number;
+  /** As the provider is expected to count them; at most `budget`. */
+  promptTokens: number;
+  /** By the runner's counter: the sum of `sections`. */
+  rawTokens: number;
+  sections: { pinned: number; summary: number; recent: number; outputs: number; newInput: number; framing: number };
+  /** Outputs that became placeholders this turn, and where their raw output is. */
+  masked: Array<{ turn: number; tool: string; storeId: string | null }>;
+  /** Parts cut head and tail this turn. */
+  cut: Array<{ turn: number; part: 'text' | 'output'; tool: string; storeId: string | null }>;
+  /** Turns summarized this turn, in how many chunks, and the largest summarizer prompt. */
+  summarized: { fromItem: number; toItem: number; fromTurn: number; toTurn: number; chunks: number; largestPromptTokens: number } | null;
+  /** Turns dropped this turn (the deterministic cut). */
+  dropped: { fromItem: number; toItem: number; fromTurn: number; toTurn: number } | null;
+  warnings: string[];
+  /** The counter's name (`count_o200k_base`, …) or `length/4`. */
+  counter: string;
+  calibration: { overhead: number; ratio: number; samples: number };
+  /** Milliseconds spent building the prompt. */
+  ms: number;
 }
 
 /** The agent's LLM. */
@@ -187,6 +252,15 @@ export interface AgentRunnerOptions {
   log?: Pick<AgentLogStore, 'append'>;
   /** Re-injects the TAS/PRD summaries into every 5th envelope's reasoning. */
   injector?: Pick<OrchestratorContextInjector, 'injectIfNeeded'>;
+  /** Keeps every prompt within a budget; see `BoundedOptions`. */
+  bounded?: BoundedOptions;
+  /**
+   * What the 800k monitor counts: `'response'` (the seed's wiring, the default) counts the
+   * model's response text; `'context'` counts every token that enters the context (the
+   * input, the response, each tool call and output), so the refresh fires when the
+   * context really holds that much.
+   */
+  refreshOn?: 'response' | 'context';
 }
 
 export interface AgentTurnResult {
@@ -202,6 +276,10 @@ export interface AgentTurnResult {
   envelope: SaopEnvelope | null;
   /** What `applyContextManagement` did this turn, when configured. */
   contextManagement: AppliedContextResult | null;
+  /** Tokens of the prompt sent this turn (see `LlmRequest.promptTokens`). */
+  promptTokens: number;
+  /** What the bound did this turn, with `bounded`. */
+  ledger: LedgerRecord | null;
 }
 
 /** A conversation turn as the orchestrator's context holds it. */
@@ -285,7 +363,10 @@ export interface ToolOutputPrunerOptions {
 
 /** Where raw tool outputs are kept before they are truncated (e.g. `SqliteStateRepository`). */
 export interface StateRepository {
-  insertRawToolOutput(entry: ToolOutputEntry): Promise<void> | void;
+  /** Stores `entry`; may return its store id, which placeholders and the ledger name. */
+  insertRawToolOutput(entry: ToolOutputEntry): Promise<void | string | number> | void | string | number;
+  /** Reads a stored output back by its id, when the store can. */
+  getRawToolOutput?(id: string | number): Promise<ToolOutputEntry | undefined> | ToolOutputEntry | undefined;
 }
 
 export interface OrchestratorContext {

@@ -38,6 +38,8 @@ pub struct Parts {
     pub injector: bool,
     pub tracker: bool,
     pub log: bool,
+    /// The monitor counts every token entering the context, not only the response's.
+    pub refresh_on_context: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -103,15 +105,23 @@ impl Runner {
         }
     }
 
-    /// Records the response's `tokens` and plans the rest of the turn: the handoff when the
-    /// threshold was reached, then the envelope's steps when the response had one.
+    /// Records the turn's tokens and plans the rest of the turn: the handoff when the
+    /// threshold was reached, then the envelope's steps when the response had one. The
+    /// monitor gets the response's tokens or, with `refresh_on_context`, every token that
+    /// entered the context this turn (`context_tokens`).
     pub fn record(
         &mut self,
         turn: &mut Turn,
-        tokens: f64,
+        response_tokens: f64,
+        context_tokens: f64,
         has_envelope: bool,
     ) -> Result<(), FieldError> {
-        let tokens = non_negative("countTokens()", tokens)?;
+        let counted = if self.parts.refresh_on_context {
+            context_tokens
+        } else {
+            response_tokens
+        };
+        let tokens = non_negative("countTokens()", counted)?;
         if self.monitor.record(tokens)?.is_some() {
             turn.steps.push(Step::Handoff);
         }
@@ -197,7 +207,7 @@ mod tests {
         assert_eq!(turn.next_step(), Some(Step::AddInput));
         assert_eq!(turn.next_step(), Some(Step::Compose));
         assert_eq!(turn.next_step(), Some(Step::CallLlm));
-        r.record(&mut turn, 10.0, false).unwrap();
+        r.record(&mut turn, 10.0, 10.0, false).unwrap();
         assert_eq!(all_steps(&mut turn), vec![Step::Commit]);
         r.commit(&turn);
         assert_eq!(r.turn_count(), 1);
@@ -210,6 +220,7 @@ mod tests {
             injector: true,
             tracker: true,
             log: true,
+            refresh_on_context: false,
         };
         let mut r = Runner::new(Some(100.0), parts).unwrap();
         let mut turn = r.begin(false);
@@ -217,7 +228,7 @@ mod tests {
             all_steps(&mut turn),
             vec![Step::Manage, Step::Compose, Step::CallLlm]
         );
-        r.record(&mut turn, 150.0, true).unwrap();
+        r.record(&mut turn, 150.0, 150.0, true).unwrap();
         assert_eq!(
             all_steps(&mut turn),
             vec![
@@ -235,10 +246,10 @@ mod tests {
     fn a_rolled_back_turn_leaves_count_and_tokens_as_they_were() {
         let mut r = Runner::new(Some(100.0), Parts::default()).unwrap();
         let mut first = r.begin(true);
-        r.record(&mut first, 40.0, false).unwrap();
+        r.record(&mut first, 40.0, 40.0, false).unwrap();
         r.commit(&first);
         let mut second = r.begin(true);
-        r.record(&mut second, 70.0, false).unwrap();
+        r.record(&mut second, 70.0, 70.0, false).unwrap();
         assert_eq!(r.accumulated(), 0.0, "the crossing reset the total");
         r.rollback(&second);
         assert_eq!((r.turn_count(), r.accumulated()), (1, 40.0));
@@ -246,11 +257,32 @@ mod tests {
     }
 
     #[test]
+    fn refresh_on_context_counts_what_entered_the_context() {
+        let parts = Parts {
+            refresh_on_context: true,
+            ..Parts::default()
+        };
+        let mut r = Runner::new(Some(100.0), parts).unwrap();
+        let mut turn = r.begin(true);
+        r.record(&mut turn, 5.0, 120.0, false).unwrap();
+        assert_eq!(
+            all_steps(&mut turn),
+            vec![
+                Step::AddInput,
+                Step::Compose,
+                Step::CallLlm,
+                Step::Handoff,
+                Step::Commit
+            ]
+        );
+    }
+
+    #[test]
     fn bad_counts_are_refused_before_anything_changes() {
         let mut r = Runner::new(None, Parts::default()).unwrap();
         let mut turn = r.begin(true);
         assert_eq!(
-            r.record(&mut turn, -1.0, false).unwrap_err().field,
+            r.record(&mut turn, -1.0, 0.0, false).unwrap_err().field,
             "countTokens()"
         );
         assert_eq!(r.accumulated(), 0.0);

@@ -1,0 +1,261 @@
+// The bounded prompt (`AgentRunner`'s `bounded` option). The rules decide what the prompt
+// holds (`devs_context_rules::bound`); this module keeps the texts, stores raw outputs,
+// builds the placeholder, cut and summarizer texts the rules describe, and counts each
+// text once.
+import { ruleError } from './errors.js';
+import { FrameReader, frameText } from './frame.js';
+import { LIMITS } from './limits.js';
+import { callMethod, object, probe, string, type Bag } from './read.js';
+import { utf8Length } from './runtime.js';
+import { count } from './tokens.js';
+import type { BoundedOptions, LedgerRecord, SaopEnvelope, StateRepository, SummarizerClient, TokenCounter } from './types.js';
+import { rules } from './wasm.js';
+
+// What the bound needs next (see `need` in src/bound.rs).
+const PERSIST = 0, PLACEHOLDER = 1, CUT_TEXT = 2, CUT_OUTPUT = 3, SUMMARIZE = 4, DONE = 5;
+const KIND = { user: 0, assistant: 1, tool: 2 } as const;
+
+interface ItemTexts {
+  turn: number;
+  /** The message, or the tool call's arguments as JSON. */
+  text: string;
+  output: string | undefined;
+  tool: string;
+  status: string;
+  shownText: string;
+  shownOutput: string;
+  storeId: string | undefined;
+}
+
+/** The texts of a bounded history; the rules keep the counts and decisions. */
+export class BoundedHistory {
+  readonly #core: InstanceType<typeof rules.BoundCore>;
+  readonly #counter: TokenCounter | undefined;
+  readonly #counterName: string;
+  readonly #store: Bag | undefined;
+  readonly #summarizer: Bag | undefined;
+  readonly #goal: string;
+  readonly #pins: string;
+  readonly #pinnedBase: number;
+  readonly #agentId: string;
+  readonly onLedger: ((record: LedgerRecord) => void) | undefined;
+  #items: ItemTexts[] = [];
+  #summary = '';
+  #plan = '';
+  #journal: { items: number; summary: string; plan: string; shown: Map<number, ItemTexts> } | null = null;
+  readonly records: LedgerRecord[] = [];
+
+  constructor(options: BoundedOptions, defaults: { budget: number; store: StateRepository | undefined; goal: string; agentId: string; counter: TokenCounter | undefined }) {
+    const field = 'options.bounded';
+    const opts = object(field, options);
+    const num = (key: string) => (opts[key] === undefined ? undefined : (opts[key] as number));
+    for (const key of ['budget', 'recentItems', 'partShare', 'summarizerShare']) {
+      if (opts[key] !== undefined && typeof opts[key] !== 'number') string(`${field}.${key}`, opts[key], 'a number');
+    }
+    this.#store = opts.store === undefined ? (defaults.store as Bag | undefined) : object(`${field}.store`, opts.store);
+    if (this.#store) callMethodCheck(this.#store, 'insertRawToolOutput', `${field}.store.insertRawToolOutput`);
+    this.#summarizer = opts.summarizer === undefined ? undefined : object(`${field}.summarizer`, opts.summarizer);
+    if (this.#summarizer) callMethodCheck(this.#summarizer, 'summarize', `${field}.summarizer.summarize`);
+    const pinned = opts.pinned === undefined ? [] : (opts.pinned as unknown[]);
+    if (!Array.isArray(pinned)) string(`${field}.pinned`, pinned, 'an array of strings');
+    const pins = pinned.map((p, i) => string(`${field}.pinned[${i}]`, p));
+    if (opts.onLedger !== undefined && typeof opts.onLedger !== 'function') string(`${field}.onLedger`, opts.onLedger, 'a function');
+    this.onLedger = opts.onLedger as ((record: LedgerRecord) => void) | undefined;
+    this.#counter = defaults.counter;
+    this.#counterName = defaults.counter ? defaults.counter.name || 'custom' : 'length/4';
+    this.#goal = defaults.goal;
+    this.#agentId = defaults.agentId;
+    this.#pins = pins.join('\n\n');
+    this.#pinnedBase = count(this.#counter, this.#goal, 'taskGoal') + (pins.length ? count(this.#counter, this.#pins, `${field}.pinned`) : 0);
+    try {
+      this.#core = new rules.BoundCore(num('budget') ?? defaults.budget, num('recentItems'), num('partShare'), num('summarizerShare'), this.#pinnedBase);
+    } catch (thrown) {
+      throw ruleError(thrown);
+    }
+  }
+
+  begin(): void {
+    this.#core.begin();
+    this.#journal = { items: this.#items.length, summary: this.#summary, plan: this.#plan, shown: new Map() };
+  }
+
+  commit(): void {
+    this.#core.commit();
+    this.#journal = null;
+  }
+
+  rollback(): void {
+    this.#core.rollback();
+    const j = this.#journal;
+    if (!j) return;
+    this.#items.length = j.items;
+    for (const [i, texts] of j.shown) if (i < this.#items.length) this.#items[i] = texts;
+    this.#summary = j.summary;
+    this.#plan = j.plan;
+    this.#journal = null;
+  }
+
+  /** The tokens entering the context with this item (for `refreshOn: 'context'`). */
+  addMessage(role: 'user' | 'assistant', turn: number, text: string): number {
+    const tokens = count(this.#counter, text, 'text');
+    this.#core.add(KIND[role], turn, text.length, tokens, false, 0, 0);
+    this.#items.push({ turn, text, output: undefined, tool: '', status: '', shownText: text, shownOutput: '', storeId: undefined });
+    return tokens;
+  }
+
+  addTool(turn: number, envelope: SaopEnvelope): number {
+    const call = JSON.stringify(envelope.action.arguments);
+    const output = envelope.observation.output;
+    const callTokens = count(this.#counter, call, 'envelope.action.arguments');
+    const outputTokens = count(this.#counter, output, 'envelope.observation.output');
+    this.#core.add(KIND.tool, turn, call.length, callTokens, true, output.length, outputTokens);
+    this.#items.push({
+      turn, text: call, output, tool: envelope.action.tool_name, status: envelope.observation.status,
+      shownText: call, shownOutput: output, storeId: undefined,
+    });
+    return callTokens + outputTokens;
+  }
+
+  /** The plan is pinned: a new plan is counted once. */
+  repin(plan: string): void {
+    if (plan === this.#plan) return;
+    this.#plan = plan;
+    try {
+      this.#core.repin(this.#pinnedBase + count(this.#counter, plan, 'plan'));
+    } catch (thrown) {
+      throw ruleError(thrown);
+    }
+  }
+
+  /** Plans the prompt (storing, masking, cutting, summarizing as the rules ask) and renders it. */
+  async prompt(): Promise<{ prompt: string; promptTokens: number; rawTokens: number; ms: number }> {
+    const started = performance.now();
+    let need: Float64Array;
+    try {
+      need = this.#core.plan();
+    } catch (thrown) {
+      throw ruleError(thrown);
+    }
+    for (;;) {
+      const [code, a, b, c] = need;
+      if (code === DONE) break;
+      switch (code) {
+        case PERSIST:
+          need = this.#core.persisted(await this.#persist(a));
+          break;
+        case PLACEHOLDER: {
+          const item = this.#touch(a);
+          const [window, start] = probe(item.text, LIMITS.placeholderCallChars);
+          const text = frameText(rules.placeholderText(this.#core.output_tokens(a), window, start), [item.tool, item.text, item.storeId ?? '', item.status]);
+          item.shownOutput = text;
+          need = this.#core.measured(count(this.#counter, text, 'placeholder'));
+          break;
+        }
+        case CUT_TEXT:
+        case CUT_OUTPUT: {
+          const item = this.#touch(a);
+          const whole = code === CUT_OUTPUT ? (item.output as string) : item.text;
+          const tailStart = Math.max(0, whole.length - c);
+          const frame = new FrameReader(rules.cutText(whole.length, b, whole.slice(Math.max(0, b - 1), b + 1), c,
+            whole.slice(Math.max(0, tailStart - 1), tailStart + 1), code === CUT_OUTPUT && item.storeId !== undefined));
+          frame.num();
+          frame.num();
+          const text = frame.text([whole, item.storeId ?? '']);
+          if (code === CUT_OUTPUT) item.shownOutput = text;
+          else item.shownText = text;
+          need = this.#core.measured(count(this.#counter, text, 'cut'));
+          break;
+        }
+        case SUMMARIZE:
+          need = await this.#summarize(a, b);
+          break;
+        default:
+          throw new Error(`bounded prompt: unknown step ${code}`);
+      }
+    }
+    const first = this.#core.first_live;
+    const hosts = [this.#goal, this.#plan, this.#pins, this.#summary];
+    for (let i = first; i < this.#items.length; i++) {
+      const item = this.#items[i];
+      hosts.push(item.shownText, item.shownOutput, item.tool);
+    }
+    const prompt = frameText(this.#core.render(this.#pins !== ''), hosts);
+    return { prompt, promptTokens: this.#core.prompt_tokens, rawTokens: this.#core.raw_tokens, ms: performance.now() - started };
+  }
+
+  /** Learns from the provider's count of the prompt we counted as `rawTokens`. */
+  observe(rawTokens: number, inputTokens: number): void {
+    try {
+      this.#core.observe(rawTokens, inputTokens);
+    } catch (thrown) {
+      throw ruleError(thrown);
+    }
+  }
+
+  get calibration(): { overhead: number; ratio: number; samples: number } {
+    const [overhead, ratio, samples] = this.#core.calibration();
+    return { overhead, ratio, samples };
+  }
+
+  /** The turn's ledger record. */
+  ledger(turn: number, ms: number): LedgerRecord {
+    const raw = JSON.parse(this.#core.ledger()) as Record<string, unknown> & {
+      masked: Array<{ item: number; turn: number }>;
+      cut: Array<{ item: number; turn: number; part: string }>;
+    };
+    const idOf = (i: number) => this.#items[i]?.storeId ?? null;
+    const toolOf = (i: number) => this.#items[i]?.tool ?? '';
+    const record = {
+      turn,
+      ...raw,
+      masked: raw.masked.map((m) => ({ turn: m.turn, tool: toolOf(m.item), storeId: idOf(m.item) })),
+      cut: raw.cut.map((m) => ({ turn: m.turn, part: m.part, tool: toolOf(m.item), storeId: m.part === 'output' ? idOf(m.item) : null })),
+      counter: this.#counterName,
+      ms,
+    } as unknown as LedgerRecord;
+    return record;
+  }
+
+  #touch(i: number): ItemTexts {
+    const j = this.#journal;
+    if (j && i < j.items && !j.shown.has(i)) j.shown.set(i, { ...this.#items[i] });
+    return this.#items[i];
+  }
+
+  async #persist(i: number): Promise<boolean> {
+    const item = this.#touch(i);
+    if (!this.#store) return false;
+    const output = item.output as string;
+    try {
+      const id = await callMethod(this.#store, 'insertRawToolOutput', 'store.insertRawToolOutput', [{
+        toolName: item.tool, rawContent: output, byteSize: utf8Length(output), turnAge: 0, capturedAt: Date.now(),
+      }]);
+      item.storeId = typeof id === 'string' || typeof id === 'number' ? String(id) : `${this.#agentId}/turn-${item.turn}/${item.tool}`;
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async #summarize(from: number, to: number): Promise<Float64Array> {
+    if (!this.#summarizer) return this.#core.no_summarizer();
+    const hosts = [this.#summary];
+    for (let i = from; i < to; i++) hosts.push(this.#items[i].shownText, this.#items[i].shownOutput, this.#items[i].tool);
+    const prompt = frameText(this.#core.summarizer_prompt(from, to), hosts);
+    let summary: string;
+    try {
+      summary = string('summarizer.summarize()', await callMethod(this.#summarizer, 'summarize', 'summarizer.summarize', [prompt]));
+    } catch {
+      return this.#core.summary_failed();
+    }
+    if (rules.isBlank(summary)) return this.#core.summary_failed();
+    const tokens = count(this.#counter, summary, 'summarizer.summarize()');
+    const need = this.#core.summarized(tokens);
+    if (this.#core.has_summary && this.#core.first_live === to) this.#summary = summary;
+    return need;
+  }
+}
+
+function callMethodCheck(target: Bag, key: string, field: string): void {
+  if (typeof target[key] !== 'function') string(field, target[key], 'a function');
+}
