@@ -43,6 +43,11 @@ export class BoundedHistory {
   #summary = '';
   #plan = '';
   #journal: { items: number; summary: string; plan: string; shown: Map<number, ItemTexts> } | null = null;
+  /**
+   * Outputs stored by a turn that then failed: the store cannot take them back, so the
+   * retried turn reuses their ids instead of storing them again.
+   */
+  #storedBefore = new Map<number, { output: string; id: string }>();
   readonly records: LedgerRecord[] = [];
 
   constructor(options: BoundedOptions, defaults: { budget: number; store: StateRepository | undefined; goal: string; agentId: string; counter: TokenCounter | undefined }) {
@@ -82,6 +87,7 @@ export class BoundedHistory {
   commit(): void {
     this.#core.commit();
     this.#journal = null;
+    this.#storedBefore.clear();
   }
 
   rollback(): void {
@@ -226,11 +232,17 @@ export class BoundedHistory {
     const item = this.#touch(i);
     if (!this.#store) return false;
     const output = item.output as string;
+    const earlier = this.#storedBefore.get(i);
+    if (earlier && earlier.output === output) {
+      item.storeId = earlier.id;
+      return true;
+    }
     try {
       const id = await callMethod(this.#store, 'insertRawToolOutput', 'store.insertRawToolOutput', [{
         toolName: item.tool, rawContent: output, byteSize: utf8Length(output), turnAge: 0, capturedAt: Date.now(),
       }]);
       item.storeId = typeof id === 'string' || typeof id === 'number' ? String(id) : `${this.#agentId}/turn-${item.turn}/${item.tool}`;
+      this.#storedBefore.set(i, { output, id: item.storeId });
       return true;
     } catch {
       return false;

@@ -1,0 +1,195 @@
+// Issue 10: real sessions stay inside the budget. Each shared transcript is replayed in
+// its native format through an AgentRunner with `bounded`, with the exact o200k counter;
+// every prompt is counted whole and checked against the budget.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { AgentRunner, ContextComposer, SummarizationHandoff } from '@devs/context';
+import { createTokenCounter } from '@devs/context/tokenizers';
+import { loadSession } from '../../bench/transcripts.mjs';
+import { assertFieldError, envelope, rejected, thrown } from './helpers.mjs';
+
+const TRANSCRIPTS = new URL('../../../shared/transcripts/', import.meta.url);
+const o200k = createTokenCounter('o200k_base');
+const specs = [{ name: 'TAS', content: 'Rust core' }, { name: 'PRD', content: 'Stay on track' }];
+
+/** A store that hands out ids and reads outputs back by them. */
+function memoryStore() {
+  const rows = new Map();
+  return {
+    rows,
+    async insertRawToolOutput(entry) {
+      const id = `raw-${rows.size + 1}`;
+      rows.set(id, { ...entry });
+      return id;
+    },
+    getRawToolOutput: (id) => rows.get(id),
+  };
+}
+
+function boundedRunner({ steps, budget, store = memoryStore(), summarizer, counter = o200k, usage, extra = {} }) {
+  let k = 0;
+  const prompts = [];
+  const llm = {
+    async complete(request) {
+      prompts.push(request);
+      const step = steps[k++] ?? { text: 'done' };
+      const response = step.envelope ? { text: step.text, envelope: step.envelope } : { text: step.text };
+      if (usage) response.usage = { inputTokens: usage(request) };
+      return response;
+    },
+  };
+  const runner = new AgentRunner({
+    agentId: 'replay', taskGoal: 'Fix the failing test', llm, countTokens: counter,
+    composer: new ContextComposer({ specs }), handoff: new SummarizationHandoff({ llmClient: { summarize: async () => 'S' } }),
+    bounded: { budget, store, summarizer, pinned: ['TAS: Rust core', 'PRD: Stay on track'] },
+    ...extra,
+  });
+  return { runner, prompts, store };
+}
+
+const summarizerPrompts = [];
+const summarizer = { summarize: async (prompt) => { summarizerPrompts.push(prompt); return `Earlier: ${prompt.length} characters of work, condensed.`; } };
+
+/** Replays `steps` and checks every prompt; returns what happened. */
+async function replay(steps, budget) {
+  const { runner, prompts, store } = boundedRunner({ steps, budget, summarizer });
+  const counts = { masked: 0, cut: 0, summarized: 0, dropped: 0, largest: 0 };
+  for (const step of steps) {
+    const result = await runner.runTurn(step.input);
+    const { prompt, promptTokens } = prompts.at(-1);
+    const whole = o200k(prompt);
+    assert.ok(whole <= budget, `turn ${result.turnIndex}: the prompt is ${whole} tokens, over ${budget}`);
+    assert.ok(promptTokens <= budget && promptTokens >= whole, `promptTokens ${promptTokens} bounds the whole count ${whole}`);
+    assert.equal(result.promptTokens, promptTokens);
+    // No output without its call, and no call without its output or placeholder.
+    assert.equal(prompt.split('\ncall: ').length, prompt.split('\noutput:\n').length, `turn ${result.turnIndex}: calls and outputs pair up`);
+    const { ledger } = result;
+    const sum = Object.values(ledger.sections).reduce((a, b) => a + b, 0);
+    assert.ok(Math.abs(sum - ledger.rawTokens) < 1e-6, 'the ledger adds up');
+    for (const m of ledger.masked) {
+      assert.match(prompt, new RegExp(`stored as ${m.storeId}\\]`));
+      counts.masked++;
+    }
+    counts.cut += ledger.cut.length;
+    counts.summarized += ledger.summarized ? 1 : 0;
+    counts.dropped += ledger.dropped ? 1 : 0;
+    counts.largest = Math.max(counts.largest, promptTokens);
+  }
+  // Every raw output is in the store, byte for byte.
+  const outputs = new Set(steps.filter((s) => s.envelope).map((s) => s.envelope.observation.output));
+  for (const row of store.rows.values()) assert.ok(outputs.has(row.rawContent), 'a stored output is one the session produced, unchanged');
+  return { counts, runner };
+}
+
+describe('real sessions, replayed in their native formats, stay inside the budget', () => {
+  const files = readdirSync(TRANSCRIPTS).filter((f) => !f.endsWith('.md'));
+  for (const file of files) {
+    for (const session of loadSession(fileURLToPath(new URL(file, TRANSCRIPTS)))) {
+      it(`${session.name} at 20,000 tokens`, async () => {
+        summarizerPrompts.length = 0;
+        const { counts, runner } = await replay(session.steps, 20_000);
+        assert.ok(counts.largest <= 20_000);
+        if (session.steps.length > 30) assert.ok(counts.masked > 0, 'old outputs were masked');
+        const cap = 0.4 * 20_000;
+        for (const p of summarizerPrompts) assert.ok(o200k(p) <= cap, `a summarizer prompt of ${o200k(p)} tokens is over its cap ${cap}`);
+        assert.equal(runner.ledgerJsonl().trim().split('\n').length, session.steps.length);
+      });
+    }
+  }
+});
+
+describe('bounded runner', () => {
+  it('keeps a ~1 MB single output inside the budget, head and tail, stored whole', async () => {
+    const huge = `BEGIN ${'diff --git a/x b/x\n+line\n'.repeat(40_000)} END`;
+    const steps = [
+      { text: 'looking', envelope: envelope({ action: { tool_name: 'bash', arguments: { cmd: 'git diff' } }, observation: { status: 'success', output: huge } }) },
+      { text: 'next' },
+    ];
+    const { runner, prompts, store } = boundedRunner({ steps, budget: 50_000 });
+    await runner.runTurn('show me the diff');
+    const second = await runner.runTurn('and now?');
+    const { prompt } = prompts[1];
+    assert.ok(o200k(prompt) <= 50_000);
+    assert.ok(prompt.includes('BEGIN') && prompt.includes('END'), 'head and tail');
+    assert.match(prompt, /characters cut; the whole output is stored as raw-1/);
+    assert.equal(store.getRawToolOutput('raw-1').rawContent, huge, 'stored byte for byte');
+    assert.equal(second.ledger.cut[0].storeId, 'raw-1');
+  });
+
+  it('names ids in the ledger even when the store cannot read them back', async () => {
+    const steps = Array.from({ length: 12 }, (_, i) => ({ text: `t${i}`, envelope: envelope({ turn_index: i, observation: { status: 'success', output: `out ${i}` } }) }));
+    const ids = [];
+    const store = { insertRawToolOutput: async () => { ids.push(`id-${ids.length}`); return ids.at(-1); } };
+    const { runner } = boundedRunner({ steps, budget: 100_000, store });
+    let masked = [];
+    for (const step of steps) masked = masked.concat((await runner.runTurn(step.input)).ledger.masked);
+    assert.ok(masked.length > 0);
+    assert.ok(masked.every((m) => ids.includes(m.storeId)));
+  });
+
+  it('calibrates to the provider: promptTokens is what the provider will count', async () => {
+    const steps = Array.from({ length: 20 }, (_, i) => ({ text: 'x '.repeat(300 + 50 * i) }));
+    const { runner, prompts } = boundedRunner({ steps, budget: 100_000, usage: (r) => Math.round(400 + 1.25 * o200k(r.prompt)) });
+    for (const step of steps) await runner.runTurn(step.input);
+    const c = runner.calibration;
+    assert.ok(c.samples === 20 && c.ratio > 1.15 && c.ratio < 1.35, JSON.stringify(c));
+    const last = prompts.at(-1);
+    const provider = 400 + 1.25 * o200k(last.prompt);
+    assert.ok(Math.abs(last.promptTokens - provider) / provider < 0.05, `${last.promptTokens} vs ${provider}`);
+  });
+
+  it('refuses a usage that is not a count, naming usage.inputTokens', async () => {
+    for (const [bad, type] of [[-1, RangeError], [NaN, RangeError], ['12', TypeError]]) {
+      const steps = [{ text: 'a' }];
+      const { runner } = boundedRunner({ steps, budget: 10_000, usage: () => bad });
+      const error = await rejected(runner.runTurn('go'));
+      assertFieldError(error, type, 'llm.complete().usage.inputTokens');
+      assert.equal(runner.turnCount, 0);
+    }
+  });
+
+  it('refuses at construction a budget too small for the pinned content', () => {
+    const error = thrown(() => boundedRunner({ steps: [], budget: 1_000, extra: { bounded: { budget: 1_000, pinned: ['p'.repeat(4_000)] } } }));
+    assertFieldError(error, RangeError, 'options.bounded.budget');
+    assert.match(error.message, /tokens pinned/);
+  });
+
+  it('falls back to the cut, with a warning, when the summary is over its cap', async () => {
+    const steps = Array.from({ length: 40 }, () => ({ text: 'words '.repeat(400) }));
+    const long = { summarize: async () => 'long '.repeat(5_000) };
+    const { runner } = boundedRunner({ steps, budget: 8_000, summarizer: long });
+    const warnings = [];
+    for (const step of steps) warnings.push(...(await runner.runTurn(step.input)).ledger.warnings);
+    assert.ok(warnings.some((w) => /over its cap/.test(w)), warnings.join('; '));
+  });
+
+  it("refreshOn: 'context' counts every token entering the context toward the 800k refresh", async () => {
+    const output = 'lorem ipsum dolor sit amet, '.repeat(160);
+    const steps = Array.from({ length: 6 }, (_, i) => ({ text: 'ok', envelope: envelope({ turn_index: i, observation: { status: 'success', output } }) }));
+    const seed = boundedRunner({ steps, budget: 100_000, extra: { thresholdTokens: 1_500 } });
+    const context = boundedRunner({ steps, budget: 100_000, extra: { thresholdTokens: 1_500, refreshOn: 'context' } });
+    const refreshes = async ({ runner }) => {
+      let n = 0;
+      for (const step of steps) if ((await runner.runTurn(step.input)).contextRefresh) n++;
+      return n;
+    };
+    assert.equal(await refreshes(seed), 0, 'the seed wiring counts only the response text');
+    assert.ok(await refreshes(context) >= 2);
+    assertFieldError(thrown(() => boundedRunner({ steps, budget: 100_000, extra: { refreshOn: 'everything' } })), RangeError, 'options.refreshOn');
+  });
+
+  it('a failed turn leaves the bounded history as it was', async () => {
+    const steps = Array.from({ length: 10 }, (_, i) => ({ text: `t${i}`, envelope: envelope({ turn_index: i, observation: { status: 'success', output: 'z'.repeat(3_000) } }) }));
+    let fail = false;
+    const { runner, prompts } = boundedRunner({ steps, budget: 6_000, usage: () => (fail ? -5 : 100) });
+    for (let i = 0; i < 8; i++) await runner.runTurn(`step ${i}`);
+    fail = true;
+    await rejected(runner.runTurn('step 8'));
+    fail = false;
+    const before = prompts.at(-1).prompt;
+    await runner.runTurn('step 8');
+    assert.equal(prompts.at(-1).prompt, before, 'the retry sends what the failed turn sent');
+  });
+});
