@@ -48,6 +48,18 @@ function isoTime(value: ToolOutputEntry['capturedAt']): string {
   return (value instanceof Date ? value : new Date(value)).toISOString();
 }
 
+function toRow(r: Row): RawToolOutputRow {
+  return {
+    id: r.id,
+    toolName: r.tool_name,
+    rawContent: r.raw_content,
+    byteSize: r.byte_size,
+    turnAge: r.turn_age,
+    capturedAt: r.captured_at,
+    storedAt: r.stored_at,
+  };
+}
+
 /**
  * Raw tool outputs in a SQLite file (default `state.sqlite`). The schema is created on
  * open, the database runs in WAL mode, and each insert is its own transaction.
@@ -55,7 +67,7 @@ function isoTime(value: ToolOutputEntry['capturedAt']): string {
 export class SqliteStateRepository implements StateRepository {
   readonly filename: string;
   private readonly db: Database.Database;
-  private readonly insertRow: (row: Omit<Row, 'id'>) => void;
+  private readonly insertRow: (row: Omit<Row, 'id'>) => number;
 
   constructor(filename = 'state.sqlite') {
     if (typeof filename !== 'string' || filename === '') throw invalid(TypeError, 'filename', 'must be a non-empty string');
@@ -67,18 +79,17 @@ export class SqliteStateRepository implements StateRepository {
       `INSERT INTO raw_tool_outputs (tool_name, raw_content, byte_size, turn_age, captured_at, stored_at)
        VALUES (@tool_name, @raw_content, @byte_size, @turn_age, @captured_at, @stored_at)`,
     );
-    this.insertRow = this.db.transaction((row: Omit<Row, 'id'>) => {
-      insert.run(row);
-    });
+    this.insertRow = this.db.transaction((row: Omit<Row, 'id'>) => Number(insert.run(row).lastInsertRowid));
   }
 
   /**
-   * Stores `entry` in one transaction; rejects, storing nothing, if it fails. The entry is
-   * checked by the same rules as everywhere else (`validateToolOutputEntry`).
+   * Stores `entry` in one transaction and resolves its id, which placeholders and the
+   * ledger of a bounded `AgentRunner` name; rejects, storing nothing, if it fails. The
+   * entry is checked by the same rules as everywhere else (`validateToolOutputEntry`).
    */
-  async insertRawToolOutput(entry: ToolOutputEntry): Promise<void> {
+  async insertRawToolOutput(entry: ToolOutputEntry): Promise<number> {
     validateToolOutputEntry(entry);
-    this.insertRow({
+    return this.insertRow({
       tool_name: entry.toolName,
       raw_content: entry.rawContent,
       byte_size: entry.byteSize,
@@ -88,20 +99,18 @@ export class SqliteStateRepository implements StateRepository {
     });
   }
 
+  /** The stored output with id `id` (as `insertRawToolOutput` resolved it), or `undefined`. */
+  getRawToolOutput(id: string | number): RawToolOutputRow | undefined {
+    const row = this.db.prepare('SELECT * FROM raw_tool_outputs WHERE id = ?').get(Number(id)) as Row | undefined;
+    return row && toRow(row);
+  }
+
   /** Stored outputs, oldest first; only `toolName`'s when given. */
   getRawToolOutputs(toolName?: string): RawToolOutputRow[] {
     const rows = (toolName === undefined
       ? this.db.prepare('SELECT * FROM raw_tool_outputs ORDER BY id').all()
       : this.db.prepare('SELECT * FROM raw_tool_outputs WHERE tool_name = ? ORDER BY id').all(toolName)) as Row[];
-    return rows.map((r) => ({
-      id: r.id,
-      toolName: r.tool_name,
-      rawContent: r.raw_content,
-      byteSize: r.byte_size,
-      turnAge: r.turn_age,
-      capturedAt: r.captured_at,
-      storedAt: r.stored_at,
-    }));
+    return rows.map(toRow);
   }
 
   close(): void {

@@ -101,3 +101,39 @@ describe('SqliteStateRepository', () => {
     repo.close();
   });
 });
+
+describe('SqliteStateRepository with a bounded AgentRunner', () => {
+  it('resolves ids that read every masked output back, byte for byte', async () => {
+    const { AgentRunner, ContextComposer, SummarizationHandoff } = await import('@devs/context');
+    const repo = new SqliteStateRepository(dbFile());
+    const outputs = Array.from({ length: 10 }, (_, i) => bigOutput(4 + i, i));
+    let k = 0;
+    const llm = {
+      complete: async () => {
+        const output = outputs[k % outputs.length];
+        return {
+          text: `step ${k}`,
+          envelope: {
+            schema_version: '1.0.0', turn_index: k++, agent_id: 'a', phase: 'p',
+            thought: { reasoning: 'r', plan: 'p' }, action: { tool_name: 'run_tests', arguments: { n: k } },
+            observation: { status: 'success', output },
+          },
+        };
+      },
+    };
+    const runner = new AgentRunner({
+      agentId: 'a', taskGoal: 'g', llm, composer: new ContextComposer({ specs: [{ name: 'TAS', content: 't' }] }),
+      handoff: new SummarizationHandoff({ llmClient: { summarize: async () => 'S' } }), bounded: { budget: 200_000, store: repo },
+    });
+    const masked = [];
+    for (let i = 0; i < 10; i++) masked.push(...(await runner.runTurn(`go ${i}`)).ledger.masked);
+    assert.ok(masked.length >= 3);
+    for (const m of masked) {
+      const row = repo.getRawToolOutput(m.storeId);
+      assert.ok(row, `id ${m.storeId} reads back`);
+      assert.equal(row.rawContent, outputs[m.turn - 1]);
+    }
+    assert.equal(repo.getRawToolOutput(987654), undefined);
+    repo.close();
+  });
+});

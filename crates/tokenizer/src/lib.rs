@@ -51,7 +51,7 @@ fn vocab_blob() -> &'static [u8] {
 struct Bpe {
     vocab: Vocab,
     pre: RegexPreTokenizer,
-    cache_id: u64,
+    cache_id: u32,
 }
 
 impl Bpe {
