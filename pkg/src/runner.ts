@@ -185,6 +185,7 @@ export class AgentRunner {
     let windowTurns = 0;
     let request: unknown;
     let response: Bag | undefined;
+    let extra: unknown[] = [];
     let tokens = 0;
     let envelope: unknown;
     let refresh: MediumTermSummary | null = null;
@@ -232,6 +233,12 @@ export class AgentRunner {
             const r = (response = object('llm.complete()', await callMethod(cfg.llm, 'complete', 'llm.complete', [request])));
             tokens = count(cfg.counter, r.text, 'llm.complete().text');
             envelope = r.envelope;
+            if (r.envelopes !== undefined) {
+              // Parallel tool calls of one model turn: one turn, several calls.
+              extra = array('llm.complete().envelopes', r.envelopes);
+              validateAll(extra, 'llm.complete().envelopes', Uint32Array.from(extra, (_, i) => i));
+              if (envelope === undefined || envelope === null) [envelope, ...extra] = extra;
+            }
             const has = envelope !== undefined && envelope !== null;
             if (has) validateAll([envelope], 'llm.complete().envelope');
             if (r.usage !== undefined) {
@@ -244,12 +251,13 @@ export class AgentRunner {
             if (bounded) {
               if (r.text !== '') contextTokens += bounded.addMessage('assistant', turn, r.text as string);
               if (has) contextTokens += bounded.addTool(turn, envelope as SaopEnvelope);
+              for (const e of extra) contextTokens += bounded.addTool(turn, e as SaopEnvelope);
             } else if (cfg.refreshOnContext) {
               contextTokens += tokens;
-              if (has) {
-                const e = envelope as SaopEnvelope;
-                contextTokens += count(cfg.counter, JSON.stringify(e.action.arguments), 'envelope.action.arguments')
-                  + count(cfg.counter, e.observation.output, 'envelope.observation.output');
+              for (const e of has ? [envelope, ...extra] : []) {
+                const { action, observation } = e as SaopEnvelope;
+                contextTokens += count(cfg.counter, JSON.stringify(action.arguments), 'envelope.action.arguments')
+                  + count(cfg.counter, observation.output, 'envelope.observation.output');
               }
             }
             try {
@@ -281,6 +289,7 @@ export class AgentRunner {
             envelope = callMethod(cfg.tracker as Bag, 'attach', 'tracker.attach', [envelope]);
             break;
           case KEEP_ENVELOPE:
+            for (const e of extra) keepEnvelope(ctx as Bag, e);
             keepEnvelope(ctx as Bag, envelope);
             break;
           case LOG: {

@@ -168,6 +168,12 @@ export interface LlmResponse {
   envelope?: SaopEnvelope;
   /** The provider's own count, when it reports one: a `bounded` runner calibrates to it. */
   usage?: LlmUsage;
+  /**
+   * More envelopes of the same model turn: parallel tool calls. Each is validated and kept
+   * in the context and in a bounded prompt as its own call, in one turn; only `envelope`
+   * (or, without it, the first of these) is injected, stamped and logged.
+   */
+  envelopes?: SaopEnvelope[];
 }
 
 /**
