@@ -1,11 +1,28 @@
 #!/usr/bin/env node
 // Builds pkg/dist from the crates: each wasm (cargo → wasm-bindgen → wasm-opt), then the
-// CJS and ESM entries with the wasm bytes inlined, then one self-contained .d.ts per
-// entry, emitted from the TypeScript shell with its JSDoc.
+// entries, then one self-contained .d.ts per entry, emitted from the TypeScript shell with
+// its JSDoc, then the documents the tarball carries (README, licences, changelog).
+//
+// What dist/ holds, and which host gets what (package.json `exports` says the same):
+//   index.cjs, index.mjs                  Node (`node` condition): require / import
+//   index.browser.cjs, index.browser.mjs  every other host (`browser`, and the default):
+//                                         the same, without Node's file access, so that no
+//                                         bundler ever meets a `node:` import
+//   rules-wasm.js                         the rules' wasm as base64, once, for those four
+//   slim.cjs, slim.mjs + rules.wasm       `@devs/context/slim`: the same API, the wasm as
+//                                         a separate file, instantiated by `await init()`
+//   tokenizers.cjs, tokenizers.mjs        `@devs/context/tokenizers`, every host
+//   tokenizers-wasm.js                    the tokenizers' wasm as base64, once
+//   sqlite.cjs, sqlite.mjs                `@devs/context/sqlite`, Node only
+// A bytes module (`*-wasm.js`) is a plain script: it stores its base64 text on
+// `globalThis` under a registered symbol named for the package version, and the entries
+// import it for that effect. A script with no `import`, `export` or `require` loads the
+// same way under `require`, `import`, a bundler and a browser's native ES modules, which
+// is what lets CommonJS and ESM entries share one copy of the bytes.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync, statSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
 import { rollup } from 'rollup';
@@ -14,7 +31,11 @@ import { dts } from 'rollup-plugin-dts';
 const pkgDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const root = join(pkgDir, '..');
 const dist = join(pkgDir, 'dist');
+const src = join(pkgDir, 'src');
 const bin = (name) => join(pkgDir, 'node_modules/.bin', name);
+// By path: the packaging tests install other TypeScript versions, which also offer `tsc`.
+const tsc = join(pkgDir, 'node_modules/typescript/bin/tsc');
+const { version } = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
 
 function run(cmd, args, cwd = root) {
   execFileSync(cmd, args, { cwd, stdio: 'inherit' });
@@ -41,42 +62,199 @@ const rulesWasm = wasm('devs-context', 'release', join(dist, 'wasm'), 'devs_cont
 // No wasm-opt for the tokenizers: it saves about 1% of a module that is mostly vocabulary data.
 const tokenizerWasm = wasm('devs-context-tokenizer-wasm', 'tokenizer', join(dist, 'tokenizers'), 'devs_context_tokenizer', false);
 
+// ---- The wasm bytes: each once, as a bytes module; the rules' also as a file, for slim.
+
+const bytesModules = {
+  [rulesWasm]: { file: 'rules-wasm.js', what: "the rules' WebAssembly module" },
+  [tokenizerWasm]: { file: 'tokenizers-wasm.js', what: "the tokenizers' WebAssembly module (o200k_base, cl100k_base)" },
+};
+for (const [wasmFile, { file, what }] of Object.entries(bytesModules)) {
+  const key = `@devs/context@${version}/${file}`;
+  writeFileSync(join(dist, file), `// @devs/context ${version}: ${what}, base64. The entries import this script for its\n`
+    + '// one effect, which stores the text under a registered symbol; see scripts/build.mjs.\n'
+    + `globalThis[Symbol.for(${JSON.stringify(key)})] = "${readFileSync(wasmFile).toString('base64')}";\n`);
+}
+copyFileSync(rulesWasm, join(dist, 'rules.wasm'));
+
+// ---- The entries.
+
+/** `import x from '…_bg.wasm'` as the bytes module's text: an import of it, for its effect. */
+const inlineWasm = {
+  name: 'inline-wasm',
+  setup(build) {
+    build.onResolve({ filter: /_bg\.wasm$/ }, (args) => {
+      const wasmFile = join(args.resolveDir, args.path);
+      const module = bytesModules[wasmFile];
+      if (!module) throw new Error(`no bytes module for ${wasmFile}`);
+      return { path: module.file, namespace: 'wasm-bytes' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'wasm-bytes' }, (args) => ({
+      contents: `import './${args.path}';\nexport default globalThis[Symbol.for(${JSON.stringify(`@devs/context@${version}/${args.path}`)})];\n`,
+      loader: 'js',
+    }));
+    build.onResolve({ filter: /-wasm\.js$/, namespace: 'wasm-bytes' }, (args) => ({ path: args.path, external: true }));
+  },
+};
+
+/** `./runtime.js` as `runtime-browser.ts`, for the builds that must not import `node:` modules. */
+const browserRuntime = {
+  name: 'browser-runtime',
+  setup(build) {
+    const replacement = join(src, 'runtime-browser.ts');
+    build.onResolve({ filter: /^\.\/runtime\.js$/ }, (args) =>
+      (args.importer === replacement ? undefined : { path: replacement }));
+  },
+};
+
+/**
+ * The slim entry: `./wasm.js` (which instantiates inlined bytes at load) becomes a module
+ * whose `rules` exist once `init()` has fetched or read `rules.wasm`. Until then every use
+ * of the rules throws an error that says to call `init()`. The one use of the rules at
+ * load, `limits.ts` reading the cut lengths, gets them from the build instead.
+ */
+async function slimWasm(format) {
+  const glue = await import(pathToFileURL(join(dist, 'wasm/devs_context.js')).href);
+  glue.initSync({ module: readFileSync(rulesWasm) });
+  const limits = JSON.stringify(Array.from(glue.probeLimits()));
+  const gluePath = join(dist, 'wasm/devs_context.js');
+  // Where `rules.wasm` is by default: next to this file. Bundlers that understand
+  // `new URL('…', import.meta.url)` (webpack 5, Vite) emit it with the bundle.
+  const defaultSource = format === 'esm'
+    ? "new URL('./rules.wasm', import.meta.url)"
+    : "(typeof __dirname === 'string' ? { file: __dirname + '/rules.wasm' } : undefined)";
+  const module = `
+import * as glue from ${JSON.stringify(gluePath)};
+
+const notReady = new Proxy({}, {
+  get(_target, name) {
+    throw new Error('@devs/context/slim: call \`await init()\` once before using the rules (asked for ' + String(name) + ')');
+  },
+});
+export let rules = notReady;
+let loading;
+
+/**
+ * Compiles and instantiates the rules' wasm. Resolves once; later calls return the same
+ * promise. A failed load can be retried.
+ */
+export function init(source) {
+  if (loading === undefined) {
+    loading = load(source).catch((error) => {
+      loading = undefined;
+      throw error;
+    });
+  }
+  return loading;
+}
+
+async function load(source) {
+  let input = await (source === undefined ? ${defaultSource} : source);
+  if (input === undefined) throw new Error('@devs/context/slim: init() needs the wasm here: pass its URL or bytes');
+  const file = typeof input === 'object' && input !== null && typeof input.file === 'string' ? input.file
+    : fileUrl(input) ? input : undefined;
+  if (file !== undefined) input = readFile(file);
+  await glue.default({ module_or_path: input });
+  rules = glue;
+}
+
+function fileUrl(input) {
+  return (typeof input === 'string' && input.startsWith('file:'))
+    || (typeof URL === 'function' && input instanceof URL && input.protocol === 'file:');
+}
+
+/** A file's bytes, where the host is Node (22.3 or 20.16 and later: process.getBuiltinModule). */
+function readFile(file) {
+  const fs = typeof process === 'object' && typeof process.getBuiltinModule === 'function'
+    ? process.getBuiltinModule('fs') : undefined;
+  if (fs === undefined) {
+    throw new Error('@devs/context/slim: init() cannot read ' + String(file) + ' on this host; pass the bytes: ' +
+      "await init(fs.readFileSync(require.resolve('@devs/context/rules.wasm')))");
+  }
+  return fs.readFileSync(file);
+}
+`;
+  return {
+    name: 'slim-wasm',
+    setup(build) {
+      build.onResolve({ filter: /^\.\/wasm\.js$/ }, () => ({ path: 'slim-wasm', namespace: 'slim' }));
+      build.onResolve({ filter: /^slim:entry$/ }, () => ({ path: 'entry', namespace: 'slim' }));
+      build.onLoad({ filter: /^slim-wasm$/, namespace: 'slim' }, () => ({ contents: module, loader: 'js', resolveDir: src }));
+      build.onLoad({ filter: /^entry$/, namespace: 'slim' }, () => ({
+        contents: "export * from './index.ts';\nexport { init } from './wasm.js';\n", loader: 'ts', resolveDir: src,
+      }));
+      build.onLoad({ filter: /[\\/]limits\.ts$/ }, (args) => {
+        const text = readFileSync(args.path, 'utf8');
+        if (!text.includes('rules.probeLimits()')) {
+          throw new Error('slim: limits.ts no longer reads rules.probeLimits() at load; update slimWasm() in scripts/build.mjs');
+        }
+        return { contents: text.replace('rules.probeLimits()', limits), loader: 'ts' };
+      });
+    },
+  };
+}
+
 const shared = {
   bundle: true,
   platform: 'neutral',
   target: 'es2020',
-  loader: { '.wasm': 'base64' },
   legalComments: 'none',
   logLevel: 'warning',
 };
 const entries = [
-  { name: 'index', entry: 'src/index.ts', options: {} },
+  { name: 'index', entry: join(src, 'index.ts'), plugins: [inlineWasm] },
+  { name: 'index.browser', entry: join(src, 'index.ts'), plugins: [inlineWasm, browserRuntime], browserSafe: true },
+  { name: 'slim', entry: 'slim:entry', plugins: (format) => [slimWasm(format), browserRuntime], browserSafe: true },
+  { name: 'tokenizers', entry: join(src, 'tokenizers.ts'), plugins: [inlineWasm], browserSafe: true },
   // Node-only, and loads better-sqlite3 (an optional peer) and the rules from the host.
-  { name: 'sqlite', entry: 'src/sqlite.ts', options: { platform: 'node', external: ['better-sqlite3', '@devs/context'] } },
-  { name: 'tokenizers', entry: 'src/tokenizers.ts', options: {} },
+  { name: 'sqlite', entry: join(src, 'sqlite.ts'), options: { platform: 'node', external: ['better-sqlite3', '@devs/context'] } },
 ];
-for (const { name, entry, options } of entries) {
+for (const { name, entry, plugins = [], options = {}, browserSafe } of entries) {
   for (const format of ['cjs', 'esm']) {
     const outfile = join(dist, `${name}.${format === 'cjs' ? 'cjs' : 'mjs'}`);
-    await esbuild.build({ ...shared, ...options, entryPoints: [join(pkgDir, entry)], format, outfile });
+    const resolved = typeof plugins === 'function' ? await Promise.all(plugins(format)) : plugins;
+    await esbuild.build({ ...shared, ...options, plugins: resolved, entryPoints: [entry], format, outfile });
+    if (browserSafe && /["'`]node:/.test(readFileSync(outfile, 'utf8'))) {
+      throw new Error(`${outfile} imports a node: module, which browser bundles cannot resolve`);
+    }
   }
 }
 
-// Declarations: emitted from the shell by tsc, then rolled into one file per entry.
-run(bin('tsc'), ['-p', 'tsconfig.json'], pkgDir);
-await rollDeclarations('index');
+// The slim entry must load without touching the rules: anything that runs them at load,
+// as limits.ts does, has to be given its answer by slimWasm() above.
+try {
+  await import(pathToFileURL(join(dist, 'slim.mjs')).href);
+} catch (error) {
+  throw new Error(`dist/slim.mjs runs the rules at load, before init(); bake the answer in, in slimWasm(): ${error.message}`);
+}
+
+// ---- Declarations: emitted from the shell by tsc, then rolled into one file per entry.
+
+run('node', [tsc, '-p', 'tsconfig.json'], pkgDir);
+await rollDeclarations('index', disposeDeclarations);
 await rollDeclarations('tokenizers');
 // The store's declarations import the rules' types from the package itself, built above.
-run(bin('tsc'), ['src/sqlite.ts', '--declaration', '--emitDeclarationOnly', '--strict', '--target', 'es2022',
+run('node', [tsc, 'src/sqlite.ts', '--declaration', '--emitDeclarationOnly', '--strict', '--target', 'es2022',
   '--module', 'nodenext', '--moduleResolution', 'nodenext', '--skipLibCheck', '--rootDir', 'src', '--outDir', join(dist, 'types')], pkgDir);
 await rollDeclarations('sqlite');
 rmSync(join(dist, 'types'), { recursive: true, force: true });
+writeDeclarations('slim', slimDeclarations);
+
+// ---- The documents the tarball carries, copied next to package.json (git ignores them).
+
+copyFileSync(join(root, 'README.md'), join(pkgDir, 'README.md'));
+copyFileSync(join(root, 'LICENSE'), join(pkgDir, 'LICENSE'));
+copyFileSync(join(root, 'CHANGELOG.md'), join(pkgDir, 'CHANGELOG.md'));
+// The tokenizers are a fork of tiktoken (MIT or Apache-2.0): its licences ship with them.
+mkdirSync(join(dist, 'licenses/tokenizers'), { recursive: true });
+for (const file of ['LICENSE-MIT', 'LICENSE-APACHE']) {
+  copyFileSync(join(root, 'crates/tokenizer', file), join(dist, 'licenses/tokenizers', file));
+}
 
 const sizes = (file) => `${statSync(file).size} bytes raw, ${gzipSync(readFileSync(file), { level: 9 }).length} bytes gzipped`;
 console.log(`built pkg/dist: rules wasm ${sizes(rulesWasm)}; tokenizers wasm ${sizes(tokenizerWasm)}`);
 
 /** `dist/types/NAME.d.ts` and what it imports, rolled into `dist/NAME.d.ts` (and `.d.mts`). */
-async function rollDeclarations(name) {
+async function rollDeclarations(name, edit = (text) => text) {
   const bundle = await rollup({
     input: join(dist, 'types', `${name}.d.ts`),
     plugins: [dts()],
@@ -86,12 +264,17 @@ async function rollDeclarations(name) {
     },
   });
   const { output } = await bundle.generate({ format: 'es' });
-  const text = exportInPlace(output[0].code);
+  const text = edit(exportInPlace(output[0].code));
   if (name !== 'sqlite' && /from '\.\.?\//.test(text)) throw new Error(`${name}.d.ts must not import relative paths`);
   const untyped = text.split('\n').filter((line) => /[:|<(,]\s*any\b/.test(line));
   if (untyped.length) throw new Error(`untyped (any) declarations in ${name}.d.ts:\n${untyped.join('\n')}`);
-  writeFileSync(join(dist, `${name}.d.ts`), text);
-  writeFileSync(join(dist, `${name}.d.mts`), text);
+  writeDeclarations(name, () => text);
+}
+
+/** `dist/NAME.d.ts` (CommonJS types) and `dist/NAME.d.mts` (ESM types): one text each. */
+function writeDeclarations(name, text) {
+  writeFileSync(join(dist, `${name}.d.ts`), text('cjs'));
+  writeFileSync(join(dist, `${name}.d.mts`), text('esm'));
 }
 
 /**
@@ -109,4 +292,88 @@ function exportInPlace(text) {
     return false;
   });
   return left.length ? `${out}export { ${left.join(', ')} };\n` : out;
+}
+
+/**
+ * Declarations that compile under every lib a host may use, down to TypeScript 5.9's
+ * default (target ES5, whose lib has no `Symbol`):
+ * - `[Symbol.dispose]()` next to each class's `free()`, which is what the entries add at
+ *   runtime where the host has `Symbol.dispose`, so that `using` type-checks. The symbol
+ *   is declared as @types/node declares it, and `Symbol` itself as ES2015's lib does,
+ *   with the same type, so both merge with any lib that has them. Every host that runs
+ *   WebAssembly has `Symbol`.
+ * - `private "#private"` for tsc's `#private` (a class with private fields), which
+ *   TypeScript rejects below ES2015; a private member keeps the classes nominal the same way.
+ */
+function disposeDeclarations(text) {
+  let className;
+  let added = 0;
+  const lines = text.split('\n').flatMap((line) => {
+    const declared = /^export declare class (\w+)/.exec(line);
+    if (declared) className = declared[1];
+    if (line === '}') className = undefined;
+    if (className !== undefined && line === '    #private;') return ['    private "#private";'];
+    if (className === undefined || line !== '    free(): void;') return [line];
+    added++;
+    return [line, `    /** Same as \`free()\`: \`using\` calls it when the block ends (where the host has \`Symbol.dispose\`). */`,
+      '    [Symbol.dispose](): void;'];
+  });
+  if (added === 0) throw new Error('index.d.ts: no class declares free()');
+  if (lines.includes('    #private;')) throw new Error('index.d.ts: #private outside a class');
+  return `${lines.join('\n')}
+declare global {
+    interface SymbolConstructor {
+        /** As @types/node and the \`esnext.disposable\` lib declare it, for hosts with neither. */
+        readonly dispose: unique symbol;
+    }
+    /** As ES2015's lib declares it, for hosts whose lib is ES5. */
+    var Symbol: SymbolConstructor;
+}
+`;
+}
+
+/** The slim entry's declarations: the main entry's, and `init`. */
+function slimDeclarations(format) {
+  return `/**
+ * \`@devs/context/slim\`: the same API as \`@devs/context\`, with the rules' WebAssembly in
+ * a separate file, \`rules.wasm\` (also exported as \`@devs/context/rules.wasm\`), for hosts
+ * that fetch and compile it apart from their JavaScript (streaming compilation, a
+ * smaller bundle, their own caching). Call \`await init()\` once, first: until it
+ * resolves, anything that runs the rules throws an error saying so.
+ *
+ * This build has no Node.js file access: \`ContextComposer.fromProject\` rejects, as in
+ * the browser build of \`@devs/context\`.
+ * @example
+ * import { init, countTokens } from '@devs/context/slim';
+ * await init(); // fetches rules.wasm next to this module; webpack 5 and Vite emit it
+ * countTokens('hello world');
+ * @packageDocumentation
+ */
+export * from ${format === 'esm' ? "'./index.mjs'" : "'./index.js'"};
+
+/**
+ * Where \`init\` finds the rules' wasm: a URL to fetch (a string or a \`URL\`; \`file:\`
+ * URLs are read from disk under Node 20.16 / 22.3 and later), the bytes of \`rules.wasm\`
+ * (an \`ArrayBuffer\` or a view of one, such as a Node \`Buffer\`), a fetch \`Response\`
+ * for it, or a compiled \`WebAssembly.Module\`.
+ */
+export type SlimWasmSource = string | { readonly href: string } | ArrayBuffer | ArrayBufferView | object;
+
+/**
+ * Compiles and instantiates the rules' WebAssembly; until it resolves, anything in this
+ * entry that runs the rules throws. Safe to call more than once: later calls return the first promise.
+ * A failed load rejects, and may be retried.
+ * @param source where \`rules.wasm\` is. Default: next to this module, as
+ * \`new URL('./rules.wasm', import.meta.url)\`: fetched in a browser (webpack 5 and Vite
+ * emit the file with the bundle; with esbuild or Rollup copy it next to the bundle, or
+ * pass its URL), read from disk under Node 20.16 / 22.3 and later. Elsewhere pass its
+ * bytes or URL.
+ * @example
+ * // a bundler that does not emit the file: pass its URL
+ * await init(new URL('/assets/rules.wasm', location.href));
+ * // older Node: pass the bytes
+ * await init(fs.readFileSync(require.resolve('@devs/context/rules.wasm')));
+ */
+export declare function init(source?: SlimWasmSource | PromiseLike<SlimWasmSource>): Promise<void>;
+`;
 }

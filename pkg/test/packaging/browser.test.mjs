@@ -1,45 +1,27 @@
-// www/ in a real browser: headless Chromium loads the ESM entry (inline wasm, instantiated
-// synchronously on the main thread) and runs 40 turns of AgentRunner with every rule on.
+// www/ in a real browser: headless Chromium loads the page, which imports the ESM entry
+// straight from pkg/dist (inline wasm, instantiated synchronously on the main thread) and
+// runs 40 turns of AgentRunner with every rule on.
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
-import { createServer } from 'node:http';
-import { extname, join, normalize } from 'node:path';
-import { promisify } from 'node:util';
-import { repoRoot, tempDir } from './harness.mjs';
-
-const types = { '.html': 'text/html', '.mjs': 'text/javascript', '.js': 'text/javascript' };
-
-/** Serves the repository read-only on loopback. */
-function serve() {
-  const server = createServer(async (req, res) => {
-    const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname));
-    try {
-      const body = await readFile(join(repoRoot, path));
-      res.writeHead(200, { 'content-type': types[extname(path)] ?? 'application/octet-stream' }).end(body);
-    } catch {
-      res.writeHead(404).end();
-    }
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
+import { launchChromium, loadPage, origin, repoRoot, serve } from './harness.mjs';
 
 it('www/ runs the rules in headless Chromium', async () => {
-  const server = await serve();
+  const [browser, server] = await Promise.all([launchChromium(), serve(repoRoot)]);
   try {
-    const url = `http://127.0.0.1:${server.address().port}/www/index.html?autorun`;
-    const { stdout } = await promisify(execFile)('chromium', [
-      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync',
-      `--user-data-dir=${tempDir('chromium')}`, '--virtual-time-budget=20000', '--dump-dom', url,
-    ], { timeout: 90_000, maxBuffer: 16 * 1024 * 1024 });
-    assert.match(stdout, /<span id="status">40 turns; 40 log entries; \d+ raw outputs kept<\/span>/);
-    const rows = stdout.match(/<tr><td class="num">/g) ?? [];
+    const { result: html, problems } = await loadPage(browser, `${origin(server)}/www/index.html?autorun`, {
+      ready: async (page, timeout) => {
+        await page.waitForFunction(() => /turns;/.test(document.getElementById('status')?.textContent ?? ''), null, { timeout });
+        return page.content();
+      },
+    });
+    assert.deepEqual(problems, []);
+    assert.match(html, /<span id="status">40 turns; 40 log entries; \d+ raw outputs kept<\/span>/);
+    const rows = html.match(/<tr><td class="num">/g) ?? [];
     assert.equal(rows.length, 40);
-    assert.match(stdout, /spec refresh, reasoning refresh/);
-    assert.match(stdout, /truncated 1/);
+    assert.match(html, /spec refresh, reasoning refresh/);
+    assert.match(html, /truncated 1/);
   } finally {
+    await browser.close();
     server.close();
   }
 });

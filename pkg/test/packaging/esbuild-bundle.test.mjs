@@ -1,5 +1,6 @@
 // A VSCode-extension-style host: bundled by esbuild (CJS, platform node, `vscode`
-// external), then run after node_modules is gone, so nothing may be looked up on disk.
+// external), then run after node_modules is gone, so nothing may be looked up on disk:
+// the rules and the exact tokenizers both come from the bundle.
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync, existsSync } from 'node:fs';
@@ -8,6 +9,7 @@ import { bin, hostProject, run } from './harness.mjs';
 
 const extension = `
 const { ContextRefresher, OrchestratorContextInjector, TurnTracker, AgentLogStore } = require('@devs/context');
+const { createTokenCounter } = require('@devs/context/tokenizers');
 
 async function activate() {
   const provider = { getSummary: async () => ({ tasSummary: 'TAS', prdSummary: 'PRD' }) };
@@ -23,7 +25,8 @@ async function activate() {
     if (out.thought.reasoning.startsWith('[CONTEXT REFRESH]')) refreshed++;
     log.append(tracker.toLogEntry());
   }
-  return { refreshed, logged: log.size, last: log.getAll()[2].turn_index };
+  const exact = createTokenCounter('o200k_base')('hello world');
+  return { refreshed, logged: log.size, last: log.getAll()[2].turn_index, exact };
 }
 module.exports = { activate };
 `;
@@ -35,5 +38,5 @@ it('an esbuild bundle runs with node_modules deleted', () => {
   rmSync(join(dir, 'node_modules'), { recursive: true, force: true });
   assert.ok(!existsSync(join(dir, 'node_modules')));
   const out = run('node', ['-e', "require('./out/extension.js').activate().then((r) => console.log(JSON.stringify(r)))"], dir);
-  assert.deepEqual(JSON.parse(out), { refreshed: 2, logged: 3, last: 10 });
+  assert.deepEqual(JSON.parse(out), { refreshed: 2, logged: 3, last: 10, exact: 2 });
 });

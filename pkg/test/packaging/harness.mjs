@@ -1,9 +1,10 @@
-// Helpers for the packaging tests: run commands, pack the package once, and build
-// throwaway host projects in a temp dir.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+// Helpers for the packaging tests: run commands, pack the package once per test file,
+// build throwaway host projects in a temp dir, serve them, and load pages in Chromium.
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const pkgDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -19,8 +20,28 @@ export function run(cmd, args, cwd, env = {}) {
   }
 }
 
+/** `run`, without blocking the event loop: for commands that may run side by side. */
+export function runAsync(cmd, args, cwd) {
+  return new Promise((resolve, reject) => {
+    execFile(cmd, args, { cwd, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`${cmd} ${args.join(' ')} failed in ${cwd}:\n${stdout}\n${stderr}`));
+      else resolve(stdout);
+    });
+  });
+}
+
+const made = [];
+// Each test file is its own process: it removes what it made when it exits, unless
+// DEVS_KEEP_TMP is set (to look at a failed host project).
+process.on('exit', () => {
+  if (process.env.DEVS_KEEP_TMP) return;
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
 export function tempDir(label) {
-  return mkdtempSync(join(tmpdir(), `devs-context-${label}-`));
+  const dir = mkdtempSync(join(tmpdir(), `devs-context-${label}-`));
+  made.push(dir);
+  return dir;
 }
 
 export function writeFiles(dir, files) {
@@ -41,10 +62,80 @@ export function packedTarball() {
   return tarball;
 }
 
-/** A host project with the packed package installed from its tarball (no network). */
-export function hostProject(label, files, pkgJson = {}) {
+/** The exact version of one of pkg/'s own dev dependencies, for a host project to install offline. */
+export function devVersion(name) {
+  return JSON.parse(readFileSync(join(pkgDir, 'node_modules', name, 'package.json'), 'utf8')).version;
+}
+
+/**
+ * A host project with the packed package installed from its tarball, and `extra`
+ * packages (each already in npm's cache, as pkg/'s own dev dependencies are): no network.
+ */
+export function hostProject(label, files, pkgJson = {}, extra = []) {
   const dir = tempDir(label);
   writeFiles(dir, { 'package.json': JSON.stringify({ name: `host-${label}`, private: true, ...pkgJson }), ...files });
-  run('npm', ['install', '--offline', '--no-audit', '--no-fund', packedTarball()], dir);
+  run('npm', ['install', '--offline', '--no-audit', '--no-fund', packedTarball(), ...extra], dir);
   return dir;
+}
+
+const mimeTypes = {
+  '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.cjs': 'text/javascript',
+  '.wasm': 'application/wasm', '.json': 'application/json',
+};
+
+/** Serves `dir` read-only on loopback; resolves to the server (close it when done). */
+export function serve(dir) {
+  const server = createServer((req, res) => {
+    const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname));
+    // The browser asks for one whether or not a page names it.
+    if (path === '/favicon.ico') return res.writeHead(204).end();
+    try {
+      const body = readFileSync(join(dir, path));
+      res.writeHead(200, { 'content-type': mimeTypes[extname(path)] ?? 'application/octet-stream' }).end(body);
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+export const origin = (server) => `http://127.0.0.1:${server.address().port}`;
+
+/**
+ * Debian's Chromium, headless, driven by playwright-core (a browser download cannot be
+ * fetched here). The flags keep it off the network, which this machine refuses.
+ */
+export async function launchChromium() {
+  const { chromium } = await import('playwright-core');
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/**
+ * Opens `url`, waits until the page sets `window.__result` (or until `ready(page)`
+ * resolves, and returns what it resolves to), and returns it with every console error
+ * and warning, uncaught error, and failed or 4xx/5xx request on the way.
+ */
+export async function loadPage(browser, url, { timeout = 60_000, ready } = {}) {
+  const page = await browser.newPage();
+  const problems = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning') problems.push(`console.${message.type()}: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
+  page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()}`));
+  page.on('response', (response) => {
+    if (response.status() >= 400) problems.push(`HTTP ${response.status()}: ${response.url()}`);
+  });
+  try {
+    await page.goto(url);
+    if (ready) return { result: await ready(page, timeout), problems };
+    await page.waitForFunction(() => window.__result !== undefined, null, { timeout });
+    return { result: await page.evaluate(() => window.__result), problems };
+  } finally {
+    await page.close();
+  }
 }
