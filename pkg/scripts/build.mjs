@@ -271,10 +271,14 @@ async function rollDeclarations(name, edit = (text) => text) {
   writeDeclarations(name, () => text);
 }
 
-/** `dist/NAME.d.ts` (CommonJS types) and `dist/NAME.d.mts` (ESM types): one text each. */
+/**
+ * `dist/NAME.d.ts` (CommonJS types) and `dist/NAME.d.mts` (ESM types). The main entry's
+ * ESM types re-export its CommonJS ones: one copy of its declarations in the tarball, and
+ * one set of classes in a program that sees both.
+ */
 function writeDeclarations(name, text) {
   writeFileSync(join(dist, `${name}.d.ts`), text('cjs'));
-  writeFileSync(join(dist, `${name}.d.mts`), text('esm'));
+  writeFileSync(join(dist, `${name}.d.mts`), name === 'index' ? "export * from './index.js';\n" : text('esm'));
 }
 
 /**
@@ -333,7 +337,7 @@ declare global {
 }
 
 /** The slim entry's declarations: the main entry's, and `init`. */
-function slimDeclarations(format) {
+function slimDeclarations() {
   return `/**
  * \`@devs/context/slim\`: the same API as \`@devs/context\`, with the rules' WebAssembly in
  * a separate file, \`rules.wasm\` (also exported as \`@devs/context/rules.wasm\`), for hosts
@@ -349,7 +353,7 @@ function slimDeclarations(format) {
  * countTokens('hello world');
  * @packageDocumentation
  */
-export * from ${format === 'esm' ? "'./index.mjs'" : "'./index.js'"};
+export * from './index.js';
 
 /**
  * Where \`init\` finds the rules' wasm: a URL to fetch (a string or a \`URL\`; \`file:\`
