@@ -49,6 +49,8 @@ export class BoundedHistory {
    */
   #storedBefore = new Map<number, { output: string; id: string }>();
   readonly records: LedgerRecord[] = [];
+  /** The ledger JSON of the prompt last planned. */
+  #planned = '{}';
 
   constructor(options: BoundedOptions, defaults: { budget: number; store: StateRepository | undefined; goal: string; agentId: string; counter: TokenCounter | undefined }) {
     const field = 'options.bounded';
@@ -186,6 +188,8 @@ export class BoundedHistory {
       hosts.push(item.shownText, item.shownOutput, item.tool);
     }
     const prompt = frameText(this.#core.render(this.#pins !== ''), hosts);
+    // The record of this prompt, before the response's items join the history.
+    this.#planned = this.#core.ledger();
     return { prompt, promptTokens: this.#core.prompt_tokens, rawTokens: this.#core.raw_tokens, ms: performance.now() - started };
   }
 
@@ -205,7 +209,7 @@ export class BoundedHistory {
 
   /** The turn's ledger record. */
   ledger(turn: number, ms: number): LedgerRecord {
-    const raw = JSON.parse(this.#core.ledger()) as Record<string, unknown> & {
+    const raw = JSON.parse(this.#planned) as Record<string, unknown> & {
       masked: Array<{ item: number; turn: number }>;
       cut: Array<{ item: number; turn: number; part: string }>;
     };

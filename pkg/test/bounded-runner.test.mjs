@@ -66,6 +66,7 @@ async function replay(steps, budget) {
     // No output without its call, and no call without its output or placeholder.
     assert.equal(prompt.split('\ncall: ').length, prompt.split('\noutput:\n').length, `turn ${result.turnIndex}: calls and outputs pair up`);
     const { ledger } = result;
+    assert.equal(ledger.promptTokens, promptTokens, 'the ledger records the prompt that was sent');
     const sum = Object.values(ledger.sections).reduce((a, b) => a + b, 0);
     assert.ok(Math.abs(sum - ledger.rawTokens) < 1e-6, 'the ledger adds up');
     for (const m of ledger.masked) {

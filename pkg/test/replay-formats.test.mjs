@@ -4,8 +4,7 @@
 // tests from each agent's public source and docs) and the shared real sessions in
 // ../../../shared/transcripts/.
 //
-// The module is not in the build yet, so it is bundled here with esbuild from its source;
-// once the build ships it, import it from the package instead.
+// The module is imported from the built package (pkg/dist/replay.mjs, `@devs/context/replay`).
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -13,7 +12,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
-import * as esbuild from 'esbuild';
 
 const FIXTURES = new URL('./fixtures/transcripts/', import.meta.url);
 const SHARED = new URL('../../../shared/transcripts/', import.meta.url);
@@ -22,20 +20,6 @@ const FORMATS = ['claude-code', 'codex', 'cline', 'openhands', 'swe-agent', 'min
 const scratch = mkdtempSync(join(tmpdir(), 'replay-formats-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
-/** `entry` (relative to pkg/) bundled as one ESM file; its file URL. */
-async function bundle(entry) {
-  const result = await esbuild.build({
-    entryPoints: [fileURLToPath(new URL(`../${entry}`, import.meta.url))],
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    write: false,
-    logLevel: 'silent',
-  });
-  const file = join(scratch, 'formats.mjs');
-  writeFileSync(file, result.outputFiles[0].text);
-  return pathToFileURL(file).href;
-}
 
 /** The built package; waits while pkg/dist is missing or being rebuilt. */
 async function builtPackage() {
@@ -56,7 +40,7 @@ async function builtPackage() {
   throw lastError ?? new Error('pkg/dist/index.mjs never settled');
 }
 
-const { parseTranscript, detectFormat, TranscriptFormatError, TRANSCRIPT_FORMATS } = await import(await bundle('src/replay/formats.ts'));
+const { parseTranscript, detectFormat, TranscriptFormatError, TRANSCRIPT_FORMATS } = await import('../dist/replay.mjs');
 const { validateSaopEnvelope } = await builtPackage();
 
 const fixture = (name) => readFileSync(new URL(name, FIXTURES), 'utf8');

@@ -1,0 +1,16 @@
+/**
+ * `@devs/context/replay`: replay a recorded agent session (Claude Code, Codex CLI, Cline,
+ * OpenHands, SWE-agent, mini-SWE-agent, OpenAI or Anthropic messages, SAOP JSONL) through
+ * this package's rules, and draw what each rule did. The engine behind
+ * `devs-context replay` and the www/ page.
+ * @example
+ * import { parseTranscript, replay, DEFAULT_SETTINGS } from '@devs/context/replay';
+ * const [session] = parseTranscript(text, 'session.jsonl');
+ * const result = await replay(session, { ...DEFAULT_SETTINGS, budget: 200_000 }, undefined);
+ * result.largestPromptTokens; // ≤ 200,000
+ */
+export { detectFormat, parseTranscript, TRANSCRIPT_FORMATS, TranscriptFormatError } from './formats.js';
+export type { ReplayCall, ReplaySession, ReplayStep, TranscriptFormat } from './formats.js';
+export { DEFAULT_SETTINGS, MARKERS, replay } from './replay.js';
+export type { Marker, ReplayResult, ReplaySettings, ReplayTurn } from './replay.js';
+export { MARKER_INFO, render, reportHtml } from './view.js';

@@ -1,0 +1,170 @@
+// The replay's picture: tokens per turn by section against the budget, each rule's firing
+// marked, and a turn's detail on click. One module for the CLI's HTML report and the
+// www/ page (bundled as `dist/replay-view.js`, global `DevsReplayView`).
+import type { Marker, ReplayResult, ReplayTurn } from './replay.js';
+
+const SVG = 'http://www.w3.org/2000/svg';
+const SECTIONS = ['pinned', 'summary', 'recent', 'outputs', 'newInput', 'framing'] as const;
+const SECTION_COLORS: Record<(typeof SECTIONS)[number], string> = {
+  pinned: '#6c5ce7', summary: '#00b894', recent: '#0984e3', outputs: '#fdcb6e', newInput: '#e17055', framing: '#b2bec3',
+};
+export const MARKER_INFO: Record<Marker, { color: string; label: string; meaning: string }> = {
+  'spec-refresh': { color: '#6c5ce7', label: 'spec refresh', meaning: 'the TAS/PRD specs were re-injected (every 10 turns)' },
+  'context-refresh': { color: '#a29bfe', label: 'context refresh', meaning: "the TAS/PRD summaries were prepended to the envelope's reasoning (every 5 turns)" },
+  handoff: { color: '#d63031', label: 'handoff', meaning: 'the 800k monitor fired: recent turns were summarized into a [CONTEXT REFRESH]' },
+  prune: { color: '#e84393', label: 'prune', meaning: 'applyContextManagement summarized context.turns at 90% of the budget' },
+  truncation: { color: '#fd79a8', label: 'truncation', meaning: 'a tool output 2+ turns old and over 50 KiB was stored, then cut to 500 characters' },
+  mask: { color: '#fdcb6e', label: 'masking', meaning: 'outputs that left Recent Past became one-line placeholders naming their store id' },
+  cut: { color: '#e17055', label: 'cutting', meaning: 'a message, call or output over its share was cut to its head and tail' },
+  summary: { color: '#00b894', label: 'summary', meaning: 'the oldest turns were summarized, in capped chunks' },
+  drop: { color: '#2d3436', label: 'drop', meaning: 'the oldest turns were dropped to fit the budget (the deterministic cut)' },
+};
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, text?: string): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function svg(tag: string, attrs: Record<string, string | number>): SVGElement {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  return node;
+}
+
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+
+/** Draws `result` into `container`: a summary line, the chart, the legend and a detail panel. */
+export function render(container: HTMLElement, result: ReplayResult): void {
+  container.textContent = '';
+  const { settings, turns } = result;
+  container.append(el('h2', {}, `${result.session.name} (${result.session.format}): ${turns.length} turns`));
+  container.append(el('p', { class: 'summary' },
+    `budget ${fmt(settings.budget)} tokens, counter ${settings.counterName}; largest prompt ${fmt(result.largestPromptTokens)} `
+    + `(${((100 * result.largestPromptTokens) / settings.budget).toFixed(1)}% of the budget); replayed in ${fmt(result.ms)} ms`));
+  const detail = el('div', { class: 'detail' }, 'Click a turn to see its prompt sections and its ledger record.');
+  container.append(chart(result, (turn) => showTurn(detail, turn, result)));
+  container.append(legend(result));
+  container.append(detail);
+}
+
+function chart(result: ReplayResult, onPick: (turn: ReplayTurn) => void): SVGElement {
+  const { turns, settings } = result;
+  const lanes = Object.keys(MARKER_INFO) as Marker[];
+  const width = 1000, left = 110, right = 10, laneHeight = 12, top = lanes.length * laneHeight + 10, plot = 260, bottom = 24;
+  const height = top + plot + bottom;
+  const recorded = turns.map((t) => t.recorded.inputTokens ?? 0);
+  // The provider's counts of the recorded agent can dwarf the budget: they are drawn up to
+  // two and a half budgets, and pinned to the top edge above that.
+  const ceiling = Math.max(settings.budget, result.largestPromptTokens) * 2.5;
+  const max = Math.min(Math.max(settings.budget, result.largestPromptTokens, ...recorded), ceiling) * 1.08;
+  const step = (width - left - right) / Math.max(turns.length, 1);
+  const x = (i: number) => left + i * step;
+  const y = (tokens: number) => top + plot - (tokens / max) * plot;
+  const root = svg('svg', { viewBox: `0 0 ${width} ${height}`, width: '100%', role: 'img', class: 'chart' });
+  root.append(svg('rect', { x: left, y: top, width: width - left - right, height: plot, fill: '#fafafa' }));
+  lanes.forEach((m, l) => {
+    const label = svg('text', { x: left - 6, y: l * laneHeight + 10, 'text-anchor': 'end', 'font-size': 9, fill: MARKER_INFO[m].color });
+    label.textContent = MARKER_INFO[m].label;
+    root.append(label);
+  });
+  turns.forEach((t, i) => {
+    let base = 0;
+    const bar = svg('g', { class: 'turn', 'data-turn': t.turn, cursor: 'pointer' });
+    for (const s of SECTIONS) {
+      const v = t.ledger.sections[s];
+      if (v <= 0) continue;
+      bar.append(svg('rect', { x: x(i), y: y(base + v), width: Math.max(step * 0.85, 0.5), height: y(base) - y(base + v), fill: SECTION_COLORS[s], 'data-section': s }));
+      base += v;
+    }
+    const hit = svg('rect', { x: x(i), y: top, width: Math.max(step, 1), height: plot, fill: 'transparent' });
+    const title = svg('title', {});
+    title.textContent = `turn ${t.turn}: ${fmt(t.promptTokens)} tokens${t.markers.length ? `; ${t.markers.join(', ')}` : ''}`;
+    hit.append(title);
+    bar.append(hit);
+    bar.addEventListener('click', () => onPick(t));
+    root.append(bar);
+    for (const m of t.markers) {
+      const l = lanes.indexOf(m);
+      root.append(svg('circle', { cx: x(i) + step / 2, cy: l * laneHeight + 7, r: Math.min(4, Math.max(step / 2, 1.5)), fill: MARKER_INFO[m].color, class: 'marker', 'data-marker': m, 'data-turn': t.turn }));
+    }
+    if (t.recorded.compaction) {
+      root.append(svg('line', { x1: x(i), x2: x(i), y1: top, y2: top + plot, stroke: '#d63031', 'stroke-width': 2, class: 'recorded-compaction', 'data-turn': t.turn }));
+    }
+    if (t.recorded.inputTokens !== undefined) {
+      const over = t.recorded.inputTokens > max;
+      root.append(svg('circle', { cx: x(i) + step / 2, cy: y(Math.min(t.recorded.inputTokens, max)), r: 2, fill: over ? '#b2bec3' : '#2d3436', class: 'recorded-input', 'data-turn': t.turn }));
+    }
+  });
+  const line = (tokens: number, label: string, dash: string, end: boolean) => {
+    root.append(svg('line', { x1: left, x2: width - right, y1: y(tokens), y2: y(tokens), stroke: '#d63031', 'stroke-dasharray': dash }));
+    const text = svg('text', { x: end ? width - right - 4 : left + 4, y: y(tokens) - 3, 'font-size': 10, fill: '#d63031', 'text-anchor': end ? 'end' : 'start' });
+    text.textContent = label;
+    root.append(text);
+  };
+  line(settings.budget, `budget ${fmt(settings.budget)}`, '6 3', false);
+  line(settings.budget * 0.9, '90%: the seed prune point', '2 3', true);
+  const axis = svg('text', { x: left, y: height - 6, 'font-size': 10, fill: '#636e72' });
+  axis.textContent = `turns 1–${turns.length}; bars: tokens per section of each prompt; dots: the recorded agent's provider-reported input tokens (grey: off the scale); red lines: the recorded agent's own compactions`;
+  root.append(axis);
+  return root;
+}
+
+function legend(result: ReplayResult): HTMLElement {
+  const box = el('div', { class: 'legend' });
+  const sections = el('p');
+  for (const s of SECTIONS) {
+    const key = el('span', { style: `background:${SECTION_COLORS[s]};display:inline-block;width:10px;height:10px;margin:0 4px 0 12px` });
+    sections.append(key, document.createTextNode(s));
+  }
+  box.append(sections);
+  const list = el('ul');
+  for (const [m, info] of Object.entries(MARKER_INFO) as [Marker, (typeof MARKER_INFO)[Marker]][]) {
+    list.append(el('li', { style: `color:${info.color}` }, `${info.label} (${result.counts[m]} turns): ${info.meaning}`));
+  }
+  box.append(list);
+  return box;
+}
+
+function showTurn(detail: HTMLElement, turn: ReplayTurn, result: ReplayResult): void {
+  detail.textContent = '';
+  detail.append(el('h3', {}, `Turn ${turn.turn}: ${fmt(turn.promptTokens)} of ${fmt(result.settings.budget)} tokens`));
+  if (turn.markers.length) detail.append(el('p', {}, `Rules that fired: ${turn.markers.map((m) => MARKER_INFO[m].label).join(', ')}`));
+  if (turn.recorded.inputTokens !== undefined) detail.append(el('p', {}, `The recorded agent's provider counted ${fmt(turn.recorded.inputTokens)} input tokens.`));
+  if (turn.recorded.compaction) detail.append(el('p', {}, 'The recorded agent compacted its context before this turn.'));
+  const table = el('table');
+  table.append(el('tr', {}, ''));
+  for (const s of SECTIONS) {
+    const row = el('tr');
+    row.append(el('td', {}, s), el('td', { style: 'text-align:right' }, fmt(turn.ledger.sections[s])));
+    table.append(row);
+  }
+  detail.append(table);
+  for (const p of turn.preview) {
+    detail.append(el('h4', {}, p.section), el('pre', { class: 'preview' }, p.text));
+  }
+  detail.append(el('h4', {}, 'Ledger record'), el('pre', { class: 'ledger' }, JSON.stringify(turn.ledger, null, 2)));
+}
+
+/** A self-contained HTML page of the replay: `viewScript` is `dist/replay-view.js`. */
+export function reportHtml(result: ReplayResult, viewScript: string): string {
+  const data = JSON.stringify(result).replace(/</g, '\\u003c');
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>devs-context replay: ${escapeHtml(result.session.name)}</title>
+<style>${STYLE}</style></head>
+<body><div id="app"></div>
+<script>${viewScript.replace(/<\/script/gi, '<\\/script')}</script>
+<script>DevsReplayView.render(document.getElementById('app'), ${data});</script>
+</body></html>
+`;
+}
+
+export const STYLE = `body{font:14px system-ui,sans-serif;margin:24px;color:#2d3436}
+.chart{border:1px solid #dfe6e9;background:#fff}.turn:hover rect{opacity:.8}
+.detail{margin-top:16px;border-top:1px solid #dfe6e9}pre{background:#f5f6fa;padding:8px;overflow:auto;max-height:240px;white-space:pre-wrap}
+.legend ul{columns:2;font-size:12px}`;
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] as string);
+}

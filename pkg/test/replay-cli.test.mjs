@@ -1,0 +1,98 @@
+// `devs-context replay`: the shared sessions in their native formats, end to end through
+// the built CLI (pkg/dist/cli.mjs), with its table, ledger and HTML report, and bad input.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const cli = fileURLToPath(new URL('../dist/cli.mjs', import.meta.url));
+const transcripts = fileURLToPath(new URL('../../../shared/transcripts/', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'replay-'));
+
+async function run(...args) {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [cli, ...args], { maxBuffer: 64 * 1024 * 1024 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    return { code: error.code, stdout: error.stdout, stderr: error.stderr };
+  }
+}
+
+describe('devs-context replay', () => {
+  it('--help explains the command, its formats and its options', async () => {
+    const { code, stdout } = await run('--help');
+    assert.equal(code, 0);
+    for (const word of ['replay <file>', 'Claude Code', 'Codex', 'Cline', '--budget', '--counter', '--ledger', '--html']) assert.ok(stdout.includes(word), word);
+  });
+
+  for (const file of readdirSync(transcripts).filter((f) => !f.endsWith('.md'))) {
+    it(`replays ${file} within a 20,000-token budget, with its ledger and report`, async () => {
+      const ledger = join(dir, `${file}.ledger.jsonl`);
+      const html = join(dir, `${file}.html`);
+      const { code, stdout, stderr } = await run('replay', join(transcripts, file), '--budget', '20000', '--counter', 'o200k_base', '--ledger', ledger, '--html', html);
+      assert.equal(code, 0, stderr);
+      const records = readFileSync(ledger, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      assert.ok(records.length > 0);
+      for (const r of records) assert.ok(r.promptTokens <= 20_000, `turn ${r.turn}: ${r.promptTokens}`);
+      const rows = stdout.split('\n').filter((l) => /^\s+\d+\s+\d+\s+[\d.]+%/.test(l));
+      assert.equal(rows.length, records.length, 'one table row per turn');
+      assert.match(stdout, /largest prompt \d+ of 20000 tokens/);
+      const page = readFileSync(html, 'utf8');
+      assert.match(page, /DevsReplayView\.render/);
+      assert.ok(!page.includes('http://') || !/src="http/.test(page), 'self-contained');
+    });
+  }
+
+  it('shows where the recorded agent compacted, and the provider counts it reported', async () => {
+    const { code, stdout } = await run('replay', join(transcripts, 'claude-code-session.jsonl'), '--quiet');
+    assert.equal(code, 0);
+    assert.match(stdout, /the recorded agent compacted before turn\(s\) \d+/);
+    const { stdout: table } = await run('replay', join(transcripts, 'claude-code-session.jsonl'));
+    assert.match(table, /RECORDED AGENT COMPACTED/);
+    assert.ok(table.split('\n').some((l) => /^\s+\d+\s+\d+\s+[\d.]+%\s+\d+/.test(l)), 'a recorded input-token column');
+  });
+
+  it('names the formats it tried and the first line that failed for an unknown format', async () => {
+    const file = join(dir, 'notes.txt');
+    writeFileSync(file, 'these are my notes\nnot a transcript\n');
+    const { code, stderr } = await run('replay', file);
+    assert.equal(code, 2);
+    assert.match(stderr, /claude-code/);
+    assert.match(stderr, /line 1/);
+  });
+
+  it('skips a truncated last line with a warning and replays the rest', async () => {
+    const whole = readFileSync(join(transcripts, 'claude-code-session.jsonl'), 'utf8').trimEnd();
+    const file = join(dir, 'cut.jsonl');
+    writeFileSync(file, whole.slice(0, whole.length - 40));
+    const { code, stderr, stdout } = await run('replay', file, '--quiet');
+    assert.equal(code, 0, stderr);
+    assert.match(stderr, /warning: .*(truncated|last line)/i);
+    assert.match(stdout, /\d+ turns in/);
+  });
+
+  it('refuses a file over 1 GB and a record over 64 MB with a clear error, not a crash', async () => {
+    const huge = join(dir, 'huge.jsonl');
+    writeFileSync(huge, '');
+    truncateSync(huge, 1100 * 1024 ** 2);
+    const big = await run('replay', huge);
+    assert.equal(big.code, 2);
+    assert.match(big.stderr, /over the 1 GB/);
+    const record = join(dir, 'record.json');
+    writeFileSync(record, '');
+    truncateSync(record, 65 * 1024 ** 2);
+    const long = await run('replay', record);
+    assert.equal(long.code, 2);
+    assert.match(long.stderr, /over 64 MB/);
+  });
+
+  it('refuses bad options by name', async () => {
+    const { code, stderr } = await run('replay', join(transcripts, 'swe-agent-marshmallow-1867.traj'), '--counter', 'p50k');
+    assert.equal(code, 2);
+    assert.match(stderr, /--counter must be o200k_base, cl100k_base or heuristic/);
+  });
+});
