@@ -75,13 +75,21 @@ const extractiveSummarizer = {
   },
 };
 
+/**
+ * A copy of a short piece of a long string: a slice would keep the whole prompt it came
+ * from alive, one prompt a turn.
+ */
+function detached(text: string): string {
+  return JSON.parse(JSON.stringify(text)) as string;
+}
+
 /** The sections of a bounded prompt, by their headings, each cut to a preview. */
 function previewOf(prompt: string): { section: string; text: string }[] {
   return prompt.split(/\n(?=# )/).map((part) => {
     const newline = part.indexOf('\n');
-    const section = part.slice(0, newline < 0 ? part.length : newline).replace(/^#\s*/, '');
+    const section = detached(part.slice(0, newline < 0 ? part.length : newline).replace(/^#\s*/, ''));
     const text = part.slice(newline + 1);
-    return { section, text: text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}… (${text.length} characters)` : text };
+    return { section, text: detached(text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}… (${text.length} characters)` : text) };
   });
 }
 

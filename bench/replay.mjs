@@ -1,0 +1,61 @@
+#!/usr/bin/env node
+// Issue 12's figures: how long `devs-context replay` takes on a 5 MB session with exact
+// o200k counts, and how much memory it uses against the file's size; then each shared
+// sample. The 5 MB session is the shared Claude Code session repeated (ids renamed) until
+// it is 5 MB. Memory is the child's peak resident set (maxRSS) less a bare Node's.
+// Run: node bench/replay.mjs [MB]
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const MB = Number(process.argv[2] ?? 5);
+const cli = fileURLToPath(new URL('../pkg/dist/cli.mjs', import.meta.url));
+const transcripts = fileURLToPath(new URL('../../shared/transcripts/', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'replay-bench-'));
+
+function big() {
+  const lines = readFileSync(join(transcripts, 'claude-code-session.jsonl'), 'utf8').trimEnd().split('\n');
+  const out = [];
+  let size = 0;
+  for (let copy = 0; size < MB * 1024 * 1024; copy++) {
+    for (const line of lines) {
+      const renamed = line.replace(/"(id|uuid|parentUuid|tool_use_id)":"([^"]+)"/g, (_, k, v) => `"${k}":"${v}-${copy}"`);
+      out.push(renamed);
+      size += renamed.length + 1;
+    }
+  }
+  const file = join(dir, `claude-code-${MB}mb.jsonl`);
+  writeFileSync(file, `${out.join('\n')}\n`);
+  return file;
+}
+
+/** Wall time and peak RSS of a child that runs `args`. */
+function measure(args) {
+  const script = `const t=performance.now();process.argv=[process.argv[0],${JSON.stringify(cli)},...${JSON.stringify(args)}];` +
+    `await import(${JSON.stringify(cli)});process.on('exit',()=>{process.stderr.write('\\nBENCH '+JSON.stringify({ms:performance.now()-t,rss:process.resourceUsage().maxRSS*1024})+'\\n')});`;
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const m = /BENCH (\{.*\})/.exec(r.stderr);
+  if (!m) throw new Error(`replay failed (${r.status}): ${r.stderr.slice(-2000)}`);
+  return { ...JSON.parse(m[1]), summary: r.stdout.trim().split('\n').pop() };
+}
+
+const bare = spawnSync(process.execPath, ['-e', "process.stderr.write(String(process.resourceUsage().maxRSS*1024))"], { encoding: 'utf8' });
+const baseline = Number(bare.stderr);
+const rows = [];
+const files = [big(), ...readdirSync(transcripts).filter((f) => !f.endsWith('.md')).map((f) => join(transcripts, f))];
+for (const file of files) {
+  const size = statSync(file).size;
+  const m = measure(['replay', file, '--counter', 'o200k_base', '--quiet', '--budget', '200000']);
+  rows.push({ file: file.split('/').pop(), size, ...m });
+}
+console.log(`devs-context replay, exact o200k, budget 200,000; Node ${process.version}; a bare Node's peak RSS: ${(baseline / 1e6).toFixed(1)} MB\n`);
+console.log('| session | file MB | wall s | peak RSS MB | RSS over bare Node ÷ file size | turns, largest prompt |');
+console.log('|---|---|---|---|---|---|');
+for (const r of rows) {
+  const turns = /(\d+) turns in/.exec(r.summary)?.[1];
+  const largest = /largest prompt (\d+)/.exec(r.summary)?.[1];
+  console.log(`| ${r.file} | ${(r.size / 1e6).toFixed(2)} | ${(r.ms / 1000).toFixed(2)} | ${(r.rss / 1e6).toFixed(1)} | ${((r.rss - baseline) / r.size).toFixed(2)}× | ${turns}, ${largest} |`);
+}
+void execFileSync;
