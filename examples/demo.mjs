@@ -1,127 +1,182 @@
 #!/usr/bin/env node
-// The demo orchestrator: replays the scripted session in examples/parser-fix through
-// AgentRunner with every rule on, printing one line per turn, then a summary. It leaves
-// examples/parser-fix/state.sqlite behind. Run it with `bash scripts/demo.sh`.
-//
-// Per turn: the tool the agent ran and its output size; `context`, the seed's
-// windowUsedTokens; `prompt`, the tokens actually sent; `answers`, the response tokens
-// the 800k monitor has counted since its last refresh; then the rules that fired.
-import { rmSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import {
-  AgentLogStore, AgentRunner, ContextComposer, ContextPruner, ContextRefresher, OrchestratorContextInjector,
-  SummarizationHandoff, ToolOutputPruner, TurnTracker, WindowComposer, countTokens, createDefaultWindowBudget,
-} from '../pkg/dist/index.mjs';
-import { SqliteStateRepository } from '../pkg/dist/sqlite.mjs';
-import { session } from './parser-fix/session.mjs';
+// The demo: replays the scripted session in examples/parser-fix through AgentRunner with
+// every rule on and the `bounded` option, and prints, per turn, the number each rule
+// compares with its threshold. Writes the per-turn ledger (ledger.jsonl), a chart of it
+// (report.html) and the raw tool outputs (state.sqlite). Run it with `bash scripts/demo.sh`,
+// which builds the package first when a source changed.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 
-const started = process.hrtime.bigint();
-const project = join(dirname(fileURLToPath(import.meta.url)), 'parser-fix');
-const dbPath = join(project, 'state.sqlite');
-for (const suffix of ['', '-wal', '-shm']) rmSync(dbPath + suffix, { force: true });
+const HELP = `Usage: bash scripts/demo.sh [options]     (or: node examples/demo.mjs [options])
 
-const steps = session();
-const composer = await ContextComposer.fromProject(project);
-const [tas, prd] = composer.specs;
-const repo = new SqliteStateRepository(dbPath);
-const budget = createDefaultWindowBudget(800_000);
-const context = {
-  turns: [], goal: 'Make parser::tests::trailing_token pass without breaking any other test.',
-  map: 'tinyparse/\n  src/lexer.rs   tokens\n  src/parser.rs  Pratt parser\n  src/ast.rs     nodes\n  tests/         regression tests',
-  plan: '', tas: tas.content, currentObservation: '', envelopes: [], pendingToolOutputs: [], budget,
-};
+Replays examples/parser-fix, a scripted 120-turn session of an agent fixing
+parser::tests::trailing_token, through AgentRunner with every rule on and the
+bounded option. Prints one line per turn with the number each rule compares with
+its threshold, then what fired; writes the ledger and a chart of it.
 
-// Deterministic stand-ins for the LLMs. The pruning summarizer keeps the three sections
-// its prompt asks it to keep verbatim, which shows that the prompt carries them.
-const section = (prompt, name) => prompt.split(`## ${name} (keep verbatim)\n`)[1]?.split('\n\n## ')[0] ?? '';
-const pruneSummarizer = {
-  calls: 0,
-  async summarize(prompt) {
-    this.calls += 1;
-    const turns = prompt.split('\n[').length - 1;
-    return `[PRUNED CONTEXT]\nPlan: ${section(prompt, 'Plan')}\nTAS: ${section(prompt, 'TAS').split('\n')[0]}\n` +
-      `Failing observation: ${section(prompt, 'Current failing Observation').slice(0, 300)}\n` +
-      `Summary: ${turns} turns of reading, patching and re-running the parser tests.`;
-  },
-};
-const handoffLlm = { calls: 0, async summarize(prompt) { this.calls += 1; return `Medium-term summary of ${prompt.length} chars of recent turns: the lexer drops the last token; patches under test.`; } };
-let step = 0;
-let promptTokens = 0;
-const llm = {
-  async complete({ prompt }) {
-    promptTokens = countTokens(prompt);
-    const s = steps[step];
-    return {
-      text: s.answer,
-      envelope: {
-        schema_version: '1.0.0', turn_index: 0, agent_id: 'dev-agent', phase: s.phase,
-        thought: { reasoning: s.reasoning, plan: s.plan },
-        action: { tool_name: s.tool, arguments: s.args },
-        observation: { status: s.status, output: s.output },
+Options:
+  --budget N         the token budget: the bounded prompt's bound and the window budget
+                     whose 90% triggers the prune (default 800000, at least 1000)
+  --counter NAME     o200k_base | cl100k_base (exact, @devs/context/tokenizers) or
+                     heuristic (countTokens, length/4) (default o200k_base)
+  --threshold N      the monitor's thresholdTokens (default 800000)
+  --refresh-on WHAT  what the monitor counts: response (the model's answers, the seed's
+                     wiring) or context (every token entering the context) (default response)
+  --turns N          replay only the first N turns (default all 120)
+  --out DIR          where ledger.jsonl, report.html and state.sqlite go
+                     (default examples/parser-fix)
+  -h, --help         this help
+
+Columns:
+  prune    the tokens applyContextManagement asks the prune rule (shouldPrune) about:
+           the context's messages (context.turns), not its slots or tool outputs,
+           and % of 90% of the budget
+  monitor  what the threshold monitor has counted since its last refresh
+           (runner.accumulatedTokens; on a refresh turn, the total that reached the
+           threshold), and % of thresholdTokens
+  prompt   the tokens of the prompt sent to the LLM (turn.promptTokens), and % of the budget
+  fired    one letter per rule that fired; the first firing of each, and every prune,
+           context refresh and drop, is also told in words on the line below`;
+
+const { values } = (() => {
+  try {
+    return parseArgs({
+      options: {
+        budget: { type: 'string', default: '800000' },
+        counter: { type: 'string', default: 'o200k_base' },
+        threshold: { type: 'string', default: '800000' },
+        'refresh-on': { type: 'string', default: 'response' },
+        turns: { type: 'string' },
+        out: { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
       },
-    };
-  },
-};
-
-const specProvider = { getSummary: () => ({ tasSummary: tas.content, prdSummary: prd.content }) };
-const log = new AgentLogStore(1000);
-const runner = new AgentRunner({
-  agentId: 'dev-agent', taskGoal: context.goal, llm, composer,
-  handoff: new SummarizationHandoff({ llmClient: handoffLlm }),
-  contextManagement: {
-    context,
-    deps: {
-      composer: new WindowComposer(budget),
-      pruner: new ContextPruner(pruneSummarizer),
-      toolOutputPruner: new ToolOutputPruner(),
-      stateRepository: repo,
-      logger: { warn: (message) => console.log(`          warning: ${message}`) },
-    },
-  },
-  tracker: new TurnTracker('dev-agent', 'parser-fix'),
-  log,
-  injector: new OrchestratorContextInjector(new ContextRefresher({ threshold: 5, summaryProvider: specProvider })),
-});
-
-const totals = { specRefreshes: 0, reasoningRefreshes: 0, contextRefreshes: 0, prunes: 0, truncations: 0, maxContext: 0, maxPrompt: 0 };
-const kb = (n) => `${Math.round(n / 1024)} KB`;
-for (step = 0; step < steps.length; step++) {
-  const s = steps[step];
-  const turnsBefore = context.turns.length + 1;
-  const r = await runner.runTurn(s.user);
-  const events = [];
-  if (r.window.specInjected) { totals.specRefreshes++; events.push('spec refresh (TAS+PRD)'); }
-  if (r.envelope.thought.reasoning.startsWith('[CONTEXT REFRESH]')) { totals.reasoningRefreshes++; events.push('reasoning refresh'); }
-  if (r.contextManagement.prunedOccurred) { totals.prunes++; events.push(`pruned ${turnsBefore} turns to a summary`); }
-  if (r.contextManagement.truncatedOutputCount) {
-    totals.truncations += r.contextManagement.truncatedOutputCount;
-    events.push(`truncated ${r.contextManagement.truncatedOutputCount} tool output(s) → state.sqlite`);
+      strict: true,
+      allowPositionals: false,
+    });
+  } catch (error) {
+    usage(error.message);
   }
-  if (r.contextRefresh) { totals.contextRefreshes++; events.push(`800k reached: [CONTEXT REFRESH] summary of turns ${r.contextRefresh.turnRangeStart}-${r.contextRefresh.turnRangeEnd}`); }
-  totals.maxContext = Math.max(totals.maxContext, r.contextManagement.windowUsedTokens);
-  totals.maxPrompt = Math.max(totals.maxPrompt, promptTokens);
-  console.log(
-    `turn ${String(r.turnIndex).padStart(3)} ${s.phase.padEnd(9)} ${s.tool.padEnd(12)} ${kb(s.output.length).padStart(6)}` +
-      `  context ${String(r.contextManagement.windowUsedTokens).padStart(6)} tok  prompt ${String(promptTokens).padStart(6)} tok` +
-      `  answers ${String(runner.accumulatedTokens).padStart(6)}/800k` +
-      (events.length ? `  | ${events.join('; ')}` : ''),
-  );
+})();
+if (values.help) {
+  console.log(HELP);
+  process.exit(0);
 }
 
-const rows = repo.getRawToolOutputs();
-repo.close();
-const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+function usage(message) {
+  console.error(`demo: ${message}\nRun with --help for the options.`);
+  process.exit(2);
+}
+function wholeNumber(name, text, min) {
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n < min) {
+    usage(`--${name} must be a whole number >= ${min}, got ${JSON.stringify(text)}`);
+  }
+  return n;
+}
+const clean = (s) => s.replaceAll('_', '').replaceAll(',', '');
+const budget = wholeNumber('budget', clean(values.budget), 1000);
+const threshold = wholeNumber('threshold', clean(values.threshold), 1);
+const turns = values.turns === undefined ? Infinity : wholeNumber('turns', clean(values.turns), 1);
+const counters = ['o200k_base', 'cl100k_base', 'heuristic'];
+if (!counters.includes(values.counter)) usage(`--counter must be one of ${counters.join(', ')}, got ${JSON.stringify(values.counter)}`);
+if (!['response', 'context'].includes(values['refresh-on'])) usage(`--refresh-on must be response or context, got ${JSON.stringify(values['refresh-on'])}`);
+// Only now the package: --help and a bad option need no build.
+const { PROJECT, RULES, fmt, kb, replay } = await import('./replay.mjs').catch(missingPackage);
+const { reportHtml } = await import('./report.mjs');
+
+function missingPackage(error) {
+  if (error?.code !== 'ERR_MODULE_NOT_FOUND' || !String(error.message).includes('@devs/context')) throw error;
+  console.error(`demo: ${error.message}\nRun it with \`bash scripts/demo.sh\`, which builds the package and links it as examples/node_modules/@devs/context.`);
+  process.exit(1);
+}
+
+const out = values.out ?? PROJECT;
+mkdirSync(out, { recursive: true });
+const where = (file) => {
+  const path = relative(process.cwd(), join(out, file));
+  return path.startsWith('..') || isAbsolute(path) ? resolve(out, file) : path;
+};
+const code = Object.fromEntries(RULES.map((r) => [r.id, r.code]));
+const told = new Set();
+const always = new Set(['prune', 'handoff', 'drop', 'warning']);
+
+// Floored, so that 100% means the threshold was reached.
+const pct = (v, of) => (v === null ? '' : `${Math.floor((100 * v) / of)}%`);
+const cell = (v, of) => `${fmt(v).padStart(9)} ${pct(v, of).padStart(4)}`;
+const pruneAt = budget * 0.9;
+
+console.log(`@devs/context demo: examples/parser-fix through AgentRunner, bounded to ${fmt(budget)} tokens, counted with ${values.counter}`);
+console.log(`Rules and their thresholds: prune at 90% of the budget (${fmt(pruneAt)}), context refresh when the monitor reaches ${fmt(threshold)}` +
+  ` (counting ${values['refresh-on'] === 'context' ? 'every token entering the context' : "the model's responses"}), prompt ≤ ${fmt(budget)}.`);
+console.log(`Letters under "fired": ${RULES.map((r) => `${r.code} ${r.name}`).join(', ')}.\n`);
+const header = `${'turn'.padStart(4)}  ${'phase'.padEnd(9)} ${'tool'.padEnd(12)} ${'output'.padStart(7)} │ ${'prune count'.padStart(14)} │ ${'monitor'.padStart(14)} │ ${'prompt'.padStart(14)} │ fired`;
+console.log(header);
+console.log(`${''.padStart(4)}  ${''.padEnd(9)} ${''.padEnd(12)} ${''.padStart(7)} │ ${`vs ${fmt(pruneAt)}`.padStart(14)} │ ${`vs ${fmt(threshold)}`.padStart(14)} │ ${`vs ${fmt(budget)}`.padStart(14)} │`);
+console.log('─'.repeat(header.length + 8));
+
+const data = await replay({
+  budget, threshold, turns, counter: values.counter, refreshOn: values['refresh-on'], dbPath: join(out, 'state.sqlite'),
+  onTurn(row) {
+    const fired = [...new Set(row.events.map((e) => code[e.rule] ?? '!'))].join(' ');
+    console.log(`${String(row.turn).padStart(4)}  ${row.phase.padEnd(9)} ${row.tool.padEnd(12)} ${kb(row.outputBytes).padStart(7)} │ ` +
+      `${cell(row.prune, row.pruneAt)} │ ${cell(row.monitor, row.threshold)} │ ${cell(row.promptTokens, row.budget)} │ ${fired}`);
+    for (const e of row.events) {
+      if (!always.has(e.rule) && told.has(e.rule)) continue;
+      const rule = RULES.find((r) => r.id === e.rule);
+      const later = rule && !always.has(e.rule) ? ` [first ${rule.name}; later ones are marked ${rule.code}]` : '';
+      console.log(`${''.padStart(6)}↳ ${e.text}${later}`);
+      told.add(e.rule);
+    }
+  },
+}).catch((error) => {
+  // The runner names the option at fault (e.g. a budget too small for the pinned specs).
+  if (error instanceof RangeError || error instanceof TypeError) usage(error.message);
+  throw error;
+});
+
+writeFileSync(join(out, 'ledger.jsonl'), data.ledgerJsonl);
+writeFileSync(join(out, 'report.html'), reportHtml(data));
+
+/** [1,2,3,5] → "1–3, 5". */
+function ranges(ns) {
+  const out = [];
+  for (const n of ns) {
+    const last = out.at(-1);
+    if (last && n === last[1] + 1) last[1] = n;
+    else out.push([n, n]);
+  }
+  const texts = out.map(([a, b]) => (a === b ? `${a}` : `${a}–${b}`));
+  return texts.length > 12 ? `${texts.slice(0, 8).join(', ')}, … ${texts.slice(-2).join(', ')}` : texts.join(', ');
+}
+const { rows } = data;
+const largest = (key) => rows.reduce((best, r) => ((r[key] ?? -1) > (best[key] ?? -1) ? r : best), rows[0]);
+const bigPrompt = largest('promptTokens');
+const bigPrune = largest('prune');
+const bigMonitor = largest('monitor');
+console.log('\nWhat fired, and when');
+for (const rule of RULES) {
+  const at = rows.filter((r) => r.events.some((e) => e.rule === rule.id)).map((r) => r.turn);
+  const pruned = rows.flatMap((r) => r.events.filter((e) => e.rule === 'prune').map((e) => e.turns));
+  const extra = rule.id === 'prune' && at.length
+    ? ` (${pruned.reduce((a, b) => a + b, 0)} turns summarized in all, at most ${Math.max(...pruned)} at once; summarizer calls: ${data.calls.prune})`
+    : rule.id === 'handoff' && at.length ? ` (handoff LLM calls: ${data.calls.handoff})`
+      : rule.id === 'summary' && at.length ? ` (summarizer calls: ${data.calls.bounded})` : '';
+  console.log(`  ${rule.code} ${rule.name.padEnd(26)} ${String(at.length).padStart(4)}×  ${at.length ? `turn${at.length === 1 ? '' : 's'} ${ranges(at)}` : 'never'}${extra}`);
+}
+const warnings = rows.flatMap((r) => r.events.filter((e) => e.rule === 'warning'));
+if (warnings.length) console.log(`  ! warnings                   ${String(warnings.length).padStart(4)}×`);
 console.log(`
-summary
-  turns                     ${runner.turnCount} (${steps.length} scripted)
-  spec refreshes (every 10) ${totals.specRefreshes}
-  reasoning refreshes (5)   ${totals.reasoningRefreshes}
-  context refreshes (800k)  ${totals.contextRefreshes} (handoff LLM calls: ${handoffLlm.calls})
-  prunes (90% of budget)    ${totals.prunes} (summarizer calls: ${pruneSummarizer.calls})
-  tool outputs truncated    ${totals.truncations}; raw copies in state.sqlite: ${rows.length} rows, ${kb(rows.reduce((s, r) => s + r.byteSize, 0))}
-  largest context           ${totals.maxContext} tokens (windowUsedTokens: slots + all turns + pending tool outputs)
-  largest prompt            ${totals.maxPrompt} tokens (what the LLM was sent)
-  agent log                 ${log.size} entries, turn_index ${log.getAll()[0].turn_index}..${log.getAll().at(-1).turn_index}
-  state left in             ${relative(process.cwd(), dbPath)}
-  wall time                 ${seconds.toFixed(2)} s`);
+Numbers
+  largest prompt sent        ${fmt(bigPrompt.promptTokens)} tokens at turn ${bigPrompt.turn} (${pct(bigPrompt.promptTokens, budget)} of the ${fmt(budget)} budget)
+  largest prune count        ${fmt(bigPrune.prune)} tokens at turn ${bigPrune.turn} (prunes at ${fmt(pruneAt)})
+  largest monitor total      ${fmt(bigMonitor.monitor)} tokens at turn ${bigMonitor.turn} (refreshes at ${fmt(threshold)})
+  raw outputs in the store   ${data.store.rows} rows, ${kb(data.store.bytes)}
+  agent log                  ${data.log.entries} entries, turn_index ${data.log.first}..${data.log.last}
+
+Files
+  ${where('ledger.jsonl').padEnd(36)} the ledger, one JSON record per turn (runner.ledgerJsonl())
+  ${where('report.html').padEnd(36)} the chart: tokens per turn by section against the budget and thresholds
+  ${where('state.sqlite').padEnd(36)} the raw tool outputs, by id
+
+${rows.length} turns in ${data.seconds.toFixed(2)} s`);
