@@ -124,8 +124,9 @@ describe('the demo, through its data function', () => {
     for (const r of data.rows) assert.ok(r.promptTokens <= BUDGET, `turn ${r.turn}: ${r.promptTokens}`);
   });
 
-  it('has a ledger that describes the prompt that was sent', { todo: 'the ledger is taken at commit, after the turn\'s response and tool output joined the history' }, () => {
+  it('charts a ledger that describes the prompt that was sent', () => {
     data.rows.forEach((r, i) => assert.equal(data.ledger[i].promptTokens, r.promptTokens, `turn ${r.turn}`));
+    page.chart.turns.forEach((t) => assert.ok(Object.values(t.sections).reduce((a, b) => a + b, 0) <= BUDGET, `turn ${t.turn}: the bar is within the budget`));
   });
 });
 
