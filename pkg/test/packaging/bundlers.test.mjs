@@ -2,7 +2,8 @@
 // (target web), Vite, Rollup (node-resolve, browser) and esbuild (platform browser), and
 // once with no bundler at all (native ES modules and an import map), each loaded in
 // headless Chromium. The page runs the rules from all three browser entries: the main
-// one (inline wasm, no init), `/tokenizers`, and `/slim` (a separate rules.wasm).
+// one (inline wasm, no init), `/tokenizers`, and `/slim` (a separate rules.wasm); webpack
+// also builds a page that loads the package with require().
 // Builds must be free of warnings, and pages free of console errors, warnings, uncaught
 // errors and failed requests.
 import { after, before, describe, it } from 'node:test';
@@ -35,6 +36,14 @@ async function run() {
 run().then((result) => { window.__result = result; }, (error) => { window.__result = { error: String(error.stack || error) }; });
 `;
 
+// The same package through require(), as a CommonJS browser app has it (webpack only).
+const requirePage = `
+const { TurnTracker, countTokens } = require('@devs/context');
+const { createTokenCounter } = require('@devs/context/tokenizers');
+window.__result = { countTokens: countTokens('hello world'), stamp: typeof new TurnTracker('page', 'p').toLogEntry().timestamp_ns,
+  exact: createTokenCounter('cl100k_base')('hello world') };
+`;
+
 const html = (script, head = '') => `<!doctype html>
 <html><head><meta charset="utf-8"><link rel="icon" href="data:,">${head}</head>
 <body><script type="module" src="${script}"></script></body></html>
@@ -46,7 +55,7 @@ let server;
 let expected;
 
 before(async () => {
-  dir = hostProject('bundlers', { 'src/main.js': page });
+  dir = hostProject('bundlers', { 'src/main.js': page, 'src/require.cjs': requirePage });
   const require = createRequire(join(dir, 'index.js'));
   const node = require('@devs/context');
   expected = {
@@ -89,17 +98,20 @@ describe('browser pages', () => {
         mode: 'production',
         target: 'web',
         context: dir,
-        entry: './src/main.js',
-        output: { path: join(dir, 'webpack'), filename: 'main.js' },
+        entry: { main: './src/main.js', require: './src/require.cjs' },
+        output: { path: join(dir, 'webpack'), filename: '[name].js' },
         performance: { hints: false },
       }, (error, result) => (error ? reject(error) : resolve(result)));
     });
     const { errors, warnings } = stats.toJson({ all: false, errors: true, warnings: true });
     assert.deepEqual([...errors, ...warnings].map((w) => w.message), []);
-    writeFiles(dir, { 'webpack/index.html': html('main.js') });
+    writeFiles(dir, { 'webpack/index.html': html('main.js'), 'webpack/require.html': html('require.js') });
     // webpack emitted rules.wasm itself, from `new URL('./rules.wasm', import.meta.url)`.
     assert.ok(readdirSync(join(dir, 'webpack')).some((name) => name.endsWith('.wasm')));
     await assertPageRuns('webpack');
+    const { result, problems } = await loadPage(browser, `${origin(server)}/webpack/require.html`);
+    assert.deepEqual(problems, []);
+    assert.deepEqual(result, { countTokens: expected.countTokens, stamp: 'bigint', exact: 2 });
   });
 
   it('Vite', async () => {
