@@ -161,8 +161,8 @@ export async function replay(options = {}) {
       if (r.envelope.thought.reasoning.startsWith('[CONTEXT REFRESH]')) event('reasoning', 'TAS and PRD summaries re-injected into the reasoning');
       if (r.contextManagement.prunedOccurred) {
         const n = turn - contextFrom;
-        event('prune', `prune: ${fmt(pruneSeen)} ≥ ${fmt(pruneAt)}, so turns ${contextFrom}–${turn - 1} ` +
-          `(${n} turns, ${messagesBefore} messages) and this turn's input became one summary`, { turns: n, fromTurn: contextFrom, toTurn: turn - 1 });
+        event('prune', `prune: ${fmt(pruneSeen)} ≥ ${fmt(pruneAt)}, so ${span(contextFrom, turn - 1)} ` +
+          `(${plural(n, 'turn')}, ${plural(messagesBefore, 'message')}) and this turn's input became one summary`, { turns: n, fromTurn: contextFrom, toTurn: turn - 1 });
         contextFrom = turn;
       }
       // Outputs appended this turn; those truncated this turn.
@@ -177,8 +177,8 @@ export async function replay(options = {}) {
         : r.tokensRecorded;
       const monitorSeen = r.contextRefresh ? monitorBefore + delta : runner.accumulatedTokens;
       if (r.contextRefresh) {
-        event('handoff', `context refresh: the monitor reached ${fmt(monitorSeen)} ≥ ${fmt(threshold)}; turns ` +
-          `${r.contextRefresh.turnRangeStart}–${r.contextRefresh.turnRangeEnd} summarized and re-injected as [CONTEXT REFRESH]; the count restarts at 0`,
+        event('handoff', `context refresh: the monitor reached ${fmt(monitorSeen)} ≥ ${fmt(threshold)}; ` +
+          `${span(r.contextRefresh.turnRangeStart, r.contextRefresh.turnRangeEnd)} summarized and re-injected as [CONTEXT REFRESH]; the count restarts at 0`,
         { fromTurn: r.contextRefresh.turnRangeStart, toTurn: r.contextRefresh.turnRangeEnd });
       }
       const l = r.ledger;
@@ -192,11 +192,11 @@ export async function replay(options = {}) {
       }
       if (l.summarized) {
         const m = l.summarized;
-        event('summary', `summary: the prompt's turns ${m.fromTurn}–${m.toTurn} summarized in ${m.chunks} chunk${m.chunks === 1 ? '' : 's'} ` +
+        event('summary', `summary: the prompt's ${span(m.fromTurn, m.toTurn)} summarized in ${m.chunks} chunk${m.chunks === 1 ? '' : 's'} ` +
           `(largest summarizer prompt ${fmt(m.largestPromptTokens)} tokens) to fit ${fmt(budget)}`, { fromTurn: m.fromTurn, toTurn: m.toTurn });
       }
       if (l.dropped) {
-        event('drop', `drop: the prompt's turns ${l.dropped.fromTurn}–${l.dropped.toTurn} left out (the deterministic cut) to fit ${fmt(budget)}`,
+        event('drop', `drop: the prompt's ${span(l.dropped.fromTurn, l.dropped.toTurn)} left out (the deterministic cut) to fit ${fmt(budget)}`,
           { fromTurn: l.dropped.fromTurn, toTurn: l.dropped.toTurn });
       }
       for (const w of [...warnings, ...l.warnings]) event('warning', `warning: ${w}`);
@@ -226,6 +226,15 @@ export async function replay(options = {}) {
     repo.close();
     runner.free();
   }
+}
+
+/** "turn 3" or "turns 3–7". */
+function span(from, to) {
+  return from === to ? `turn ${from}` : `turns ${from}–${to}`;
+}
+
+function plural(n, word) {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 function isTruncated(o) {

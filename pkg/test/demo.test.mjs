@@ -115,7 +115,9 @@ describe('the demo, through its data function', () => {
       assert.equal(e.fromTurn, from);
       assert.equal(e.toTurn, r.turn - 1);
       assert.equal(e.turns, r.turn - from);
-      assert.match(e.text, new RegExp(`turns ${from}–${r.turn - 1} \\(${r.turn - from} turns, \\d+ messages\\)`));
+      const n = r.turn - from;
+      const span = n === 1 ? `turn ${from} \\(1 turn` : `turns ${from}–${r.turn - 1} \\(${n} turns`;
+      assert.match(e.text, new RegExp(`${span}, \\d+ messages\\)`));
       from = r.turn;
     }
   });
