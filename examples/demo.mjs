@@ -120,7 +120,7 @@ const data = await replay({
   onTurn(row) {
     const fired = [...new Set(row.events.map((e) => code[e.rule] ?? '!'))].join(' ');
     console.log(`${String(row.turn).padStart(4)}  ${row.phase.padEnd(9)} ${row.tool.padEnd(12)} ${kb(row.outputBytes).padStart(7)} │ ` +
-      `${cell(row.prune, row.pruneAt)} │ ${cell(row.monitor, row.threshold)} │ ${cell(row.promptTokens, row.budget)} │ ${fired}`);
+      `${cell(row.prune, row.pruneAt)} │ ${cell(row.monitor, row.threshold)} │ ${cell(row.promptTokens, row.budget)} │ ${fired}`.trimEnd());
     for (const e of row.events) {
       if (!always.has(e.rule) && told.has(e.rule)) continue;
       const rule = RULES.find((r) => r.id === e.rule);
@@ -159,7 +159,7 @@ for (const rule of RULES) {
   const at = rows.filter((r) => r.events.some((e) => e.rule === rule.id)).map((r) => r.turn);
   const pruned = rows.flatMap((r) => r.events.filter((e) => e.rule === 'prune').map((e) => e.turns));
   const extra = rule.id === 'prune' && at.length
-    ? ` (${pruned.reduce((a, b) => a + b, 0)} turns summarized in all, at most ${Math.max(...pruned)} at once; summarizer calls: ${data.calls.prune})`
+    ? ` (${pruned.length === 1 ? `${pruned[0]} turns summarized` : `${pruned.reduce((x, y) => x + y, 0)} turns summarized in all, at most ${Math.max(...pruned)} at once`}; summarizer calls: ${data.calls.prune})`
     : rule.id === 'handoff' && at.length ? ` (handoff LLM calls: ${data.calls.handoff})`
       : rule.id === 'summary' && at.length ? ` (summarizer calls: ${data.calls.bounded})` : '';
   console.log(`  ${rule.code} ${rule.name.padEnd(26)} ${String(at.length).padStart(4)}×  ${at.length ? `turn${at.length === 1 ? '' : 's'} ${ranges(at)}` : 'never'}${extra}`);
