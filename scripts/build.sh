@@ -3,4 +3,3 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 node pkg/scripts/build.mjs
-node pkg/scripts/build-replay.mjs

@@ -20,7 +20,7 @@
 // same way under `require`, `import`, a bundler and a browser's native ES modules, which
 // is what lets CommonJS and ESM entries share one copy of the bytes.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync, statSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -207,6 +207,8 @@ const entries = [
   { name: 'tokenizers', entry: join(src, 'tokenizers.ts'), plugins: [inlineWasm], browserSafe: true },
   // Node-only, and loads better-sqlite3 (an optional peer) and the rules from the host.
   { name: 'sqlite', entry: join(src, 'sqlite.ts'), options: { platform: 'node', external: ['better-sqlite3', '@devs/context'] } },
+  // The replay engine and view (`devs-context replay`, www/): the rules come from the host.
+  { name: 'replay', entry: join(src, 'replay/index.ts'), options: { external: ['@devs/context', '@devs/context/tokenizers'], minify: true }, browserSafe: true },
 ];
 for (const { name, entry, plugins = [], options = {}, browserSafe } of entries) {
   for (const format of ['cjs', 'esm']) {
@@ -236,7 +238,20 @@ await rollDeclarations('tokenizers');
 run('node', [tsc, 'src/sqlite.ts', '--declaration', '--emitDeclarationOnly', '--strict', '--target', 'es2022',
   '--module', 'nodenext', '--moduleResolution', 'nodenext', '--skipLibCheck', '--rootDir', 'src', '--outDir', join(dist, 'types')], pkgDir);
 await rollDeclarations('sqlite');
+run('node', [tsc, 'src/replay/index.ts', '--declaration', '--emitDeclarationOnly', '--strict', '--target', 'es2022', '--lib', 'es2022,dom',
+  '--module', 'nodenext', '--moduleResolution', 'nodenext', '--skipLibCheck', '--rootDir', 'src', '--outDir', join(dist, 'types')], pkgDir);
+await rollDeclarations('replay', (text) => text, 'replay/index');
 rmSync(join(dist, 'types'), { recursive: true, force: true });
+
+// ---- `devs-context` (the CLI, over `@devs/context/replay`) and the report view as a
+// classic script, which the CLI inlines into its HTML reports.
+
+const replayExternal = ['@devs/context', '@devs/context/tokenizers', '@devs/context/replay'];
+await esbuild.build({ ...shared, entryPoints: [join(src, 'replay/cli.ts')], platform: 'node', format: 'esm', minify: true,
+  external: replayExternal, outfile: join(dist, 'cli.mjs'), banner: { js: '#!/usr/bin/env node' } });
+chmodSync(join(dist, 'cli.mjs'), 0o755);
+await esbuild.build({ ...shared, entryPoints: [join(src, 'replay/view.ts')], platform: 'browser', format: 'iife', minify: true,
+  globalName: 'DevsReplayView', outfile: join(dist, 'replay-view.js') });
 writeDeclarations('slim', slimDeclarations);
 
 // ---- The documents the tarball carries, copied next to package.json (git ignores them).
@@ -254,9 +269,9 @@ const sizes = (file) => `${statSync(file).size} bytes raw, ${gzipSync(readFileSy
 console.log(`built pkg/dist: rules wasm ${sizes(rulesWasm)}; tokenizers wasm ${sizes(tokenizerWasm)}`);
 
 /** `dist/types/NAME.d.ts` and what it imports, rolled into `dist/NAME.d.ts` (and `.d.mts`). */
-async function rollDeclarations(name, edit = (text) => text) {
+async function rollDeclarations(name, edit = (text) => text, input = name) {
   const bundle = await rollup({
-    input: join(dist, 'types', `${name}.d.ts`),
+    input: join(dist, 'types', `${input}.d.ts`),
     plugins: [dts()],
     external: ['better-sqlite3', '@devs/context'],
     onwarn: (warning) => {

@@ -6,9 +6,10 @@ import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createTokenCounter } from '@devs/context/tokenizers';
 import type { TokenCounter } from '@devs/context';
-import { parseTranscript, TranscriptFormatError, type ReplaySession } from './formats.js';
-import { DEFAULT_SETTINGS, MARKERS, replay, type ReplayResult, type ReplaySettings } from './replay.js';
-import { reportHtml } from './view.js';
+import {
+  DEFAULT_SETTINGS, MARKERS, parseTranscript, replay, reportHtml, TranscriptFormatError,
+  type ReplayResult, type ReplaySession, type ReplaySettings,
+} from '@devs/context/replay';
 
 const MAX_FILE = 1024 ** 3;
 const MAX_RECORD = 64 * 1024 ** 2;

@@ -39,7 +39,7 @@
 // line up to three times, to detect the format), and JSONL records are dropped as soon as
 // they are read. A JSONL line that is not JSON is skipped with a warning in the session's
 // `warnings` (a truncated last line, typically); everything around it is kept.
-import type { SaopEnvelope } from '../types.js';
+import type { SaopEnvelope } from '@devs/context';
 
 export type TranscriptFormat =
   | 'claude-code'

@@ -5,7 +5,7 @@ import {
   AgentLogStore, AgentRunner, ContextComposer, ContextPruner, ContextRefresher, OrchestratorContextInjector,
   SummarizationHandoff, ToolOutputPruner, TurnTracker, WindowComposer, createDefaultWindowBudget,
 } from '@devs/context';
-import type { LedgerRecord, SaopEnvelope, TokenCounter } from '@devs/context';
+import type { LedgerRecord, SaopEnvelope, TokenCounter, ToolOutputEntry } from '@devs/context';
 import type { ReplaySession } from './formats.js';
 
 /** The settings of a replay, as the CLI's options and the page's form give them. */
@@ -112,14 +112,14 @@ export async function replay(session: ReplaySession, settings: ReplaySettings, c
     },
   };
   const budget = createDefaultWindowBudget(Math.max(settings.budget, 1000));
-  const stored = new Map<string, string>();
+  const stored = new Map<string, ToolOutputEntry>();
   const store = {
-    insertRawToolOutput(entry: { rawContent: string }) {
+    insertRawToolOutput(entry: ToolOutputEntry) {
       const id = `raw-${stored.size + 1}`;
-      stored.set(id, entry.rawContent);
+      stored.set(id, entry);
       return id;
     },
-    getRawToolOutput: (id: string) => stored.get(id),
+    getRawToolOutput: (id: string | number) => stored.get(String(id)),
   };
   const context = { turns: [], goal: session.name, map: '', plan: '', tas: '', currentObservation: '', envelopes: [], pendingToolOutputs: [], budget };
   const summaryProvider = { getSummary: () => ({ tasSummary: '(the TAS summary)', prdSummary: '(the PRD summary)' }) };
