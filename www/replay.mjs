@@ -7,6 +7,12 @@ import { createTokenCounter } from '@devs/context/tokenizers';
 
 const $ = (id) => document.getElementById(id);
 const errors = [];
+// What the console shows as an error is collected too, for the page's test.
+const consoleError = console.error.bind(console);
+console.error = (...args) => {
+  errors.push(args.map(String).join(' '));
+  consoleError(...args);
+};
 window.addEventListener('error', (e) => errors.push(String(e.message)));
 window.addEventListener('unhandledrejection', (e) => errors.push(String(e.reason?.stack ?? e.reason)));
 let dropped = null;
