@@ -1,5 +1,5 @@
 // Drives the rules in a browser. Serve the repository root (e.g. `python3 -m http.server`)
-// and open /www/ after `bash scripts/build.sh`.
+// and open /www/scripted.html after `bash scripts/build.sh`.
 import {
   AgentLogStore, AgentRunner, ContextComposer, ContextPruner, ContextRefresher, OrchestratorContextInjector,
   SummarizationHandoff, ToolOutputPruner, TurnTracker, WindowComposer, countTokens, createDefaultWindowBudget,

@@ -1,6 +1,6 @@
 // The replay view in a browser: the same parser, rules and chart as `devs-context replay`
 // (pkg/dist/replay.mjs), run locally in wasm. Serve the repository root and open
-// /www/replay.html after `bash scripts/build.sh`. `?sample=PATH&autorun` replays a sample
+// /www/index.html after `bash scripts/build.sh`. `?sample=PATH&autorun` replays a sample
 // at once (the browser test does).
 import { DEFAULT_SETTINGS, parseTranscript, render, replay } from '../pkg/dist/replay.mjs';
 import { createTokenCounter } from '@devs/context/tokenizers';

@@ -1,4 +1,4 @@
-// www/replay.html in headless Chromium: it replays a shipped sample in wasm, draws the
+// www/index.html in headless Chromium: it replays a shipped sample in wasm, draws the
 // chart, and its markers fall at the turns the ledger names; the console shows no errors.
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -35,10 +35,10 @@ const chromium = (url, ...flags) => promisify(execFile)('chromium', [
   '--virtual-time-budget=60000', ...flags, url,
 ], { timeout: 120_000, maxBuffer: 64 * 1024 * 1024 });
 
-it('www/replay.html replays a sample with markers at the ledger\'s turns', async () => {
+it('www/index.html replays a sample with markers at the ledger\'s turns', async () => {
   const server = await serve();
   try {
-    const url = `http://127.0.0.1:${server.address().port}/www/replay.html?sample=samples/swe-agent-marshmallow-1867.traj&autorun`;
+    const url = `http://127.0.0.1:${server.address().port}/www/index.html?sample=samples/swe-agent-marshmallow-1867.traj&autorun`;
     const { stdout } = await chromium(url, '--dump-dom');
     const json = /<script type="application\/json" id="result">([\s\S]*?)<\/script>/.exec(stdout);
     assert.ok(json, `the page finished: ${/<p id="status"[^>]*>([^<]*)/.exec(stdout)?.[1]}`);

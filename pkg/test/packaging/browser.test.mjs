@@ -8,7 +8,7 @@ import { launchChromium, loadPage, origin, repoRoot, serve } from './harness.mjs
 it('www/ runs the rules in headless Chromium', async () => {
   const [browser, server] = await Promise.all([launchChromium(), serve(repoRoot)]);
   try {
-    const { result: html, problems } = await loadPage(browser, `${origin(server)}/www/index.html?autorun`, {
+    const { result: html, problems } = await loadPage(browser, `${origin(server)}/www/scripted.html?autorun`, {
       ready: async (page, timeout) => {
         await page.waitForFunction(() => /turns;/.test(document.getElementById('status')?.textContent ?? ''), null, { timeout });
         return page.content();
