@@ -388,10 +388,14 @@ export type SlimWasmSource = string | { readonly href: string } | ArrayBuffer | 
  * pass its URL), read from disk under Node 20.16 / 22.3 and later. Elsewhere pass its
  * bytes or URL.
  * @example
+ * import { init } from '@devs/context/slim';
+ * import { readFileSync } from 'node:fs';
+ * import { createRequire } from 'node:module';
+ *
  * // a bundler that does not emit the file: pass its URL
  * await init(new URL('/assets/rules.wasm', location.href));
  * // older Node: pass the bytes
- * await init(fs.readFileSync(require.resolve('@devs/context/rules.wasm')));
+ * await init(readFileSync(createRequire(import.meta.url).resolve('@devs/context/rules.wasm')));
  */
 export declare function init(source?: SlimWasmSource | PromiseLike<SlimWasmSource>): Promise<void>;
 `;

@@ -23,11 +23,13 @@ interface Loaded {
  * Composes the context window on every turn: the newest `maxTurns` turns, with the TAS and
  * PRD specs prepended every 10 turns ([4_USER_FEATURES-REQ-018]).
  * @example
+ * import { ContextComposer } from '@devs/context';
+ *
  * const composer = new ContextComposer({
- *   specs: [{ name: 'TAS', content: tas }, { name: 'PRD', content: prd }],
+ *   specs: [{ name: 'TAS', content: tasSummary }, { name: 'PRD', content: prdSummary }],
  * });
- * const window = composer.compose(allTurns, 'Make the parser tests pass', turnCount);
- * window.specInjected; // true on turns 10, 20, …
+ * const window = composer.compose(turns, 'Make the parser tests pass', 10);
+ * window.specInjected; // true: the specs are re-injected on turns 10, 20, …
  */
 export class ContextComposer {
   #loaded: Loaded | null;
@@ -57,6 +59,7 @@ export class ContextComposer {
     return new ContextComposer({ specs: [{ name: 'TAS', content: tas }, { name: 'PRD', content: prd }], maxTurns: maxTurns as number | undefined });
   }
 
+  /** Turns kept in each window (the sliding window's size). */
   get maxTurns(): number {
     return this.#live().maxTurns;
   }

@@ -6,24 +6,43 @@ export type ArgumentErrorCode = 'ERR_INVALID_ARG_TYPE' | 'ERR_OUT_OF_RANGE' | 'E
 
 /** A `TypeError` or `RangeError` for a bad argument: `code`, and the `field` at fault. */
 export interface ArgumentError extends Error {
+  /** What is wrong: the type (`ERR_INVALID_ARG_TYPE`), the range (`ERR_OUT_OF_RANGE`) or an envelope (`ERR_INVALID_SAOP_ENVELOPE`). */
   readonly code: ArgumentErrorCode;
   /** Dotted path of the field at fault, e.g. `options.threshold` or `observation.status`. */
   readonly field: string;
 }
 
+/** Options of `SummarizationError`. */
 export interface SummarizationErrorOptions {
   /** The agent whose turns were being summarized, when known. */
   agentId?: string;
   /** Machine-readable reason: `ERR_EMPTY_SUMMARY`. */
   code: 'ERR_EMPTY_SUMMARY';
+  /** The underlying error, if any, as `Error.cause`. */
   cause?: unknown;
 }
 
-/** The summarizer LLM gave no usable summary (`code: 'ERR_EMPTY_SUMMARY'`). */
+/**
+ * The summarizer LLM gave no usable summary (`code: 'ERR_EMPTY_SUMMARY'`). Rejected by
+ * `SummarizationHandoff.transfer` and `ContextPruner.prune`; nothing is saved.
+ * @example
+ * import { SummarizationError, SummarizationHandoff } from '@devs/context';
+ *
+ * const handoff = new SummarizationHandoff({ llmClient: { summarize: () => '' } });
+ * const turns = [{ turnIndex: 1, agentId: 'dev-agent', role: 'user' as const, content: 'hi', createdAt: new Date() }];
+ * try {
+ *   await handoff.transfer('dev-agent', turns);
+ * } catch (error) {
+ *   if (error instanceof SummarizationError) console.log(error.code, error.agentId); // ERR_EMPTY_SUMMARY dev-agent
+ * }
+ */
 export class SummarizationError extends Error {
+  /** Always `ERR_EMPTY_SUMMARY`. */
   readonly code: 'ERR_EMPTY_SUMMARY';
+  /** The agent whose turns were being summarized, when known. */
   readonly agentId: string | undefined;
 
+  /** `message` says what failed; `options` gives the code, the agent and the cause. */
   constructor(message: string, options: SummarizationErrorOptions) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'SummarizationError';
@@ -35,10 +54,22 @@ export class SummarizationError extends Error {
 /**
  * A method was called on an object after its `free()` (or `[Symbol.dispose]()`). Thrown
  * every time, and harmless to the module: no other object is affected.
+ * @example
+ * import { TurnTracker, UseAfterFreeError } from '@devs/context';
+ *
+ * const tracker = new TurnTracker('dev-agent', 'implement');
+ * tracker.free();
+ * try {
+ *   tracker.nextIndex();
+ * } catch (error) {
+ *   if (error instanceof UseAfterFreeError) console.log(error.code); // ERR_USE_AFTER_FREE
+ * }
  */
 export class UseAfterFreeError extends Error {
+  /** Always `ERR_USE_AFTER_FREE`. */
   readonly code: 'ERR_USE_AFTER_FREE' = 'ERR_USE_AFTER_FREE';
 
+  /** The message names `className`, the class of the freed object. */
   constructor(className: string) {
     super(`this ${className} was freed; create a new one`);
     this.name = 'UseAfterFreeError';

@@ -10,8 +10,10 @@ import { rules } from './wasm.js';
  * Summarizes an agent's recent turns through the host's LLM client, for re-injection as a
  * `[CONTEXT REFRESH]` turn ([4_USER_FEATURES-REQ-083]).
  * @example
+ * import { SummarizationHandoff } from '@devs/context';
+ *
  * const handoff = new SummarizationHandoff({ llmClient: { summarize: (prompt) => llm.generate(prompt) } });
- * const summary = await handoff.transfer('dev-agent', recentTurns); // null for an empty window
+ * const summary = await handoff.transfer('dev-agent', turns.slice(-20)); // null for an empty window
  */
 export class SummarizationHandoff {
   #llm: Bag | null;

@@ -11,7 +11,11 @@ const RELEASED = 4_294_967_296;
  * An in-memory ring buffer of `TurnLogEntry` records. It never holds more than `maxSize`
  * entries (default 1000): appending to a full store drops the oldest (FIFO), in O(1).
  * @example
+ * import { AgentLogStore, TurnTracker } from '@devs/context';
+ *
  * const log = new AgentLogStore(1000);
+ * const tracker = new TurnTracker('dev-agent', 'implement');
+ * tracker.nextIndex();
  * log.append(tracker.toLogEntry());
  * log.getByAgent('dev-agent'); // oldest first
  */
@@ -34,6 +38,7 @@ export class AgentLogStore {
     }
   }
 
+  /** The most entries the store holds before it drops the oldest. */
   get maxSize(): number {
     return live(this.#core, 'AgentLogStore').max_size;
   }

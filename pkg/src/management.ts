@@ -74,7 +74,23 @@ export function prepare(context: unknown, deps: unknown, at = 'context'): Job {
  * warns; a summary too large to end the pruning is replaced by a deterministic cut of the
  * newest turns (the loop guard), never leaving a tool result without its call.
  * @example
- * const { windowUsedTokens, prunedOccurred, truncatedOutputCount } = await applyContextManagement(context, deps);
+ * import {
+ *   applyContextManagement, ContextPruner, createDefaultWindowBudget, ToolOutputPruner, WindowComposer,
+ *   type OrchestratorContext,
+ * } from '@devs/context';
+ * import { SqliteStateRepository } from '@devs/context/sqlite';
+ *
+ * const budget = createDefaultWindowBudget();
+ * const context: OrchestratorContext = {
+ *   turns: agentTurns, goal: 'Make the parser tests pass', map: 'src/parser.rs', plan: '1. fix the lexer',
+ *   tas: tasSummary, currentObservation: '', envelopes: [envelope], pendingToolOutputs: [entry], budget,
+ * };
+ * const { windowUsedTokens, prunedOccurred, truncatedOutputCount } = await applyContextManagement(context, {
+ *   composer: new WindowComposer(budget),
+ *   pruner: new ContextPruner({ summarize: (prompt) => llm.generate(prompt) }),
+ *   toolOutputPruner: new ToolOutputPruner(),
+ *   stateRepository: new SqliteStateRepository(),
+ * });
  */
 export function applyContextManagement(context: OrchestratorContext, deps: ContextManagementDeps): Promise<AppliedContextResult> {
   let job: Job;

@@ -11,10 +11,13 @@ import { rules } from './wasm.js';
  * `thresholdTokens` (default 800,000), resetting before the callback runs
  * ([4_USER_FEATURES-REQ-083]).
  * @example
+ * import { SummarizationHandoff, TokenThresholdMonitor } from '@devs/context';
+ *
+ * const handoff = new SummarizationHandoff({ llmClient: { summarize: (prompt) => llm.generate(prompt) } });
  * const monitor = new TokenThresholdMonitor({
- *   onThresholdExceeded: async ({ totalTokens }) => { await handoff.transfer(agentId, recent); },
+ *   onThresholdExceeded: async () => { await handoff.transfer('dev-agent', turns.slice(-20)); },
  * });
- * await monitor.recordText(response.text);
+ * await monitor.recordText(await llm.generate('Fix the failing parser test'));
  */
 export class TokenThresholdMonitor {
   #core: (WasmObject & InstanceType<typeof rules.Monitor>) | null;
@@ -37,6 +40,7 @@ export class TokenThresholdMonitor {
     }
   }
 
+  /** The total at which `onThresholdExceeded` is called. */
   get thresholdTokens(): number {
     return live(this.#core, 'TokenThresholdMonitor').threshold;
   }

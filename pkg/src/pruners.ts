@@ -23,8 +23,14 @@ export function readAgentTurns(field: string, value: unknown): [string[], string
  * Summarizes the conversation once it reaches `saturationRatio` (default 0.90) of the
  * budget, keeping the Plan, the TAS and the current failing Observation verbatim.
  * @example
+ * import { ContextPruner, createDefaultWindowBudget, type AgentTurn } from '@devs/context';
+ *
  * const pruner = new ContextPruner({ summarize: (prompt) => llm.generate(prompt) });
- * if (pruner.shouldPrune(tokens, budget)) turns = [(await pruner.prune(turns, plan, tas, failing)).summary];
+ * let history: AgentTurn[] = agentTurns;
+ * if (pruner.shouldPrune(750_000, createDefaultWindowBudget())) { // 90% of 800,000 is 720,000
+ *   const { summary } = await pruner.prune(history, '1. fix the lexer', tasSummary, 'parser tests: 1 failed');
+ *   history = [{ role: 'model', content: summary, timestampMs: Date.now() }];
+ * }
  */
 export class ContextPruner {
   #summarizer: Bag | null;
@@ -41,6 +47,7 @@ export class ContextPruner {
     this.#ratio = checked(() => rules.saturationRatio(given));
   }
 
+  /** The fraction of the budget at which `shouldPrune` answers true. */
   get saturationRatio(): number {
     this.#live();
     return this.#ratio;
@@ -144,6 +151,10 @@ export function readToolOutputEntry(field: string, value: unknown): ReadEntry {
  * milliseconds or a date string.
  * @throws {TypeError|RangeError} naming the field, e.g. `entry.byteSize`.
  * @example
+ * import { validateToolOutputEntry } from '@devs/context';
+ *
+ * const rawContent = 'test result: ok. 12 passed';
+ * const byteSize = new TextEncoder().encode(rawContent).length;
  * validateToolOutputEntry({ toolName: 'run_tests', rawContent, byteSize, turnAge: 0, capturedAt: Date.now() });
  */
 export function validateToolOutputEntry(entry: ToolOutputEntry): ToolOutputEntry {
@@ -154,10 +165,14 @@ export function validateToolOutputEntry(entry: ToolOutputEntry): ToolOutputEntry
 /**
  * Persists large tool outputs raw, then truncates them once they are two turns old.
  * @example
+ * import { ToolOutputPruner } from '@devs/context';
+ * import { SqliteStateRepository } from '@devs/context/sqlite';
+ *
  * const pruner = new ToolOutputPruner();
+ * const repo = new SqliteStateRepository('state.sqlite');
  * if (pruner.shouldTruncate(entry)) {
  *   await pruner.persistRaw(entry, repo);
- *   const small = pruner.truncate(entry);
+ *   const small = pruner.truncate(entry); // its first 500 characters and a marker
  * }
  */
 export class ToolOutputPruner {

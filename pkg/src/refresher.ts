@@ -18,6 +18,8 @@ export const REFRESH_STATE = Symbol('refresh state');
  * another node. The refresh is decided when `onTurn` is called, so turns the host does
  * not await still count exactly.
  * @example
+ * import { ContextRefresher } from '@devs/context';
+ *
  * const refresher = new ContextRefresher({
  *   threshold: 5,
  *   summaryProvider: { getSummary: async () => ({ tasSummary: 'TAS', prdSummary: 'PRD' }) },
@@ -123,8 +125,13 @@ export class ContextRefresher {
 /**
  * Prepends the refresher's summary to `thought.reasoning` whenever it fires.
  * @example
+ * import { ContextRefresher, OrchestratorContextInjector, TurnTracker } from '@devs/context';
+ *
+ * const refresher = new ContextRefresher({ summaryProvider: { getSummary: () => ({ tasSummary, prdSummary }) } });
  * const injector = new OrchestratorContextInjector(refresher);
- * const envelope = await injector.injectIfNeeded(stamped, turn); // a new object on refresh turns
+ * const tracker = new TurnTracker('dev-agent', 'implement');
+ * const turn = tracker.nextIndex();
+ * const injected = await injector.injectIfNeeded(tracker.attach(envelope), turn); // a new object on refresh turns
  */
 export class OrchestratorContextInjector {
   #refresher: Bag | null;

@@ -46,7 +46,15 @@ const CONTEXT_MEMBERS = ['turns', 'envelopes', 'pendingToolOutputs', 'plan', 'cu
  * nothing: the history, turn count, token total, context, and this package's tracker,
  * refresher and log are left as they were.
  * @example
- * const runner = new AgentRunner({ agentId: 'dev-agent', taskGoal: 'Make the parser tests pass', llm, composer, handoff });
+ * import { AgentRunner, ContextComposer, SummarizationHandoff } from '@devs/context';
+ *
+ * const runner = new AgentRunner({
+ *   agentId: 'dev-agent',
+ *   taskGoal: 'Make the parser tests pass',
+ *   llm: { complete: async ({ prompt }) => ({ text: await llm.generate(prompt) }) },
+ *   composer: new ContextComposer({ specs: [{ name: 'TAS', content: tasSummary }, { name: 'PRD', content: prdSummary }] }),
+ *   handoff: new SummarizationHandoff({ llmClient: { summarize: (prompt) => llm.generate(prompt) } }),
+ * });
  * const turn = await runner.runTurn('parser::tests::trailing_token fails');
  * turn.window.specInjected; // true on turns 10, 20, …
  */

@@ -73,7 +73,9 @@ export function validateAll(envelopes: readonly unknown[], prefix: string, index
  * @throws {TypeError} whose `field` (and message) name the JSON path of the first bad
  * field, e.g. `observation.status`; its `code` is `ERR_INVALID_SAOP_ENVELOPE`.
  * @example
- * validateSaopEnvelope(JSON.parse(line)); // throws TypeError: observation.status must be one of …
+ * import { validateSaopEnvelope } from '@devs/context';
+ *
+ * const checked = validateSaopEnvelope(JSON.parse(line)); // throws TypeError: observation.status must be one of …
  */
 export function validateSaopEnvelope(envelope: unknown): SaopEnvelope {
   validateAll([envelope], '');
@@ -84,7 +86,10 @@ export function validateSaopEnvelope(envelope: unknown): SaopEnvelope {
  * `true` when `value` is a valid SAOP 1.x envelope. An error thrown by one of the host's
  * getters or Proxy traps while reading `value` is thrown as it is.
  * @example
- * if (isSaopEnvelope(message)) log.append(tracker.toLogEntry());
+ * import { isSaopEnvelope } from '@devs/context';
+ *
+ * const message: unknown = JSON.parse(line);
+ * if (isSaopEnvelope(message)) console.log(message.observation.status); // `message` is a SaopEnvelope here
  */
 export function isSaopEnvelope(value: unknown): value is SaopEnvelope {
   try {

@@ -22,10 +22,15 @@ CREATE INDEX IF NOT EXISTS raw_tool_outputs_by_tool ON raw_tool_outputs (tool_na
 
 /** One stored row, as read back. */
 export interface RawToolOutputRow {
+  /** The row's id, as `insertRawToolOutput` resolved it. */
   id: number;
+  /** The tool that produced the output. */
   toolName: string;
+  /** The whole output, as stored. */
   rawContent: string;
+  /** UTF-8 bytes of `rawContent`. */
   byteSize: number;
+  /** The entry's `turnAge` when it was stored. */
   turnAge: number;
   /** ISO time the output was captured. */
   capturedAt: string;
@@ -63,12 +68,26 @@ function toRow(r: Row): RawToolOutputRow {
 /**
  * Raw tool outputs in a SQLite file (default `state.sqlite`). The schema is created on
  * open, the database runs in WAL mode, and each insert is its own transaction.
+ * @example
+ * import { SqliteStateRepository } from '@devs/context/sqlite';
+ *
+ * const repo = new SqliteStateRepository('state.sqlite');
+ * const id = await repo.insertRawToolOutput({
+ *   toolName: 'run_tests', rawContent: 'ok', byteSize: 2, turnAge: 0, capturedAt: Date.now(),
+ * });
+ * repo.getRawToolOutput(id)?.rawContent; // 'ok'
+ * repo.close();
  */
 export class SqliteStateRepository implements StateRepository {
+  /** The database file. */
   readonly filename: string;
   private readonly db: Database.Database;
   private readonly insertRow: (row: Omit<Row, 'id'>) => number;
 
+  /**
+   * Opens (or creates) `filename`, default `state.sqlite`.
+   * @throws {TypeError} when `filename` is not a non-empty string.
+   */
   constructor(filename = 'state.sqlite') {
     if (typeof filename !== 'string' || filename === '') throw invalid(TypeError, 'filename', 'must be a non-empty string');
     this.filename = filename;
@@ -113,6 +132,7 @@ export class SqliteStateRepository implements StateRepository {
     return rows.map(toRow);
   }
 
+  /** Closes the database; the repository cannot be used afterwards. */
   close(): void {
     this.db.close();
   }

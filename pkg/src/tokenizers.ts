@@ -26,6 +26,13 @@ let loaded = false;
  * and `AgentRunner`. The first call for an encoding builds its tables (about 150 ms);
  * later calls and counters for it are immediate.
  * @throws {RangeError} for an encoding other than 'o200k_base' or 'cl100k_base'.
+ * @example
+ * import { TokenThresholdMonitor } from '@devs/context';
+ * import { createTokenCounter } from '@devs/context/tokenizers';
+ *
+ * const countTokens = createTokenCounter('o200k_base');
+ * countTokens('hello world'); // 2
+ * const monitor = new TokenThresholdMonitor({ countTokens, onThresholdExceeded: () => {} });
  */
 export function createTokenCounter(encoding: TokenizerEncoding): ExactTokenCounter {
   if (typeof encoding !== 'string') throw invalid(TypeError, 'encoding', `must be a string, got ${typeof encoding}`);

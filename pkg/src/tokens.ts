@@ -12,6 +12,8 @@ import { rules } from './wasm.js';
  * difference matters.
  * @throws {TypeError} when `text` is not a string.
  * @example
+ * import { countTokens } from '@devs/context';
+ *
  * countTokens('hello world'); // 3
  */
 export function countTokens(text: string): number {

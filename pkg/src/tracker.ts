@@ -18,6 +18,9 @@ export function monotonicNowNs(): bigint {
  * Stamps envelopes with a `turn_index` for one agent/phase pair. Not a singleton: create
  * one per agent and phase.
  * @example
+ * import { AgentLogStore, TurnTracker } from '@devs/context';
+ *
+ * const log = new AgentLogStore();
  * const tracker = new TurnTracker('dev-agent', 'implement');
  * tracker.nextIndex();                     // 1
  * const stamped = tracker.attach(envelope); // { ...envelope, turn_index: 1 }
@@ -39,15 +42,18 @@ export class TurnTracker {
     }
   }
 
+  /** The last index handed out by `nextIndex` (0 before the first). */
   get currentIndex(): number {
     return live(this.#core, 'TurnTracker').index;
   }
 
+  /** The agent whose turns this tracker stamps. */
   get agentId(): string {
     live(this.#core, 'TurnTracker');
     return this.#agentId;
   }
 
+  /** The orchestrator phase whose turns this tracker stamps. */
   get phase(): string {
     live(this.#core, 'TurnTracker');
     return this.#phase;

@@ -16,19 +16,38 @@ export interface SaopEnvelope {
   agent_id: string;
   /** Non-empty. */
   phase: string;
-  thought: { reasoning: string; plan: string; uncertainty?: string };
+  /** The agent's reasoning and plan this turn; a refresh is prepended to `reasoning`. */
+  thought: {
+    /** Why the agent acts as it does this turn. */
+    reasoning: string;
+    /** The agent's current plan. */
+    plan: string;
+    /** What the agent is unsure of, if anything. */
+    uncertainty?: string;
+  };
   /** `arguments` must be JSON data: no bigint, function, symbol or cycle, at most 64 levels deep. */
-  action: { tool_name: string; arguments: Record<string, unknown> };
+  action: {
+    /** The tool called. */
+    tool_name: string;
+    /** Its arguments, as JSON data. */
+    arguments: Record<string, unknown>;
+  };
+  /** What the tool returned. */
   observation: {
+    /** How the call ended. */
     status: 'success' | 'error' | 'timeout' | 'partial';
+    /** The tool's output. */
     output: string;
+    /** The error, when `status` is not 'success'. */
     error_detail?: string;
   };
 }
 
 /** The TAS and PRD summaries a `ContextRefresher` re-injects. */
 export interface SpecSummaries {
+  /** The Technical Architecture Specification's summary. */
   tasSummary: string;
+  /** The Product Requirements Document's summary. */
   prdSummary: string;
 }
 
@@ -37,25 +56,33 @@ export interface SpecSummaries {
  * `getSummary` may return the summaries or a promise of them, and may throw.
  */
 export interface SummaryProvider {
+  /** The summaries to inject now: called once per refresh, so they may change between refreshes. */
   getSummary(): Promise<SpecSummaries> | SpecSummaries;
 }
 
+/** What `ContextRefresher.onTurn` decided for one turn. */
 export interface RefreshResult {
+  /** True on the turn the summaries were re-injected. */
   refreshed: boolean;
   /** Present when `refreshed` is true: "[CONTEXT REFRESH]\n## TAS Summary\n…\n\n## PRD Summary\n…". */
   injectedSummary?: string;
 }
 
+/** Options of `ContextRefresher`. */
 export interface ContextRefresherOptions {
   /** Turns per refresh, a whole number >= 1. Default 5 ([3_MCP-TAS-089]). */
   threshold?: number;
+  /** Where the summaries come from on each refresh. */
   summaryProvider: SummaryProvider;
 }
 
 /** One record of the agent log ([3_MCP-TAS-088]). */
 export interface TurnLogEntry {
+  /** The envelope's `turn_index`. */
   turn_index: number;
+  /** The agent that produced the turn. */
   agent_id: string;
+  /** The orchestrator phase, e.g. 'implement'. */
   phase: string;
   /** Strictly increasing nanosecond time within the process. */
   timestamp_ns: bigint;
@@ -63,36 +90,47 @@ export interface TurnLogEntry {
 
 /** One turn of an agent conversation. */
 export interface TurnEntry {
+  /** The 1-based turn it belongs to; -1 for an injected `[SPEC REFRESH]` turn. */
   turnIndex: number;
+  /** The agent whose conversation this is ('system' for injected turns). */
   agentId: string;
+  /** Who spoke: `tool` turns are left out of summaries. */
   role: 'user' | 'assistant' | 'tool';
+  /** The turn's text. */
   content: string;
+  /** When the turn was recorded. */
   createdAt: Date;
 }
 
 /** The active context of one turn: the goal and the newest turns. */
 export interface ContextWindow {
+  /** The task the agent works on, always kept. */
   taskGoal: string;
+  /** The newest turns, oldest first, after any `[SPEC REFRESH]` turn. */
   turns: TurnEntry[];
   /** True when a `[SPEC REFRESH]` turn was prepended on this turn. */
   specInjected: boolean;
 }
 
+/** A specification document re-injected every 10 turns, e.g. the TAS or the PRD summary. */
 export interface SpecDocument {
   /** e.g. 'TAS', 'PRD'. */
   name: string;
+  /** Its text, non-empty; cut to 3000 UTF-16 units when injected. */
   content: string;
 }
 
+/** Options of `SlidingRelevanceWindow`. */
 export interface SlidingRelevanceWindowConfig {
   /** Turns kept, newest first priority. Default 20. */
   maxTurns: number;
 }
 
+/** Options of `ContextComposer`. */
 export interface ContextComposerOptions {
   /** The documents to re-inject, loaded once, e.g. TAS and PRD summaries. None may be empty. */
   specs: SpecDocument[];
-  /** Default 20. */
+  /** Turns kept in the window, a whole number >= 1. Default 20. */
   maxTurns?: number;
 }
 
@@ -102,16 +140,22 @@ export interface ContextComposerOptions {
  */
 export type TokenCounter = (text: string) => number;
 
+/** What `TokenThresholdMonitor` passes its callback when the threshold is reached. */
 export interface ContextRefreshEvent {
+  /** The total that reached the threshold (the monitor is already reset). */
   totalTokens: number;
+  /** When the threshold was reached. */
   triggeredAt: Date;
 }
 
+/** Called once per threshold crossing; the monitor awaits it before `record` resolves. */
 export type ThresholdCallback = (event: ContextRefreshEvent) => Promise<void> | void;
 
+/** Options of `TokenThresholdMonitor`. */
 export interface TokenThresholdMonitorConfig {
-  /** Default 800_000. */
+  /** Tokens per context refresh, a whole number >= 1. Default 800_000. */
   thresholdTokens?: number;
+  /** Runs the refresh, e.g. a `SummarizationHandoff.transfer`. */
   onThresholdExceeded: ThresholdCallback;
   /** Used by `recordText`. Default `countTokens`. */
   countTokens?: TokenCounter;
@@ -119,35 +163,47 @@ export interface TokenThresholdMonitorConfig {
 
 /** A summary of a window of turns, kept as medium-term memory. */
 export interface MediumTermSummary {
+  /** The agent whose turns were summarized. */
   agentId: string;
+  /** The LLM's summary, non-empty. */
   summaryText: string;
+  /** `turnIndex` of the first turn summarized. */
   turnRangeStart: number;
+  /** `turnIndex` of the last turn summarized. */
   turnRangeEnd: number;
+  /** When the summary was written. */
   createdAt: Date;
 }
 
 /** The LLM that writes summaries. */
 export interface SummarizerClient {
+  /** The LLM's answer to `prompt`; an empty answer is a `SummarizationError`. */
   summarize(prompt: string): Promise<string> | string;
 }
 
 /** Where summaries are kept, if anywhere. */
 export interface MediumTermStore {
+  /** Keeps `summary`; a rejection rejects the handoff. */
   save(summary: MediumTermSummary): Promise<void> | void;
 }
 
+/** Options of `SummarizationHandoff`. */
 export interface SummarizationHandoffOptions {
+  /** The LLM that writes the summary. */
   llmClient: SummarizerClient;
+  /** Where each summary is saved; none by default. */
   store?: MediumTermStore;
 }
 
 /** What the runner sends the LLM on each turn. */
 export interface LlmRequest {
+  /** The runner's agent. */
   agentId: string;
   /** 1-based number of this turn. */
   turnIndex: number;
   /** The composed window rendered as text: "# Goal", then each turn. */
   prompt: string;
+  /** The window `prompt` was rendered from. */
   window: ContextWindow;
   /**
    * Tokens of `prompt` by the runner's counter. With `bounded`, as the provider is
@@ -162,7 +218,9 @@ export interface LlmUsage {
   inputTokens: number;
 }
 
+/** What the agent's LLM answers on a turn. */
 export interface LlmResponse {
+  /** The model's text: counted by the monitor and kept in the history. */
   text: string;
   /** The agent's structured turn, when it produced one: validated, refreshed, stamped, logged. */
   envelope?: SaopEnvelope;
@@ -205,12 +263,15 @@ export interface BoundedOptions {
 
 /** What a bounded runner did to one turn's prompt, and why it fits. */
 export interface LedgerRecord {
+  /** 1-based turn number. */
   turn: number;
+  /** The bound this turn's prompt had to fit. */
   budget: number;
   /** As the provider is expected to count them; at most `budget`. */
   promptTokens: number;
   /** By the runner's counter: the sum of `sections`. */
   rawTokens: number;
+  /** Tokens of each part of the prompt, by the runner's counter. */
   sections: { pinned: number; summary: number; recent: number; outputs: number; newInput: number; framing: number };
   /** Outputs that became placeholders this turn, and where their raw output is. */
   masked: Array<{ turn: number; tool: string; storeId: string | null }>;
@@ -220,9 +281,11 @@ export interface LedgerRecord {
   summarized: { fromItem: number; toItem: number; fromTurn: number; toTurn: number; chunks: number; largestPromptTokens: number } | null;
   /** Turns dropped this turn (the deterministic cut). */
   dropped: { fromItem: number; toItem: number; fromTurn: number; toTurn: number } | null;
+  /** Anything the bound could not do as asked, e.g. a store that failed. */
   warnings: string[];
   /** The counter's name (`count_o200k_base`, …) or `length/4`. */
   counter: string;
+  /** The runner's calibration when the prompt was built (see `AgentRunner.calibration`). */
   calibration: { overhead: number; ratio: number; samples: number };
   /** Milliseconds spent building the prompt. */
   ms: number;
@@ -230,12 +293,17 @@ export interface LedgerRecord {
 
 /** The agent's LLM. */
 export interface AgentLlm {
+  /** Answers one turn's prompt; a rejection fails the turn and changes nothing. */
   complete(request: LlmRequest): Promise<LlmResponse> | LlmResponse;
 }
 
+/** Options of `AgentRunner`: what it needs, and the optional rules it wires in. */
 export interface AgentRunnerOptions {
+  /** The agent this runner drives; its turns and summaries carry it. */
   agentId: string;
+  /** The goal every window and prompt starts with. */
   taskGoal: string;
+  /** The agent's LLM. */
   llm: AgentLlm;
   /** A `ContextComposer`, or anything with its `compose`. */
   composer: Pick<ContextComposer, 'compose'>;
@@ -269,8 +337,11 @@ export interface AgentRunnerOptions {
   refreshOn?: 'response' | 'context';
 }
 
+/** What `AgentRunner.runTurn` did on one turn. */
 export interface AgentTurnResult {
+  /** 1-based number of this turn. */
   turnIndex: number;
+  /** The LLM's response, as it answered. */
   response: LlmResponse;
   /** The window the prompt was built from. */
   window: ContextWindow;
@@ -290,30 +361,43 @@ export interface AgentTurnResult {
 
 /** A conversation turn as the orchestrator's context holds it. */
 export interface AgentTurn {
+  /** Who spoke. */
   role: 'user' | 'model';
+  /** The turn's text. */
   content: string;
+  /** When, in epoch milliseconds. */
   timestampMs: number;
 }
 
 /** Token shares of a composed window ([3_MCP-TAS-047]). */
 export interface WindowBudget {
+  /** The whole window, in tokens. */
   totalBudget: number;
+  /** The Goal slot's share: 30% by default. */
   goalBudget: number;
+  /** The Map slot's share (the project's structure): 20% by default. */
   mapBudget: number;
+  /** The Recent Past slot's share (the newest envelopes): 50% by default. */
   recentPastBudget: number;
 }
 
+/** Options of `WindowComposer`. */
 export interface WindowComposerOptions {
   /** Envelopes considered for Recent Past. Default 10, clamped to 1..10. */
   maxRecentEnvelopes?: number;
-  /** Default `countTokens`. */
+  /** Counts each slot's tokens. Default `countTokens`. */
   countTokens?: TokenCounter;
 }
 
+/** One slot of a `ComposedWindow`. */
 export interface ComposedSlot {
+  /** Which slot: Goal, Map or Recent Past. */
   kind: 'goal' | 'map' | 'recent_past';
+  /** The slot's text (Recent Past: one envelope's JSON a line, oldest first). */
   content: string;
+  /** Tokens of `content`, by the composer's counter. */
   tokenCount: number;
+  /** When the slot was composed, in epoch milliseconds. */
   timestampMs: number;
   /** The content was cut (Goal, Map) or envelopes were left out (Recent Past) to fit the budget. */
   truncated: boolean;
@@ -321,21 +405,31 @@ export interface ComposedSlot {
 
 /** Slots in order: goal, map, recent_past. */
 export interface ComposedWindow {
+  /** Goal, Map, Recent Past. */
   slots: ComposedSlot[];
+  /** The sum of the slots' `tokenCount`. */
   totalTokensUsed: number;
+  /** True when the slots together exceed `budget.totalBudget`. */
   budgetExceeded: boolean;
 }
 
+/** Options of `ContextPruner`. */
 export interface ContextPrunerOptions {
   /** Prune at this fraction of `budget.totalBudget`. Default 0.90. */
   saturationRatio?: number;
 }
 
+/** What `ContextPruner.prune` returns: the summary and what it kept verbatim. */
 export interface PrunedContext {
+  /** The summarizer's summary of the turns. */
   summary: string;
+  /** The plan, verbatim. */
   plan: string;
+  /** The TAS, verbatim. */
   tas: string;
+  /** The current failing observation, verbatim. */
   currentObservation: string;
+  /** How many turns were summarized. */
   originalTurnCount: number;
   /** Epoch milliseconds. */
   prunedAt: number;
@@ -343,7 +437,9 @@ export interface PrunedContext {
 
 /** A tool's output waiting in the context. */
 export interface ToolOutputEntry {
+  /** The tool that produced the output. */
   toolName: string;
+  /** The whole output. */
   rawContent: string;
   /** UTF-8 bytes of `rawContent`, a whole number >= 0. */
   byteSize: number;
@@ -353,15 +449,19 @@ export interface ToolOutputEntry {
   capturedAt: number | string | Date;
 }
 
+/** A tool output after `ToolOutputPruner.truncate`: its head and a marker. */
 export interface TruncatedToolOutput {
+  /** The tool that produced the output. */
   toolName: string;
   /** The first 500 characters and a marker naming the byte size and where the raw output is. */
   summary: string;
   /** ISO time. */
   rawStoredAt: string;
+  /** `byteSize` of the whole output. */
   originalByteSize: number;
 }
 
+/** Options of `ToolOutputPruner`. */
 export interface ToolOutputPrunerOptions {
   /** Where the marker says the raw output is. Default "state.sqlite, table raw_tool_outputs". */
   rawOutputLocation?: string;
@@ -375,33 +475,46 @@ export interface StateRepository {
   getRawToolOutput?(id: string | number): Promise<ToolOutputEntry | undefined> | ToolOutputEntry | undefined;
 }
 
+/** The orchestrator's context that `applyContextManagement` manages in place. */
 export interface OrchestratorContext {
+  /** The conversation; replaced by a shorter one when pruned. */
   turns: AgentTurn[];
+  /** The Goal slot's text. */
   goal: string;
+  /** The Map slot's text (the project's structure). */
   map: string;
+  /** The plan, kept verbatim through pruning. */
   plan: string;
+  /** The TAS, kept verbatim through pruning. */
   tas: string;
+  /** The current failing observation, kept verbatim through pruning. */
   currentObservation: string;
+  /** The SAOP envelopes so far, for Recent Past. */
   envelopes: SaopEnvelope[];
   /** Entries are replaced by their `TruncatedToolOutput` once truncated. */
   pendingToolOutputs: Array<ToolOutputEntry | TruncatedToolOutput>;
+  /** The window's token shares. */
   budget: WindowBudget;
 }
 
 /** Each member may be one of this package's classes or any object with the same methods, sync or async. */
 export interface ContextManagementDeps {
+  /** Composes the window, e.g. a `WindowComposer`. */
   composer: { compose(goal: string, map: string, envelopes: SaopEnvelope[]): ComposedWindow | Promise<ComposedWindow> };
+  /** Decides and runs the pruning, e.g. a `ContextPruner`. */
   pruner: {
     shouldPrune(tokens: number, budget: WindowBudget): boolean | Promise<boolean>;
     prune(turns: AgentTurn[], plan: string, tas: string, currentObservation: string): PrunedContext | Promise<PrunedContext>;
     /** Read for the loop guard when present; default 0.90. */
     readonly saturationRatio?: number;
   };
+  /** Persists and truncates old tool outputs, e.g. a `ToolOutputPruner`. */
   toolOutputPruner: {
     shouldTruncate(entry: ToolOutputEntry): boolean | Promise<boolean>;
     persistRaw(entry: ToolOutputEntry, repo: StateRepository): void | Promise<void>;
     truncate(entry: ToolOutputEntry): TruncatedToolOutput | Promise<TruncatedToolOutput>;
   };
+  /** Where raw outputs are persisted before truncation, e.g. a `SqliteStateRepository`. */
   stateRepository: StateRepository;
   /** Counts tokens everywhere in the run. Default `countTokens`. */
   countTokens?: TokenCounter;
@@ -409,12 +522,15 @@ export interface ContextManagementDeps {
   logger?: { warn(message: string): void };
 }
 
+/** What `applyContextManagement` did. */
 export interface AppliedContextResult {
   /**
    * Tokens of the final window: the composed slots, the turns after pruning, and the
    * pending tool outputs after truncation.
    */
   windowUsedTokens: number;
+  /** True when the turns were summarized. */
   prunedOccurred: boolean;
+  /** How many tool outputs were truncated. */
   truncatedOutputCount: number;
 }

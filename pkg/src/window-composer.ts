@@ -29,6 +29,8 @@ export function readBudget(field: string, value: unknown): Float64Array {
  * rounded down ([3_MCP-TAS-047]).
  * @throws {RangeError} when `total` is not a whole number >= 1.
  * @example
+ * import { createDefaultWindowBudget } from '@devs/context';
+ *
  * createDefaultWindowBudget(); // { totalBudget: 800000, goalBudget: 240000, mapBudget: 160000, recentPastBudget: 400000 }
  */
 export function createDefaultWindowBudget(total?: number): WindowBudget {
@@ -42,8 +44,10 @@ const SEPARATOR = '\n';
 /**
  * Composes the window in a fixed order on every turn: Goal, then Map, then Recent Past.
  * @example
+ * import { createDefaultWindowBudget, WindowComposer } from '@devs/context';
+ *
  * const composer = new WindowComposer(createDefaultWindowBudget(), { maxRecentEnvelopes: 10 });
- * const { slots, totalTokensUsed, budgetExceeded } = composer.compose(goal, map, envelopes);
+ * const { slots, totalTokensUsed, budgetExceeded } = composer.compose('Make the parser tests pass', 'src/parser.rs', [envelope]);
  */
 export class WindowComposer {
   #core: (WasmObject & InstanceType<typeof rules.Composer>) | null;
@@ -68,10 +72,12 @@ export class WindowComposer {
     }
   }
 
+  /** The token shares each composed window must fit. */
   get budget(): WindowBudget {
     return budgetObject(live(this.#core, 'WindowComposer').shares);
   }
 
+  /** The most envelopes considered for Recent Past (1..10). */
   get maxRecentEnvelopes(): number {
     return live(this.#core, 'WindowComposer').max_recent;
   }

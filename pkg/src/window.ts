@@ -55,8 +55,10 @@ export function withInjection(window: ContextWindow, turns: TurnEntry[], content
 /**
  * Keeps the newest `maxTurns` turns (default 20) of a conversation.
  * @example
+ * import { SlidingRelevanceWindow } from '@devs/context';
+ *
  * const window = new SlidingRelevanceWindow({ maxTurns: 20 });
- * window.compose(allTurns, 'Make the parser tests pass').turns.length; // at most 20
+ * window.compose(turns, 'Make the parser tests pass').turns.length; // at most 20
  */
 export class SlidingRelevanceWindow {
   /** `true` on turn counts 10, 20, 30…; the same as the instance method. */
@@ -72,6 +74,7 @@ export class SlidingRelevanceWindow {
     this.#maxTurns = maxTurnsOption('config.maxTurns', max);
   }
 
+  /** Turns kept in each window. */
   get maxTurns(): number {
     return this.#live();
   }
@@ -112,8 +115,12 @@ export function composeWindow(maxTurns: number, turns: unknown, taskGoal: unknow
 /**
  * Builds and prepends the `[SPEC REFRESH]` turn every 10 turns.
  * @example
+ * import { SlidingRelevanceWindow, SpecRefreshProtocol } from '@devs/context';
+ *
  * const protocol = new SpecRefreshProtocol();
- * const window = protocol.inject(slidingWindow.compose(turns, goal), [tas, prd], turnCount);
+ * const recent = new SlidingRelevanceWindow().compose(turns, 'Make the parser tests pass');
+ * const window = protocol.inject(recent, [{ name: 'TAS', content: tasSummary }, { name: 'PRD', content: prdSummary }], 10);
+ * window.specInjected; // true: turn 10 is a refresh turn
  */
 export class SpecRefreshProtocol {
   #freed = false;

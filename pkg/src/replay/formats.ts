@@ -41,6 +41,7 @@
 // `warnings` (a truncated last line, typically); everything around it is kept.
 import type { SaopEnvelope } from '@devs/context';
 
+/** The transcript formats `parseTranscript` reads: agent session logs, chat message arrays, SAOP JSONL. */
 export type TranscriptFormat =
   | 'claude-code'
   | 'codex'
@@ -65,12 +66,15 @@ export const TRANSCRIPT_FORMATS: readonly TranscriptFormat[] = Object.freeze([
   'saop-jsonl',
 ]);
 
+/** One recorded tool call with its result. */
 export interface ReplayCall {
+  /** The call and its result, as a SAOP envelope. */
   envelope: SaopEnvelope;
   /** No result was recorded (interrupted, or the final submit): status 'partial', output ''. */
   unanswered?: boolean;
 }
 
+/** One recorded model turn. */
 export interface ReplayStep {
   /** The user's message before this model turn, if any (passed to runTurn(input)). */
   input?: string;
@@ -94,23 +98,39 @@ export interface ReplayStep {
   compaction?: { summary?: string; preTokens?: number };
 }
 
+/** One recorded session, ready to `replay`. */
 export interface ReplaySession {
   /** The file's base name (else the format), `#instance_id` for each OpenHands instance. */
   name: string;
+  /** The format it was read from. */
   format: TranscriptFormat;
+  /** Its model turns, in order. */
   steps: ReplayStep[];
+  /** What was skipped while reading, e.g. a truncated last line. */
   warnings: string[];
 }
 
 /**
  * The text is none of the formats: `tried` lists them, `line` (1-based) is the first line
  * that failed, when the failure is a line's.
+ * @example
+ * import { parseTranscript, TranscriptFormatError } from '@devs/context/replay';
+ *
+ * try {
+ *   parseTranscript('not a transcript', 'notes.txt');
+ * } catch (error) {
+ *   if (error instanceof TranscriptFormatError) console.log(error.code, error.tried.length); // ERR_TRANSCRIPT_FORMAT 9
+ * }
  */
 export class TranscriptFormatError extends Error {
+  /** Always `ERR_TRANSCRIPT_FORMAT`. */
   readonly code: 'ERR_TRANSCRIPT_FORMAT' = 'ERR_TRANSCRIPT_FORMAT';
+  /** Every format tried (`TRANSCRIPT_FORMATS`). */
   readonly tried: TranscriptFormat[];
+  /** The 1-based line that failed, when the failure is a line's. */
   declare readonly line?: number;
 
+  /** `detail` says what failed; `line` is the line it failed on, if any. */
   constructor(detail: string, line?: number) {
     super(`not a known transcript format (tried ${TRANSCRIPT_FORMATS.join(', ')}): ${detail}`);
     this.name = 'TranscriptFormatError';

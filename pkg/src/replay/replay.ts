@@ -20,26 +20,37 @@ export interface ReplaySettings {
   refreshOn: 'response' | 'context';
   /** Turns per TAS/PRD reasoning refresh. Default 5. */
   refreshEvery: number;
+  /** As `BoundedOptions.recentItems`: items whose outputs stay whole. Default 6. */
   recentItems?: number;
+  /** As `BoundedOptions.partShare`: the largest share of the budget one part may take. Default 0.15. */
   partShare?: number;
+  /** As `BoundedOptions.summarizerShare`: the cap on a summarizer prompt's share. Default 0.4. */
   summarizerShare?: number;
 }
 
+/** The CLI's defaults: a 200,000-token budget, the length / 4 counter, the seed's 800k and 5-turn refreshes. */
 export const DEFAULT_SETTINGS: ReplaySettings = {
   budget: 200_000, counterName: 'heuristic', thresholdTokens: 800_000, refreshOn: 'response', refreshEvery: 5,
 };
 
 /** The markers a turn can carry, in the order the report lists them. */
 export const MARKERS = ['spec-refresh', 'context-refresh', 'handoff', 'prune', 'truncation', 'mask', 'cut', 'summary', 'drop'] as const;
+/** A rule's firing on a turn, e.g. 'prune' or 'handoff' (see `MARKER_INFO` for each one's meaning). */
 export type Marker = (typeof MARKERS)[number];
 
+/** One replayed turn. */
 export interface ReplayTurn {
+  /** 1-based turn number. */
   turn: number;
+  /** Tokens of the prompt sent, at most the budget. */
   promptTokens: number;
+  /** The bounded runner's ledger record of this turn. */
   ledger: LedgerRecord;
+  /** The rules that fired on this turn. */
   markers: Marker[];
   /** Tool calls answered in this turn, and those with no recorded result. */
   calls: number;
+  /** Tool calls of this turn with no recorded result. */
   unanswered: number;
   /** The first characters of each section of the prompt sent. */
   preview: { section: string; text: string }[];
@@ -47,14 +58,19 @@ export interface ReplayTurn {
   recorded: { inputTokens?: number; compaction?: boolean };
 }
 
+/** What `replay` found: every turn's prompt and the rules that fired. */
 export interface ReplayResult {
+  /** The session replayed: its name, format, step count and reading warnings. */
   session: { name: string; format: string; steps: number; warnings: string[] };
+  /** The settings it was replayed with. */
   settings: ReplaySettings;
+  /** Every replayed turn, in order. */
   turns: ReplayTurn[];
   /** How many turns carried each marker. */
   counts: Record<Marker, number>;
   /** The largest prompt, and how long the replay took. */
   largestPromptTokens: number;
+  /** Milliseconds the replay took. */
   ms: number;
 }
 
@@ -96,6 +112,13 @@ function previewOf(prompt: string): { section: string; text: string }[] {
 /**
  * Replays `session` with `settings`; `counter` counts tokens (undefined: length / 4).
  * `onProgress(done, total)` is called after each turn.
+ * @example
+ * import { readFileSync } from 'node:fs';
+ * import { DEFAULT_SETTINGS, parseTranscript, replay } from '@devs/context/replay';
+ *
+ * const [session] = parseTranscript(readFileSync('session.jsonl', 'utf8'), 'session.jsonl');
+ * const result = await replay(session, { ...DEFAULT_SETTINGS, budget: 100_000 }, undefined);
+ * console.log(result.largestPromptTokens, result.counts.prune); // at most 100,000; turns pruned
  */
 export async function replay(session: ReplaySession, settings: ReplaySettings, counter: TokenCounter | undefined,
   onProgress?: (done: number, total: number) => void): Promise<ReplayResult> {

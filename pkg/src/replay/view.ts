@@ -8,6 +8,7 @@ const SECTIONS = ['pinned', 'summary', 'recent', 'outputs', 'newInput', 'framing
 const SECTION_COLORS: Record<(typeof SECTIONS)[number], string> = {
   pinned: '#6c5ce7', summary: '#00b894', recent: '#0984e3', outputs: '#fdcb6e', newInput: '#e17055', framing: '#b2bec3',
 };
+/** Each marker's colour, legend label and meaning, as the chart and the CLI show them. */
 export const MARKER_INFO: Record<Marker, { color: string; label: string; meaning: string }> = {
   'spec-refresh': { color: '#6c5ce7', label: 'spec refresh', meaning: 'the TAS/PRD specs were re-injected (every 10 turns)' },
   'context-refresh': { color: '#a29bfe', label: 'context refresh', meaning: "the TAS/PRD summaries were prepended to the envelope's reasoning (every 5 turns)" },
