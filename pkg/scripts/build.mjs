@@ -362,11 +362,11 @@ function slimDeclarations() {
  *
  * This build has no Node.js file access: \`ContextComposer.fromProject\` rejects, as in
  * the browser build of \`@devs/context\`.
+ * @packageDocumentation
  * @example
  * import { init, countTokens } from '@devs/context/slim';
  * await init(); // fetches rules.wasm next to this module; webpack 5 and Vite emit it
  * countTokens('hello world');
- * @packageDocumentation
  */
 export * from './index.js';
 
