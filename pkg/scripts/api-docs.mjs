@@ -1,0 +1,64 @@
+// Writes the API reference, docs/api/ (Markdown), with TypeDoc from the built declarations
+// pkg/dist/{index,tokenizers,sqlite,replay,slim}.d.ts: what a host sees, JSDoc and
+// examples included. Builds nothing: run `bash scripts/build.sh` first.
+//
+//   node pkg/scripts/api-docs.mjs    (or: bash scripts/api-docs.sh)
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Application } from 'typedoc';
+
+const pkgDir = join(dirname(fileURLToPath(import.meta.url)), '..');
+const out = join(pkgDir, '..', 'docs', 'api');
+const entries = ['index', 'slim', 'tokenizers', 'sqlite', 'replay'];
+const files = entries.map((e) => join(pkgDir, 'dist', `${e}.d.ts`));
+for (const file of files) {
+  if (!existsSync(file)) {
+    console.error(`${file} is missing: run \`bash scripts/build.sh\` first`);
+    process.exit(1);
+  }
+}
+
+// The declarations import each other as `@devs/context`, which resolves to this package
+// through its "exports" under NodeNext resolution.
+const scratch = mkdtempSync(join(tmpdir(), 'devs-context-api-docs-'));
+const tsconfig = join(scratch, 'tsconfig.json');
+writeFileSync(tsconfig, JSON.stringify({
+  compilerOptions: {
+    target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true,
+    lib: ['es2022', 'esnext.disposable', 'dom'], types: [], typeRoots: [join(pkgDir, 'node_modules/@types')],
+    skipLibCheck: true,
+  },
+  files,
+}));
+
+try {
+  const app = await Application.bootstrapWithPlugins({
+    entryPoints: files,
+    tsconfig,
+    plugin: ['typedoc-plugin-markdown'],
+    out,
+    readme: 'none',
+    name: '@devs/context API',
+    disableSources: true,
+    excludePrivate: true,
+    excludeInternal: true,
+    hideGenerator: true,
+    sort: ['kind', 'alphabetical'],
+    validation: { notExported: false, invalidLink: true, rewrittenLink: true },
+    logLevel: 'Warn',
+  });
+  const project = await app.convert();
+  if (!project) throw new Error('TypeDoc could not convert the declarations');
+  // Name each module as a host imports it.
+  for (const mod of project.children ?? []) {
+    mod.name = mod.name === 'index' ? '@devs/context' : `@devs/context/${mod.name}`;
+  }
+  app.validate(project);
+  if (app.logger.hasErrors()) throw new Error('TypeDoc reported errors');
+  await app.generateOutputs(project);
+  console.log(`wrote ${out}`);
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+}
