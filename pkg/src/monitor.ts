@@ -9,7 +9,7 @@ import { rules } from './wasm.js';
 /**
  * Accumulates token counts and calls `onThresholdExceeded` each time the total reaches
  * `thresholdTokens` (default 800,000), resetting before the callback runs
- * ([4_USER_FEATURES-REQ-083]).
+ * (requirement 4_USER_FEATURES-REQ-083, listed under "Requirement IDs" in the README).
  * @example
  * import { SummarizationHandoff, TokenThresholdMonitor } from '@devs/context';
  *

@@ -70,13 +70,13 @@ export interface RefreshResult {
 
 /** Options of `ContextRefresher`. */
 export interface ContextRefresherOptions {
-  /** Turns per refresh, a whole number >= 1. Default 5 ([3_MCP-TAS-089]). */
+  /** Turns per refresh, a whole number >= 1. Default 5: a refresh after 5 turns in one node (requirement 3_MCP-TAS-089). */
   threshold?: number;
   /** Where the summaries come from on each refresh. */
   summaryProvider: SummaryProvider;
 }
 
-/** One record of the agent log ([3_MCP-TAS-088]). */
+/** One record of the agent log: every record carries its envelope's `turn_index` (requirement 3_MCP-TAS-088). */
 export interface TurnLogEntry {
   /** The envelope's `turn_index`. */
   turn_index: number;
@@ -369,7 +369,7 @@ export interface AgentTurn {
   timestampMs: number;
 }
 
-/** Token shares of a composed window ([3_MCP-TAS-047]). */
+/** Token shares of a composed window: Goal, then Map, then Recent Past (requirement 3_MCP-TAS-047). */
 export interface WindowBudget {
   /** The whole window, in tokens. */
   totalBudget: number;

@@ -26,7 +26,7 @@ export function readBudget(field: string, value: unknown): Float64Array {
 
 /**
  * Splits `total` (default 800,000) into Goal 30%, Map 20% and Recent Past 50%, each share
- * rounded down ([3_MCP-TAS-047]).
+ * rounded down (requirement 3_MCP-TAS-047: Goal, then Map, then Recent Past).
  * @throws {RangeError} when `total` is not a whole number >= 1.
  * @example
  * import { createDefaultWindowBudget } from '@devs/context';
