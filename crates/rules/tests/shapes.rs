@@ -10,12 +10,27 @@ use devs_context_rules::saop::{ACTION_KEYS, OBSERVATION_KEYS, STATUSES, THOUGHT_
 
 const TYPES: &str = include_str!("../../../pkg/src/types.ts");
 
+/// The source without its `/* … */` comments (JSDoc on members and inline fields).
+fn without_comments(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find("/*") {
+        out.push_str(&rest[..start]);
+        rest = rest[start..]
+            .find("*/")
+            .map_or("", |end| &rest[start + end + 2..]);
+    }
+    out.push_str(rest);
+    out
+}
+
 /// `interface NAME`'s members: name → type text (one level of inline object kept whole).
 fn interface(name: &str) -> BTreeMap<String, String> {
-    let start = TYPES
+    let types = without_comments(TYPES);
+    let start = types
         .find(&format!("export interface {name} {{"))
         .unwrap_or_else(|| panic!("pkg/src/types.ts has no interface {name}"));
-    let body = &TYPES[start..];
+    let body = &types[start..];
     let mut members = BTreeMap::new();
     let (mut depth, mut current): (i32, Option<(String, String)>) = (0, None);
     for line in body.lines().skip(1) {
@@ -23,7 +38,10 @@ fn interface(name: &str) -> BTreeMap<String, String> {
         if depth == 0 && trimmed == "}" {
             break;
         }
-        if depth == 0 && !trimmed.starts_with('/') && !trimmed.starts_with('*') {
+        if trimmed.is_empty() {
+            continue;
+        }
+        if depth == 0 && !trimmed.starts_with("//") {
             if let Some((key, rest)) = trimmed.split_once(':') {
                 let key = key.trim_end_matches('?').trim().to_string();
                 current = Some((key, rest.trim().to_string()));
