@@ -4,7 +4,9 @@
  * this package's rules, and draw what each rule did. The engine behind
  * `devs-context replay` and the www/ page.
  * @example
+ * import { readFileSync } from 'node:fs';
  * import { parseTranscript, replay, DEFAULT_SETTINGS } from '@devs/context/replay';
+ * const text = readFileSync('session.jsonl', 'utf8');
  * const [session] = parseTranscript(text, 'session.jsonl');
  * const result = await replay(session, { ...DEFAULT_SETTINGS, budget: 200_000 }, undefined);
  * result.largestPromptTokens; // ≤ 200,000
