@@ -41,11 +41,6 @@ fn frame(build: impl FnOnce(&mut Frame)) -> String {
     frame.into_string()
 }
 
-/// A batch of whole texts, joined, with their UTF-16 lengths.
-fn batch(joined: &str, lens: &[u32]) -> Vec<Units> {
-    split_batch(joined, lens)
-}
-
 /// A batch of probes, joined, with their UTF-16 lengths, all from unit `start` of their text.
 fn probes(joined: &str, lens: &[u32], start: usize) -> Vec<Probe> {
     split_batch(joined, lens)

@@ -3,8 +3,9 @@
 use devs_context_rules::window::{check_specs, injection, max_turns, spec_due, window_start};
 use wasm_bindgen::prelude::*;
 
-use crate::{Out, batch, frame, probes, report};
+use crate::{Out, frame, probes, report};
 use devs_context_rules::text::Probe;
+use devs_context_rules::text::split_batch;
 
 /// `maxTurns` (`undefined`: 20), checked under `field`.
 #[wasm_bindgen(js_name = maxTurns)]
@@ -45,7 +46,7 @@ pub fn spec_injection(joined: &str, lens: &[u32], start: usize) -> String {
 /// A composer's documents, whole: checked, then their injection text.
 #[wasm_bindgen(js_name = composerSpecs)]
 pub fn composer_specs(field: &str, contents: &str, lens: &[u32]) -> Out<String> {
-    let contents = batch(contents, lens);
+    let contents = split_batch(contents, lens);
     report(check_specs(field, &contents))?;
     let whole: Vec<Probe> = contents.into_iter().map(Probe::from).collect();
     Ok(frame(|f| {

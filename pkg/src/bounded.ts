@@ -2,10 +2,10 @@
 // holds (`devs_context_rules::bound`); this module keeps the texts, stores raw outputs,
 // builds the placeholder, cut and summarizer texts the rules describe, and counts each
 // text once.
-import { ruleError } from './errors.js';
+import { checked } from './errors.js';
 import { FrameReader, frameText } from './frame.js';
 import { LIMITS } from './limits.js';
-import { callMethod, object, probe, string, type Bag } from './read.js';
+import { callMethod, holder, method, object, optionalNumber, probe, string, type Bag } from './read.js';
 import { utf8Length } from './runtime.js';
 import { count } from './tokens.js';
 import type { BoundedOptions, LedgerRecord, SaopEnvelope, StateRepository, SummarizerClient, TokenCounter } from './types.js';
@@ -55,14 +55,11 @@ export class BoundedHistory {
   constructor(options: BoundedOptions, defaults: { budget: number; store: StateRepository | undefined; goal: string; agentId: string; counter: TokenCounter | undefined }) {
     const field = 'options.bounded';
     const opts = object(field, options);
-    const num = (key: string) => (opts[key] === undefined ? undefined : (opts[key] as number));
-    for (const key of ['budget', 'recentItems', 'partShare', 'summarizerShare']) {
-      if (opts[key] !== undefined && typeof opts[key] !== 'number') string(`${field}.${key}`, opts[key], 'a number');
-    }
+    const num = (key: string) => optionalNumber(`${field}.${key}`, opts[key]);
+    const budget = num('budget'), recentItems = num('recentItems'), partShare = num('partShare'), summarizerShare = num('summarizerShare');
     this.#store = opts.store === undefined ? (defaults.store as Bag | undefined) : object(`${field}.store`, opts.store);
-    if (this.#store) callMethodCheck(this.#store, 'insertRawToolOutput', `${field}.store.insertRawToolOutput`);
-    this.#summarizer = opts.summarizer === undefined ? undefined : object(`${field}.summarizer`, opts.summarizer);
-    if (this.#summarizer) callMethodCheck(this.#summarizer, 'summarize', `${field}.summarizer.summarize`);
+    if (this.#store) method(this.#store, 'insertRawToolOutput', `${field}.store.insertRawToolOutput`);
+    this.#summarizer = opts.summarizer === undefined ? undefined : holder(`${field}.summarizer`, opts.summarizer, ['summarize']);
     const pinned = opts.pinned === undefined ? [] : (opts.pinned as unknown[]);
     if (!Array.isArray(pinned)) string(`${field}.pinned`, pinned, 'an array of strings');
     const pins = pinned.map((p, i) => string(`${field}.pinned[${i}]`, p));
@@ -74,11 +71,7 @@ export class BoundedHistory {
     this.#agentId = defaults.agentId;
     this.#pins = pins.join('\n\n');
     this.#pinnedBase = count(this.#counter, this.#goal, 'taskGoal') + (pins.length ? count(this.#counter, this.#pins, `${field}.pinned`) : 0);
-    try {
-      this.#core = new rules.BoundCore(num('budget') ?? defaults.budget, num('recentItems'), num('partShare'), num('summarizerShare'), this.#pinnedBase);
-    } catch (thrown) {
-      throw ruleError(thrown);
-    }
+    this.#core = checked(() => new rules.BoundCore(budget ?? defaults.budget, recentItems, partShare, summarizerShare, this.#pinnedBase));
   }
 
   begin(): void {
@@ -128,22 +121,16 @@ export class BoundedHistory {
   repin(plan: string): void {
     if (plan === this.#plan) return;
     this.#plan = plan;
-    try {
-      this.#core.repin(this.#pinnedBase + count(this.#counter, plan, 'plan'));
-    } catch (thrown) {
-      throw ruleError(thrown);
-    }
+    // Counted outside `checked`: a host counter's own throw passes through untouched.
+    const pinned = this.#pinnedBase + count(this.#counter, plan, 'plan');
+    checked(() => this.#core.repin(pinned));
   }
 
   /** Plans the prompt (storing, masking, cutting, summarizing as the rules ask) and renders it. */
   async prompt(): Promise<{ prompt: string; promptTokens: number; rawTokens: number; ms: number }> {
     const started = performance.now();
     let need: Float64Array;
-    try {
-      need = this.#core.plan();
-    } catch (thrown) {
-      throw ruleError(thrown);
-    }
+    need = checked(() => this.#core.plan());
     for (;;) {
       const [code, a, b, c] = need;
       if (code === DONE) break;
@@ -195,11 +182,7 @@ export class BoundedHistory {
 
   /** Learns from the provider's count of the prompt we counted as `rawTokens`. */
   observe(rawTokens: number, inputTokens: number): void {
-    try {
-      this.#core.observe(rawTokens, inputTokens);
-    } catch (thrown) {
-      throw ruleError(thrown);
-    }
+    checked(() => this.#core.observe(rawTokens, inputTokens));
   }
 
   get calibration(): { overhead: number; ratio: number; samples: number } {
@@ -270,8 +253,4 @@ export class BoundedHistory {
     if (this.#core.has_summary && this.#core.first_live === to) this.#summary = summary;
     return need;
   }
-}
-
-function callMethodCheck(target: Bag, key: string, field: string): void {
-  if (typeof target[key] !== 'function') string(field, target[key], 'a function');
 }

@@ -1,5 +1,5 @@
 // Seed 004: `AgentLogStore` ([3_MCP-TAS-088]).
-import { argumentError, ruleError } from './errors.js';
+import { argumentError, checked } from './errors.js';
 import { live, type WasmObject } from './lifetime.js';
 import { describe, number, object, optionalNumber, string } from './read.js';
 import type { TurnLogEntry } from './types.js';
@@ -31,11 +31,7 @@ export class AgentLogStore {
   /** @throws {RangeError} when `maxSize` is not a whole number >= 1. */
   constructor(maxSize?: number) {
     const size = optionalNumber('maxSize', maxSize);
-    try {
-      this.#core = new rules.LogSlots(size);
-    } catch (thrown) {
-      throw ruleError(thrown);
-    }
+    this.#core = checked(() => new rules.LogSlots(size));
   }
 
   /** The most entries the store holds before it drops the oldest. */
@@ -65,12 +61,8 @@ export class AgentLogStore {
     let agent = this.#agents.get(agentId);
     const isNew = agent === undefined;
     if (agent === undefined) agent = this.#nextAgent;
-    let placed: number;
-    try {
-      placed = core.append(agent, turnIndex);
-    } catch (thrown) {
-      throw ruleError(thrown);
-    }
+    const key = agent;
+    const placed = checked(() => core.append(key, turnIndex));
     if (isNew) {
       this.#agents.set(agentId, agent);
       this.#agentIds.set(agent, agentId);

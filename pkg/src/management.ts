@@ -3,9 +3,9 @@
 // answers. Nothing the caller passed in is mutated: on success `context.turns` and
 // `context.pendingToolOutputs` are replaced with new arrays, and on failure the context
 // is left exactly as it was.
-import { ruleError } from './errors.js';
+import { checked } from './errors.js';
 import { frameText } from './frame.js';
-import { array, callMethod, holder, number, object, probe, string, type Bag } from './read.js';
+import { array, callMethod, holder, joinTexts, number, object, probe, string, type Bag } from './read.js';
 import { countAll, countEach, count, counterOption, sum } from './tokens.js';
 import type { AgentTurn, AppliedContextResult, ComposedWindow, ContextManagementDeps, OrchestratorContext, TokenCounter } from './types.js';
 import { readBudget } from './window-composer.js';
@@ -109,12 +109,7 @@ export async function run(job: Job): Promise<Applied> {
   const alreadyPruned = turns.length === 1 && summaryTurns.has(turns[0] as object);
   const done = Uint8Array.from(outputs, (o) => (isTruncated(o) ? 1 : 0));
   const ratio = rules.loopGuardRatio(typeof job.pruner.saturationRatio === 'number' ? job.pruner.saturationRatio : undefined);
-  let machine: InstanceType<typeof rules.Management>;
-  try {
-    machine = new rules.Management(job.totalBudget, ratio, turnTokens, alreadyPruned, done);
-  } catch (thrown) {
-    throw ruleError(thrown);
-  }
+  const machine = checked(() => new rules.Management(job.totalBudget, ratio, turnTokens, alreadyPruned, done));
   try {
     let newTurns: unknown[] = turns.slice();
     const newOutputs: unknown[] = outputs.slice();
@@ -149,8 +144,8 @@ export async function run(job: Job): Promise<Applied> {
         }
         case ROLES: {
           const roles = turns.map((t, i) => string(`context.turns[${i}].role`, object(`context.turns[${i}]`, t).role));
-          const [joined, lens] = joinRoles(roles);
-          need = checkedNeed(() => machine.roles(joined, lens));
+          const [joined, lens] = joinTexts(roles);
+          need = checked(() => machine.roles(joined, lens));
           break;
         }
         case KEEP_NEWEST:
@@ -215,18 +210,6 @@ export async function run(job: Job): Promise<Applied> {
 /** This package's `ToolOutputPruner`, with its own `shouldTruncate`. */
 function ownPruner(pruner: Bag): boolean {
   return pruner instanceof ToolOutputPruner && pruner.shouldTruncate === ToolOutputPruner.prototype.shouldTruncate;
-}
-
-function checkedNeed(fn: () => number): number {
-  try {
-    return fn();
-  } catch (thrown) {
-    throw ruleError(thrown);
-  }
-}
-
-function joinRoles(roles: string[]): [string, Uint32Array] {
-  return [roles.join(''), Uint32Array.from(roles, (r) => r.length)];
 }
 
 /** A turn of the loop guard's cut: its content cut to `share` units, at a space. */

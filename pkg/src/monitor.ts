@@ -1,5 +1,5 @@
 // Seed 003: `TokenThresholdMonitor` ([4_USER_FEATURES-REQ-083]).
-import { checked, ruleError } from './errors.js';
+import { checked } from './errors.js';
 import { live, type WasmObject } from './lifetime.js';
 import { method, number, object, optionalNumber } from './read.js';
 import { count, counterOption } from './tokens.js';
@@ -33,11 +33,7 @@ export class TokenThresholdMonitor {
     this.#callback = method(c, 'onThresholdExceeded', 'config.onThresholdExceeded') as (event: ContextRefreshEvent) => unknown;
     const threshold = optionalNumber('config.thresholdTokens', c.thresholdTokens);
     this.#counter = counterOption('config.countTokens', c.countTokens);
-    try {
-      this.#core = new rules.Monitor('config.thresholdTokens', threshold);
-    } catch (thrown) {
-      throw ruleError(thrown);
-    }
+    this.#core = checked(() => new rules.Monitor('config.thresholdTokens', threshold));
   }
 
   /** The total at which `onThresholdExceeded` is called. */

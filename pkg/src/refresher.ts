@@ -1,5 +1,5 @@
 // Seed 000: `ContextRefresher` and `OrchestratorContextInjector` ([3_MCP-TAS-089]).
-import { checked, ruleError } from './errors.js';
+import { checked } from './errors.js';
 import { template } from './frame.js';
 import { live, type WasmObject } from './lifetime.js';
 import { callMethod, holder, number, object, optionalNumber, string, type Bag } from './read.js';
@@ -41,11 +41,7 @@ export class ContextRefresher {
     const opts = object('options', options);
     this.#provider = holder('options.summaryProvider', opts.summaryProvider, ['getSummary']);
     const threshold = optionalNumber('options.threshold', opts.threshold);
-    try {
-      this.#core = new rules.Refresher(threshold);
-    } catch (thrown) {
-      throw ruleError(thrown);
-    }
+    this.#core = checked(() => new rules.Refresher(threshold));
   }
 
   /** Turns counted in the current node since the last refresh. */

@@ -1,13 +1,13 @@
 // `AgentRunner`: the seeds wired into one host-agnostic turn loop. Which step comes next,
 // the threshold, the handoff and the rollback are the rules' (`devs_context_rules::runner`);
 // this loop does each step's host I/O, in JS, and answers.
-import { UseAfterFreeError, argumentError, checked, ruleError } from './errors.js';
+import { argumentError, checked, UseAfterFreeError } from './errors.js';
 import { BoundedHistory } from './bounded.js';
 import { FrameReader, frameText, template } from './frame.js';
 import { LIMITS } from './limits.js';
 import { agentTurn, prepare, run, shownText, type Applied } from './management.js';
 import { OrchestratorContextInjector, ContextRefresher, REFRESH_STATE } from './refresher.js';
-import { array, callMethod, describe, holder, isObject, nonEmptyString, number, object, optionalNumber, probe, string, type Bag } from './read.js';
+import { array, callMethod, describe, holder, isObject, joinTexts, nonEmptyString, number, object, optionalNumber, probe, string, type Bag } from './read.js';
 import { utf8Length } from './runtime.js';
 import { validateAll } from './saop.js';
 import { count, counterOption } from './tokens.js';
@@ -100,12 +100,7 @@ export class AgentRunner {
         budget, store: deps?.stateRepository as StateRepository | undefined, goal: taskGoal, agentId, counter: config.counter,
       });
     }
-    try {
-      this.#core = new rules.RunnerCore(threshold, config.management !== null, config.injector !== null, config.tracker !== null,
-        config.log !== null, config.refreshOnContext);
-    } catch (thrown) {
-      throw ruleError(thrown);
-    }
+    this.#core = checked(() => new rules.RunnerCore(threshold, config.management !== null, config.injector !== null, config.tracker !== null, config.log !== null, config.refreshOnContext));
     this.#config = config;
   }
 
@@ -269,11 +264,7 @@ export class AgentRunner {
                   + count(cfg.counter, observation.output, 'envelope.observation.output');
               }
             }
-            try {
-              core.record(tokens, contextTokens, has);
-            } catch (thrown) {
-              throw ruleError(thrown);
-            }
+            checked(() => core.record(tokens, contextTokens, has));
             plan();
             break;
           }
@@ -423,7 +414,7 @@ function keepEnvelope(ctx: Bag, envelope: unknown): void {
 function historyFrom(turns: unknown, turn: number, agentId: string): TurnEntry[] {
   const list = array('context.turns', turns) as Bag[];
   const roles = list.map((t) => (typeof t.role === 'string' ? t.role : ''));
-  const assistant = rules.historyRoles(roles.join(''), Uint32Array.from(roles, (r) => r.length));
+  const assistant = rules.historyRoles(...joinTexts(roles));
   return list.map((t, i) => turnEntry(turn, agentId, assistant[i] === 1 ? 'assistant' : 'user', t.content as string));
 }
 
@@ -455,11 +446,7 @@ function buildPrompt(cfg: Config, window: ContextWindow, applied: Applied | null
       tools++;
     }
   }
-  let values: string;
-  try {
-    values = rules.promptText(applied !== null, indexes, roles.join(''), Uint32Array.from(roles, (r) => r.length), tools);
-  } catch (thrown) {
-    throw ruleError(thrown);
-  }
+  const [joined, lens] = joinTexts(roles);
+  const values = checked(() => rules.promptText(applied !== null, indexes, joined, lens, tools));
   return { prompt: frameText(values, hosts), turns: turns.length };
 }

@@ -1,7 +1,7 @@
 // The SAOP envelope validator. The shell walks a host's envelope once into a skeleton of
 // plain data (kinds, lengths, short strings); the rules validate the skeleton and name
 // the first bad field. A getter or Proxy trap that throws does so here, in JS.
-import { ruleError } from './errors.js';
+import { checked } from './errors.js';
 import type { SaopEnvelope } from './types.js';
 import { rules } from './wasm.js';
 
@@ -61,11 +61,7 @@ function skeleton(value: unknown, ancestors: object[]): string {
 export function validateAll(envelopes: readonly unknown[], prefix: string, indexes: Uint32Array = new Uint32Array(0)): void {
   let skeletons = '';
   for (const e of envelopes) skeletons += skeleton(e, []);
-  try {
-    rules.validateSkeletons(skeletons, prefix, indexes);
-  } catch (thrown) {
-    throw ruleError(thrown);
-  }
+  checked(() => rules.validateSkeletons(skeletons, prefix, indexes));
 }
 
 /**

@@ -1,6 +1,6 @@
 // Token counting: `countTokens`, and the counter every counting rule accepts. A host's
 // counter is called here, in JS; the rules check what it answers.
-import { argumentError, ruleError } from './errors.js';
+import { argumentError, checked } from './errors.js';
 import { describe } from './read.js';
 import type { TokenCounter } from './types.js';
 import { rules } from './wasm.js';
@@ -34,11 +34,7 @@ export function counterOption(field: string, value: unknown): TokenCounter | und
 function hostCount(counter: TokenCounter, text: string): number {
   const n = counter(text);
   if (typeof n !== 'number') throw argumentError(TypeError, 'countTokens()', `must be a number, got ${describe(n)}`);
-  try {
-    return rules.checkedCount(n);
-  } catch (thrown) {
-    throw ruleError(thrown);
-  }
+  return checked(() => rules.checkedCount(n));
 }
 
 /** Tokens of `text` (checked to be a string under `field`). */
@@ -95,11 +91,7 @@ export function countAll(counter: TokenCounter | undefined, texts: readonly stri
     if (typeof n !== 'number') throw argumentError(TypeError, 'countTokens()', `must be a number, got ${describe(n)}`);
     out[i] = n;
   }
-  try {
-    rules.checkedTotal(out);
-  } catch (thrown) {
-    throw ruleError(thrown);
-  }
+  checked(() => rules.checkedTotal(out));
   return out;
 }
 

@@ -1,5 +1,5 @@
 // Seed 004: `TurnTracker` ([3_MCP-TAS-088]).
-import { ruleError } from './errors.js';
+import { checked } from './errors.js';
 import { live, type WasmObject } from './lifetime.js';
 import { object, string } from './read.js';
 import { clockNs } from './runtime.js';
@@ -35,11 +35,7 @@ export class TurnTracker {
   constructor(agentId: string, phase: string) {
     this.#agentId = string('agentId', agentId, 'a non-empty string');
     this.#phase = string('phase', phase, 'a non-empty string');
-    try {
-      this.#core = new rules.Tracker(agentId.length, phase.length);
-    } catch (thrown) {
-      throw ruleError(thrown);
-    }
+    this.#core = checked(() => new rules.Tracker(agentId.length, phase.length));
   }
 
   /** The last index handed out by `nextIndex` (0 before the first). */

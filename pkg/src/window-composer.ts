@@ -1,5 +1,5 @@
 // `WindowComposer` and `createDefaultWindowBudget` ([3_MCP-TAS-047]).
-import { checked, ruleError } from './errors.js';
+import { checked } from './errors.js';
 import { live, type WasmObject } from './lifetime.js';
 import { array, number, object, optionalNumber, probe, string, type Bag } from './read.js';
 import { validateAll } from './saop.js';
@@ -65,11 +65,7 @@ export class WindowComposer {
       max = optionalNumber('options.maxRecentEnvelopes', opts.maxRecentEnvelopes);
       this.#counter = counterOption('options.countTokens', opts.countTokens);
     }
-    try {
-      this.#core = new rules.Composer(shares, max);
-    } catch (thrown) {
-      throw ruleError(thrown);
-    }
+    this.#core = checked(() => new rules.Composer(shares, max));
   }
 
   /** The token shares each composed window must fit. */

@@ -1,11 +1,10 @@
 // Seed 001: `SlidingRelevanceWindow` and `SpecRefreshProtocol` ([4_USER_FEATURES-REQ-018]).
-import { checked } from './errors.js';
+import { checked, UseAfterFreeError } from './errors.js';
 import { frameText } from './frame.js';
 import { array, joinProbes, number, object, string } from './read.js';
 import { LIMITS } from './limits.js';
 import type { ContextWindow, SlidingRelevanceWindowConfig, SpecDocument, TurnEntry } from './types.js';
 import { rules } from './wasm.js';
-import { UseAfterFreeError } from './errors.js';
 
 /**
  * `true` on turn counts 10, 20, 30…: when the specs are due again. Also available as the
