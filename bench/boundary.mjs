@@ -7,7 +7,7 @@
 //   2. crossings  JS→wasm and wasm→JS calls per operation, counted by wrapping the
 //                 `WebAssembly.Instance` the package creates (bench/crossings.mjs), in a
 //                 process of its own so the wrappers never slow the timings;
-//   3. replay     the real sessions of ../shared/transcripts/ (bench/transcripts.mjs)
+//   3. replay     the real sessions of pkg/test/fixtures/sessions/ (bench/transcripts.mjs)
 //                 through AgentRunner with every rule on, and through the plain-JS loop;
 //   4. memory     10^5 create/drop cycles per class without free(), under --expose-gc,
 //                 reading the wasm memory size before and after.
@@ -25,7 +25,7 @@ import { installCrossingCounter, instances, since, snapshot } from './crossings.
 const self = fileURLToPath(import.meta.url);
 const SIZES = (process.env.BOUNDARY_SIZES ?? '100,2000,20000').split(',').map(Number);
 const PHASES = ['timing', 'crossings', 'replay', 'memory'];
-const TRANSCRIPTS = new URL('../../shared/transcripts/', import.meta.url);
+const TRANSCRIPTS = new URL('../pkg/test/fixtures/sessions/', import.meta.url);
 
 // ---------- formatting ----------
 
@@ -203,7 +203,7 @@ async function replayPhase() {
   const sessions = files.flatMap((f) => loadSession(fileURLToPath(new URL(f, TRANSCRIPTS))));
 
   header('3. Real sessions replayed through AgentRunner with every rule on');
-  console.log(`${sessions.length} sessions from ../shared/transcripts/: each tool call and its result is one SAOP envelope, returned`);
+  console.log(`${sessions.length} sessions from pkg/test/fixtures/sessions/: each tool call and its result is one SAOP envelope, returned`);
   console.log('with the model\'s text by a scripted LLM as { text, envelope }; the user\'s messages are runTurn(input).');
   console.log('Ours: AgentRunner with contextManagement, tracker, log, injector (as in pkg/test/agent-runner-management.test.mjs);');
   console.log('plain JS: the same loop over the seeds (bench/peers/seed-runner.mjs). Default counter (length/4). Each session');

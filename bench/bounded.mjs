@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Issue 10's figures: each shared session (../shared/transcripts/, native formats) replayed
+// Issue 10's figures: each real session (pkg/test/fixtures/sessions/, native formats) replayed
 // through a bounded AgentRunner (with contextManagement, tracker, log and injector) at a
 // 200,000 and an 800,000 token budget with the exact o200k counter, against the same loop
 // over the seeds in plain JS (bench/peers/seed-runner.mjs) with gpt-tokenizer's o200k.
@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { loadOurs, loadPlain, managedRunner } from './boundary-workloads.mjs';
 import { loadSession } from './transcripts.mjs';
 
-const TRANSCRIPTS = new URL('../../shared/transcripts/', import.meta.url);
+const TRANSCRIPTS = new URL('../pkg/test/fixtures/sessions/', import.meta.url);
 const BUDGETS = process.argv.slice(2).map(Number).filter(Boolean);
 const budgets = BUDGETS.length ? BUDGETS : [200_000, 800_000];
 
@@ -75,7 +75,7 @@ async function runBounded(session, budget) {
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (n) => n.toLocaleString('en-US');
-console.log(`Bounded AgentRunner on the shared sessions, exact o200k counter; Node ${process.version}\n`);
+console.log(`Bounded AgentRunner on the real sessions, exact o200k counter; Node ${process.version}\n`);
 console.log('| session | turns | budget | largest promptTokens | masked | cut | summarized (turns) | dropped (turns) | largest summarizer input | ours ms/turn | plain-JS seeds ms/turn |');
 console.log('|---|---|---|---|---|---|---|---|---|---|---|');
 for (const session of sessions) {

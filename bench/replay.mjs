@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Issue 12's figures: how long `devs-context replay` takes on a 5 MB session with exact
-// o200k counts, and how much memory it uses against the file's size; then each shared
-// sample. The 5 MB session is the shared Claude Code session repeated (ids renamed) until
+// o200k counts, and how much memory it uses against the file's size; then each real
+// sample. The 5 MB session is the Claude Code session of pkg/test/fixtures/sessions repeated (ids renamed) until
 // it is 5 MB. Memory is the child's peak resident set (maxRSS) less a bare Node's.
 // Run: node bench/replay.mjs [MB]
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 
 const MB = Number(process.argv[2] ?? 5);
 const cli = fileURLToPath(new URL('../pkg/dist/cli.mjs', import.meta.url));
-const transcripts = fileURLToPath(new URL('../../shared/transcripts/', import.meta.url));
+const transcripts = fileURLToPath(new URL('../pkg/test/fixtures/sessions/', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'replay-bench-'));
 
 function big() {

@@ -1,4 +1,4 @@
-// Real agent sessions (../shared/transcripts/) as scripted LLM answers: each tool call and
+// Real agent sessions (pkg/test/fixtures/sessions/) as scripted LLM answers: each tool call and
 // its result become one SAOP envelope, returned with the model's text as `{ text, envelope }`.
 //
 //   loadSession(path) → [{ name, format, steps: [{ text, envelope, input? }] }]

@@ -1,4 +1,4 @@
-// Issue 10: real sessions stay inside the budget. Each shared transcript is replayed in
+// Issue 10: real sessions stay inside the budget. Each real session (fixtures/sessions) is replayed in
 // its native format through an AgentRunner with `bounded`, with the exact o200k counter;
 // every prompt is counted whole and checked against the budget.
 import { describe, it } from 'node:test';
@@ -10,7 +10,7 @@ import { createTokenCounter } from '@devs/context/tokenizers';
 import { loadSession } from '../../bench/transcripts.mjs';
 import { assertFieldError, envelope, rejected, thrown } from './helpers.mjs';
 
-const TRANSCRIPTS = new URL('../../../shared/transcripts/', import.meta.url);
+const TRANSCRIPTS = new URL('./fixtures/sessions/', import.meta.url);
 const o200k = createTokenCounter('o200k_base');
 const specs = [{ name: 'TAS', content: 'Rust core' }, { name: 'PRD', content: 'Stay on track' }];
 

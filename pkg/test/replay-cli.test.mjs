@@ -1,4 +1,4 @@
-// `devs-context replay`: the shared sessions in their native formats, end to end through
+// `devs-context replay`: the real sessions (fixtures/sessions) in their native formats, end to end through
 // the built CLI (pkg/dist/cli.mjs), with its table, ledger and HTML report, and bad input.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
 const cli = fileURLToPath(new URL('../dist/cli.mjs', import.meta.url));
-const transcripts = fileURLToPath(new URL('../../../shared/transcripts/', import.meta.url));
+const transcripts = fileURLToPath(new URL('./fixtures/sessions/', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'replay-'));
 
 async function run(...args) {

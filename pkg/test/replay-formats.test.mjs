@@ -1,20 +1,20 @@
 // Issue 12, the input side of `devs-context replay`: transcripts of real agent sessions in
 // their native formats become sessions of steps (one per model turn) whose tool calls are
 // SAOP envelopes. Fixtures: ./fixtures/transcripts/ (one per format, written for these
-// tests from each agent's public source and docs) and the shared real sessions in
-// ../../../shared/transcripts/.
+// tests from each agent's public source and docs) and the real sessions in
+// ./fixtures/sessions/ (copies, with their licence).
 //
 // The module is imported from the built package (pkg/dist/replay.mjs, `@devs/context/replay`).
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 const FIXTURES = new URL('./fixtures/transcripts/', import.meta.url);
-const SHARED = new URL('../../../shared/transcripts/', import.meta.url);
+const SESSIONS = new URL('./fixtures/sessions/', import.meta.url);
 const FORMATS = ['claude-code', 'codex', 'cline', 'openhands', 'swe-agent', 'mini-swe-agent', 'openai-messages', 'anthropic-messages', 'saop-jsonl'];
 
 const scratch = mkdtempSync(join(tmpdir(), 'replay-formats-'));
@@ -44,8 +44,7 @@ const { parseTranscript, detectFormat, TranscriptFormatError, TRANSCRIPT_FORMATS
 const { validateSaopEnvelope } = await builtPackage();
 
 const fixture = (name) => readFileSync(new URL(name, FIXTURES), 'utf8');
-const shared = (name) => readFileSync(new URL(name, SHARED), 'utf8');
-const noShared = !existsSync(fileURLToPath(SHARED)) && 'the shared transcripts are not checked out next to the repository';
+const session = (name) => readFileSync(new URL(name, SESSIONS), 'utf8');
 
 /** Every envelope of `sessions` passes the package's validator; unanswered calls are marked as specified. */
 function assertValid(sessions) {
@@ -106,13 +105,13 @@ describe('detectFormat', () => {
     });
   }
 
-  it('finds the shared samples from their content', { skip: noShared }, () => {
-    assert.equal(detectFormat(shared('claude-code-session.jsonl')), 'claude-code');
-    assert.equal(detectFormat(shared('swe-agent-marshmallow-1867.traj')), 'swe-agent');
-    assert.equal(detectFormat(shared('mini-swe-agent-django-11138.traj.json')), 'mini-swe-agent');
-    assert.equal(detectFormat(shared('openhands-multi-swe-bench-output.jsonl')), 'openhands');
+  it('finds the real sessions\' formats from their content', () => {
+    assert.equal(detectFormat(session('claude-code-session.jsonl')), 'claude-code');
+    assert.equal(detectFormat(session('swe-agent-marshmallow-1867.traj')), 'swe-agent');
+    assert.equal(detectFormat(session('mini-swe-agent-django-11138.traj.json')), 'mini-swe-agent');
+    assert.equal(detectFormat(session('openhands-multi-swe-bench-output.jsonl')), 'openhands');
     // One line of an output.jsonl is a whole JSON document: still OpenHands.
-    assert.equal(detectFormat(shared('openhands-multi-swe-bench-output.jsonl').split('\n')[0]), 'openhands');
+    assert.equal(detectFormat(session('openhands-multi-swe-bench-output.jsonl').split('\n')[0]), 'openhands');
   });
 
   it('uses the file name only to break a tie', () => {
@@ -432,9 +431,9 @@ describe('SAOP envelope JSONL', () => {
   });
 });
 
-describe('the shared real sessions', { skip: noShared }, () => {
+describe('the real sessions', () => {
   it('Claude Code: its steps, its parallel calls, and the /compact at 142,431 tokens', () => {
-    const sessions = parseTranscript(shared('claude-code-session.jsonl'), 'claude-code-session.jsonl');
+    const sessions = parseTranscript(session('claude-code-session.jsonl'), 'claude-code-session.jsonl');
     assert.equal(sessions.length, 1);
     const [s] = sessions;
     const calls = assertValid(sessions);
@@ -456,7 +455,7 @@ describe('the shared real sessions', { skip: noShared }, () => {
   });
 
   it('SWE-agent: one call per turn, the submit last', () => {
-    const [s] = parseTranscript(shared('swe-agent-marshmallow-1867.traj'), 'swe-agent-marshmallow-1867.traj');
+    const [s] = parseTranscript(session('swe-agent-marshmallow-1867.traj'), 'swe-agent-marshmallow-1867.traj');
     assertValid([s]);
     assert.equal(s.steps.length, 13);
     assert.ok(s.steps.every((st) => st.calls.length === 1 && !st.calls[0].unanswered));
@@ -466,7 +465,7 @@ describe('the shared real sessions', { skip: noShared }, () => {
   });
 
   it('mini-SWE-agent: a bash call per well-formed turn, format errors as input', () => {
-    const [s] = parseTranscript(shared('mini-swe-agent-django-11138.traj.json'), 'mini-swe-agent-django-11138.traj.json');
+    const [s] = parseTranscript(session('mini-swe-agent-django-11138.traj.json'), 'mini-swe-agent-django-11138.traj.json');
     const calls = assertValid([s]);
     assert.equal(s.steps.length, 115);
     assert.equal(calls, 100);
@@ -478,7 +477,7 @@ describe('the shared real sessions', { skip: noShared }, () => {
   });
 
   it('OpenHands output.jsonl: three sessions, the finish call unanswered', () => {
-    const sessions = parseTranscript(shared('openhands-multi-swe-bench-output.jsonl'), 'openhands-multi-swe-bench-output.jsonl');
+    const sessions = parseTranscript(session('openhands-multi-swe-bench-output.jsonl'), 'openhands-multi-swe-bench-output.jsonl');
     assertValid(sessions);
     assert.deepEqual(sessions.map((s) => s.name), [
       'openhands-multi-swe-bench-output.jsonl#ponylang__ponyc-4595',

@@ -1,5 +1,5 @@
 // `npx devs-context replay` from the installed tarball, as a user runs it: the bin, its
-// help, a replay of a shared session with its ledger and HTML report, and bad input.
+// help, a replay of a real session with its ledger and HTML report, and bad input.
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -7,11 +7,11 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hostProject, repoRoot } from './harness.mjs';
 
-const sample = join(repoRoot, '..', 'shared', 'transcripts', 'swe-agent-marshmallow-1867.traj');
+const sample = join(repoRoot, 'pkg', 'test', 'fixtures', 'sessions', 'swe-agent-marshmallow-1867.traj');
 
 function npx(dir, args) {
   try {
-    return { code: 0, stdout: execFileSync('npx', ['--offline', '--no-install', 'devs-context', ...args], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }) };
+    return { code: 0, stdout: execFileSync('npx', ['--no-install', 'devs-context', ...args], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }) };
   } catch (error) {
     return { code: error.status, stdout: error.stdout, stderr: error.stderr };
   }

@@ -1,7 +1,7 @@
 // Helpers for the packaging tests: run commands, pack the package once per test file,
 // build throwaway host projects in a temp dir, serve them, and load pages in Chromium.
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, extname, join, normalize } from 'node:path';
@@ -62,19 +62,22 @@ export function packedTarball() {
   return tarball;
 }
 
-/** The exact version of one of pkg/'s own dev dependencies, for a host project to install offline. */
-export function devVersion(name) {
-  return JSON.parse(readFileSync(join(pkgDir, 'node_modules', name, 'package.json'), 'utf8')).version;
-}
-
 /**
- * A host project with the packed package installed from its tarball, and `extra`
- * packages (each already in npm's cache, as pkg/'s own dev dependencies are): no network.
+ * A host project with the packed package installed from its tarball, and `linked`
+ * packages (names of pkg/'s own dev dependencies, installed by `npm ci` from its
+ * lockfile) linked into its node_modules. Nothing is fetched, and nothing depends on what
+ * npm's cache holds: a versioned install would need registry metadata that `npm ci`
+ * never caches, so it fails on a cold cache with --offline.
  */
-export function hostProject(label, files, pkgJson = {}, extra = []) {
+export function hostProject(label, files, pkgJson = {}, linked = []) {
   const dir = tempDir(label);
   writeFiles(dir, { 'package.json': JSON.stringify({ name: `host-${label}`, private: true, ...pkgJson }), ...files });
-  run('npm', ['install', '--offline', '--no-audit', '--no-fund', packedTarball(), ...extra], dir);
+  run('npm', ['install', '--no-audit', '--no-fund', packedTarball()], dir);
+  for (const name of linked) {
+    const target = join(dir, 'node_modules', name);
+    mkdirSync(dirname(target), { recursive: true });
+    symlinkSync(join(pkgDir, 'node_modules', name), target, 'dir');
+  }
   return dir;
 }
 
