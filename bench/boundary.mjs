@@ -16,7 +16,7 @@
 // are copied once at the start, so every phase measures the same build. BOUNDARY_SIZES
 // (e.g. 100,2000) and BOUNDARY_CYCLES shorten a run while developing.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,7 +25,6 @@ import { installCrossingCounter, instances, since, snapshot } from './crossings.
 const self = fileURLToPath(import.meta.url);
 const SIZES = (process.env.BOUNDARY_SIZES ?? '100,2000,20000').split(',').map(Number);
 const PHASES = ['timing', 'crossings', 'replay', 'memory'];
-const TRANSCRIPTS = new URL('../pkg/test/fixtures/sessions/', import.meta.url);
 
 // ---------- formatting ----------
 
@@ -197,10 +196,9 @@ async function crossingsPhase() {
 
 async function replayPhase() {
   const { loadOurs, loadPlain, managedRunner } = await import('./boundary-workloads.mjs');
-  const { loadSession } = await import('./transcripts.mjs');
+  const { loadSession, sessionFiles } = await import('./transcripts.mjs');
   const sides = [await loadOurs(), loadPlain()];
-  const files = readdirSync(TRANSCRIPTS).filter((f) => !f.endsWith('.md')).sort();
-  const sessions = files.flatMap((f) => loadSession(fileURLToPath(new URL(f, TRANSCRIPTS))));
+  const sessions = sessionFiles().flatMap((f) => loadSession(f));
 
   header('3. Real sessions replayed through AgentRunner with every rule on');
   console.log(`${sessions.length} sessions from pkg/test/fixtures/sessions/: each tool call and its result is one SAOP envelope, returned`);

@@ -6,12 +6,9 @@
 // Prints, per session and budget: the largest promptTokens against the budget, how many
 // steps of each kind ran, the largest summarizer input, and ms per turn.
 // Run: node bench/bounded.mjs [budget …]
-import { readdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { loadOurs, loadPlain, managedRunner } from './boundary-workloads.mjs';
-import { loadSession } from './transcripts.mjs';
+import { loadSession, sessionFiles } from './transcripts.mjs';
 
-const TRANSCRIPTS = new URL('../pkg/test/fixtures/sessions/', import.meta.url);
 const BUDGETS = process.argv.slice(2).map(Number).filter(Boolean);
 const budgets = BUDGETS.length ? BUDGETS : [200_000, 800_000];
 
@@ -19,8 +16,7 @@ const ours = await loadOurs();
 const plain = loadPlain();
 const exact = ours.exact();
 const plainExact = plain.exact();
-const sessions = readdirSync(TRANSCRIPTS).filter((f) => !f.endsWith('.md')).sort()
-  .flatMap((f) => loadSession(fileURLToPath(new URL(f, TRANSCRIPTS))));
+const sessions = sessionFiles().flatMap((f) => loadSession(f));
 
 /** A summarizer that condenses what it is given, recording the size of each prompt. */
 function summarizer(inputs) {

@@ -5,14 +5,15 @@
 // it is 5 MB. Memory is the child's peak resident set (maxRSS) less a bare Node's.
 // Run: node bench/replay.mjs [MB]
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SESSIONS, sessionFiles } from './transcripts.mjs';
 
 const MB = Number(process.argv[2] ?? 5);
 const cli = fileURLToPath(new URL('../pkg/dist/cli.mjs', import.meta.url));
-const transcripts = fileURLToPath(new URL('../pkg/test/fixtures/sessions/', import.meta.url));
+const transcripts = SESSIONS;
 const dir = mkdtempSync(join(tmpdir(), 'replay-bench-'));
 
 function big() {
@@ -44,7 +45,7 @@ function measure(args) {
 const bare = spawnSync(process.execPath, ['-e', "process.stderr.write(String(process.resourceUsage().maxRSS*1024))"], { encoding: 'utf8' });
 const baseline = Number(bare.stderr);
 const rows = [];
-const files = [big(), ...readdirSync(transcripts).filter((f) => !f.endsWith('.md')).map((f) => join(transcripts, f))];
+const files = [big(), ...sessionFiles()];
 for (const file of files) {
   const size = statSync(file).size;
   const m = measure(['replay', file, '--counter', 'o200k_base', '--quiet', '--budget', '200000']);

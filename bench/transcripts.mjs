@@ -20,8 +20,17 @@
 //     assistant message, the result in the next user message (`<returncode>`);
 //   - OpenHands `output.jsonl`: `history` events, actions with `tool_call_metadata`, their
 //     observations linked by `cause`; a rejected call's `error` observation is a step too.
-import { readFileSync } from 'node:fs';
-import { basename } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The real sessions, copied into the repository with their licence. */
+export const SESSIONS = fileURLToPath(new URL('../pkg/test/fixtures/sessions/', import.meta.url));
+
+/** Paths of the session files (not their README or licence), sorted. */
+export function sessionFiles() {
+  return readdirSync(SESSIONS).filter((f) => /\.(jsonl|json|traj)$/.test(f)).sort().map((f) => join(SESSIONS, f));
+}
 
 const PHASE = 'replay';
 

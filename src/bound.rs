@@ -154,6 +154,11 @@ impl BoundCore {
         vec![c.overhead, c.ratio, c.samples() as f64]
     }
 
+    /// Forgets what the provider reported: the next prompts are counted as ours.
+    pub fn reset_calibration(&mut self) {
+        self.0.calibration.reset();
+    }
+
     /// Learns from the provider's count of the prompt we counted as `raw`.
     pub fn observe(&mut self, raw: f64, reported: f64) -> Out<()> {
         report(self.0.calibration.observe(raw, reported))

@@ -2,14 +2,19 @@
 // holds (`devs_context_rules::bound`); this module keeps the texts, stores raw outputs,
 // builds the placeholder, cut and summarizer texts the rules describe, and counts each
 // text once.
-import { checked } from './errors.js';
+import { checked, errorText } from './errors.js';
 import { FrameReader, frameText } from './frame.js';
 import { LIMITS } from './limits.js';
+import { MemoryStateRepository } from './memory-store.js';
 import { callMethod, holder, method, object, optionalNumber, probe, string, type Bag } from './read.js';
 import { utf8Length } from './runtime.js';
 import { count } from './tokens.js';
-import type { BoundedOptions, LedgerRecord, SaopEnvelope, StateRepository, SummarizerClient, TokenCounter } from './types.js';
+import type { BoundedOptions, BoundedWarning, LedgerRecord, SaopEnvelope, StateRepository, TokenCounter } from './types.js';
 import { rules } from './wasm.js';
+
+// The rules' warnings that a host error explains (crates/rules/src/bound.rs).
+const STORE_FAILED = 'a raw output could not be stored';
+const SUMMARIZER_FAILED = 'the summarizer failed';
 
 // What the bound needs next (see `need` in src/bound.rs).
 const PERSIST = 0, PLACEHOLDER = 1, CUT_TEXT = 2, CUT_OUTPUT = 3, SUMMARIZE = 4, DONE = 5;
@@ -32,13 +37,21 @@ export class BoundedHistory {
   readonly #core: InstanceType<typeof rules.BoundCore>;
   readonly #counter: TokenCounter | undefined;
   readonly #counterName: string;
-  readonly #store: Bag | undefined;
+  readonly #store: Bag;
   readonly #summarizer: Bag | undefined;
   readonly #goal: string;
   readonly #pins: string;
   readonly #pinnedBase: number;
   readonly #agentId: string;
   readonly onLedger: ((record: LedgerRecord) => void) | undefined;
+  readonly #onWarning: ((warning: BoundedWarning) => void) | undefined;
+  readonly #calibrate: boolean;
+  /**
+   * The host errors behind this turn's warnings, in the order the rules raised them: a
+   * ledger warning carries its error.
+   */
+  #failures: { store: unknown[]; summarizer: unknown[] } = { store: [], summarizer: [] };
+  #warnings: BoundedWarning[] = [];
   #items: ItemTexts[] = [];
   #summary = '';
   #plan = '';
@@ -57,14 +70,19 @@ export class BoundedHistory {
     const opts = object(field, options);
     const num = (key: string) => optionalNumber(`${field}.${key}`, opts[key]);
     const budget = num('budget'), recentItems = num('recentItems'), partShare = num('partShare'), summarizerShare = num('summarizerShare');
-    this.#store = opts.store === undefined ? (defaults.store as Bag | undefined) : object(`${field}.store`, opts.store);
-    if (this.#store) method(this.#store, 'insertRawToolOutput', `${field}.store.insertRawToolOutput`);
+    // In memory unless the host gives a store: masking works with no setup.
+    this.#store = opts.store !== undefined ? object(`${field}.store`, opts.store) : ((defaults.store as Bag | undefined) ?? (new MemoryStateRepository() as unknown as Bag));
+    method(this.#store, 'insertRawToolOutput', `${field}.store.insertRawToolOutput`);
     this.#summarizer = opts.summarizer === undefined ? undefined : holder(`${field}.summarizer`, opts.summarizer, ['summarize']);
     const pinned = opts.pinned === undefined ? [] : (opts.pinned as unknown[]);
     if (!Array.isArray(pinned)) string(`${field}.pinned`, pinned, 'an array of strings');
     const pins = pinned.map((p, i) => string(`${field}.pinned[${i}]`, p));
     if (opts.onLedger !== undefined && typeof opts.onLedger !== 'function') string(`${field}.onLedger`, opts.onLedger, 'a function');
     this.onLedger = opts.onLedger as ((record: LedgerRecord) => void) | undefined;
+    if (opts.onWarning !== undefined && typeof opts.onWarning !== 'function') string(`${field}.onWarning`, opts.onWarning, 'a function');
+    this.#onWarning = opts.onWarning as ((warning: BoundedWarning) => void) | undefined;
+    if (opts.calibrate !== undefined && typeof opts.calibrate !== 'boolean') string(`${field}.calibrate`, opts.calibrate, 'a boolean');
+    this.#calibrate = opts.calibrate !== false;
     this.#counter = defaults.counter;
     this.#counterName = defaults.counter ? defaults.counter.name || 'custom' : 'length/4';
     this.#goal = defaults.goal;
@@ -76,6 +94,8 @@ export class BoundedHistory {
 
   begin(): void {
     this.#core.begin();
+    this.#failures = { store: [], summarizer: [] };
+    this.#warnings = [];
     this.#journal = { items: this.#items.length, summary: this.#summary, plan: this.#plan, shown: new Map() };
   }
 
@@ -182,7 +202,19 @@ export class BoundedHistory {
 
   /** Learns from the provider's count of the prompt we counted as `rawTokens`. */
   observe(rawTokens: number, inputTokens: number): void {
-    checked(() => this.#core.observe(rawTokens, inputTokens));
+    if (this.#calibrate) checked(() => this.#core.observe(rawTokens, inputTokens));
+  }
+
+  /** Forgets what the provider reported: prompts are counted as ours until new reports come. */
+  resetCalibration(): void {
+    this.#core.reset_calibration();
+  }
+
+  /** Hands this turn's warnings, with their errors, to `onWarning`, once the turn is done. */
+  flushWarnings(): void {
+    const warnings = this.#warnings;
+    this.#warnings = [];
+    if (this.#onWarning) for (const w of warnings) this.#onWarning(w);
   }
 
   get calibration(): { overhead: number; ratio: number; samples: number } {
@@ -198,9 +230,21 @@ export class BoundedHistory {
     };
     const idOf = (i: number) => this.#items[i]?.storeId ?? null;
     const toolOf = (i: number) => this.#items[i]?.tool ?? '';
+    const failures = { store: this.#failures.store.slice(), summarizer: this.#failures.summarizer.slice() };
+    const warnings = (raw.warnings as string[]).map((message) => {
+      const queue = message.startsWith(STORE_FAILED) ? failures.store : message.startsWith(SUMMARIZER_FAILED) ? failures.summarizer : null;
+      const warning: BoundedWarning = { turn, message };
+      if (queue && queue.length) {
+        warning.error = queue.shift();
+        warning.message = `${message} (${errorText(warning.error)})`;
+      }
+      this.#warnings.push(warning);
+      return warning.message;
+    });
     const record = {
       turn,
       ...raw,
+      warnings,
       masked: raw.masked.map((m) => ({ turn: m.turn, tool: toolOf(m.item), storeId: idOf(m.item) })),
       cut: raw.cut.map((m) => ({ turn: m.turn, part: m.part, tool: toolOf(m.item), storeId: m.part === 'output' ? idOf(m.item) : null })),
       counter: this.#counterName,
@@ -217,7 +261,6 @@ export class BoundedHistory {
 
   async #persist(i: number): Promise<boolean> {
     const item = this.#touch(i);
-    if (!this.#store) return false;
     const output = item.output as string;
     const earlier = this.#storedBefore.get(i);
     if (earlier && earlier.output === output) {
@@ -231,7 +274,8 @@ export class BoundedHistory {
       item.storeId = typeof id === 'string' || typeof id === 'number' ? String(id) : `${this.#agentId}/turn-${item.turn}/${item.tool}`;
       this.#storedBefore.set(i, { output, id: item.storeId });
       return true;
-    } catch {
+    } catch (error) {
+      this.#failures.store.push(error);
       return false;
     }
   }
@@ -244,10 +288,14 @@ export class BoundedHistory {
     let summary: string;
     try {
       summary = string('summarizer.summarize()', await callMethod(this.#summarizer, 'summarize', 'summarizer.summarize', [prompt]));
-    } catch {
+    } catch (error) {
+      this.#failures.summarizer.push(error);
       return this.#core.summary_failed();
     }
-    if (rules.isBlank(summary)) return this.#core.summary_failed();
+    if (rules.isBlank(summary)) {
+      this.#failures.summarizer.push(new TypeError('summarizer.summarize() returned an empty text'));
+      return this.#core.summary_failed();
+    }
     const tokens = count(this.#counter, summary, 'summarizer.summarize()');
     const need = this.#core.summarized(tokens);
     if (this.#core.has_summary && this.#core.first_live === to) this.#summary = summary;

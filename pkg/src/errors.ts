@@ -108,3 +108,19 @@ export function argumentError(kind: typeof TypeError | typeof RangeError, field:
   const code = kind === RangeError ? 'ERR_OUT_OF_RANGE' : 'ERR_INVALID_ARG_TYPE';
   return Object.assign(new kind(`${field} ${message}`), { code, field }) as ArgumentError;
 }
+
+/** A host's error in one line, for a warning: `TypeError: …`, a thrown string as it is. */
+export function errorText(error: unknown): string {
+  let text: string;
+  if (error instanceof Error) text = `${error.name}: ${error.message}`;
+  else if (typeof error === 'string') text = error;
+  else {
+    try {
+      text = JSON.stringify(error) ?? String(error);
+    } catch {
+      text = Object.prototype.toString.call(error);
+    }
+  }
+  text = text.replace(/\s+/g, ' ').trim();
+  return text.length > 300 ? `${text.slice(0, 299)}…` : text;
+}

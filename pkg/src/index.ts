@@ -15,6 +15,7 @@ export { ContextComposer } from './composer.js';
 export { ContextPruner, ToolOutputPruner, validateToolOutputEntry } from './pruners.js';
 export { ContextRefresher, OrchestratorContextInjector } from './refresher.js';
 export { countTokens } from './tokens.js';
+export { MemoryStateRepository } from './memory-store.js';
 export { createDefaultWindowBudget, WindowComposer } from './window-composer.js';
 export { isSaopEnvelope, validateSaopEnvelope } from './saop.js';
 export { shouldInjectSpec, SlidingRelevanceWindow, SpecRefreshProtocol } from './window.js';
@@ -31,12 +32,13 @@ import { ContextComposer } from './composer.js';
 import { ContextPruner, ToolOutputPruner } from './pruners.js';
 import { ContextRefresher, OrchestratorContextInjector } from './refresher.js';
 import { disposable } from './lifetime.js';
+import { MemoryStateRepository } from './memory-store.js';
 import { SlidingRelevanceWindow, SpecRefreshProtocol } from './window.js';
 import { SummarizationHandoff } from './handoff.js';
 import { TokenThresholdMonitor } from './monitor.js';
 import { TurnTracker } from './tracker.js';
 import { WindowComposer } from './window-composer.js';
 
-disposable(AgentLogStore, AgentRunner, ContextComposer, ContextPruner, ToolOutputPruner, ContextRefresher,
+disposable(AgentLogStore, AgentRunner, ContextComposer, ContextPruner, ToolOutputPruner, ContextRefresher, MemoryStateRepository,
   OrchestratorContextInjector, SlidingRelevanceWindow, SpecRefreshProtocol, SummarizationHandoff,
   TokenThresholdMonitor, TurnTracker, WindowComposer);

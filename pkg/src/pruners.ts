@@ -3,7 +3,7 @@ import { SummarizationError, checked, UseAfterFreeError } from './errors.js';
 import { frameText } from './frame.js';
 import { LIMITS } from './limits.js';
 import { array, callMethod, holder, joinTexts, number, object, probe, string, type Bag } from './read.js';
-import type { AgentTurn, ContextPrunerOptions, PrunedContext, StateRepository, ToolOutputEntry, ToolOutputPrunerOptions, TruncatedToolOutput, WindowBudget } from './types.js';
+import type { AgentTurn, ContextPrunerOptions, PrunedContext, StateRepository, SummarizerClient, ToolOutputEntry, ToolOutputPrunerOptions, TruncatedToolOutput, WindowBudget } from './types.js';
 import { rules } from './wasm.js';
 
 /** `turns` as `[roles, contents]`, each checked to be an object with string fields. */
@@ -40,7 +40,7 @@ export class ContextPruner {
    * @throws {TypeError} when `summarizer.summarize` is not a function.
    * @throws {RangeError} when `saturationRatio` is not in (0, 1].
    */
-  constructor(summarizer: { summarize(prompt: string): Promise<string> | string }, options?: ContextPrunerOptions) {
+  constructor(summarizer: SummarizerClient | SummarizerClient['summarize'], options?: ContextPrunerOptions) {
     this.#summarizer = holder('summarizer', summarizer, ['summarize']);
     const ratio = options === undefined ? undefined : object('options', options).saturationRatio;
     const given = ratio === undefined ? undefined : number('options.saturationRatio', ratio);

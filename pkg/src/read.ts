@@ -45,6 +45,11 @@ export function string(field: string, value: unknown, expected = 'a string'): st
   return value;
 }
 
+/** A string, or `undefined`. */
+export function optionalString(field: string, value: unknown): string | undefined {
+  return value === undefined ? undefined : string(field, value);
+}
+
 /** A string with at least one character. */
 export function nonEmptyString(field: string, value: unknown): string {
   if (typeof value !== 'string' || value === '') throw wrongType(field, 'a non-empty string', value);
@@ -78,11 +83,22 @@ export function callMethod(target: Bag, key: string, field: string, args: unknow
   return method(target, key, field).apply(target, args);
 }
 
-/** An object holding the functions `methods`, under `field`. */
+/**
+ * An object holding the functions `methods`, under `field`. Where one method is wanted, a
+ * plain function stands for it: `summarizer: (prompt) => llm.generate(prompt)`.
+ */
 export function holder(field: string, value: unknown, methods: readonly string[]): Bag {
-  const target = object(field, value);
-  for (const name of methods) method(target, name, `${field}.${name}`);
-  return target;
+  if (typeof value === 'function' && methods.length === 1) return { [methods[0]]: value };
+  if (!isObject(value)) throw wrongType(field, wanted(methods), value);
+  for (const name of methods) method(value, name, `${field}.${name}`);
+  return value;
+}
+
+/** What a holder of `methods` must be, in words. */
+function wanted(methods: readonly string[]): string {
+  const names = methods.map((m) => `${m}()`);
+  if (names.length === 1) return `an object with ${names[0]}, or a function`;
+  return `an object with ${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
 }
 
 /**

@@ -123,6 +123,17 @@ export class AgentRunner {
     return this.#config.bounded ? this.#config.bounded.calibration : null;
   }
 
+  /**
+   * Forgets what the provider reported (`bounded` runners): the next prompts are bounded by
+   * this package's counter until new `usage` reports come in. For a host whose own input
+   * (system prompt, tool definitions) changed so much that the calibration no longer
+   * leaves room: the next turn works again.
+   */
+  resetCalibration(): void {
+    this.#live();
+    this.#config.bounded?.resetCalibration();
+  }
+
   /** Every turn's ledger record so far (`bounded` runners), oldest first. */
   get ledger(): LedgerRecord[] {
     this.#live();
@@ -321,6 +332,7 @@ export class AgentRunner {
       throw error;
     }
     if (ledger && bounded?.onLedger) bounded.onLedger(ledger);
+    bounded?.flushWarnings();
     const has = envelope !== undefined && envelope !== null;
     const result = {
       turnIndex: turn,

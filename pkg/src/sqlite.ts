@@ -4,8 +4,11 @@
  * optional peer dependency `better-sqlite3`.
  */
 import Database from 'better-sqlite3';
-import { validateToolOutputEntry, type StateRepository, type ToolOutputEntry } from '@devs/context';
+import { validateToolOutputEntry, type RawToolOutputRow, type StateRepository, type ToolOutputEntry } from '@devs/context';
+
+export type { RawToolOutputRow } from '@devs/context';
 import { argumentError as invalid } from './errors.js';
+import { isoTime } from './rows.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS raw_tool_outputs (
@@ -20,24 +23,6 @@ CREATE TABLE IF NOT EXISTS raw_tool_outputs (
 CREATE INDEX IF NOT EXISTS raw_tool_outputs_by_tool ON raw_tool_outputs (tool_name);
 `;
 
-/** One stored row, as read back. */
-export interface RawToolOutputRow {
-  /** The row's id, as `insertRawToolOutput` resolved it. */
-  id: number;
-  /** The tool that produced the output. */
-  toolName: string;
-  /** The whole output, as stored. */
-  rawContent: string;
-  /** UTF-8 bytes of `rawContent`. */
-  byteSize: number;
-  /** The entry's `turnAge` when it was stored. */
-  turnAge: number;
-  /** ISO time the output was captured. */
-  capturedAt: string;
-  /** ISO time the row was written. */
-  storedAt: string;
-}
-
 interface Row {
   id: number;
   tool_name: string;
@@ -46,11 +31,6 @@ interface Row {
   turn_age: number;
   captured_at: string;
   stored_at: string;
-}
-
-/** `capturedAt` (already checked to be a real time) as ISO text. */
-function isoTime(value: ToolOutputEntry['capturedAt']): string {
-  return (value instanceof Date ? value : new Date(value)).toISOString();
 }
 
 function toRow(r: Row): RawToolOutputRow {

@@ -72,8 +72,8 @@ export interface RefreshResult {
 export interface ContextRefresherOptions {
   /** Turns per refresh, a whole number >= 1. Default 5: a refresh after 5 turns in one node (requirement 3_MCP-TAS-089). */
   threshold?: number;
-  /** Where the summaries come from on each refresh. */
-  summaryProvider: SummaryProvider;
+  /** Where the summaries come from on each refresh: an object with `getSummary`, or that function alone. */
+  summaryProvider: SummaryProvider | SummaryProvider['getSummary'];
 }
 
 /** One record of the agent log: every record carries its envelope's `turn_index` (requirement 3_MCP-TAS-088). */
@@ -189,8 +189,8 @@ export interface MediumTermStore {
 
 /** Options of `SummarizationHandoff`. */
 export interface SummarizationHandoffOptions {
-  /** The LLM that writes the summary. */
-  llmClient: SummarizerClient;
+  /** The LLM that writes the summary: an object with `summarize`, or that function alone. */
+  llmClient: SummarizerClient | SummarizerClient['summarize'];
   /** Where each summary is saved; none by default. */
   store?: MediumTermStore;
 }
@@ -245,10 +245,10 @@ export interface LlmResponse {
 export interface BoundedOptions {
   /** The bound, in tokens, a whole number >= 1000. Default: `contextManagement`'s `budget.totalBudget`, else 800,000. */
   budget?: number;
-  /** Where raw outputs are stored before they are masked or cut. Default: `contextManagement.deps.stateRepository`. */
+  /** Where raw outputs are stored before they are masked or cut. Default: `contextManagement.deps.stateRepository`, else a new `MemoryStateRepository`. */
   store?: StateRepository;
-  /** Summarizes the oldest turns when the prompt would not fit. Without one, they are dropped. */
-  summarizer?: SummarizerClient;
+  /** Summarizes the oldest turns when the prompt would not fit (an object with `summarize`, or that function alone). Without one, they are dropped. */
+  summarizer?: SummarizerClient | SummarizerClient['summarize'];
   /** Items (messages, tool calls with their outputs) whose outputs stay whole: Recent Past. Default 6. */
   recentItems?: number;
   /** The largest share of the budget one message, call or output may take before it is cut. Default 0.15, at most 0.25. */
@@ -259,6 +259,28 @@ export interface BoundedOptions {
   pinned?: string[];
   /** Receives each turn's ledger record as the turn completes. */
   onLedger?: (record: LedgerRecord) => void;
+  /**
+   * Receives each warning of a turn as the turn completes: a store or summarizer that
+   * failed (with its `error`), a summary over its cap, a part cut further to fit. These
+   * failures fall back (a stored output is cut instead of masked; the oldest turns are
+   * dropped instead of summarized) and do not reject `runTurn`.
+   */
+  onWarning?: (warning: BoundedWarning) => void;
+  /**
+   * Learn the provider's count from `LlmResponse.usage` (see `AgentRunner.calibration`).
+   * Default true; with false, prompts are bounded by this package's counter alone.
+   */
+  calibrate?: boolean;
+}
+
+/** Something a bounded turn could not do as asked, and fell back from. */
+export interface BoundedWarning {
+  /** The turn it happened in. */
+  turn: number;
+  /** The ledger's words for it, with the error's in parentheses when a callback failed. */
+  message: string;
+  /** What the store or summarizer threw or rejected with, as it was. */
+  error?: unknown;
 }
 
 /** What a bounded runner did to one turn's prompt, and why it fits. */
@@ -303,8 +325,8 @@ export interface AgentRunnerOptions {
   agentId: string;
   /** The goal every window and prompt starts with. */
   taskGoal: string;
-  /** The agent's LLM. */
-  llm: AgentLlm;
+  /** The agent's LLM: an object with `complete`, or that function alone. */
+  llm: AgentLlm | AgentLlm['complete'];
   /** A `ContextComposer`, or anything with its `compose`. */
   composer: Pick<ContextComposer, 'compose'>;
   /** A `SummarizationHandoff`, or anything with its `transfer`. */
@@ -473,6 +495,24 @@ export interface StateRepository {
   insertRawToolOutput(entry: ToolOutputEntry): Promise<void | string | number> | void | string | number;
   /** Reads a stored output back by its id, when the store can. */
   getRawToolOutput?(id: string | number): Promise<ToolOutputEntry | undefined> | ToolOutputEntry | undefined;
+}
+
+/** One stored raw output, as a store reads it back (`MemoryStateRepository`, `SqliteStateRepository`). */
+export interface RawToolOutputRow {
+  /** The row's id, as `insertRawToolOutput` resolved it. */
+  id: number;
+  /** The tool that produced the output. */
+  toolName: string;
+  /** The whole output, as stored. */
+  rawContent: string;
+  /** UTF-8 bytes of `rawContent`. */
+  byteSize: number;
+  /** The entry's `turnAge` when it was stored. */
+  turnAge: number;
+  /** ISO time the output was captured. */
+  capturedAt: string;
+  /** ISO time the row was written. */
+  storedAt: string;
 }
 
 /** The orchestrator's context that `applyContextManagement` manages in place. */

@@ -69,7 +69,7 @@ export class SlidingRelevanceWindow {
 
   /** @throws {RangeError} when `config.maxTurns` is not a whole number >= 1. */
   constructor(config?: Partial<SlidingRelevanceWindowConfig>) {
-    const max = config === undefined ? undefined : (config as Record<string, unknown>).maxTurns;
+    const max = config === undefined ? undefined : object('config', config).maxTurns;
     this.#maxTurns = maxTurnsOption('config.maxTurns', max);
   }
 

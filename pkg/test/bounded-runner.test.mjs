@@ -3,14 +3,11 @@
 // every prompt is counted whole and checked against the budget.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { AgentRunner, ContextComposer, SummarizationHandoff } from '@devs/context';
 import { createTokenCounter } from '@devs/context/tokenizers';
-import { loadSession } from '../../bench/transcripts.mjs';
+import { loadSession, sessionFiles } from '../../bench/transcripts.mjs';
 import { assertFieldError, envelope, rejected, thrown } from './helpers.mjs';
 
-const TRANSCRIPTS = new URL('./fixtures/sessions/', import.meta.url);
 const o200k = createTokenCounter('o200k_base');
 const specs = [{ name: 'TAS', content: 'Rust core' }, { name: 'PRD', content: 'Stay on track' }];
 
@@ -85,9 +82,9 @@ async function replay(steps, budget) {
 }
 
 describe('real sessions, replayed in their native formats, stay inside the budget', () => {
-  const files = readdirSync(TRANSCRIPTS).filter((f) => !f.endsWith('.md'));
+  const files = sessionFiles();
   for (const file of files) {
-    for (const session of loadSession(fileURLToPath(new URL(file, TRANSCRIPTS)))) {
+    for (const session of loadSession(file)) {
       it(`${session.name} at 20,000 tokens`, async () => {
         summarizerPrompts.length = 0;
         const { counts, runner } = await replay(session.steps, 20_000);

@@ -365,7 +365,9 @@ const callbackCases = [
         async after() {
           assert.equal(m.getAccumulatedTokens(), 10, 'no tokens lost');
           await m.record(0);
-          assert.deepEqual(events, [10]);
+          assert.deepEqual(events, [], 'a put-back is not a crossing');
+          await m.record(10);
+          assert.deepEqual(events, [20], 'the next crossing carries the failed one');
           assert.equal(m.getAccumulatedTokens(), 0);
         },
       };

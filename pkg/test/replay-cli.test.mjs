@@ -3,14 +3,15 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { SESSIONS, sessionFiles } from '../../bench/transcripts.mjs';
 
 const cli = fileURLToPath(new URL('../dist/cli.mjs', import.meta.url));
-const transcripts = fileURLToPath(new URL('./fixtures/sessions/', import.meta.url));
+const transcripts = SESSIONS;
 const dir = mkdtempSync(join(tmpdir(), 'replay-'));
 
 async function run(...args) {
@@ -29,7 +30,7 @@ describe('devs-context replay', () => {
     for (const word of ['replay <file>', 'Claude Code', 'Codex', 'Cline', '--budget', '--counter', '--ledger', '--html']) assert.ok(stdout.includes(word), word);
   });
 
-  for (const file of readdirSync(transcripts).filter((f) => !f.endsWith('.md'))) {
+  for (const file of sessionFiles().map((f) => basename(f))) {
     it(`replays ${file} within a 20,000-token budget, with its ledger and report`, async () => {
       const ledger = join(dir, `${file}.ledger.jsonl`);
       const html = join(dir, `${file}.html`);

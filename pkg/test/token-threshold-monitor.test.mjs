@@ -106,7 +106,64 @@ describe('TokenThresholdMonitor (seed 003)', () => {
     assert.equal(m.getAccumulatedTokens(), 150, 'the window is put back');
     fail = false;
     await m.record(0);
-    assert.equal(m.getAccumulatedTokens(), 0, 'the next record fires again');
+    assert.equal(m.getAccumulatedTokens(), 150, 'a put-back is not a crossing');
+    await m.record(100);
+    assert.equal(m.getAccumulatedTokens(), 0, 'the next crossing refreshes the failed window too');
+  });
+
+  // Issue 18: 95 concurrent record(100) at 1,000, with callbacks that in turn throw,
+  // reject after 1 ms and resolve after 1 ms.
+  it('under concurrency, fires once per crossing and keeps every token a failed refresh held', async () => {
+    const events = [];
+    let call = 0;
+    const m = new TokenThresholdMonitor({
+      thresholdTokens: 1000,
+      onThresholdExceeded: (event) => {
+        const kind = call++ % 3;
+        events.push({ ...event, kind });
+        if (kind === 0) throw new Error('sync failure');
+        return new Promise((resolve, reject) => setTimeout(() => (kind === 1 ? reject(new Error('async failure')) : resolve()), 1));
+      },
+    });
+    const outcomes = await Promise.allSettled(Array.from({ length: 95 }, () => m.record(100)));
+    assert.equal(events.length, 9, 'one callback per 1,000 recorded tokens');
+    assert.equal(outcomes.filter((o) => o.status === 'rejected').length, 6);
+    const consumed = events.filter((e) => e.kind === 2).reduce((sum, e) => sum + e.totalTokens, 0);
+    assert.equal(m.getAccumulatedTokens(), 9500 - consumed);
+    assert.ok(m.getAccumulatedTokens() > 500, 'failed refreshes put their tokens back');
+  });
+
+  it('after any interleaving, holds what was recorded less what successful refreshes took', async () => {
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    for (let round = 0; round < 20; round++) {
+      let recorded = 0;
+      let consumed = 0;
+      let fired = 0;
+      const m = new TokenThresholdMonitor({
+        thresholdTokens: 500,
+        onThresholdExceeded: (event) => {
+          fired++;
+          const r = random();
+          if (r < 0.2) throw new Error('sync');
+          const delay = Math.floor(random() * 3);
+          return new Promise((resolve, reject) => setTimeout(() => {
+            if (r < 0.5) reject(new Error('async'));
+            else { consumed += event.totalTokens; resolve(); }
+          }, delay));
+        },
+      });
+      const calls = [];
+      for (let i = 0; i < 60; i++) {
+        const t = Math.floor(random() * 120);
+        recorded += t;
+        calls.push(m.record(t).catch(() => undefined));
+        if (random() < 0.3) await new Promise((resolve) => setTimeout(resolve, Math.floor(random() * 2)));
+      }
+      await Promise.all(calls);
+      assert.equal(m.getAccumulatedTokens(), recorded - consumed, `round ${round}`);
+      assert.ok(fired <= Math.floor(recorded / 500), `round ${round}: ${fired} callbacks for ${recorded} tokens`);
+    }
   });
 
   it('recordText() counts with the injected counter', async () => {

@@ -420,10 +420,26 @@ impl Bound {
     /// Starts planning the prompt of a turn. Refused when the pinned content alone, as
     /// the provider counts it, leaves no room for the conversation.
     pub fn plan(&mut self) -> Result<Need, FieldError> {
-        let pinned = self
-            .calibration
-            .predict(self.pinned_tokens + FRAMING_TOKENS * 2.0);
-        if pinned > self.config.budget * 0.75 {
+        let ours = self.pinned_tokens + FRAMING_TOKENS * 2.0;
+        let pinned = self.calibration.predict(ours);
+        let room = self.config.budget * 0.75;
+        if pinned > room && ours <= room {
+            // The option is right; what the provider reported outgrew it.
+            let c = &self.calibration;
+            return Err(FieldError::range_error(
+                "calibration",
+                format!(
+                    "(overhead {}, ratio {}, from {} reports of usage.inputTokens) puts the pinned content at {} tokens as the provider counts them ({} by ours), more than 3/4 of the budget of {}: the host's own input (system prompt, tool definitions) outgrew the budget. Call resetCalibration() to fit again from new reports, or set calibrate: false",
+                    show_number(c.overhead.round()),
+                    show_number((c.ratio * 1000.0).round() / 1000.0),
+                    c.samples(),
+                    show_number(pinned.ceil()),
+                    show_number(ours),
+                    show_number(self.config.budget)
+                ),
+            ));
+        }
+        if pinned > room {
             return Err(FieldError::range_error(
                 "options.bounded.budget",
                 format!(

@@ -3,16 +3,29 @@
 //! prompt, `provider = overhead + ratio × ours`, and bounds and reports prompts by that.
 //! One number triggers the steps and is shown to the host, and it is close to the
 //! provider's (its tokenizer may not be public, and it adds its own framing).
+//!
+//! The fit must never wedge a session, so it is bounded and robust:
+//! - the ratio stays 1 until [`MIN_PAIRS`] pairs of samples far enough apart exist, and is
+//!   then the median of their slopes (Theil–Sen), clamped to [`MIN_RATIO`]..=[`MAX_RATIO`]:
+//!   one odd sample, or a host whose fixed overhead jumps mid-session, cannot swing it;
+//! - the overhead is the largest shortfall of the newest [`RECENT`] samples: it follows a
+//!   growing overhead at once, and a shrinking one within [`RECENT`] samples.
 
 use std::collections::VecDeque;
 
 use super::args::{FieldError, non_negative};
 
 /// Observations kept: the fit follows a provider that changes (a new model, a new system prompt).
-pub const SAMPLES: usize = 64;
+pub const SAMPLES: usize = 32;
 /// The fitted ratio stays in this range: a wild report cannot make the bound meaningless.
 pub const MIN_RATIO: f64 = 0.5;
 pub const MAX_RATIO: f64 = 2.0;
+/// No ratio other than 1 is fitted from fewer pairs of samples than this.
+pub const MIN_PAIRS: usize = 6;
+/// Two samples make a pair only when their counts differ by at least this share.
+pub const MIN_SPREAD: f64 = 0.05;
+/// The overhead covers the provider's count of each of the newest samples.
+pub const RECENT: usize = 4;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Calibration {
@@ -46,6 +59,11 @@ impl Calibration {
         provider / self.ratio
     }
 
+    /// Forgets every sample: the provider is counted as we count.
+    pub fn reset(&mut self) {
+        *self = Calibration::default();
+    }
+
     /// Learns from a prompt we counted as `ours` that the provider counted as `reported`
     /// (`usage.inputTokens`).
     pub fn observe(&mut self, ours: f64, reported: f64) -> Result<(), FieldError> {
@@ -62,29 +80,34 @@ impl Calibration {
     }
 
     fn fit(&mut self) {
-        let n = self.samples.len() as f64;
-        let (sx, sy) = self
+        let mut slopes = Vec::new();
+        for (i, &(x1, y1)) in self.samples.iter().enumerate() {
+            for &(x2, y2) in self.samples.iter().skip(i + 1) {
+                if (x2 - x1).abs() >= MIN_SPREAD * x1.max(x2) {
+                    slopes.push((y2 - y1) / (x2 - x1));
+                }
+            }
+        }
+        self.ratio = if slopes.len() < MIN_PAIRS {
+            1.0
+        } else {
+            slopes.sort_by(f64::total_cmp);
+            let mid = slopes.len() / 2;
+            let median = if slopes.len() % 2 == 1 {
+                slopes[mid]
+            } else {
+                (slopes[mid - 1] + slopes[mid]) / 2.0
+            };
+            median.clamp(MIN_RATIO, MAX_RATIO)
+        };
+        let ratio = self.ratio;
+        self.overhead = self
             .samples
             .iter()
-            .fold((0.0, 0.0), |(a, b), &(x, y)| (a + x, b + y));
-        let (mx, my) = (sx / n, sy / n);
-        let sxx: f64 = self.samples.iter().map(|&(x, _)| (x - mx) * (x - mx)).sum();
-        let sxy: f64 = self.samples.iter().map(|&(x, y)| (x - mx) * (y - my)).sum();
-        let (mut ratio, mut overhead) = if sxx > 0.0 {
-            let slope = sxy / sxx;
-            (slope, my - slope * mx)
-        } else {
-            (my / mx, 0.0)
-        };
-        if overhead < 0.0 || !(MIN_RATIO..=MAX_RATIO).contains(&ratio) {
-            // Through the origin instead: the provider never counts less than nothing.
-            let sxy0: f64 = self.samples.iter().map(|&(x, y)| x * y).sum();
-            let sxx0: f64 = self.samples.iter().map(|&(x, _)| x * x).sum();
-            ratio = sxy0 / sxx0;
-            overhead = 0.0;
-        }
-        self.ratio = ratio.clamp(MIN_RATIO, MAX_RATIO);
-        self.overhead = overhead.max(0.0);
+            .rev()
+            .take(RECENT)
+            .map(|&(x, y)| y - ratio * x)
+            .fold(0.0, f64::max);
     }
 }
 
@@ -106,20 +129,57 @@ mod tests {
     }
 
     #[test]
-    fn one_observation_gives_a_ratio() {
+    fn one_observation_is_overhead_not_ratio() {
         let mut c = Calibration::default();
-        c.observe(1000.0, 1300.0).unwrap();
-        assert_eq!((c.ratio, c.overhead), (1.3, 0.0));
+        c.observe(1000.0, 2000.0).unwrap();
+        assert_eq!((c.ratio, c.overhead), (1.0, 1000.0));
     }
 
     #[test]
     fn wild_reports_are_clamped_and_bad_ones_refused() {
         let mut c = Calibration::default();
-        c.observe(1000.0, 100_000.0).unwrap();
+        for (x, y) in [
+            (1000.0, 0.0),
+            (2000.0, 100_000.0),
+            (3000.0, 300_000.0),
+            (4000.0, 500_000.0),
+        ] {
+            c.observe(x, y).unwrap();
+        }
         assert_eq!(c.ratio, MAX_RATIO);
         for bad in [-1.0, f64::NAN, f64::INFINITY] {
             assert_eq!(c.observe(10.0, bad).unwrap_err().field, "usage.inputTokens");
         }
-        assert_eq!(c.samples(), 1);
+        assert_eq!(c.samples(), 4);
+    }
+
+    /// The host's fixed overhead grows from 5k to 30k mid-session while prompts grow:
+    /// the prediction covers every later report, and the ratio stays near the truth.
+    #[test]
+    fn a_drifting_overhead_is_followed_at_once() {
+        let mut c = Calibration::default();
+        for turn in 0..200 {
+            let ours = 8_000.0 + 60.0 * f64::from(turn % 150);
+            let overhead = if turn < 120 { 5_000.0 } else { 30_000.0 };
+            let reported = overhead + 1.05 * ours;
+            // Within 1% of every later report, but for the one at the jump itself.
+            if turn > 0 && turn != 120 {
+                let predicted = c.predict(ours);
+                assert!(
+                    predicted >= reported * 0.99,
+                    "turn {turn}: {c:?} under {reported}"
+                );
+                assert!(
+                    predicted <= reported * 1.25,
+                    "turn {turn}: {c:?} over {reported}"
+                );
+            }
+            c.observe(ours, reported).unwrap();
+            assert!((MIN_RATIO..=MAX_RATIO).contains(&c.ratio));
+            assert!(c.overhead <= 30_000.0 + 1.0, "turn {turn}: {}", c.overhead);
+        }
+        assert!((c.ratio - 1.05).abs() < 0.01, "{}", c.ratio);
+        c.reset();
+        assert_eq!((c.ratio, c.overhead, c.samples()), (1.0, 0.0, 0));
     }
 }

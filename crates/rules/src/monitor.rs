@@ -15,17 +15,25 @@ pub struct Crossing {
     pub total_tokens: f64,
 }
 
-#[derive(Debug, Clone)]
+/// The running total is two counts: `fresh`, recorded since the last crossing, and
+/// `carried`, the totals of crossings whose callback failed and were put back. Only fresh
+/// tokens make a crossing, so a crossing fires once however its callback ends, and a
+/// failed refresh is retried at the next crossing, its tokens carried into that one's
+/// total. After any interleaving the total is what was recorded less what successful
+/// refreshes took.
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ThresholdMonitor {
     threshold: f64,
-    accumulated: f64,
+    fresh: f64,
+    carried: f64,
 }
 
 impl ThresholdMonitor {
     pub fn new(threshold: f64) -> Self {
         Self {
             threshold,
-            accumulated: 0.0,
+            fresh: 0.0,
+            carried: 0.0,
         }
     }
 
@@ -38,37 +46,33 @@ impl ThresholdMonitor {
     }
 
     pub fn accumulated(&self) -> f64 {
-        self.accumulated
+        self.fresh + self.carried
     }
 
-    /// Adds `tokens`; returns the crossing when the threshold is reached (and resets).
+    /// Adds `tokens`; returns the crossing when the fresh tokens reach the threshold, with
+    /// every token not yet refreshed (and resets).
     pub fn record(&mut self, tokens: f64) -> Result<Option<Crossing>, FieldError> {
         let tokens = non_negative("tokens", tokens)?;
-        self.accumulated += tokens;
-        if self.accumulated < self.threshold {
+        self.fresh += tokens;
+        if self.fresh < self.threshold {
             return Ok(None);
         }
         let crossing = Crossing {
-            total_tokens: self.accumulated,
+            total_tokens: self.accumulated(),
         };
         self.reset();
         Ok(Some(crossing))
     }
 
-    /// Puts back the tokens of a crossing whose callback failed, so none are lost and the
-    /// next record fires again.
+    /// Puts back the tokens of a crossing whose callback failed, so none are lost; they
+    /// join the next crossing's total.
     pub fn rollback(&mut self, crossing: Crossing) {
-        self.accumulated += crossing.total_tokens;
+        self.carried += crossing.total_tokens;
     }
 
     pub fn reset(&mut self) {
-        self.accumulated = 0.0;
-    }
-
-    /// Puts the total back to a value read earlier, for a caller that undoes a whole step
-    /// and knows no other record happened in between.
-    pub fn restore(&mut self, accumulated: f64) {
-        self.accumulated = accumulated;
+        self.fresh = 0.0;
+        self.carried = 0.0;
     }
 }
 
@@ -101,12 +105,64 @@ mod tests {
     }
 
     #[test]
-    fn rollback_keeps_every_token() {
+    fn rollback_keeps_every_token_and_fires_only_on_fresh_tokens() {
         let mut m = ThresholdMonitor::new(100.0);
         let crossing = m.record(120.0).unwrap().unwrap();
         m.record(30.0).unwrap();
         m.rollback(crossing);
         assert_eq!(m.accumulated(), 150.0);
+        assert_eq!(m.record(0.0).unwrap(), None, "a put-back is not a crossing");
+        assert_eq!(
+            m.record(70.0).unwrap(),
+            Some(Crossing {
+                total_tokens: 220.0
+            })
+        );
+        assert_eq!(m.accumulated(), 0.0);
+    }
+
+    /// Any order of records, crossings and callback outcomes: the total is what was
+    /// recorded less what successful refreshes took.
+    #[test]
+    fn any_interleaving_keeps_the_books() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for _ in 0..200 {
+            let mut m = ThresholdMonitor::new(1000.0);
+            let (mut recorded, mut consumed, mut crossings) = (0.0, 0.0, 0u32);
+            let mut in_flight: Vec<Crossing> = Vec::new();
+            for _ in 0..300 {
+                match next() % 4 {
+                    0 | 1 => {
+                        let t = (next() % 400) as f64;
+                        recorded += t;
+                        if let Some(c) = m.record(t).unwrap() {
+                            crossings += 1;
+                            in_flight.push(c);
+                        }
+                    }
+                    _ if !in_flight.is_empty() => {
+                        let c = in_flight.remove((next() as usize) % in_flight.len());
+                        if next() % 2 == 0 {
+                            consumed += c.total_tokens;
+                        } else {
+                            m.rollback(c);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            let pending: f64 = in_flight.iter().map(|c| c.total_tokens).sum();
+            assert_eq!(m.accumulated() + pending, recorded - consumed);
+            // Each crossing took at least a threshold of fresh tokens, and none is due.
+            assert!(f64::from(crossings) * 1000.0 <= recorded - m.fresh);
+            assert!(m.fresh < 1000.0);
+        }
     }
 
     #[test]

@@ -55,7 +55,7 @@ pub struct Turn {
     pub number: u32,
     steps: Vec<Step>,
     next: usize,
-    accumulated_before: f64,
+    monitor_before: ThresholdMonitor,
 }
 
 impl Turn {
@@ -101,7 +101,7 @@ impl Runner {
             number: self.turn_count + 1,
             steps,
             next: 0,
-            accumulated_before: self.monitor.accumulated(),
+            monitor_before: self.monitor,
         }
     }
 
@@ -149,7 +149,7 @@ impl Runner {
 
     /// Undoes everything the turn did to the runner's own state.
     pub fn rollback(&mut self, turn: &Turn) {
-        self.monitor.restore(turn.accumulated_before);
+        self.monitor = turn.monitor_before;
     }
 }
 

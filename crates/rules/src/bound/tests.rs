@@ -370,7 +370,9 @@ fn calibration_makes_the_bound_the_providers() {
         summarizer: Some(summary_of),
         ..Host::default()
     };
-    b.calibration.observe(1000.0, 1500.0).unwrap();
+    for ours in [1000.0, 2000.0, 3000.0, 4000.0] {
+        b.calibration.observe(ours, 1.5 * ours).unwrap();
+    }
     for turn in 1..=80u32 {
         h.add(
             &mut b,
@@ -480,4 +482,23 @@ fn cuts_never_split_a_surrogate_pair() {
     // head 3 would end inside the first 😀; tail 3 would start inside the second.
     assert_eq!(cut_bounds(3, &window(3), 3, &window(7), 10), (2, 2));
     assert_eq!(cut_bounds(2, &window(2), 2, &window(8), 10), (2, 2));
+}
+
+#[test]
+fn a_calibration_that_outgrew_the_budget_is_named_and_a_reset_recovers() {
+    let mut b = bound(50_000.0);
+    b.pinned_tokens = 25.0;
+    for ours in [1000.0, 2000.0, 3000.0, 4000.0] {
+        b.calibration.observe(ours, 40_000.0 + ours).unwrap();
+    }
+    let err = b.plan().unwrap_err();
+    assert_eq!(err.field, "calibration");
+    assert!(err.message.contains("overhead 40000"), "{}", err.message);
+    assert!(
+        err.message.contains("resetCalibration()"),
+        "{}",
+        err.message
+    );
+    b.calibration.reset();
+    assert!(b.plan().is_ok());
 }
