@@ -91,6 +91,33 @@ describe('devs-context replay', () => {
     assert.match(long.stderr, /over 64 MB/);
   });
 
+  it('shows every tool result of a native-tool-calling Cline session', async () => {
+    const file = fileURLToPath(new URL('./fixtures/transcripts/cline-native-api_conversation_history.json', import.meta.url));
+    const ledger = join(dir, 'cline-native.jsonl');
+    const { code, stdout, stderr } = await run('replay', file, '--quiet', '--ledger', ledger);
+    assert.equal(code, 0, stderr);
+    assert.match(stdout, /: 6 turns in \d+ ms; 0 tool results matched no call;/);
+    assert.doesNotMatch(stderr, /dropped/);
+    const outputs = readFileSync(ledger, 'utf8').trim().split('\n').length;
+    assert.equal(outputs, 6);
+  });
+
+  it('exits 1 when results matched no call, unless --allow-dropped', async () => {
+    const orphan = join(dir, 'orphan.json');
+    writeFileSync(orphan, JSON.stringify([
+      { role: 'user', content: 'fix it' },
+      { role: 'assistant', content: [{ type: 'text', text: 'Reading.' }, { type: 'tool_use', id: 'toolu_1', name: 'read', input: { path: 'a' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'a' }, { type: 'tool_result', tool_use_id: 'toolu_9', content: 'lost' }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'Done.' }] },
+    ]));
+    const refused = await run('replay', orphan, '--quiet');
+    assert.equal(refused.code, 1);
+    assert.match(refused.stdout, /1 tool result matched no call/);
+    assert.match(refused.stderr, /1 tool result matched no recorded call and was left out of the replay; pass --allow-dropped/);
+    const allowed = await run('replay', orphan, '--quiet', '--allow-dropped');
+    assert.equal(allowed.code, 0);
+  });
+
   it('refuses bad options by name', async () => {
     const { code, stderr } = await run('replay', join(transcripts, 'swe-agent-marshmallow-1867.traj'), '--counter', 'p50k');
     assert.equal(code, 2);

@@ -264,6 +264,51 @@ describe('Cline api_conversation_history.json', () => {
     const [s] = parseTranscript(text);
     assert.deepEqual(shape(s), [{ calls: ['list_files:success'], input: '<task>\nlist the files\n</' }]);
   });
+
+  // Issue 18: with native tool calling, most providers' results come back as one text
+  // block per call, `[tool for 'x'] Result:\n…`, in call order, and no tool_result blocks.
+  describe('native tool calls answered by `[tool for …] Result:` text blocks', () => {
+    const text = fixture('cline-native-api_conversation_history.json');
+    const [native] = parseTranscript(text, 'api_conversation_history.json');
+    const uses = JSON.parse(text).flatMap((m) => (m.role === 'assistant' ? m.content.filter((b) => b.type === 'tool_use') : []));
+
+    it('matches every result to its call; none is dropped', () => {
+      assert.equal(native.format, 'cline');
+      assert.equal(native.unmatchedResults, 0);
+      assert.deepEqual(native.warnings, []);
+      const calls = native.steps.flatMap((s) => s.calls);
+      assert.equal(calls.length, uses.length);
+      assert.deepEqual(calls.map((c) => c.envelope.action.tool_name), uses.map((u) => u.name));
+      // Every call but the last (attempt_completion, which the file ends on) has its result.
+      assert.deepEqual(calls.filter((c) => c.unanswered).map((c) => c.envelope.action.tool_name), ['attempt_completion']);
+      assertValid([native]);
+    });
+
+    it('takes each output from its own block, and Cline\'s additions as the user\'s text', () => {
+      const calls = native.steps.flatMap((s) => s.calls);
+      const [paginate, test, search] = calls;
+      assert.match(paginate.envelope.observation.output, /^1 \| export function paginate/);
+      assert.match(test.envelope.observation.output, /^1 \| import \{ describe/);
+      assert.match(search.envelope.observation.output, /^Found 2 results\./);
+      for (const c of calls) {
+        const out = c.envelope.observation.output;
+        for (const foreign of ['<environment_details>', 'task_progress', 'The user provided the following feedback', '] Result:']) {
+          assert.ok(!out.includes(foreign), `${c.envelope.action.tool_name}'s output holds ${foreign}`);
+        }
+      }
+      assert.match(native.steps[native.steps.length - 1].input ?? native.steps[1].input, /environment_details|feedback/);
+    });
+
+    it('marks a denied call and the call skipped after it as errors', () => {
+      const turn = native.steps.find((s) => s.calls.length === 3 && s.calls[0].envelope.action.tool_name === 'execute_command');
+      const [, write, read] = turn.calls;
+      assert.equal(write.envelope.observation.status, 'error');
+      assert.match(write.envelope.observation.output, /denied/);
+      assert.equal(read.envelope.observation.status, 'error');
+      assert.match(read.envelope.observation.output, /^Skipping tool/);
+      assert.match(native.steps[native.steps.indexOf(turn) + 1].input, /The user provided the following feedback/);
+    });
+  });
 });
 
 describe('OpenHands event streams', () => {

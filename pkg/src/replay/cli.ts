@@ -37,6 +37,7 @@ Options:
   --ledger FILE          write every turn's ledger record, as JSON Lines
   --html FILE            write a self-contained HTML report with the chart
   --quiet                no per-turn table
+  --allow-dropped        exit 0 even when tool results matched no recorded call (exit 1 otherwise)
   -h, --help             this help
 
 Markers: spec refresh, context refresh, handoff, prune, truncation, masking (mask),
@@ -112,7 +113,9 @@ function summary(result: ReplayResult): string {
   const recordedAt = compactions.length ? `; the recorded agent compacted before turn(s) ${compactions.join(', ')}` : '';
   const ours = result.turns.filter((t) => t.markers.some((m) => m === 'summary' || m === 'drop' || m === 'prune' || m === 'handoff')).map((t) => t.turn);
   const oursAt = ours.length ? `; ours summarized, dropped, pruned or handed off at turn(s) ${ours.slice(0, 20).join(', ')}${ours.length > 20 ? ', …' : ''}` : '';
+  const unmatched = result.session.unmatchedResults;
   return `${result.session.name} (${result.session.format}): ${result.turns.length} turns in ${result.ms} ms; `
+    + `${unmatched} tool result${unmatched === 1 ? '' : 's'} matched no call; `
     + `largest prompt ${result.largestPromptTokens} of ${result.settings.budget} tokens; turns with each rule: ${fired}${recordedAt}${oursAt}`;
 }
 
@@ -124,7 +127,8 @@ export async function main(argv: string[]): Promise<number> {
       budget: { type: 'string' }, counter: { type: 'string' }, threshold: { type: 'string' },
       'refresh-on': { type: 'string' }, 'refresh-every': { type: 'string' }, 'recent-items': { type: 'string' },
       'part-share': { type: 'string' }, 'summarizer-share': { type: 'string' }, session: { type: 'string' },
-      ledger: { type: 'string' }, html: { type: 'string' }, quiet: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+      ledger: { type: 'string' }, html: { type: 'string' }, quiet: { type: 'boolean' }, 'allow-dropped': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help || positionals.length === 0) {
@@ -171,6 +175,11 @@ export async function main(argv: string[]): Promise<number> {
   if (values.html) {
     const view = readFileSync(new URL('./replay-view.js', import.meta.url), 'utf8');
     writeFileSync(values.html, reportHtml(results[0], view));
+  }
+  const dropped = results.reduce((n, r) => n + r.session.unmatchedResults, 0);
+  if (dropped > 0 && !values['allow-dropped']) {
+    process.stderr.write(`devs-context: ${dropped} tool result${dropped === 1 ? '' : 's'} matched no recorded call and ${dropped === 1 ? 'was' : 'were'} left out of the replay; pass --allow-dropped to accept that\n`);
+    return 1;
   }
   return 0;
 }

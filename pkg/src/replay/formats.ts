@@ -108,6 +108,8 @@ export interface ReplaySession {
   steps: ReplayStep[];
   /** What was skipped while reading, e.g. a truncated last line. */
   warnings: string[];
+  /** Tool results that matched no recorded call, and so are not in `steps`. */
+  unmatchedResults: number;
 }
 
 /**
@@ -347,7 +349,7 @@ class Builder {
       if (s.compaction) step.compaction = s.compaction;
       return step;
     });
-    return { name, format, steps, warnings: this.warnings };
+    return { name, format, steps, warnings: this.warnings, unmatchedResults: this.unmatched };
   }
 }
 
@@ -912,7 +914,14 @@ function clineHeader(text: string): { name: string; rest: number } | undefined {
 }
 
 const CLINE_ERROR = /^(?:The tool execution failed|The user denied this operation|Error[ :]|Missing value for required parameter|Unknown tool)/;
-const CLINE_SKIPPED = /^(?:Skipping tool \[([a-z_]+)|Tool \[([a-z_]+)[^\]]*\] was (?:not executed|interrupted))/;
+const CLINE_SKIPPED = /^(?:Skipping tool[^[]*\[([a-z_]+)|Tool was interrupted[^[]*\[([a-z_]+)|Tool \[([a-z_]+)[^\]]*\] was (?:not executed|interrupted))/;
+/** Text blocks of a user message that are no tool's output. */
+const CLINE_USER_TEXT = /^(?:<environment_details>|#\s*task_progress|#\s*TODO LIST|\[TASK RESUMPTION\]|The user provided (?:the following feedback|additional content)|<hook_context)/;
+
+/** The name a result's header gives a call: native MCP calls are `<server>0mcp0<tool>`. */
+function clineName(name: string): string {
+  return name.includes('0mcp0') ? 'use_mcp_tool' : name;
+}
 
 function anthropicUsage(m: Bag): number | undefined {
   const fromUsage = claudeUsage(m.usage);
@@ -951,6 +960,9 @@ function anthropic(messages: unknown[], name: string, format: 'anthropic-message
         } else if (block.type === 'tool_use' || block.type === 'server_tool_use') {
           const call = b.call(step, block.name, block.input);
           if (typeof block.id === 'string') byId.set(block.id, call);
+          // Cline with native tool calling answers most providers' calls with text blocks
+          // headed `[read_file for 'x'] Result:`, in call order, not with tool_result blocks.
+          if (cline) waiting.push(call);
           if (cline && CLINE_COMPACTIONS.has(str(block.name))) summary = isBag(block.input) ? str(block.input.context) : '';
         } else if (typeof block.type === 'string' && block.type.endsWith('_tool_result') && typeof block.tool_use_id === 'string') {
           const call = byId.get(block.tool_use_id);
@@ -972,7 +984,7 @@ function anthropic(messages: unknown[], name: string, format: 'anthropic-message
       parts = [];
     };
     const next = (toolName?: string): RawCall | undefined => {
-      const i = toolName === undefined ? 0 : waiting.findIndex((c) => c.name === toolName);
+      const i = toolName === undefined ? 0 : waiting.findIndex((c) => clineName(c.name) === toolName);
       if (i < 0 || i >= waiting.length) return undefined;
       return waiting.splice(i, 1)[0];
     };
@@ -981,8 +993,11 @@ function anthropic(messages: unknown[], name: string, format: 'anthropic-message
       if (block.type === 'tool_result') {
         settle();
         const call = byId.get(str(block.tool_use_id));
-        if (call) call.result = { status: block.is_error === true ? 'error' : 'success', output: blockText(block.content) };
-        else b.orphan();
+        if (call) {
+          call.result = { status: block.is_error === true ? 'error' : 'success', output: blockText(block.content) };
+          const at = waiting.indexOf(call);
+          if (at >= 0) waiting.splice(at, 1);
+        } else b.orphan();
         continue;
       }
       const text = block.type === 'text' && typeof block.text === 'string' ? block.text
@@ -1009,13 +1024,14 @@ function anthropic(messages: unknown[], name: string, format: 'anthropic-message
         if (current) parts.push(lead.replace(/^<function_results>\r?\n?/, '').replace(/\r?\n?<\/function_results>\s*$/, ''));
         else b.orphan();
         settle();
-      } else if (lead.startsWith('<environment_details>')) {
+      } else if (CLINE_USER_TEXT.test(lead)) {
+        // Cline's own additions after the results, and feedback the user gave before one.
         settle();
         b.input(text);
       } else if (CLINE_SKIPPED.test(lead)) {
         settle();
         const sm = CLINE_SKIPPED.exec(lead) as RegExpExecArray;
-        const call = next(sm[1] ?? sm[2]);
+        const call = next(sm[1] ?? sm[2] ?? sm[3]);
         if (call) call.result = { status: 'error', output: text };
         else b.input(text);
       } else if (current) {
@@ -1156,7 +1172,7 @@ function openHands(doc: unknown, text: string, name: string): ReplaySession[] {
     else if (isOpenHandsEvent(r)) events.push(r);
   });
   if (events.length > 0) sessions.push(openHandsEvents(events, name));
-  if (sessions.length === 0) sessions.push({ name, format: 'openhands', steps: [], warnings: [] });
+  if (sessions.length === 0) sessions.push({ name, format: 'openhands', steps: [], warnings: [], unmatchedResults: 0 });
   // The file's warnings (a truncated last line) belong to the last session read.
   (sessions[sessions.length - 1] as ReplaySession).warnings.push(...warnings);
   return sessions;

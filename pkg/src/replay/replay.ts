@@ -60,8 +60,8 @@ export interface ReplayTurn {
 
 /** What `replay` found: every turn's prompt and the rules that fired. */
 export interface ReplayResult {
-  /** The session replayed: its name, format, step count and reading warnings. */
-  session: { name: string; format: string; steps: number; warnings: string[] };
+  /** The session replayed: its name, format, step count, reading warnings, and tool results that matched no call. */
+  session: { name: string; format: string; steps: number; warnings: string[]; unmatchedResults: number };
   /** The settings it was replayed with. */
   settings: ReplaySettings;
   /** Every replayed turn, in order. */
@@ -204,7 +204,7 @@ export async function replay(session: ReplaySession, settings: ReplaySettings, c
     onProgress?.(i + 1, steps.length);
   }
   return {
-    session: { name: session.name, format: session.format, steps: steps.length, warnings: session.warnings },
+    session: { name: session.name, format: session.format, steps: steps.length, warnings: session.warnings, unmatchedResults: session.unmatchedResults },
     settings,
     turns,
     counts,
