@@ -45,6 +45,18 @@ export function string(field: string, value: unknown, expected = 'a string'): st
   return value;
 }
 
+/** A function, or `undefined`. */
+export function optionalFunction<F extends (...args: never[]) => unknown>(field: string, value: unknown): F | undefined {
+  if (value !== undefined && typeof value !== 'function') throw wrongType(field, 'a function', value);
+  return value as F | undefined;
+}
+
+/** A boolean, or `undefined`. */
+export function optionalBoolean(field: string, value: unknown): boolean | undefined {
+  if (value !== undefined && typeof value !== 'boolean') throw wrongType(field, 'a boolean', value);
+  return value;
+}
+
 /** A string, or `undefined`. */
 export function optionalString(field: string, value: unknown): string | undefined {
   return value === undefined ? undefined : string(field, value);

@@ -191,3 +191,113 @@ describe('bounded runner', () => {
     assert.equal(prompts.at(-1).prompt, before, 'the retry sends what the failed turn sent');
   });
 });
+
+// Issue 18: the defaults work, the calibration can never wedge a session, and a failing
+// summarizer is visible.
+describe('bounded runner: defaults, calibration and failures a host can see', () => {
+  const toolSteps = (n, size = 2_000) => Array.from({ length: n }, (_, i) => ({
+    text: `step ${i}`,
+    envelope: envelope({ turn_index: i, observation: { status: 'success', output: `${i} `.repeat(size / 2) } }),
+  }));
+
+  it('masks old outputs with no store given: they are kept in memory and read back by id', async () => {
+    const steps = toolSteps(14);
+    const runner = new AgentRunner({
+      agentId: 'a', taskGoal: 'g', countTokens: o200k, llm: (() => { let k = 0; return { complete: async () => steps[k++] }; })(),
+      composer: new ContextComposer({ specs }), handoff: new SummarizationHandoff({ llmClient: async () => 'S' }),
+      bounded: { budget: 100_000 },
+    });
+    let masked = 0;
+    const warnings = [];
+    for (let i = 0; i < steps.length; i++) {
+      const { ledger } = await runner.runTurn(`go ${i}`);
+      masked += ledger.masked.length;
+      warnings.push(...ledger.warnings);
+    }
+    assert.ok(masked >= 7, `${masked} outputs masked`);
+    assert.deepEqual(warnings, []);
+  });
+
+  it("follows a host overhead that grows from 5k to 30k mid-session, and never wedges", async () => {
+    const steps = toolSteps(160, 600);
+    let overhead = 5_000;
+    let turn = 0;
+    const reported = [];
+    const { runner, prompts } = boundedRunner({
+      steps, budget: 50_000,
+      usage: (r) => { const n = overhead + o200k(r.prompt); reported.push({ turn: ++turn, n, promptTokens: r.promptTokens }); return n; },
+    });
+    for (let i = 0; i < steps.length; i++) {
+      if (i === 80) overhead = 30_000;
+      await runner.runTurn(`go ${i}`);
+    }
+    assert.equal(prompts.length, 160);
+    const late = reported.filter((r) => r.turn > 82);
+    assert.ok(late.every((r) => r.n <= 50_000 * 1.01), `the provider counted ${Math.max(...late.map((r) => r.n))}`);
+    assert.ok(late.every((r) => r.promptTokens >= r.n * 0.99), 'promptTokens is what the provider counts');
+    const c = runner.calibration;
+    // Our count of a prompt is its parts plus framing, a little over a count of the whole: the ratio is a little under 1.
+    assert.ok(c.ratio > 0.8 && c.ratio <= 1.05 && c.overhead > 28_000 && c.overhead < 34_000, JSON.stringify(c));
+  });
+
+  it('names the calibration when the host outgrows the budget; resetCalibration() and calibrate: false recover', async () => {
+    const steps = toolSteps(30, 400);
+    let overhead = 2_000;
+    const { runner } = boundedRunner({ steps, budget: 50_000, usage: (r) => overhead + o200k(r.prompt) });
+    for (let i = 0; i < 10; i++) await runner.runTurn(`go ${i}`);
+    overhead = 45_000;
+    await runner.runTurn('go 10');
+    const error = await rejected(runner.runTurn('go 11'));
+    assertFieldError(error, RangeError, 'calibration');
+    assert.match(error.message, /^calibration \(overhead 4\d{4}, ratio [\d.]+, from \d+ reports of usage\.inputTokens\) puts the pinned content at \d+ tokens/);
+    assert.match(error.message, /resetCalibration\(\)/);
+    assert.equal((await rejected(runner.runTurn('go 11'))).field, 'calibration', 'a retry alone does not help');
+    runner.resetCalibration();
+    overhead = 2_000;
+    assert.equal((await runner.runTurn('go 11')).turnIndex, 12);
+
+    overhead = 45_000;
+    const fixed = new AgentRunner({ agentId: 'b', taskGoal: 'g', countTokens: o200k,
+      llm: { complete: async (r) => ({ text: 'ok', usage: { inputTokens: overhead + o200k(r.prompt) } }) },
+      composer: new ContextComposer({ specs }), handoff: new SummarizationHandoff({ llmClient: async () => 'S' }),
+      bounded: { budget: 50_000, calibrate: false } });
+    for (let i = 0; i < 5; i++) await fixed.runTurn(`go ${i}`);
+    assert.deepEqual(fixed.calibration, { overhead: 0, ratio: 1, samples: 0 });
+    assertFieldError(thrown(() => boundedRunner({ steps, budget: 50_000, extra: { bounded: { calibrate: 'no' } } })), TypeError, 'options.bounded.calibrate');
+  });
+
+  for (const [what, summarize, words] of [
+    ['throws', async () => { throw new Error('rate limited'); }, /the summarizer failed.*\(Error: rate limited\)/],
+    ["returns ''", async () => '', /the summarizer failed.*\(TypeError: summarizer\.summarize\(\) returned an empty text\)/],
+    ['returns 42', async () => 42, /the summarizer failed.*\(TypeError: summarizer\.summarize\(\) must be a string, got the number 42\)/],
+  ]) {
+    it(`a summarizer that ${what}: the turn falls back to the cut, and the warning carries the error`, async () => {
+      const steps = Array.from({ length: 40 }, () => ({ text: 'words '.repeat(400) }));
+      const seen = [];
+      const { runner } = boundedRunner({ steps, budget: 8_000, summarizer: { summarize }, extra: {} });
+      const withWarning = new AgentRunner({
+        agentId: 'w', taskGoal: 'g', countTokens: o200k,
+        llm: (() => { let k = 0; return { complete: async () => steps[k++] ?? { text: 'done' } }; })(),
+        composer: new ContextComposer({ specs }), handoff: new SummarizationHandoff({ llmClient: async () => 'S' }),
+        bounded: { budget: 8_000, summarizer: summarize, onWarning: (w) => seen.push(w) },
+      });
+      const warnings = [];
+      for (let i = 0; i < steps.length; i++) {
+        warnings.push(...(await withWarning.runTurn(`turn ${i}`)).ledger.warnings);
+        await runner.runTurn(`turn ${i}`);
+      }
+      assert.ok(warnings.some((w) => words.test(w)), warnings.join('; '));
+      const failed = seen.filter((w) => /summarizer failed/.test(w.message));
+      assert.ok(failed.length > 0);
+      assert.ok(failed.every((w) => w.error !== undefined && typeof w.turn === 'number' && words.test(w.message)));
+      if (what === 'throws') assert.equal(failed[0].error.message, 'rate limited');
+    });
+  }
+});
+
+it('bounded callbacks and flags of the wrong type are TypeErrors naming them', () => {
+  for (const [key, bad] of [['onLedger', 'log'], ['onWarning', 42], ['calibrate', 'no'], ['calibrate', 1]]) {
+    const error = thrown(() => boundedRunner({ steps: [], budget: 50_000, extra: { bounded: { [key]: bad } } }));
+    assertFieldError(error, TypeError, `options.bounded.${key}`);
+  }
+});
