@@ -1,7 +1,7 @@
 // Drives the rules in a browser. Serve the repository root (e.g. `python3 -m http.server`)
 // and open /www/scripted.html after `bash scripts/build.sh`.
 import {
-  AgentLogStore, AgentRunner, ContextComposer, ContextPruner, ContextRefresher, OrchestratorContextInjector,
+  AgentLogStore, AgentRunner, ContextComposer, ContextPruner, ContextRefresher, MemoryStateRepository, OrchestratorContextInjector,
   SummarizationHandoff, ToolOutputPruner, TurnTracker, WindowComposer, countTokens, createDefaultWindowBudget,
 } from '../pkg/dist/index.mjs';
 
@@ -11,15 +11,10 @@ const specs = [
   { name: 'PRD', content: 'Keep long-running coding agents on track inside a 1M-token window.' },
 ];
 
-/** Raw outputs stay in memory here; in Node, @devs/context/sqlite keeps them in state.sqlite. */
-class MemoryRepository {
-  rows = [];
-  async insertRawToolOutput(entry) { this.rows.push(entry); }
-}
-
 export async function run(turnCount) {
   const budget = createDefaultWindowBudget(200_000);
-  const repo = new MemoryRepository();
+  // Raw outputs stay in memory here; in Node, @devs/context/sqlite keeps them in state.sqlite.
+  const repo = new MemoryStateRepository();
   const context = { turns: [], goal: 'Fix the failing parser test', map: 'src/lexer.rs src/parser.rs', plan: '', tas: specs[0].content,
     currentObservation: '', envelopes: [], pendingToolOutputs: [], budget };
   let promptTokens = 0;
@@ -52,13 +47,14 @@ export async function run(turnCount) {
     const r = await runner.runTurn(`continue (${i})`);
     const events = [];
     if (r.window.specInjected) events.push('spec refresh');
-    if (r.envelope.thought.reasoning.startsWith('[CONTEXT REFRESH]')) events.push('reasoning refresh');
-    if (r.contextManagement.prunedOccurred) events.push('pruned');
-    if (r.contextManagement.truncatedOutputCount) events.push(`truncated ${r.contextManagement.truncatedOutputCount}`);
-    if (r.contextRefresh) events.push('context refresh');
+    // The names of the replay view's legend (MARKER_INFO in @devs/context/replay).
+    if (r.envelope.thought.reasoning.startsWith('[CONTEXT REFRESH]')) events.push('context refresh');
+    if (r.contextRefresh) events.push('handoff');
+    if (r.contextManagement.prunedOccurred) events.push('prune');
+    if (r.contextManagement.truncatedOutputCount) events.push(`truncation (${r.contextManagement.truncatedOutputCount})`);
     rows.push({ turn: r.turnIndex, turnIndex: r.envelope.turn_index, context: r.contextManagement.windowUsedTokens, prompt: promptTokens, events });
   }
-  return { rows, logged: log.size, stored: repo.rows.length };
+  return { rows, logged: log.size, stored: repo.size };
 }
 
 function render({ rows, logged, stored }) {

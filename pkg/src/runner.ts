@@ -194,6 +194,8 @@ export class AgentRunner {
     let history = this.#history;
     let prompted = { promptTokens: 0, rawTokens: 0, ms: 0 };
     let contextTokens = 0;
+    const monitorBefore = core.accumulated;
+    let monitorTokens = monitorBefore;
     let ledger: LedgerRecord | null = null;
     let applied: Applied | null = null;
     let window: ContextWindow | undefined;
@@ -276,6 +278,7 @@ export class AgentRunner {
               }
             }
             checked(() => core.record(tokens, contextTokens, has));
+            monitorTokens = monitorBefore + (cfg.refreshOnContext ? contextTokens : tokens);
             plan();
             break;
           }
@@ -339,6 +342,7 @@ export class AgentRunner {
       response: response as unknown as AgentTurnResult['response'],
       window: window as ContextWindow,
       tokensRecorded: tokens,
+      monitorTokens,
       contextRefresh: refresh,
       envelope: has ? (envelope as SaopEnvelope) : null,
       contextManagement: applied ? applied.result : null,

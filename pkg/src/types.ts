@@ -369,6 +369,11 @@ export interface AgentTurnResult {
   window: ContextWindow;
   /** Tokens of the response, as recorded in the monitor. */
   tokensRecorded: number;
+  /**
+   * The monitor's total once this turn's tokens were recorded, before a refresh reset it:
+   * on a refresh turn, the total that reached `thresholdTokens`.
+   */
+  monitorTokens: number;
   /** The summary re-injected on this turn, if the threshold was reached. */
   contextRefresh: MediumTermSummary | null;
   /** The response's envelope after injection and stamping, if it had one. */

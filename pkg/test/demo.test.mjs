@@ -1,13 +1,15 @@
-// The demo (examples/demo.mjs): its chart draws the runner's ledger, and each rule's
-// marker falls at a turn where that rule fired, by the ledger or by the runner's results.
-// Run on a small budget, where every step of the bound fires.
+// The demo (examples/demo.mjs), run as a command on a small budget where every step of the
+// bound fires. It is a host of the package's replay engine and view: its report embeds
+// the replay's result, whose markers must agree with the ledger and with what each rule
+// compared against its threshold.
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { MARKERS } from '@devs/context/replay';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const demo = join(root, 'examples/demo.mjs');
@@ -22,21 +24,23 @@ if (!existsSync(link)) {
     if (error.code !== 'EEXIST') throw error;
   }
 }
-const { replay, RULES } = await import('../../examples/replay.mjs');
-const { chartData, reportHtml, SECTIONS } = await import('../../examples/report.mjs');
 
 const BUDGET = 20_000;
 const dir = mkdtempSync(join(tmpdir(), 'devs-demo-'));
 process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
 
-/** The chart's embedded JSON, its bars and its markers, read back from the page. */
-function readPage(html) {
-  const json = /<script type="application\/json" id="chart-data">([^<]*)<\/script>/.exec(html);
-  assert.ok(json, 'the page embeds its data');
-  const bars = [...html.matchAll(/<rect class="bar" [^>]*data-turn="(\d+)" data-section="(\w+)" data-tokens="([\d.]+)"/g)]
-    .map((m) => ({ turn: +m[1], section: m[2], tokens: +m[3] }));
-  const markers = [...html.matchAll(/<circle class="marker" [^>]*data-rule="(\w+)" data-turn="(\d+)"/g)].map((m) => ({ rule: m[1], turn: +m[2] }));
-  return { chart: JSON.parse(json[1]), bars, markers };
+function run(...args) {
+  return spawnSync(process.execPath, [demo, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+}
+
+/** The replay result the report embeds for its view. */
+function embedded(html) {
+  // The last call: the view's own code, inlined above it, holds the same words.
+  const head = "DevsReplayView.render(document.getElementById('app'), ";
+  const start = html.lastIndexOf(head);
+  const end = html.lastIndexOf(');</script>');
+  assert.ok(start >= 0 && end > start, 'the page embeds the replay result');
+  return JSON.parse(html.slice(start + head.length, end));
 }
 
 /** The turns at which the ledger says a step of the bound fired. */
@@ -49,120 +53,83 @@ function ledgerTurns(ledger) {
   };
 }
 
-describe('the demo, through its data function', () => {
-  let data;
-  let page;
-  before(async () => {
-    data = await replay({ budget: BUDGET, turns: 40, counter: 'o200k_base', dbPath: join(dir, 'replay.sqlite') });
-    page = readPage(reportHtml(data));
+describe('the demo', () => {
+  const out = join(dir, 'o200k');
+  let stdout;
+  let ledger;
+  let html;
+  let result;
+  before(() => {
+    const r = run('--budget', String(BUDGET), '--turns', '40', '--counter', 'o200k_base', '--out', out);
+    assert.equal(r.status, 0, r.stderr);
+    stdout = r.stdout;
+    ledger = readFileSync(join(out, 'ledger.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    html = readFileSync(join(out, 'report.html'), 'utf8');
+    result = embedded(html);
   });
 
-  it('replays the turns asked for, with a ledger record each', () => {
-    assert.equal(data.rows.length, 40);
-    assert.deepEqual(data.ledger.map((l) => l.turn), data.rows.map((r) => r.turn));
-    assert.deepEqual(data.ledgerJsonl.trim().split('\n').map((line) => JSON.parse(line)), data.ledger);
-  });
-
-  it("embeds the ledger's sections, turn by turn, as the chart's data", () => {
-    assert.deepEqual(page.chart, JSON.parse(JSON.stringify(chartData(data))));
-    assert.deepEqual(page.chart.turns.map((t) => t.turn), data.ledger.map((l) => l.turn));
-    page.chart.turns.forEach((t, i) => assert.deepEqual(t.sections, data.ledger[i].sections, `turn ${t.turn}`));
-    assert.equal(page.chart.budget, BUDGET);
-    assert.equal(page.chart.pruneAt, BUDGET * 0.9);
-  });
-
-  it('draws one bar segment per non-zero section, of the ledger’s size', () => {
-    const expected = data.ledger.flatMap((l) => SECTIONS.filter((s) => l.sections[s.id] > 0).map((s) => ({ turn: l.turn, section: s.id, tokens: l.sections[s.id] })));
-    assert.deepEqual(page.bars, expected);
+  it('writes one ledger record per turn, and the report shows that ledger', () => {
+    assert.equal(ledger.length, 40);
+    assert.deepEqual(ledger.map((l) => l.turn), Array.from({ length: 40 }, (_, i) => i + 1));
+    assert.deepEqual(result.turns.map((t) => t.ledger), ledger);
+    assert.ok(ledger.every((l) => l.budget === BUDGET && l.counter === 'count_o200k_base'), ledger[0].counter);
   });
 
   it("puts each bound marker at a turn where the ledger names that step, and misses none", () => {
-    const named = ledgerTurns(data.ledger);
+    const named = ledgerTurns(ledger);
     for (const rule of Object.keys(named)) {
-      assert.deepEqual(page.markers.filter((m) => m.rule === rule).map((m) => m.turn), named[rule], rule);
+      assert.deepEqual(result.turns.filter((t) => t.markers.includes(rule)).map((t) => t.turn), named[rule], rule);
     }
-    // On a 20k budget the bound masks, cuts and summarizes.
     for (const rule of ['mask', 'cut', 'summary']) assert.ok(named[rule].length > 0, `${rule} fires on a ${BUDGET} budget`);
   });
 
-  it("puts each other rule's marker at a turn where the runner reported it", () => {
-    const turnsOf = (rule) => page.markers.filter((m) => m.rule === rule).map((m) => m.turn);
-    assert.deepEqual(turnsOf('spec'), data.rows.filter((r) => r.specInjected).map((r) => r.turn));
-    assert.deepEqual(turnsOf('truncate'), data.rows.filter((r) => r.truncated > 0).map((r) => r.turn));
-    // The prune fires exactly when the count it is asked about reaches 90% of the budget,
-    // and the monitor's refresh when its total reaches the threshold.
-    assert.deepEqual(turnsOf('prune'), data.rows.filter((r) => r.prune !== null && r.prune >= r.pruneAt).map((r) => r.turn));
-    assert.ok(turnsOf('prune').length > 0, `the prune fires on a ${BUDGET} budget`);
-    assert.deepEqual(turnsOf('handoff'), data.rows.filter((r) => r.monitor >= r.threshold).map((r) => r.turn));
-    assert.deepEqual(turnsOf('reasoning'), data.rows.filter((r) => r.turn % 5 === 0).map((r) => r.turn));
-    const known = new Set(RULES.map((r) => r.id));
-    for (const m of page.markers) assert.ok(known.has(m.rule), m.rule);
+  it("puts each other rule's marker where that rule's number reached its threshold", () => {
+    const at = (marker) => result.turns.filter((t) => t.markers.includes(marker)).map((t) => t.turn);
+    assert.deepEqual(at('prune'), result.turns.filter((t) => t.pruneTokens !== null && t.pruneTokens >= BUDGET * 0.9).map((t) => t.turn));
+    assert.ok(at('prune').length > 0, `the prune fires on a ${BUDGET} budget`);
+    assert.deepEqual(at('handoff'), result.turns.filter((t) => t.monitorTokens >= result.settings.thresholdTokens).map((t) => t.turn));
+    assert.deepEqual(at('context-refresh'), result.turns.filter((t) => t.turn % 5 === 0).map((t) => t.turn));
+    assert.deepEqual(at('spec-refresh'), result.turns.filter((t) => t.turn % 10 === 0).map((t) => t.turn));
+    for (const t of result.turns) for (const m of t.markers) assert.ok(MARKERS.includes(m), m);
   });
 
-  it('shows the monitor total it compares with the threshold', () => {
-    let before = 0;
-    for (const r of data.rows) {
-      if (r.monitor < r.threshold) assert.equal(r.monitorAfter, before + r.monitorDelta, `turn ${r.turn}`);
-      before = r.monitorAfter;
-    }
-  });
-
-  it('counts pruned turns, not messages', () => {
+  it('counts pruned turns, not messages, from the turn after the last prune', () => {
     let from = 1;
-    for (const r of data.rows) {
-      const e = r.events.find((ev) => ev.rule === 'prune');
+    for (const t of result.turns) {
+      const e = t.events.find((ev) => ev.marker === 'prune');
       if (!e) continue;
       assert.equal(e.fromTurn, from);
-      assert.equal(e.toTurn, r.turn - 1);
-      assert.equal(e.turns, r.turn - from);
-      const n = r.turn - from;
-      const span = n === 1 ? `turn ${from} \\(1 turn` : `turns ${from}–${r.turn - 1} \\(${n} turns`;
-      assert.match(e.text, new RegExp(`${span}, \\d+ messages\\)`));
-      from = r.turn;
+      assert.equal(e.toTurn, t.turn - 1);
+      from = t.turn;
     }
   });
 
   it('keeps every prompt it sends within the budget', () => {
-    for (const r of data.rows) assert.ok(r.promptTokens <= BUDGET, `turn ${r.turn}: ${r.promptTokens}`);
+    for (const t of result.turns) assert.ok(t.promptTokens <= BUDGET, `turn ${t.turn}: ${t.promptTokens}`);
+    for (const l of ledger) assert.ok(Object.values(l.sections).reduce((a, b) => a + b, 0) <= l.rawTokens + 1e-6);
   });
 
-  it('charts a ledger that describes the prompt that was sent', () => {
-    data.rows.forEach((r, i) => assert.equal(data.ledger[i].promptTokens, r.promptTokens, `turn ${r.turn}`));
-    page.chart.turns.forEach((t) => assert.ok(Object.values(t.sections).reduce((a, b) => a + b, 0) <= BUDGET, `turn ${t.turn}: the bar is within the budget`));
-  });
-});
-
-describe('the demo, as a command', () => {
-  it('writes the ledger and a page whose chart data is that ledger', () => {
-    const out = join(dir, 'cli');
-    const stdout = execFileSync(process.execPath, [demo, '--budget', String(BUDGET), '--turns', '30', '--counter', 'heuristic', '--out', out], { encoding: 'utf8' });
-    const ledger = readFileSync(join(out, 'ledger.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
-    assert.equal(ledger.length, 30);
-    assert.ok(ledger.every((l) => l.budget === BUDGET && l.counter === 'countTokens'));
-    const page = readPage(readFileSync(join(out, 'report.html'), 'utf8'));
-    assert.deepEqual(page.chart.turns.map((t) => [t.turn, t.sections]), ledger.map((l) => [l.turn, l.sections]));
-    const named = ledgerTurns(ledger);
-    for (const rule of Object.keys(named)) assert.deepEqual(page.markers.filter((m) => m.rule === rule).map((m) => m.turn), named[rule], rule);
-    assert.deepEqual(page.markers, page.chart.markers.map(({ rule, turn }) => ({ rule, turn })));
-    // The page needs nothing from the network.
-    assert.doesNotMatch(readFileSync(join(out, 'report.html'), 'utf8'), /\b(src|href)="(https?:)?\/\//);
-
-    // A header, one line per turn, and each event told in words once.
+  it('prints a header, one line per turn, and each kind of event in words once', () => {
     const lines = stdout.split('\n');
     assert.ok(lines.some((l) => /^turn\s+phase\s+tool\s+output │\s+prune count │\s+monitor │\s+prompt │ fired$/.test(l)), 'a header row');
-    assert.equal(lines.filter((l) => /^\s*\d+ {2}\w+/.test(l)).length, 30);
-    assert.ok(lines.filter((l) => l.includes('[first truncation')).length === 1);
-    assert.ok(lines.filter((l) => l.includes('truncated in the context')).length <= 1, 'truncations are told once');
-    assert.match(stdout, /prune: [\d,]+ ≥ 18,000, so turns 1–\d+ \(\d+ turns, \d+ messages\)/);
+    assert.equal(lines.filter((l) => /^\s*\d+ {2}\w+/.test(l)).length, 40);
+    assert.equal(lines.filter((l) => l.includes('[first masking')).length, 1);
+    assert.ok(lines.filter((l) => l.includes('masked in the prompt')).length === 1, 'masking is told once');
+    assert.match(stdout, /prune: [\d,]+ ≥ 18,000, so turns 1–\d+ and this turn's input became one summary/);
+  });
+
+  it('writes a page that needs nothing from the network', () => {
+    assert.doesNotMatch(html, /\b(src|href)="(https?:)?\/\//);
+    assert.match(html, /DevsReplayView/);
   });
 
   it('prints its help, and refuses bad options, before touching the package', () => {
-    const help = spawnSync(process.execPath, [demo, '--help'], { encoding: 'utf8' });
+    const help = run('--help');
     assert.equal(help.status, 0);
     assert.match(help.stdout, /--budget N/);
     assert.match(help.stdout, /--counter NAME/);
     for (const args of [['--budget', 'lots'], ['--budget', '10'], ['--counter', 'p50k'], ['--bogus']]) {
-      const bad = spawnSync(process.execPath, [demo, ...args], { encoding: 'utf8' });
+      const bad = run(...args);
       assert.equal(bad.status, 2, args.join(' '));
       assert.match(bad.stderr, /^demo: /);
     }

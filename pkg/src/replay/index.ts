@@ -14,5 +14,5 @@
 export { detectFormat, parseTranscript, TRANSCRIPT_FORMATS, TranscriptFormatError } from './formats.js';
 export type { ReplayCall, ReplaySession, ReplayStep, TranscriptFormat } from './formats.js';
 export { DEFAULT_SETTINGS, MARKERS, replay } from './replay.js';
-export type { Marker, ReplayResult, ReplaySettings, ReplayTurn } from './replay.js';
+export type { Marker, ReplayEvent, ReplayOptions, ReplayResult, ReplaySettings, ReplayTurn } from './replay.js';
 export { MARKER_INFO, render, reportHtml } from './view.js';

@@ -5,7 +5,8 @@ import {
   AgentLogStore, AgentRunner, ContextComposer, ContextPruner, ContextRefresher, OrchestratorContextInjector,
   SummarizationHandoff, ToolOutputPruner, TurnTracker, WindowComposer, createDefaultWindowBudget,
 } from '@devs/context';
-import type { LedgerRecord, SaopEnvelope, TokenCounter, ToolOutputEntry } from '@devs/context';
+import { MemoryStateRepository } from '@devs/context';
+import type { LedgerRecord, SaopEnvelope, StateRepository, SummarizerClient, TokenCounter } from '@devs/context';
 import type { ReplaySession } from './formats.js';
 
 /** The settings of a replay, as the CLI's options and the page's form give them. */
@@ -38,12 +39,49 @@ export const MARKERS = ['spec-refresh', 'context-refresh', 'handoff', 'prune', '
 /** A rule's firing on a turn, e.g. 'prune' or 'handoff' (see `MARKER_INFO` for each one's meaning). */
 export type Marker = (typeof MARKERS)[number];
 
+/** What a replay is given besides its settings: the host's own parts, where it has them. */
+export interface ReplayOptions {
+  /** Called after each turn with the turns done and the total. */
+  onProgress?: (done: number, total: number) => void;
+  /** Called after each turn with what it did. */
+  onTurn?: (turn: ReplayTurn) => void;
+  /** Where raw outputs go. Default: a new `MemoryStateRepository`. */
+  store?: StateRepository;
+  /** The TAS and PRD summaries, re-injected and pinned. Default: stand-ins. */
+  specs?: { tas: string; prd: string };
+  /** The goal every prompt starts with. Default: the session's first user message. */
+  goal?: string;
+  /** The window's Map slot: the project's structure. Default: none. */
+  map?: string;
+  /** The summarizer of the prune, the handoff and the bound. Default: an extractive stand-in, which calls no LLM. */
+  summarizer?: SummarizerClient;
+}
+
+/** A rule's firing on a turn, in words: what it acted on and why. */
+export interface ReplayEvent {
+  /** The rule. */
+  marker: Marker;
+  /** What it did, e.g. "masked in the prompt: the bash output of turn 3 (stored as 3)". */
+  text: string;
+  /** The turns it acted on, where it acted on a span of them. */
+  fromTurn?: number;
+  toTurn?: number;
+}
+
 /** One replayed turn. */
 export interface ReplayTurn {
   /** 1-based turn number. */
   turn: number;
   /** Tokens of the prompt sent, at most the budget. */
   promptTokens: number;
+  /** The tokens `applyContextManagement` asked the prune rule about (it prunes at 90% of the budget), or null when it did not ask. */
+  pruneTokens: number | null;
+  /** The monitor's total on this turn (on a refresh turn, the total that reached its threshold). */
+  monitorTokens: number;
+  /** Tool outputs truncated in the context this turn. */
+  truncated: number;
+  /** Each rule's firing, in words. */
+  events: ReplayEvent[];
   /** The bounded runner's ledger record of this turn. */
   ledger: LedgerRecord;
   /** The rules that fired on this turn. */
@@ -91,6 +129,42 @@ const extractiveSummarizer = {
   },
 };
 
+/** "turn 3" or "turns 3–7". */
+function span(from: number, to: number): string {
+  return from === to ? `turn ${from}` : `turns ${from}–${to}`;
+}
+
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+
+/** Each rule's firing on a turn, in words. */
+function eventsOf(result: Awaited<ReturnType<AgentRunner['runTurn']>>, markers: Marker[], ctx: { pruneTokens: number | null; pruneAt: number; contextFrom: number; threshold: number; budget: number }): ReplayEvent[] {
+  const l = result.ledger as LedgerRecord;
+  const words: Record<Marker, () => ReplayEvent> = {
+    'spec-refresh': () => ({ marker: 'spec-refresh', text: 'TAS and PRD summaries re-sent in the window' }),
+    'context-refresh': () => ({ marker: 'context-refresh', text: "TAS and PRD summaries prepended to the envelope's reasoning" }),
+    handoff: () => {
+      const r = result.contextRefresh as NonNullable<typeof result.contextRefresh>;
+      return { marker: 'handoff', fromTurn: r.turnRangeStart, toTurn: r.turnRangeEnd,
+        text: `context refresh: the monitor reached ${fmt(result.monitorTokens)} ≥ ${fmt(ctx.threshold)}; ${span(r.turnRangeStart, r.turnRangeEnd)} summarized and re-injected as [CONTEXT REFRESH]` };
+    },
+    prune: () => ({ marker: 'prune', fromTurn: ctx.contextFrom, toTurn: result.turnIndex - 1,
+      text: `prune: ${fmt(ctx.pruneTokens ?? 0)} ≥ ${fmt(ctx.pruneAt)}, so ${span(ctx.contextFrom, result.turnIndex - 1)} and this turn's input became one summary` }),
+    truncation: () => ({ marker: 'truncation', text: `${result.contextManagement?.truncatedOutputCount} tool output(s) in the context stored whole and cut to their head` }),
+    mask: () => ({ marker: 'mask', text: `masked in the prompt: ${l.masked.map((m) => `the ${m.tool} output of turn ${m.turn} (stored as ${m.storeId})`).join(', ')}` }),
+    cut: () => ({ marker: 'cut', text: `cut to head and tail in the prompt: ${l.cut.map((c) => `the ${c.part === 'output' ? `${c.tool} output` : 'message'} of turn ${c.turn}`).join(', ')}` }),
+    summary: () => {
+      const m = l.summarized as NonNullable<LedgerRecord['summarized']>;
+      return { marker: 'summary', fromTurn: m.fromTurn, toTurn: m.toTurn,
+        text: `summary: the prompt's ${span(m.fromTurn, m.toTurn)} summarized in ${m.chunks} chunk${m.chunks === 1 ? '' : 's'} (largest summarizer prompt ${fmt(m.largestPromptTokens)} tokens) to fit ${fmt(ctx.budget)}` };
+    },
+    drop: () => {
+      const d = l.dropped as NonNullable<LedgerRecord['dropped']>;
+      return { marker: 'drop', fromTurn: d.fromTurn, toTurn: d.toTurn, text: `drop: the prompt's ${span(d.fromTurn, d.toTurn)} left out (the deterministic cut) to fit ${fmt(ctx.budget)}` };
+    },
+  };
+  return markers.map((m) => words[m]());
+}
+
 /**
  * A copy of a short piece of a long string: a slice would keep the whole prompt it came
  * from alive, one prompt a turn.
@@ -111,7 +185,8 @@ function previewOf(prompt: string): { section: string; text: string }[] {
 
 /**
  * Replays `session` with `settings`; `counter` counts tokens (undefined: length / 4).
- * `onProgress(done, total)` is called after each turn.
+ * `options` gives the host's own store, specs and summarizer, and is called after each
+ * turn; a function there is `onProgress(done, total)`.
  * @example
  * import { readFileSync } from 'node:fs';
  * import { DEFAULT_SETTINGS, parseTranscript, replay } from '@devs/context/replay';
@@ -121,7 +196,10 @@ function previewOf(prompt: string): { section: string; text: string }[] {
  * console.log(result.largestPromptTokens, result.counts.prune); // at most 100,000; turns pruned
  */
 export async function replay(session: ReplaySession, settings: ReplaySettings, counter: TokenCounter | undefined,
-  onProgress?: (done: number, total: number) => void): Promise<ReplayResult> {
+  options: ReplayOptions | ((done: number, total: number) => void) = {}): Promise<ReplayResult> {
+  const opts: ReplayOptions = typeof options === 'function' ? { onProgress: options } : options;
+  const summarizer = opts.summarizer ?? extractiveSummarizer;
+  const specs = opts.specs ?? { tas: '(the TAS summary)', prd: '(the PRD summary)' };
   const started = Date.now();
   const steps = session.steps;
   let k = 0;
@@ -135,31 +213,35 @@ export async function replay(session: ReplaySession, settings: ReplaySettings, c
     },
   };
   const budget = createDefaultWindowBudget(Math.max(settings.budget, 1000));
-  const stored = new Map<string, ToolOutputEntry>();
-  const store = {
-    insertRawToolOutput(entry: ToolOutputEntry) {
-      const id = `raw-${stored.size + 1}`;
-      stored.set(id, entry);
-      return id;
+  const store = opts.store ?? new MemoryStateRepository();
+  const goal = opts.goal ?? (steps.find((s) => s.input)?.input ?? session.name).slice(0, 2000);
+  const context = { turns: [], goal, map: opts.map ?? '', plan: '', tas: specs.tas, currentObservation: '', envelopes: [], pendingToolOutputs: [], budget };
+  const summaryProvider = { getSummary: () => ({ tasSummary: specs.tas, prdSummary: specs.prd }) };
+  // The count applyContextManagement asks the prune rule about, seen on its way in.
+  const inner = new ContextPruner(summarizer);
+  let pruneTokens: number | null = null;
+  const pruner = {
+    saturationRatio: inner.saturationRatio,
+    shouldPrune(tokens: number, b: Parameters<ContextPruner['shouldPrune']>[1]) {
+      pruneTokens = tokens;
+      return inner.shouldPrune(tokens, b);
     },
-    getRawToolOutput: (id: string | number) => stored.get(String(id)),
+    prune: (...args: Parameters<ContextPruner['prune']>) => inner.prune(...args),
   };
-  const context = { turns: [], goal: session.name, map: '', plan: '', tas: '', currentObservation: '', envelopes: [], pendingToolOutputs: [], budget };
-  const summaryProvider = { getSummary: () => ({ tasSummary: '(the TAS summary)', prdSummary: '(the PRD summary)' }) };
   const runner = new AgentRunner({
     agentId: 'replay',
-    taskGoal: (steps.find((s) => s.input)?.input ?? session.name).slice(0, 2000),
+    taskGoal: goal,
     llm,
     countTokens: counter,
     thresholdTokens: settings.thresholdTokens,
     refreshOn: settings.refreshOn,
-    composer: new ContextComposer({ specs: [{ name: 'TAS', content: '(the TAS summary)' }, { name: 'PRD', content: '(the PRD summary)' }] }),
-    handoff: new SummarizationHandoff({ llmClient: extractiveSummarizer }),
+    composer: new ContextComposer({ specs: [{ name: 'TAS', content: specs.tas }, { name: 'PRD', content: specs.prd }] }),
+    handoff: new SummarizationHandoff({ llmClient: summarizer }),
     contextManagement: {
       context,
       deps: {
         composer: new WindowComposer(budget, { countTokens: counter }),
-        pruner: new ContextPruner(extractiveSummarizer),
+        pruner,
         toolOutputPruner: new ToolOutputPruner({ rawOutputLocation: 'the replay store' }),
         stateRepository: store,
         countTokens: counter,
@@ -170,14 +252,17 @@ export async function replay(session: ReplaySession, settings: ReplaySettings, c
     log: new AgentLogStore(1000),
     injector: new OrchestratorContextInjector(new ContextRefresher({ threshold: settings.refreshEvery, summaryProvider })),
     bounded: {
-      budget: settings.budget, store, summarizer: extractiveSummarizer,
+      budget: settings.budget, store, summarizer, pinned: opts.specs ? [specs.tas, specs.prd] : undefined,
       recentItems: settings.recentItems, partShare: settings.partShare, summarizerShare: settings.summarizerShare,
     },
   });
   const turns: ReplayTurn[] = [];
   const counts = Object.fromEntries(MARKERS.map((m) => [m, 0])) as Record<Marker, number>;
+  const pruneAt = budget.totalBudget * pruner.saturationRatio;
+  let contextFrom = 1; // the oldest turn whose messages are in the context
   for (let i = 0; i < steps.length; i++) {
     const step = steps[i];
+    pruneTokens = null;
     const result = await runner.runTurn(step.input);
     const ledger = result.ledger as LedgerRecord;
     const markers: Marker[] = [];
@@ -191,18 +276,27 @@ export async function replay(session: ReplaySession, settings: ReplaySettings, c
     if (ledger.summarized) markers.push('summary');
     if (ledger.dropped) markers.push('drop');
     for (const m of markers) counts[m]++;
-    turns.push({
+    const events = eventsOf(result, markers, { pruneTokens, pruneAt, contextFrom, threshold: settings.thresholdTokens, budget: settings.budget });
+    if (result.contextManagement?.prunedOccurred) contextFrom = result.turnIndex;
+    const turn: ReplayTurn = {
       turn: result.turnIndex,
       promptTokens: result.promptTokens,
+      pruneTokens,
+      monitorTokens: result.monitorTokens,
+      truncated: result.contextManagement?.truncatedOutputCount ?? 0,
+      events,
       ledger,
       markers,
       calls: step.calls.length,
       unanswered: step.calls.filter((c) => c.unanswered).length,
       preview: previewOf(prompt),
       recorded: { inputTokens: step.reportedInputTokens, compaction: step.compaction ? true : undefined },
-    });
-    onProgress?.(i + 1, steps.length);
+    };
+    turns.push(turn);
+    opts.onTurn?.(turn);
+    opts.onProgress?.(i + 1, steps.length);
   }
+  runner.free();
   return {
     session: { name: session.name, format: session.format, steps: steps.length, warnings: session.warnings, unmatchedResults: session.unmatchedResults },
     settings,

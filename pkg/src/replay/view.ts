@@ -8,17 +8,17 @@ const SECTIONS = ['pinned', 'summary', 'recent', 'outputs', 'newInput', 'framing
 const SECTION_COLORS: Record<(typeof SECTIONS)[number], string> = {
   pinned: '#6c5ce7', summary: '#00b894', recent: '#0984e3', outputs: '#fdcb6e', newInput: '#e17055', framing: '#b2bec3',
 };
-/** Each marker's colour, legend label and meaning, as the chart and the CLI show them. */
-export const MARKER_INFO: Record<Marker, { color: string; label: string; meaning: string }> = {
-  'spec-refresh': { color: '#6c5ce7', label: 'spec refresh', meaning: 'the TAS/PRD specs were re-injected (every 10 turns)' },
-  'context-refresh': { color: '#a29bfe', label: 'context refresh', meaning: "the TAS/PRD summaries were prepended to the envelope's reasoning (every 5 turns)" },
-  handoff: { color: '#d63031', label: 'handoff', meaning: 'the 800k monitor fired: recent turns were summarized into a [CONTEXT REFRESH]' },
-  prune: { color: '#e84393', label: 'prune', meaning: 'applyContextManagement summarized context.turns at 90% of the budget' },
-  truncation: { color: '#fd79a8', label: 'truncation', meaning: 'a tool output 2+ turns old and over 50 KiB was stored, then cut to 500 characters' },
-  mask: { color: '#fdcb6e', label: 'masking', meaning: 'outputs that left Recent Past became one-line placeholders naming their store id' },
-  cut: { color: '#e17055', label: 'cutting', meaning: 'a message, call or output over its share was cut to its head and tail' },
-  summary: { color: '#00b894', label: 'summary', meaning: 'the oldest turns were summarized, in capped chunks' },
-  drop: { color: '#2d3436', label: 'drop', meaning: 'the oldest turns were dropped to fit the budget (the deterministic cut)' },
+/** Each marker's colour, letter (in tables), legend label and meaning, as the chart, the CLI and the demo show them. */
+export const MARKER_INFO: Record<Marker, { color: string; code: string; label: string; meaning: string }> = {
+  'spec-refresh': { color: '#6c5ce7', code: 'S', label: 'spec refresh', meaning: 'the TAS/PRD specs were re-injected (every 10 turns)' },
+  'context-refresh': { color: '#a29bfe', code: 'R', label: 'context refresh', meaning: "the TAS/PRD summaries were prepended to the envelope's reasoning (every 5 turns)" },
+  handoff: { color: '#d63031', code: 'H', label: 'handoff', meaning: 'the 800k monitor fired: recent turns were summarized into a [CONTEXT REFRESH]' },
+  prune: { color: '#e84393', code: 'P', label: 'prune', meaning: 'applyContextManagement summarized context.turns at 90% of the budget' },
+  truncation: { color: '#fd79a8', code: 'T', label: 'truncation', meaning: 'a tool output 2+ turns old and over 50 KiB was stored, then cut to 500 characters' },
+  mask: { color: '#fdcb6e', code: 'M', label: 'masking', meaning: 'outputs that left Recent Past became one-line placeholders naming their store id' },
+  cut: { color: '#e17055', code: 'C', label: 'cutting', meaning: 'a message, call or output over its share was cut to its head and tail' },
+  summary: { color: '#00b894', code: 'Σ', label: 'summary', meaning: 'the oldest turns were summarized, in capped chunks' },
+  drop: { color: '#2d3436', code: 'D', label: 'drop', meaning: 'the oldest turns were dropped to fit the budget (the deterministic cut)' },
 };
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, text?: string): HTMLElementTagNameMap[K] {

@@ -18,8 +18,8 @@ it('www/ runs the rules in headless Chromium', async () => {
     assert.match(html, /<span id="status">40 turns; 40 log entries; \d+ raw outputs kept<\/span>/);
     const rows = html.match(/<tr><td class="num">/g) ?? [];
     assert.equal(rows.length, 40);
-    assert.match(html, /spec refresh, reasoning refresh/);
-    assert.match(html, /truncated 1/);
+    assert.match(html, /spec refresh, context refresh/);
+    assert.match(html, /truncation \(1\)/);
   } finally {
     await browser.close();
     server.close();
