@@ -13,7 +13,7 @@ import { validateAll } from './saop.js';
 import { count, counterOption } from './tokens.js';
 import { TRACKER_STATE, TurnTracker } from './tracker.js';
 import type { AgentRunnerOptions, AgentTurnResult, BoundedOptions, ContextWindow, LedgerRecord, MediumTermSummary, SaopEnvelope, StateRepository, TokenCounter, TurnEntry } from './types.js';
-import { turnEntry } from './window.js';
+import { SlidingRelevanceWindow, turnEntry } from './window.js';
 import { rules } from './wasm.js';
 
 // Steps (see `code` in src/runner.rs).
@@ -26,7 +26,7 @@ interface Config {
   taskGoal: string;
   llm: Bag;
   composer: Bag;
-  handoff: Bag;
+  handoff: Bag | null;
   counter: TokenCounter | undefined;
   management: { context: Bag; deps: unknown } | null;
   tracker: Bag | null;
@@ -82,8 +82,9 @@ export class AgentRunner {
       agentId,
       taskGoal,
       llm: holder('options.llm', opts.llm, ['complete']),
-      composer: holder('options.composer', opts.composer, ['compose']),
-      handoff: holder('options.handoff', opts.handoff, ['transfer']),
+      // A plain sliding window unless the host wants the specs re-injected.
+      composer: opts.composer === undefined ? (new SlidingRelevanceWindow() as unknown as Bag) : holder('options.composer', opts.composer, ['compose']),
+      handoff: optionalHolder(opts, 'handoff', ['transfer']),
       counter: counterOption('options.countTokens', opts.countTokens),
       management: managementOption(opts.contextManagement),
       tracker: optionalHolder(opts, 'tracker', ['nextIndex', 'attach', 'toLogEntry']),
@@ -283,6 +284,7 @@ export class AgentRunner {
             break;
           }
           case HANDOFF: {
+            if (!cfg.handoff) break;
             const recent = history.slice(rules.recentStart(history.length, windowTurns));
             const summary = await callMethod(cfg.handoff, 'transfer', 'handoff.transfer', [cfg.agentId, recent]);
             if (summary !== null && summary !== undefined) {

@@ -327,10 +327,16 @@ export interface AgentRunnerOptions {
   taskGoal: string;
   /** The agent's LLM: an object with `complete`, or that function alone. */
   llm: AgentLlm | AgentLlm['complete'];
-  /** A `ContextComposer`, or anything with its `compose`. */
-  composer: Pick<ContextComposer, 'compose'>;
-  /** A `SummarizationHandoff`, or anything with its `transfer`. */
-  handoff: Pick<SummarizationHandoff, 'transfer'>;
+  /**
+   * A `ContextComposer` (the TAS/PRD specs re-injected every 10 turns), or anything with
+   * its `compose`. Default: a `SlidingRelevanceWindow` of the 20 newest turns, no specs.
+   */
+  composer?: Pick<ContextComposer, 'compose'>;
+  /**
+   * A `SummarizationHandoff`, or anything with its `transfer`: what the 800k refresh
+   * re-injects. Default: none, so a refresh resets the count and re-injects nothing.
+   */
+  handoff?: Pick<SummarizationHandoff, 'transfer'>;
   /** Response tokens between context refreshes. Default 800_000. */
   thresholdTokens?: number;
   /** Counts response tokens. Default `countTokens`. */

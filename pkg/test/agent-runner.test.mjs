@@ -123,7 +123,8 @@ describe('AgentRunner', () => {
     const base = { agentId: 'a', taskGoal: 'g', llm, composer: new ContextComposer({ specs }), handoff: { transfer: async () => null } };
     assertFieldError(thrown(() => new AgentRunner({ ...base, agentId: 3 })), TypeError, 'options.agentId');
     assertFieldError(thrown(() => new AgentRunner({ ...base, llm: {} })), TypeError, 'options.llm.complete');
-    assertFieldError(thrown(() => new AgentRunner({ ...base, composer: undefined })), TypeError, 'options.composer');
+    assertFieldError(thrown(() => new AgentRunner({ ...base, composer: null })), TypeError, 'options.composer');
+    assertFieldError(thrown(() => new AgentRunner({ ...base, handoff: 'h' })), TypeError, 'options.handoff');
     assertFieldError(thrown(() => new AgentRunner({ ...base, thresholdTokens: -5 })), RangeError, 'options.thresholdTokens');
     const r = new AgentRunner(base);
     assertFieldError(await rejected(r.runTurn(42)), TypeError, 'input');

@@ -200,6 +200,18 @@ describe('bounded runner: defaults, calibration and failures a host can see', ()
     envelope: envelope({ turn_index: i, observation: { status: 'success', output: `${i} `.repeat(size / 2) } }),
   }));
 
+  it('a minimal bounded runner needs only agentId, taskGoal and llm', async () => {
+    let k = 0;
+    const steps = toolSteps(30, 4_000);
+    const runner = new AgentRunner({ agentId: 'a', taskGoal: 'g', llm: async () => steps[k++], bounded: { budget: 20_000 }, thresholdTokens: 5_000 });
+    for (let i = 0; i < steps.length; i++) {
+      const turn = await runner.runTurn(`go ${i}`);
+      assert.ok(turn.promptTokens <= 20_000);
+      assert.equal(turn.contextRefresh, null, 'no handoff given: a refresh re-injects nothing');
+    }
+    assert.equal(runner.turnCount, 30);
+  });
+
   it('masks old outputs with no store given: they are kept in memory and read back by id', async () => {
     const steps = toolSteps(14);
     const runner = new AgentRunner({
