@@ -62,6 +62,8 @@ export class BoundedHistory {
    */
   #storedBefore = new Map<number, { output: string; id: string }>();
   readonly records: LedgerRecord[] = [];
+  /** The record of the turn in flight, kept once it commits. */
+  #pending: LedgerRecord | null = null;
   /** The ledger JSON of the prompt last planned. */
   #planned = '{}';
 
@@ -97,12 +99,15 @@ export class BoundedHistory {
   }
 
   commit(): void {
+    if (this.#pending) this.records.push(this.#pending);
+    this.#pending = null;
     this.#core.commit();
     this.#journal = null;
     this.#storedBefore.clear();
   }
 
   rollback(): void {
+    this.#pending = null;
     this.#core.rollback();
     const j = this.#journal;
     if (!j) return;
@@ -207,11 +212,16 @@ export class BoundedHistory {
     this.#core.reset_calibration();
   }
 
-  /** Hands this turn's warnings, with their errors, to `onWarning`, once the turn is done. */
-  flushWarnings(): void {
-    const warnings = this.#warnings;
-    this.#warnings = [];
-    if (this.#onWarning) for (const w of warnings) this.#onWarning(w);
+  /**
+   * The turn's ledger record, handed to `onLedger` and its warnings to `onWarning`; kept in
+   * `records` when the turn commits.
+   */
+  report(turn: number, ms: number): LedgerRecord {
+    const record = this.#record(turn, ms);
+    this.onLedger?.(record);
+    if (this.#onWarning) for (const w of this.#warnings) this.#onWarning(w);
+    this.#pending = record;
+    return record;
   }
 
   get calibration(): { overhead: number; ratio: number; samples: number } {
@@ -220,7 +230,7 @@ export class BoundedHistory {
   }
 
   /** The turn's ledger record. */
-  ledger(turn: number, ms: number): LedgerRecord {
+  #record(turn: number, ms: number): LedgerRecord {
     const raw = JSON.parse(this.#planned) as Record<string, unknown> & {
       masked: Array<{ item: number; turn: number }>;
       cut: Array<{ item: number; turn: number; part: string }>;

@@ -314,10 +314,9 @@ export class AgentRunner {
             break;
           }
           case COMMIT:
-            if (bounded) {
-              ledger = bounded.ledger(turn, prompted.ms);
-              bounded.records.push(ledger);
-            }
+            // The host hears of the turn before it stands: a listener that throws undoes
+            // it, as any other callback's error does.
+            if (bounded) ledger = bounded.report(turn, prompted.ms);
             if (envelope !== undefined && envelope !== null) this.#plan = (envelope as SaopEnvelope).thought.plan;
             core.commit();
             bounded?.commit();
@@ -336,8 +335,6 @@ export class AgentRunner {
       bounded?.rollback();
       throw error;
     }
-    if (ledger && bounded?.onLedger) bounded.onLedger(ledger);
-    bounded?.flushWarnings();
     const has = envelope !== undefined && envelope !== null;
     const result = {
       turnIndex: turn,

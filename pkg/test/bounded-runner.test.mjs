@@ -313,3 +313,38 @@ it('bounded callbacks and flags of the wrong type are TypeErrors naming them', (
     assertFieldError(error, TypeError, `options.bounded.${key}`);
   }
 });
+
+it('an onLedger or onWarning that throws rejects the turn with its error and undoes it', async () => {
+  for (const key of ['onLedger', 'onWarning']) {
+    const boom = new Error(`${key} broke`);
+    let fail = false;
+    const steps = Array.from({ length: 40 }, () => ({ text: 'words '.repeat(400) }));
+    const listener = () => { if (fail) throw boom; };
+    const r = new AgentRunner({
+      agentId: 'l', taskGoal: 'g', countTokens: o200k,
+      llm: (() => { let k = 0; return { complete: async () => steps[k++] ?? { text: 'x' } }; })(),
+      bounded: { budget: 8_000, summarizer: async () => { throw new Error('down'); }, [key]: listener },
+    });
+    let turn = 0;
+    // Run until a turn has a warning (the summarizer fails once the prompt must shrink).
+    for (; turn < 30; turn++) {
+      const { ledger } = await r.runTurn(`t${turn}`);
+      if (ledger.warnings.length) break;
+    }
+    fail = true;
+    const before = { turns: r.turnCount, ledger: r.ledger.length };
+    let error;
+    for (let i = 0; i < 10 && !error; i++) {
+      try {
+        await r.runTurn(`more ${i}`);
+      } catch (e) {
+        error = e;
+      }
+    }
+    assert.equal(error, boom, key);
+    assert.ok(r.ledger.length === r.turnCount, 'the ledger holds committed turns only');
+    fail = false;
+    await r.runTurn('retry');
+    assert.ok(r.turnCount > before.turns);
+  }
+});
