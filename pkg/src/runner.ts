@@ -154,8 +154,14 @@ export class AgentRunner {
 
   /**
    * Runs one turn, with `input` (if given) as the user's message. Calls made before
-   * earlier turns finish wait their turn. If any callback fails, the promise rejects with
-   * its error and the runner and its context are left exactly as before the call.
+   * earlier turns finish wait their turn. If a callback fails (`llm`, `composer`,
+   * `handoff`, `countTokens`, `injector`, `tracker`, `log`, `contextManagement`'s
+   * composer, pruner or counter, `bounded.onLedger`, `bounded.onWarning`), the promise
+   * rejects with its error and the runner and its context are left exactly as before the
+   * call. Two callbacks fall back instead, and the turn goes on: a failed
+   * `bounded.store` (the output is cut, not masked) and a failed `bounded.summarizer`
+   * (the oldest items are dropped); the ledger's warning, and `onWarning`, carry their
+   * error.
    */
   runTurn(input?: string): Promise<AgentTurnResult> {
     try {

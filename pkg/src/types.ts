@@ -245,9 +245,19 @@ export interface LlmResponse {
 export interface BoundedOptions {
   /** The bound, in tokens, a whole number >= 1000. Default: `contextManagement`'s `budget.totalBudget`, else 800,000. */
   budget?: number;
-  /** Where raw outputs are stored before they are masked or cut. Default: `contextManagement.deps.stateRepository`, else a new `MemoryStateRepository`. */
+  /**
+   * Where raw outputs are stored before they are masked or cut. Default:
+   * `contextManagement.deps.stateRepository`, else a new `MemoryStateRepository`. A store
+   * that throws or rejects does not fail the turn: that output is cut instead of masked,
+   * with a warning that carries the error.
+   */
   store?: StateRepository;
-  /** Summarizes the oldest turns when the prompt would not fit (an object with `summarize`, or that function alone). Without one, they are dropped. */
+  /**
+   * Summarizes the oldest turns when the prompt would not fit (an object with
+   * `summarize`, or that function alone). Without one, they are dropped. One that throws,
+   * rejects, or returns an empty text or a non-string does not fail the turn: the oldest
+   * turns are dropped instead, with a warning that carries the error.
+   */
   summarizer?: SummarizerClient | SummarizerClient['summarize'];
   /** Items (messages, tool calls with their outputs) whose outputs stay whole: Recent Past. Default 6. */
   recentItems?: number;
