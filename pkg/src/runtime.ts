@@ -40,7 +40,9 @@ export async function readSpecFile(root: string, relative: string): Promise<stri
     text = await fs.readFile(file, 'utf8');
   } catch (cause) {
     const code = (cause as { code?: string }).code ?? 'ERR_SPEC_READ';
-    const reason = code === 'ENOENT' ? 'is missing' : `could not be read (${code})`;
+    const reason = code === 'ENOENT'
+      ? 'is missing: write your project\'s summary there, or pass the texts as `specs` to new ContextComposer(), or leave out `composer` (AgentRunner then keeps a plain sliding window)'
+      : `could not be read (${code})`;
     throw Object.assign(new Error(`spec file ${file} ${reason}`, { cause }), { code, path: file });
   }
   if (rules.isBlank(text)) {

@@ -48,6 +48,7 @@ describe('ContextComposer', () => {
     assert.equal(error.code, 'ENOENT');
     assert.equal(error.path, join(root, '.devs/specs/prd_summary.md'));
     assert.ok(error.message.includes(join(root, '.devs/specs/prd_summary.md')), error.message);
+    assert.match(error.message, /is missing: write your project's summary there, or pass the texts as `specs` to new ContextComposer\(\)/);
   });
 
   it('an empty spec file fails too: a spec is never silently empty', async () => {
