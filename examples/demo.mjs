@@ -7,6 +7,7 @@
 // with `bash scripts/demo.sh`, which builds the package first when a source changed.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
@@ -192,7 +193,8 @@ try {
   throw error;
 }
 
-const view = readFileSync(fileURLToPath(import.meta.resolve('@devs/context/replay-view.js')), 'utf8');
+// The report's view script ships beside the replay entry, as the CLI reads it.
+const view = readFileSync(join(dirname(createRequire(import.meta.url).resolve('@devs/context/package.json')), 'dist/replay-view.js'), 'utf8');
 writeFileSync(join(out, 'ledger.jsonl'), result.turns.map((t) => `${JSON.stringify(t.ledger)}\n`).join(''));
 writeFileSync(join(out, 'report.html'), reportHtml(result, view));
 const stored = store.getRawToolOutputs();

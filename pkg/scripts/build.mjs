@@ -199,6 +199,10 @@ const shared = {
   target: 'es2020',
   legalComments: 'none',
   logLevel: 'warning',
+  // Names stay, so a stack trace still reads; whitespace and dead syntax go (the tarball's
+  // budget is 2 MB, and each entry ships its own copy of the shell).
+  minifyWhitespace: true,
+  minifySyntax: true,
 };
 const entries = [
   { name: 'index', entry: join(src, 'index.ts'), plugins: [inlineWasm] },
