@@ -11,6 +11,7 @@ pub mod budget;
 pub mod calibration;
 pub mod clock;
 pub mod composer;
+pub mod context;
 pub mod cut;
 pub mod frame;
 pub mod handoff;

@@ -1,0 +1,345 @@
+//! The conversation as the context manager sees it: messages of parts, with their sizes,
+//! how each part is shown, and which calls each result answers. Texts stay with the host;
+//! this holds only what a decision needs.
+
+/// Who a message is from. `Tool` is a message that holds only results (OpenAI's `tool`
+/// role, the AI SDK's tool message); providers that put results in a user message use
+/// `User`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    User,
+    Assistant,
+    System,
+    Tool,
+}
+
+impl Role {
+    pub fn from_code(code: u8) -> Option<Role> {
+        Some(match code {
+            0 => Role::User,
+            1 => Role::Assistant,
+            2 => Role::System,
+            3 => Role::Tool,
+            _ => return None,
+        })
+    }
+}
+
+/// What a part of a message is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Text,
+    /// Signed reasoning (Anthropic `thinking`, `redacted_thinking`; OpenAI `reasoning`
+    /// items): passed back byte for byte, never cut, only ever dropped whole.
+    Thinking,
+    /// A tool call: its arguments.
+    Call,
+    /// A tool call's result.
+    Result,
+    /// Anything else (an image, a document, a provider's own block): passed through.
+    Opaque,
+}
+
+impl Kind {
+    pub fn from_code(code: u8) -> Option<Kind> {
+        Some(match code {
+            0 => Kind::Text,
+            1 => Kind::Thinking,
+            2 => Kind::Call,
+            3 => Kind::Result,
+            4 => Kind::Opaque,
+            _ => return None,
+        })
+    }
+
+    /// Parts whose text may be stored, then cut or replaced by a placeholder.
+    pub fn editable(self) -> bool {
+        matches!(self, Kind::Text | Kind::Result)
+    }
+}
+
+/// How a part is shown in the request.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Shown {
+    Whole,
+    /// Head and tail, in UTF-16 units, with a marker between them naming the store id.
+    Cut {
+        head: usize,
+        tail: usize,
+    },
+    /// One line naming what it was and the store id of its text.
+    Placeholder,
+    /// Left out (a thinking block whose prefix changed).
+    Dropped,
+}
+
+/// Where the part's whole text is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stored {
+    No,
+    Yes,
+    /// The store failed: the part may be cut, never replaced by a placeholder.
+    Failed,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Part {
+    pub kind: Kind,
+    /// UTF-16 units and tokens of the whole text.
+    pub units: usize,
+    pub tokens: f64,
+    pub shown: Shown,
+    /// Tokens as shown: the cut or placeholder, once the host has counted it.
+    pub shown_tokens: f64,
+    /// A call's own index, or the call a result answers.
+    pub call: Option<u32>,
+    pub stored: Stored,
+}
+
+impl Part {
+    pub fn new(kind: Kind, units: usize, tokens: f64, call: Option<u32>) -> Part {
+        Part {
+            kind,
+            units,
+            tokens,
+            shown: Shown::Whole,
+            shown_tokens: tokens,
+            call,
+            stored: Stored::No,
+        }
+    }
+
+    pub fn visible_tokens(&self) -> f64 {
+        if self.shown == Shown::Dropped {
+            0.0
+        } else {
+            self.shown_tokens
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Message {
+    pub role: Role,
+    pub parts: Vec<Part>,
+    /// The first message of its group: an assistant message and the messages that answer
+    /// its calls are one group, never apart.
+    pub group: usize,
+    /// Tokens the provider adds around this message and its parts.
+    pub framing: f64,
+    /// Bumped each time a part is shown differently: a request repeats the previous one
+    /// only up to the first message whose version changed.
+    pub version: u32,
+}
+
+impl Message {
+    pub fn tokens(&self) -> f64 {
+        self.framing + self.parts.iter().map(Part::visible_tokens).sum::<f64>()
+    }
+
+    pub fn has_kind(&self, kind: Kind) -> bool {
+        self.parts
+            .iter()
+            .any(|p| p.kind == kind && p.shown != Shown::Dropped)
+    }
+}
+
+/// A tool call: where it is, and where its result is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Call {
+    pub message: usize,
+    pub part: usize,
+    pub answer: Option<(usize, usize)>,
+}
+
+/// Why a message cannot join the conversation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rejection {
+    /// A result that names no call (`call` is none or unknown).
+    UnknownCall,
+    /// A result for a call that already has one.
+    AnsweredTwice,
+    /// A result whose call is not in the assistant message before it.
+    NotTheLastCalls,
+    /// A call outside an assistant message, or a result in an assistant or system message.
+    Misplaced,
+    /// A message with no parts.
+    Empty,
+}
+
+impl Rejection {
+    /// The words after the field's name.
+    pub fn words(self) -> &'static str {
+        match self {
+            Rejection::UnknownCall => "answers no call of the conversation",
+            Rejection::AnsweredTwice => "answers a call that already has its result",
+            Rejection::NotTheLastCalls => {
+                "answers a call of an earlier assistant message: a result must follow the assistant message that made the call, before any other message"
+            }
+            Rejection::Misplaced => "is not allowed in a message of this role",
+            Rejection::Empty => "must hold at least one part",
+        }
+    }
+
+    pub fn code(self) -> u8 {
+        match self {
+            Rejection::UnknownCall => 0,
+            Rejection::AnsweredTwice => 1,
+            Rejection::NotTheLastCalls => 2,
+            Rejection::Misplaced => 3,
+            Rejection::Empty => 4,
+        }
+    }
+
+    pub fn from_code(code: u8) -> Option<Rejection> {
+        Some(match code {
+            0 => Rejection::UnknownCall,
+            1 => Rejection::AnsweredTwice,
+            2 => Rejection::NotTheLastCalls,
+            3 => Rejection::Misplaced,
+            4 => Rejection::Empty,
+            _ => return None,
+        })
+    }
+}
+
+/// A message refused at `message` (its index in the batch), part `part`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Refused {
+    pub message: usize,
+    pub part: Option<usize>,
+    pub why: Rejection,
+}
+
+/// The messages of a conversation and its calls.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct History {
+    pub messages: Vec<Message>,
+    pub calls: Vec<Call>,
+}
+
+/// One message to append, as the host read it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewMessage {
+    pub role: Role,
+    pub framing: f64,
+    pub parts: Vec<Part>,
+}
+
+impl History {
+    /// The group of the last assistant message with calls, while its calls may still be
+    /// answered: results follow their calls before any other message.
+    fn open_calls_group(&self) -> Option<usize> {
+        let group = self.messages.last()?.group;
+        let opener = &self.messages[group];
+        (opener.role == Role::Assistant && opener.has_kind(Kind::Call)).then_some(group)
+    }
+
+    /// Appends `batch` whole, or nothing: the first message that does not fit is refused,
+    /// and what the batch had done is undone. Calls are numbered in order, from
+    /// `self.calls.len()`; a result's `call` names the call it answers.
+    pub fn append(&mut self, batch: Vec<NewMessage>) -> Result<(), Refused> {
+        let (messages, calls) = (self.messages.len(), self.calls.len());
+        let mut answered: Vec<usize> = Vec::new();
+        for (i, m) in batch.into_iter().enumerate() {
+            if let Err((part, why)) = self.push(m, &mut answered) {
+                self.messages.truncate(messages);
+                self.calls.truncate(calls);
+                for n in answered {
+                    if n < calls {
+                        self.calls[n].answer = None;
+                    }
+                }
+                return Err(Refused {
+                    message: i,
+                    part,
+                    why,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    fn push(
+        &mut self,
+        m: NewMessage,
+        answered: &mut Vec<usize>,
+    ) -> Result<(), (Option<usize>, Rejection)> {
+        if m.parts.is_empty() {
+            return Err((None, Rejection::Empty));
+        }
+        let index = self.messages.len();
+        let open = self.open_calls_group();
+        let has_results = m.parts.iter().any(|p| p.kind == Kind::Result);
+        let mut parts = m.parts;
+        let first_call = self.calls.len();
+        for (k, part) in parts.iter_mut().enumerate() {
+            match part.kind {
+                Kind::Call if m.role != Role::Assistant => {
+                    return Err((Some(k), Rejection::Misplaced));
+                }
+                Kind::Call => {
+                    part.call = Some(self.calls.len() as u32);
+                    self.calls.push(Call {
+                        message: index,
+                        part: k,
+                        answer: None,
+                    });
+                }
+                Kind::Result if matches!(m.role, Role::Assistant | Role::System) => {
+                    return Err((Some(k), Rejection::Misplaced));
+                }
+                Kind::Result => {
+                    let n = match part.call {
+                        Some(n) if (n as usize) < first_call => n as usize,
+                        _ => return Err((Some(k), Rejection::UnknownCall)),
+                    };
+                    let call = self.calls[n];
+                    if call.answer.is_some() {
+                        return Err((Some(k), Rejection::AnsweredTwice));
+                    }
+                    if open != Some(self.messages[call.message].group) {
+                        return Err((Some(k), Rejection::NotTheLastCalls));
+                    }
+                    self.calls[n].answer = Some((index, k));
+                    answered.push(n);
+                }
+                _ => {}
+            }
+        }
+        // Results join the group of the calls they answer; anything else opens a group.
+        let group = match open {
+            Some(g) if has_results => g,
+            _ => index,
+        };
+        self.messages.push(Message {
+            role: m.role,
+            parts,
+            group,
+            framing: m.framing,
+            version: 0,
+        });
+        Ok(())
+    }
+}
+
+impl History {
+    /// Calls with no result, in order: each gets a marked result in the request.
+    pub fn unanswered(&self, from_message: usize) -> impl Iterator<Item = (u32, &Call)> + '_ {
+        self.calls
+            .iter()
+            .enumerate()
+            .filter(move |(_, c)| c.answer.is_none() && c.message >= from_message)
+            .map(|(i, c)| (i as u32, c))
+    }
+
+    /// The first message of the group after the one `message` is in.
+    pub fn next_group(&self, message: usize) -> usize {
+        let group = self.messages[message].group;
+        let mut i = message + 1;
+        while i < self.messages.len() && self.messages[i].group == group {
+            i += 1;
+        }
+        i
+    }
+}

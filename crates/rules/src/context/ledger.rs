@@ -1,0 +1,228 @@
+//! One record per request: what it holds, what a compaction did and why, and what it is
+//! expected to cost with the provider's cache. Serialized once, as the host receives it
+//! (`LedgerRecord` in the package's types; `crates/rules/tests/shapes.rs` checks the two
+//! agree).
+
+use serde::Serialize;
+
+use super::policy::{READ, WRITE};
+
+/// Something the manager could not do as asked, and fell back from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Warning {
+    StoreFailed,
+    SummarizerFailed,
+    SummaryOverCap,
+    SummaryDropped,
+    Squeezed,
+    /// A compaction waited: it would have dropped the thinking of an open tool loop, and
+    /// the request still fit the budget.
+    Deferred,
+    /// A compaction that had to reach past the thinking of an open tool loop dropped it.
+    OpenLoopThinkingDropped,
+}
+
+impl Warning {
+    pub fn code(self) -> &'static str {
+        match self {
+            Warning::StoreFailed => "store-failed",
+            Warning::SummarizerFailed => "summarizer-failed",
+            Warning::SummaryOverCap => "summary-over-cap",
+            Warning::SummaryDropped => "summary-dropped",
+            Warning::Squeezed => "squeezed",
+            Warning::Deferred => "deferred",
+            Warning::OpenLoopThinkingDropped => "open-loop-thinking-dropped",
+        }
+    }
+
+    pub fn words(self) -> &'static str {
+        match self {
+            Warning::StoreFailed => {
+                "a text could not be stored: it is cut, not replaced by a placeholder"
+            }
+            Warning::SummarizerFailed => {
+                "the summarizer failed: the oldest turns were dropped instead"
+            }
+            Warning::SummaryOverCap => {
+                "the summary was over its cap: the oldest turns were dropped instead"
+            }
+            Warning::SummaryDropped => "the summary was dropped to fit the budget",
+            Warning::Squeezed => "the newest message was cut further to fit the budget",
+            Warning::Deferred => {
+                "the compaction waits for the open tool loop to close: it would drop that loop's thinking, and the request still fits the budget"
+            }
+            Warning::OpenLoopThinkingDropped => {
+                "the compaction had to edit before the thinking of the open tool loop, which was dropped: the provider may refuse a tool loop without it"
+            }
+        }
+    }
+}
+
+/// A warning as the host reads it; the shell adds the host's error to `message` where a
+/// callback failed.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct WarningRecord {
+    pub code: &'static str,
+    pub message: String,
+}
+
+/// A range of messages, `from..to`, by their index in the conversation.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Span {
+    pub from: usize,
+    pub to: usize,
+}
+
+/// Why a compaction ran.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub enum Trigger {
+    /// The request passed the high water mark.
+    #[default]
+    HighWater,
+    /// The host asked (`compact()`).
+    Asked,
+}
+
+/// What one compaction touched: the messages it kept, the span it summarized or dropped,
+/// and the parts it stored and masked.
+#[derive(Debug, Clone, PartialEq, Serialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub struct Compaction {
+    pub trigger: Trigger,
+    /// The request's tokens before and after, as the provider is expected to count them.
+    pub before: f64,
+    pub after: f64,
+    /// The marks it works between.
+    pub high_water: f64,
+    pub low_water: f64,
+    /// How far below the high water mark it brought the request.
+    pub below_trigger: f64,
+    /// The earliest message it edited: the provider writes everything after it again.
+    pub edit_from: Option<usize>,
+    /// Messages left in the request.
+    pub kept: Option<Span>,
+    pub summarized: Option<Span>,
+    pub dropped: Option<Span>,
+    /// Store ids of the texts it replaced by placeholders.
+    pub masked: Vec<String>,
+    pub summarizer_chunks: usize,
+    pub largest_summarizer_prompt: f64,
+}
+
+/// Tokens per section of the request, by our counter; they add up to `raw_tokens`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub struct Sections {
+    pub system: f64,
+    pub pinned: f64,
+    pub summary: f64,
+    /// Messages sent before.
+    pub history: f64,
+    /// Messages new in this request.
+    pub appended: f64,
+    pub framing: f64,
+}
+
+/// The cache's share of a request, predicted from what the previous request held, and as
+/// the provider reported it (`recordUsage`).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub struct CacheFigures {
+    /// Tokens expected to be read from the cache: the prefix this request shares with
+    /// the previous one.
+    pub read: f64,
+    /// Tokens expected to be written: the rest.
+    pub write: f64,
+    pub observed_read: Option<f64>,
+    pub observed_write: Option<f64>,
+    /// This request's input cost in uncached-token units, and the session's so far
+    /// relative to sending every request uncached.
+    pub cost: f64,
+    pub session_relative_cost: f64,
+}
+
+/// The session's input, summed: the cost in uncached-token units, and the tokens sent.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Cost {
+    pub units: f64,
+    pub tokens: f64,
+}
+
+impl Cost {
+    pub fn of(read: f64, write: f64) -> f64 {
+        READ * read + WRITE * write
+    }
+
+    pub fn relative(&self) -> f64 {
+        if self.tokens > 0.0 {
+            self.units / self.tokens
+        } else {
+            1.0
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Default)]
+pub struct CalibrationFigures {
+    pub overhead: f64,
+    pub ratio: f64,
+    pub samples: usize,
+}
+
+/// One request's record.
+#[derive(Debug, Clone, PartialEq, Serialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub struct Ledger {
+    /// 1-based.
+    pub request: u64,
+    pub budget: f64,
+    /// As the provider is expected to count them; at most `budget`.
+    pub tokens: f64,
+    /// By our counter: the sum of `sections`.
+    pub raw_tokens: f64,
+    pub sections: Sections,
+    pub cache: CacheFigures,
+    /// Set when a compaction ran for this request.
+    pub compaction: Option<Compaction>,
+    /// Parts too large for their share, stored and cut the first time they were sent.
+    pub cut: usize,
+    /// Thinking blocks left out because an edit came before them.
+    pub thinking_dropped: usize,
+    pub warnings: Vec<WarningRecord>,
+    pub calibration: CalibrationFigures,
+    /// The counter's name (`o200k_base`, …), as the host set it.
+    pub counter: String,
+    /// Milliseconds spent building the request.
+    pub ms: f64,
+    #[serde(skip)]
+    pub before: f64,
+    #[serde(skip)]
+    pub stored: Vec<(usize, usize)>,
+    #[serde(skip)]
+    pub masked: Vec<(usize, usize)>,
+    #[serde(skip)]
+    pub cut_parts: Vec<(usize, usize)>,
+    #[serde(skip)]
+    pub raised: Vec<Warning>,
+}
+
+impl Ledger {
+    pub fn warn(&mut self, w: Warning) {
+        if !self.raised.contains(&w) {
+            self.raised.push(w);
+            self.warnings.push(WarningRecord {
+                code: w.code(),
+                message: w.words().into(),
+            });
+        }
+    }
+
+    pub fn compaction_mut(&mut self) -> &mut Compaction {
+        self.compaction.get_or_insert_with(Compaction::default)
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_else(|_| "{}".into())
+    }
+}

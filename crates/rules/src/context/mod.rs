@@ -1,0 +1,963 @@
+//! The context manager (`ContextManager`): provider-native messages in, a bounded request
+//! out, with the provider's prompt cache kept.
+//!
+//! The request is laid out stable-first: the host's system prompt and pinned texts, the
+//! summary of what was folded away, then the conversation in order. Between two
+//! compactions nothing already sent changes, so each request is the previous one plus
+//! what was appended, and the provider reads all of it from its cache.
+//!
+//! A compaction runs when a request would pass the high water mark (or the host asks).
+//! It brings the request down to the low water mark in one batch, cheapest step first:
+//! 1. old outputs and texts are stored whole, then replaced by a one-line placeholder
+//!    naming their store id, newest first, so the rewritten tail is as short as it can
+//!    be; older ones are masked too only when what they save over the coming requests
+//!    beats the cache they re-write ([`policy`]);
+//! 2. then the oldest groups are summarized, in chunks whose prompts stay under a cap;
+//! 3. then the oldest groups are dropped (the deterministic cut).
+//!
+//! A part too large for its share of the budget is stored and cut to its head and tail
+//! the first time it is sent, so it never changes afterwards. A signed thinking block
+//! after the first edit is dropped (its signature covers everything before it), and the
+//! ledger says so; a compaction that would have to drop the thinking of an open tool loop
+//! waits while the request still fits the budget.
+
+pub mod history;
+pub mod ledger;
+pub mod policy;
+pub mod render;
+
+use std::collections::{HashMap, VecDeque};
+
+use super::args::{FieldError, show_number, whole_number};
+use super::calibration::Calibration;
+pub use history::{
+    Call, History, Kind, Message, NewMessage, Part, Refused, Rejection, Role, Shown, Stored,
+};
+use ledger::{CalibrationFigures, Ledger, Sections, Span, Warning};
+
+/// The options, as shares of the budget where they scale with it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Config {
+    pub budget: f64,
+    /// A request past this share of the budget is compacted.
+    pub high_water: f64,
+    /// A compaction brings the request down to this share.
+    pub low_water: f64,
+    /// The newest results and texts kept whole by a compaction, as a share of the budget.
+    pub recent_share: f64,
+    /// A part may take at most this share of the budget.
+    pub part_share: f64,
+    /// No summarizer prompt exceeds this share of the budget.
+    pub summarizer_share: f64,
+    /// A summary may take at most this share of the budget.
+    pub summary_share: f64,
+}
+
+pub const DEFAULT_HIGH_WATER: f64 = 0.9;
+pub const DEFAULT_LOW_WATER: f64 = 0.6;
+pub const DEFAULT_RECENT_SHARE: f64 = 0.2;
+pub const DEFAULT_PART_SHARE: f64 = 0.15;
+pub const DEFAULT_SUMMARIZER_SHARE: f64 = 0.4;
+pub const DEFAULT_SUMMARY_SHARE: f64 = 0.1;
+/// Tokens a summarizer's instructions take, beyond the texts they carry.
+pub const SUMMARIZER_OVERHEAD: f64 = 120.0;
+/// The fixed texts (system prompt, pinned) may take at most this share of the budget.
+pub const FIXED_SHARE: f64 = 0.5;
+
+/// An option as the host gave it: `None` for the default.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Options {
+    pub high_water: Option<f64>,
+    pub low_water: Option<f64>,
+    pub recent_share: Option<f64>,
+    pub part_share: Option<f64>,
+    pub summarizer_share: Option<f64>,
+}
+
+fn share(field: &str, v: Option<f64>, default: f64, max: f64) -> Result<f64, FieldError> {
+    match v {
+        None => Ok(default),
+        Some(v) if v.is_finite() && v > 0.0 && v <= max => Ok(v),
+        Some(v) => Err(FieldError::range_error(
+            field,
+            format!("must be in (0, {max}], got {}", show_number(v)),
+        )),
+    }
+}
+
+impl Config {
+    pub fn new(budget: f64, o: Options) -> Result<Config, FieldError> {
+        whole_number("options.budget", budget, 1000)?;
+        let high_water = share("options.highWater", o.high_water, DEFAULT_HIGH_WATER, 1.0)?;
+        let low_water = share("options.lowWater", o.low_water, DEFAULT_LOW_WATER, 1.0)?;
+        if low_water >= high_water {
+            return Err(FieldError::range_error(
+                "options.lowWater",
+                format!(
+                    "must be below options.highWater ({}), got {}",
+                    show_number(high_water),
+                    show_number(low_water)
+                ),
+            ));
+        }
+        let recent_share = share(
+            "options.recentShare",
+            o.recent_share,
+            DEFAULT_RECENT_SHARE,
+            0.5,
+        )?;
+        let part_share = share("options.partShare", o.part_share, DEFAULT_PART_SHARE, 0.25)?;
+        let summarizer_share = share(
+            "options.summarizerShare",
+            o.summarizer_share,
+            DEFAULT_SUMMARIZER_SHARE,
+            1.0,
+        )?;
+        let least = 2.0 * part_share + DEFAULT_SUMMARY_SHARE;
+        if summarizer_share < least {
+            return Err(FieldError::range_error(
+                "options.summarizerShare",
+                format!(
+                    "must be at least {} (two parts and a summary), got {}",
+                    show_number(least),
+                    show_number(summarizer_share)
+                ),
+            ));
+        }
+        Ok(Config {
+            budget,
+            high_water,
+            low_water,
+            recent_share,
+            part_share,
+            summarizer_share,
+            summary_share: DEFAULT_SUMMARY_SHARE,
+        })
+    }
+
+    fn of(&self, share: f64) -> f64 {
+        (self.budget * share).floor()
+    }
+
+    pub fn part_cap(&self) -> f64 {
+        self.of(self.part_share)
+    }
+
+    pub fn summary_cap(&self) -> f64 {
+        self.of(self.summary_share)
+    }
+
+    pub fn summarizer_cap(&self) -> f64 {
+        self.of(self.summarizer_share)
+    }
+
+    /// The fixed texts must leave room for a summary and a conversation.
+    pub fn check_fixed(&self, system: f64, pinned: f64) -> Result<(), FieldError> {
+        let room = self.of(FIXED_SHARE) - self.summary_cap();
+        if system + pinned > room {
+            return Err(FieldError::range_error(
+                "options.budget",
+                format!(
+                    "of {} tokens cannot hold the system prompt ({} tokens) and the pinned texts ({} tokens) with the summary's reserve ({} tokens): together they may take at most half the budget",
+                    show_number(self.budget),
+                    show_number(system),
+                    show_number(pinned),
+                    show_number(self.summary_cap())
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// What the host must do next.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Need {
+    /// Store the whole text of part `part` of message `message`; answer
+    /// [`Manager::persisted`].
+    Persist { message: usize, part: usize },
+    /// Show the part as a placeholder; answer [`Manager::measured`] with its tokens.
+    Placeholder { message: usize, part: usize },
+    /// Show the part cut to `head` and `tail` UTF-16 units; answer [`Manager::measured`].
+    Cut {
+        message: usize,
+        part: usize,
+        head: usize,
+        tail: usize,
+    },
+    /// Summarize messages `from..to` with the summary so far; answer
+    /// [`Manager::summarized`] or [`Manager::summary_failed`].
+    Summarize { from: usize, to: usize },
+    /// The request fits: render it ([`render`]).
+    Done,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Phase {
+    /// Parts never sent that are too large for their share are cut.
+    Fresh,
+    /// Old parts become placeholders.
+    Mask,
+    Summarize,
+    Drop,
+    Squeeze,
+    Done,
+}
+
+/// What a build changed, to put back if the build fails.
+#[derive(Debug, Clone)]
+struct Journal {
+    first_live: usize,
+    summary_tokens: f64,
+    summary_version: u32,
+    sent: usize,
+    changed: Vec<(usize, Message)>,
+}
+
+/// What the previous request held, in order, to tell how much of the next one repeats it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Sent {
+    /// `(key, tokens)` for each thing sent: the fixed texts, the summary, each message.
+    pub keys: Vec<(Key, f64)>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Key {
+    Fixed(u32),
+    Summary(u32),
+    Message(usize, u32),
+    /// The marked results of calls left unanswered after message `0`.
+    Unanswered(usize, u32),
+}
+
+/// The manager: the conversation, what has been folded away, and the books.
+#[derive(Debug, Clone)]
+pub struct Manager {
+    pub config: Config,
+    pub history: History,
+    /// Messages before this one are summarized or dropped; a group boundary.
+    pub first_live: usize,
+    /// Tokens of the summary of the messages before `first_live` (0: none).
+    pub summary_tokens: f64,
+    pub summary_version: u32,
+    /// The system prompt and the pinned texts, with their framing.
+    pub system_tokens: f64,
+    pub pinned_tokens: f64,
+    pub(crate) fixed_version: u32,
+    pub calibration: Calibration,
+    /// Messages before this one have been sent in a request.
+    pub sent: usize,
+    /// The previous request, for the prefix it shares with the next.
+    pub last: Sent,
+    /// Tokens appended between requests, lately: how fast the request grows.
+    growth: VecDeque<f64>,
+    /// Our count of the request as the previous build left it.
+    last_raw: f64,
+    /// Store ids of stored parts, by `(message, part)`.
+    pub store_ids: HashMap<(usize, usize), String>,
+    /// The parts a compaction masks, next last.
+    mask_queue: Vec<(usize, usize)>,
+    /// The plan of the request being built, kept by [`Manager::commit`].
+    pending_plan: Option<render::Plan>,
+    /// The next build compacts whatever its size (the host asked).
+    pub forced: bool,
+    phase: Phase,
+    pending: Option<Need>,
+    summarizing: Option<(usize, usize)>,
+    summary_target: usize,
+    cut_target: f64,
+    squeezes: u8,
+    journal: Option<Journal>,
+    /// What this build did, for the ledger.
+    pub record: Ledger,
+    /// Requests built so far.
+    pub requests: u64,
+    /// The session's input cost so far, in uncached-token units, and its size.
+    pub cost: ledger::Cost,
+}
+
+impl Manager {
+    pub fn new(
+        config: Config,
+        system_tokens: f64,
+        pinned_tokens: f64,
+    ) -> Result<Manager, FieldError> {
+        config.check_fixed(system_tokens, pinned_tokens)?;
+        Ok(Manager {
+            config,
+            history: History::default(),
+            first_live: 0,
+            summary_tokens: 0.0,
+            summary_version: 0,
+            system_tokens,
+            pinned_tokens,
+            fixed_version: 0,
+            calibration: Calibration::default(),
+            sent: 0,
+            last: Sent::default(),
+            growth: VecDeque::new(),
+            last_raw: 0.0,
+            store_ids: HashMap::new(),
+            mask_queue: Vec::new(),
+            pending_plan: None,
+            forced: false,
+            phase: Phase::Done,
+            pending: None,
+            summarizing: None,
+            summary_target: 0,
+            cut_target: 0.0,
+            squeezes: 0,
+            journal: None,
+            record: Ledger::default(),
+            requests: 0,
+            cost: ledger::Cost::default(),
+        })
+    }
+
+    /// Appends messages, all or none.
+    pub fn append(&mut self, batch: Vec<NewMessage>) -> Result<(), Refused> {
+        self.history.append(batch)
+    }
+
+    fn live(&self) -> std::ops::Range<usize> {
+        self.first_live..self.history.messages.len()
+    }
+
+    fn fixed_tokens(&self) -> f64 {
+        self.system_tokens + self.pinned_tokens
+    }
+
+    /// Tokens of the request as it stands, by our counter.
+    pub fn raw_tokens(&self) -> f64 {
+        let messages: f64 = self.live().map(|i| self.history.messages[i].tokens()).sum();
+        self.fixed_tokens() + self.summary_tokens + messages + self.unanswered_tokens()
+    }
+
+    /// Each call left without a result gets a marked one: a few tokens each.
+    fn unanswered_tokens(&self) -> f64 {
+        self.history.unanswered(self.first_live).count() as f64 * render::UNANSWERED_TOKENS
+    }
+
+    /// The request's tokens as the provider will count them, by the calibration.
+    pub fn tokens(&self) -> f64 {
+        self.calibration.predict(self.raw_tokens()).ceil()
+    }
+
+    fn over(&self, share: f64) -> bool {
+        self.tokens() > self.config.budget * share
+    }
+
+    fn fits(&self) -> bool {
+        self.tokens() <= self.config.budget
+    }
+
+    /// Starts a build: what it changes can be put back by [`Manager::rollback`].
+    pub fn begin(&mut self) {
+        self.journal = Some(Journal {
+            first_live: self.first_live,
+            summary_tokens: self.summary_tokens,
+            summary_version: self.summary_version,
+            sent: self.sent,
+            changed: Vec::new(),
+        });
+    }
+
+    /// The build went through: the request is the one sent, and the books are kept.
+    pub fn commit(&mut self) {
+        if let Some(plan) = self.pending_plan.take() {
+            self.last = plan.sent;
+            self.requests += 1;
+            self.cost.units += self.record.cache.cost;
+            self.cost.tokens += self.record.tokens;
+        }
+        let raw = self.raw_tokens();
+        if self.record.compaction.is_none() && self.requests > 1 {
+            if self.growth.len() == GROWTH_SAMPLES {
+                self.growth.pop_front();
+            }
+            self.growth.push_back((raw - self.last_raw).max(0.0));
+        }
+        self.last_raw = raw;
+        self.journal = None;
+    }
+
+    /// Tokens each request adds, lately (0 until a few are known).
+    pub fn growth(&self) -> f64 {
+        if self.growth.is_empty() {
+            0.0
+        } else {
+            self.growth.iter().sum::<f64>() / self.growth.len() as f64
+        }
+    }
+
+    /// The build failed: everything is as it was before [`Manager::begin`].
+    pub fn rollback(&mut self) {
+        let Some(j) = self.journal.take() else { return };
+        for (i, m) in j.changed.into_iter().rev() {
+            self.history.messages[i] = m;
+        }
+        self.first_live = j.first_live;
+        self.summary_tokens = j.summary_tokens;
+        self.summary_version = j.summary_version;
+        self.sent = j.sent;
+        self.pending = None;
+        self.pending_plan = None;
+        self.summarizing = None;
+        self.mask_queue.clear();
+        self.phase = Phase::Done;
+    }
+
+    /// Records message `i` as it is, before a change, when a build is in flight.
+    fn touch(&mut self, i: usize) {
+        if let Some(j) = self.journal.as_mut()
+            && !j.changed.iter().any(|(k, _)| *k == i)
+        {
+            j.changed.push((i, self.history.messages[i].clone()));
+        }
+    }
+
+    fn part_mut(&mut self, message: usize, part: usize) -> &mut Part {
+        self.touch(message);
+        let m = &mut self.history.messages[message];
+        m.version += 1;
+        &mut m.parts[part]
+    }
+
+    pub fn part(&self, message: usize, part: usize) -> &Part {
+        &self.history.messages[message].parts[part]
+    }
+
+    /// Plans the request: returns what the host must do first. Refused when the fixed
+    /// texts, as the provider counts them, leave no room for the conversation.
+    pub fn plan(&mut self) -> Result<Need, FieldError> {
+        let fixed = self.fixed_tokens();
+        let predicted = self.calibration.predict(fixed);
+        let room = self.config.budget * FIXED_SHARE;
+        if predicted > room {
+            let c = &self.calibration;
+            return Err(FieldError::range_error(
+                "calibration",
+                format!(
+                    "(overhead {}, ratio {}, from {} usage reports) puts the system prompt and pinned texts at {} tokens as the provider counts them ({} by ours), more than half the budget of {}: the host's own input (tool definitions, its system prompt) outgrew the budget. Call resetCalibration() to fit again from new reports, or set calibrate: false",
+                    show_number(c.overhead.round()),
+                    show_number((c.ratio * 1000.0).round() / 1000.0),
+                    c.samples(),
+                    show_number(predicted.ceil()),
+                    show_number(fixed),
+                    show_number(self.config.budget)
+                ),
+            ));
+        }
+        self.record = Ledger::default();
+        self.record.before = self.tokens();
+        self.squeezes = 0;
+        self.phase = Phase::Fresh;
+        Ok(self.advance())
+    }
+
+    /// The host stored the part's whole text as `id` (`None`: the store failed).
+    pub fn persisted(&mut self, id: Option<String>) -> Need {
+        if let Some(Need::Persist { message, part }) = self.pending.take() {
+            self.touch(message);
+            // Storing changes nothing sent: the version stays.
+            let stored = &mut self.history.messages[message].parts[part].stored;
+            match id {
+                Some(id) => {
+                    *stored = Stored::Yes;
+                    self.store_ids.insert((message, part), id);
+                    self.record.stored.push((message, part));
+                }
+                None => {
+                    *stored = Stored::Failed;
+                    self.record.warn(Warning::StoreFailed);
+                }
+            }
+        }
+        self.advance()
+    }
+
+    pub fn store_id(&self, message: usize, part: usize) -> Option<&str> {
+        self.store_ids.get(&(message, part)).map(String::as_str)
+    }
+
+    pub fn measured(&mut self, tokens: f64) -> Need {
+        match self.pending.take() {
+            Some(Need::Placeholder { message, part }) => {
+                let p = self.part_mut(message, part);
+                p.shown = Shown::Placeholder;
+                p.shown_tokens = tokens;
+                self.record.masked.push((message, part));
+            }
+            Some(Need::Cut {
+                message,
+                part,
+                head,
+                tail,
+            }) => {
+                let cap = self.cut_target;
+                if tokens > cap && head + tail > 2 {
+                    // Denser than the estimate: cut again, by the measured ratio.
+                    let scale = (cap / tokens) * 0.95;
+                    let need = Need::Cut {
+                        message,
+                        part,
+                        head: (head as f64 * scale) as usize,
+                        tail: (tail as f64 * scale) as usize,
+                    };
+                    self.pending = Some(need);
+                    return need;
+                }
+                let p = self.part_mut(message, part);
+                p.shown = Shown::Cut { head, tail };
+                p.shown_tokens = tokens;
+                self.record.cut_parts.push((message, part));
+                if self.phase == Phase::Done && !self.fits() {
+                    self.phase = Phase::Squeeze;
+                }
+            }
+            _ => {}
+        }
+        self.advance()
+    }
+
+    pub fn summarized(&mut self, tokens: f64) -> Need {
+        let Some((from, to)) = self.summarizing.take() else {
+            return self.advance();
+        };
+        self.pending = None;
+        if tokens > self.config.summary_cap() {
+            self.record.warn(Warning::SummaryOverCap);
+            self.phase = Phase::Drop;
+            return self.advance();
+        }
+        self.summary_tokens = tokens;
+        self.summary_version += 1;
+        self.first_live = to;
+        let span = self
+            .record
+            .compaction_mut()
+            .summarized
+            .get_or_insert(Span { from, to });
+        span.to = to;
+        self.advance()
+    }
+
+    pub fn summary_failed(&mut self) -> Need {
+        self.summarizing = None;
+        self.pending = None;
+        self.record.warn(Warning::SummarizerFailed);
+        self.phase = Phase::Drop;
+        self.advance()
+    }
+
+    /// The host has no summarizer: the oldest groups are dropped instead.
+    pub fn no_summarizer(&mut self) -> Need {
+        if self.summarizing.take().is_some() {
+            let c = self.record.compaction_mut();
+            c.summarizer_chunks = c.summarizer_chunks.saturating_sub(1);
+        }
+        self.pending = None;
+        self.phase = Phase::Drop;
+        self.advance()
+    }
+
+    fn advance(&mut self) -> Need {
+        let need = self.next_need();
+        self.pending = Some(need);
+        need
+    }
+
+    fn next_need(&mut self) -> Need {
+        loop {
+            match self.phase {
+                Phase::Fresh => {
+                    if let Some(need) = self.next_fresh_cut() {
+                        return need;
+                    }
+                    self.phase = if self.should_compact() {
+                        self.start_compaction();
+                        Phase::Mask
+                    } else if self.fits() {
+                        Phase::Done
+                    } else {
+                        Phase::Squeeze
+                    };
+                }
+                Phase::Mask => {
+                    if let Some(need) = self.next_mask() {
+                        return need;
+                    }
+                    self.phase = if self.over(self.config.low_water) {
+                        Phase::Summarize
+                    } else {
+                        Phase::Done
+                    };
+                }
+                Phase::Summarize => {
+                    if !self.over(self.config.low_water) {
+                        self.phase = Phase::Done;
+                        continue;
+                    }
+                    if let Some(need) = self.next_summary() {
+                        return need;
+                    }
+                    self.phase = Phase::Drop;
+                }
+                Phase::Drop => {
+                    self.drop_oldest();
+                    self.phase = Phase::Squeeze;
+                }
+                Phase::Squeeze => {
+                    self.phase = Phase::Done;
+                    if let Some(need) = self.squeeze() {
+                        return need;
+                    }
+                }
+                Phase::Done => {
+                    self.finish();
+                    return Need::Done;
+                }
+            }
+        }
+    }
+
+    /// Step 0: a part never sent that is over its share is stored, then cut.
+    fn next_fresh_cut(&mut self) -> Option<Need> {
+        let cap = self.config.part_cap();
+        let from = self.sent.max(self.first_live);
+        for i in from..self.history.messages.len() {
+            for (k, p) in self.history.messages[i].parts.iter().enumerate() {
+                if !p.kind.editable() || p.shown != Shown::Whole || p.tokens <= cap {
+                    continue;
+                }
+                if p.stored == Stored::No {
+                    return Some(Need::Persist {
+                        message: i,
+                        part: k,
+                    });
+                }
+                self.cut_target = cap;
+                return Some(cut_to(i, k, p, cap));
+            }
+        }
+        None
+    }
+
+    fn should_compact(&mut self) -> bool {
+        if self.forced {
+            return true;
+        }
+        if !self.over(self.config.high_water) {
+            return false;
+        }
+        // An open tool loop whose thinking an edit would invalidate: wait while the
+        // request still fits the budget.
+        if self.fits() && self.open_loop_thinking().is_some() {
+            self.record.warn(Warning::Deferred);
+            return false;
+        }
+        true
+    }
+
+    /// The assistant message of an open tool loop, when it holds thinking: the request
+    /// must carry that thinking unchanged.
+    fn open_loop_thinking(&self) -> Option<usize> {
+        let last = self.history.messages.len().checked_sub(1)?;
+        let group = self.history.messages[last].group;
+        let opener = &self.history.messages[group];
+        let open = opener.role == Role::Assistant && opener.has_kind(Kind::Call) && last > group;
+        (open && opener.has_kind(Kind::Thinking)).then_some(group)
+    }
+
+    fn start_compaction(&mut self) {
+        let before = self.tokens();
+        let c = self.record.compaction_mut();
+        c.trigger = if self.forced {
+            ledger::Trigger::Asked
+        } else {
+            ledger::Trigger::HighWater
+        };
+        c.before = before;
+        c.high_water = self.config.budget * self.config.high_water;
+        c.low_water = self.config.budget * self.config.low_water;
+        self.forced = false;
+        let plan = policy::mask_plan(self, self.growth());
+        self.record.compaction_mut().edit_from = plan.first;
+        // Taken from the end: the newest first.
+        self.mask_queue = plan.parts;
+    }
+
+    /// Step 1: the parts the policy chose become placeholders, each stored first.
+    fn next_mask(&mut self) -> Option<Need> {
+        while let Some(&(message, part)) = self.mask_queue.last() {
+            let p = *self.part(message, part);
+            if p.shown == Shown::Placeholder
+                || p.stored == Stored::Failed
+                || message < self.first_live
+            {
+                self.mask_queue.pop();
+                continue;
+            }
+            if p.stored == Stored::No {
+                return Some(Need::Persist { message, part });
+            }
+            self.mask_queue.pop();
+            return Some(Need::Placeholder { message, part });
+        }
+        None
+    }
+
+    /// Step 2: the oldest live groups, in chunks, folded into the summary.
+    fn next_summary(&mut self) -> Option<Need> {
+        let newest = self.history.messages.last()?.group;
+        if self.first_live >= newest {
+            return None;
+        }
+        if self.summarizing.is_none()
+            && self
+                .record
+                .compaction
+                .as_ref()
+                .is_none_or(|c| c.summarized.is_none())
+        {
+            self.summary_target = policy::summary_end(self, newest);
+        }
+        if self.first_live >= self.summary_target {
+            return None;
+        }
+        let cap = self.config.summarizer_cap() - SUMMARIZER_OVERHEAD - self.summary_tokens;
+        let mut to = self.first_live;
+        let mut used = 0.0;
+        while to < self.summary_target {
+            let end = self.history.next_group(to);
+            let t: f64 = (to..end).map(|i| self.history.messages[i].tokens()).sum();
+            if to > self.first_live && used + t > cap {
+                break;
+            }
+            used += t;
+            to = end;
+        }
+        let prompt = SUMMARIZER_OVERHEAD + self.summary_tokens + used;
+        let c = self.record.compaction_mut();
+        c.summarizer_chunks += 1;
+        c.largest_summarizer_prompt = c.largest_summarizer_prompt.max(prompt);
+        self.summarizing = Some((self.first_live, to));
+        Some(Need::Summarize {
+            from: self.first_live,
+            to,
+        })
+    }
+
+    /// Step 3: the oldest groups go until the request is under the low water mark (or
+    /// only the newest group is left); then the summary, if it must.
+    fn drop_oldest(&mut self) {
+        let start = self.first_live;
+        let Some(newest) = self.history.messages.last().map(|m| m.group) else {
+            return;
+        };
+        while self.over(self.config.low_water) && self.first_live < newest {
+            self.first_live = self.history.next_group(self.first_live);
+        }
+        if !self.fits() && self.summary_tokens > 0.0 {
+            self.summary_tokens = 0.0;
+            self.summary_version += 1;
+            self.record.warn(Warning::SummaryDropped);
+        }
+        if self.first_live > start {
+            self.record.compaction_mut().dropped = Some(Span {
+                from: start,
+                to: self.first_live,
+            });
+        }
+    }
+
+    /// When the newest group alone is still too much: its largest part is cut to the room
+    /// left.
+    fn squeeze(&mut self) -> Option<Need> {
+        if self.fits() || self.squeezes >= 8 {
+            return None;
+        }
+        self.squeezes += 1;
+        let over = self
+            .calibration
+            .ours_for(self.tokens() - self.config.budget);
+        let (message, part) = self.largest_live_part()?;
+        let p = *self.part(message, part);
+        let target = (p.shown_tokens - over - 1.0).max(1.0);
+        if p.units < 4 {
+            return None;
+        }
+        if p.stored == Stored::No {
+            self.squeezes -= 1;
+            return Some(Need::Persist { message, part });
+        }
+        self.record.warn(Warning::Squeezed);
+        self.cut_target = target;
+        Some(cut_to(message, part, &p, target))
+    }
+
+    fn largest_live_part(&self) -> Option<(usize, usize)> {
+        let mut best: Option<(usize, usize, f64)> = None;
+        for i in self.live() {
+            for (k, p) in self.history.messages[i].parts.iter().enumerate() {
+                if p.kind.editable()
+                    && p.shown != Shown::Placeholder
+                    && best.is_none_or(|b| p.shown_tokens > b.2)
+                {
+                    best = Some((i, k, p.shown_tokens));
+                }
+            }
+        }
+        best.map(|(i, k, _)| (i, k))
+    }
+
+    /// The request is final: thinking that an edit invalidated is dropped.
+    fn finish(&mut self) {
+        let open_loop = self.open_loop_thinking();
+        let dropped = policy::drop_invalidated_thinking(self, self.edit_point());
+        self.record.thinking_dropped = dropped;
+        if dropped > 0
+            && open_loop.is_some_and(|g| {
+                self.history.messages[g]
+                    .parts
+                    .iter()
+                    .any(|p| p.kind == Kind::Thinking && p.shown == Shown::Dropped)
+            })
+        {
+            self.record.warn(Warning::OpenLoopThinkingDropped);
+        }
+    }
+
+    /// Where this build first changed what an earlier request held: `(message, part)`,
+    /// every thinking block after it is invalid. A new summary, or messages folded away,
+    /// change everything.
+    fn edit_point(&self) -> Option<(usize, usize)> {
+        let j = self.journal.as_ref()?;
+        if j.summary_version != self.summary_version || j.first_live != self.first_live {
+            return Some((self.first_live, 0));
+        }
+        j.changed
+            .iter()
+            .filter_map(|(i, old)| {
+                let new = &self.history.messages[*i];
+                old.parts
+                    .iter()
+                    .zip(&new.parts)
+                    .position(|(a, b)| a.shown != b.shown || a.shown_tokens != b.shown_tokens)
+                    .map(|k| (*i, k + 1))
+            })
+            .min()
+    }
+
+    /// The request to send, as a plan ([`render::Plan`]), and its ledger record.
+    /// `has_fixed`: the host sends a system prompt or pinned texts.
+    pub fn render(&mut self, has_fixed: bool) -> render::Plan {
+        let plan = render::plan(self, has_fixed);
+        let tokens = self.tokens();
+        let raw = self.raw_tokens();
+        let read = if plan.prefix > 0.0 {
+            self.calibration.predict(plan.prefix).min(tokens)
+        } else {
+            0.0
+        };
+        let write = tokens - read;
+        let cost = ledger::Cost::of(read, write);
+        let so_far = ledger::Cost {
+            units: self.cost.units + cost,
+            tokens: self.cost.tokens + tokens,
+        };
+        let sections = self.sections();
+        let r = &mut self.record;
+        r.request = self.requests + 1;
+        r.budget = self.config.budget;
+        r.tokens = tokens;
+        r.raw_tokens = raw;
+        r.cache = ledger::CacheFigures {
+            read,
+            write,
+            observed_read: None,
+            observed_write: None,
+            cost,
+            session_relative_cost: so_far.relative(),
+        };
+        r.cut = r.cut_parts.len();
+        r.calibration = CalibrationFigures {
+            overhead: self.calibration.overhead,
+            ratio: self.calibration.ratio,
+            samples: self.calibration.samples(),
+        };
+        r.sections = sections;
+        if let Some(c) = r.compaction.as_mut() {
+            c.after = tokens;
+            c.below_trigger = c.high_water - tokens;
+            c.kept = Some(Span {
+                from: self.first_live,
+                to: self.history.messages.len(),
+            });
+            c.masked = r
+                .masked
+                .iter()
+                .filter_map(|k| self.store_ids.get(k).cloned())
+                .collect();
+        }
+        self.sent = self.history.messages.len();
+        self.pending_plan = Some(plan.clone());
+        plan
+    }
+
+    /// Tokens per section of the request as planned, adding up to [`Manager::raw_tokens`].
+    pub fn sections(&self) -> Sections {
+        let (mut history, mut appended, mut framing) = (0.0, 0.0, 0.0);
+        let sent_before = self.journal.as_ref().map_or(self.sent, |j| j.sent);
+        for i in self.live() {
+            let m = &self.history.messages[i];
+            let parts: f64 = m.parts.iter().map(Part::visible_tokens).sum();
+            framing += m.framing;
+            if i >= sent_before {
+                appended += parts
+            } else {
+                history += parts
+            }
+        }
+        framing += self.unanswered_tokens();
+        Sections {
+            system: self.system_tokens,
+            pinned: self.pinned_tokens,
+            summary: self.summary_tokens,
+            history,
+            appended,
+            framing,
+        }
+    }
+
+    /// Learns from the provider's count of the request last sent, and records what its
+    /// cache did (`read`, `write`) when the provider says.
+    pub fn observe(
+        &mut self,
+        reported: f64,
+        read: Option<f64>,
+        write: Option<f64>,
+    ) -> Result<(), FieldError> {
+        let _ = (read, write);
+        self.calibration.observe(self.last_raw, reported)
+    }
+}
+
+/// Growth samples kept.
+const GROWTH_SAMPLES: usize = 8;
+
+/// A cut of `part` to about `target` tokens: units in proportion, two thirds head and one
+/// third tail.
+fn cut_to(message: usize, part: usize, p: &Part, target: f64) -> Need {
+    let keep = ((p.units as f64) * (target / p.tokens.max(1.0)) * 0.9) as usize;
+    let head = keep * 2 / 3;
+    Need::Cut {
+        message,
+        part,
+        head,
+        tail: keep - head,
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,246 @@
+//! The request, as a plan the host follows to write its provider's messages: the fixed
+//! texts, the summary, then each live message with the parts shown differently, and the
+//! marked results of calls left unanswered. Also where the cache breakpoints go, and how
+//! much of the request repeats the previous one.
+
+use super::history::{Kind, Shown};
+use super::{Key, Manager, Sent};
+use crate::args::show_number;
+use crate::frame::Pieces;
+
+/// A placeholder's tokens, assumed before the host counts it.
+pub const PLACEHOLDER_TOKENS: f64 = 24.0;
+/// A marked result for an unanswered call, with its framing.
+pub const UNANSWERED_TOKENS: f64 = 16.0;
+/// Breakpoints a provider takes at most (Anthropic's `cache_control`).
+pub const MAX_BREAKPOINTS: usize = 4;
+
+/// How a part is shown, as the plan says it.
+pub fn shown_code(s: Shown) -> u8 {
+    match s {
+        Shown::Whole => 0,
+        Shown::Cut { .. } => 1,
+        Shown::Placeholder => 2,
+        Shown::Dropped => 3,
+    }
+}
+
+/// One thing in the request, in order.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Emit {
+    Fixed,
+    Summary,
+    /// A live message; `changed` lists `(part, shown code)` of the parts not shown whole;
+    /// `unanswered` the calls of this message that get a marked result.
+    Message {
+        index: usize,
+        changed: Vec<(usize, u8)>,
+        unanswered: Vec<u32>,
+    },
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Plan {
+    pub emits: Vec<Emit>,
+    /// Indices into `emits` whose last block carries a breakpoint.
+    pub breakpoints: Vec<usize>,
+    /// What this request holds, for the next one's comparison.
+    pub sent: Sent,
+    /// Tokens this request shares with the previous one, by our counter.
+    pub prefix: f64,
+}
+
+impl Plan {
+    /// The plan as numbers: `[emits, (op, …)*, breakpoints, index*]`, where op 0 is the
+    /// fixed texts, 1 the summary, and 2 a message: `index, changed, (part, code)*,
+    /// unanswered, call*`.
+    pub fn encode(&self) -> Vec<f64> {
+        let mut out = vec![self.emits.len() as f64];
+        for e in &self.emits {
+            match e {
+                Emit::Fixed => out.push(0.0),
+                Emit::Summary => out.push(1.0),
+                Emit::Message {
+                    index,
+                    changed,
+                    unanswered,
+                } => {
+                    out.extend([2.0, *index as f64, changed.len() as f64]);
+                    for &(p, c) in changed {
+                        out.extend([p as f64, f64::from(c)]);
+                    }
+                    out.push(unanswered.len() as f64);
+                    out.extend(unanswered.iter().map(|&c| f64::from(c)));
+                }
+            }
+        }
+        out.push(self.breakpoints.len() as f64);
+        out.extend(self.breakpoints.iter().map(|&b| b as f64));
+        out
+    }
+}
+
+/// The plan of the request as it stands. `has_fixed`: the host has a system prompt or
+/// pinned texts to send.
+pub fn plan(m: &Manager, has_fixed: bool) -> Plan {
+    let mut p = Plan::default();
+    let mut keys: Vec<(Key, f64)> = Vec::new();
+    // The emit each key belongs to.
+    let mut owner: Vec<usize> = Vec::new();
+    if has_fixed {
+        owner.push(p.emits.len());
+        p.emits.push(Emit::Fixed);
+        keys.push((
+            Key::Fixed(m.fixed_version),
+            m.system_tokens + m.pinned_tokens,
+        ));
+    }
+    if m.summary_tokens > 0.0 {
+        owner.push(p.emits.len());
+        p.emits.push(Emit::Summary);
+        keys.push((Key::Summary(m.summary_version), m.summary_tokens));
+    }
+    for (i, msg) in m.history.messages.iter().enumerate().skip(m.first_live) {
+        let changed: Vec<(usize, u8)> = msg
+            .parts
+            .iter()
+            .enumerate()
+            .filter(|(_, part)| part.shown != Shown::Whole)
+            .map(|(k, part)| (k, shown_code(part.shown)))
+            .collect();
+        let unanswered: Vec<u32> = msg
+            .parts
+            .iter()
+            .filter(|part| part.kind == Kind::Call)
+            .filter_map(|part| part.call)
+            .filter(|&c| m.history.calls[c as usize].answer.is_none())
+            .collect();
+        keys.push((Key::Message(i, msg.version), msg.tokens()));
+        owner.push(p.emits.len());
+        if !unanswered.is_empty() {
+            owner.push(p.emits.len());
+            keys.push((
+                Key::Unanswered(i, unanswered.len() as u32),
+                UNANSWERED_TOKENS * unanswered.len() as f64,
+            ));
+        }
+        p.emits.push(Emit::Message {
+            index: i,
+            changed,
+            unanswered,
+        });
+    }
+    // The prefix shared with the previous request.
+    let mut prefix = 0.0;
+    for (a, b) in keys.iter().zip(m.last.keys.iter()) {
+        if a.0 != b.0 {
+            break;
+        }
+        prefix += a.1;
+    }
+    p.prefix = prefix;
+    p.breakpoints = breakpoints(&p.emits, &keys, &owner, &m.last);
+    p.sent = Sent { keys };
+    p
+}
+
+/// At most [`MAX_BREAKPOINTS`]: after the fixed texts (or the summary) so they are cached
+/// on their own; at the end of what the previous request held, so its cache entry is found
+/// however much was appended since; and at the end of this request, for the next one.
+fn breakpoints(emits: &[Emit], keys: &[(Key, f64)], owner: &[usize], last: &Sent) -> Vec<usize> {
+    let mut out: Vec<usize> = Vec::new();
+    let mut add = |i: usize| {
+        if !out.contains(&i) && out.len() < MAX_BREAKPOINTS {
+            out.push(i);
+        }
+    };
+    if let Some(s) = emits
+        .iter()
+        .rposition(|e| matches!(e, Emit::Fixed | Emit::Summary))
+    {
+        add(s);
+    }
+    let shared = keys
+        .iter()
+        .zip(last.keys.iter())
+        .take_while(|(a, b)| a.0 == b.0)
+        .count();
+    if shared > 0 && shared == last.keys.len() && shared < keys.len() {
+        add(owner[shared - 1]);
+    }
+    if !emits.is_empty() {
+        add(emits.len() - 1);
+    }
+    out.sort_unstable();
+    out
+}
+
+/// Host texts of [`placeholder`]: what the text was (a tool's name, or a role), and the
+/// store id.
+pub const WHAT: usize = 0;
+pub const STORE_ID: usize = 1;
+
+/// The one line a stored text becomes: `[output of bash: 18342 tokens, stored as 17]`.
+pub fn placeholder(p: &mut Pieces<'_>, result: bool, tokens: f64) {
+    p.lit(if result { "[output of " } else { "[" })
+        .host(WHAT)
+        .lit(if result { ": " } else { " message: " })
+        .lit(&show_number(tokens))
+        .lit(" tokens, stored as ")
+        .host(STORE_ID)
+        .lit("]");
+}
+
+/// Host texts of [`summarizer_prompt`]: the summary so far ("" for none), then, for each
+/// part of each message in the span, its text as shown and its label (a tool's name for
+/// calls and results, "" otherwise).
+pub const SUMMARY_SO_FAR: usize = 0;
+
+/// The summarizer's prompt for messages `from..to`; the fixed texts are not in it.
+pub fn summarizer_prompt(p: &mut Pieces<'_>, m: &Manager, from: usize, to: usize) {
+    p.lit(
+        "Summarize the earlier part of a coding agent's conversation below, so that the agent \
+         can continue from your summary alone. Keep the decisions made, the files and commands \
+         touched, the errors seen and what is left to do; keep every store id you see.\n",
+    );
+    if m.summary_tokens > 0.0 {
+        p.lit("\n## Summary so far\n")
+            .host(SUMMARY_SO_FAR)
+            .lit("\n");
+    }
+    p.lit("\n## Messages to add to it\n");
+    let mut host = SUMMARY_SO_FAR + 1;
+    for i in from..to {
+        let msg = &m.history.messages[i];
+        let role = match msg.role {
+            super::Role::User => "user",
+            super::Role::Assistant => "assistant",
+            super::Role::System => "system",
+            super::Role::Tool => "tool",
+        };
+        p.lit(&format!("\n[{role}]\n"));
+        for part in &msg.parts {
+            let (text, label) = (host, host + 1);
+            host += 2;
+            match (part.kind, part.shown) {
+                (_, Shown::Dropped) | (Kind::Thinking, _) => {}
+                (Kind::Call, _) => {
+                    p.lit("call ").host(label).lit(" ").host(text).lit("\n");
+                }
+                (Kind::Result, _) => {
+                    p.lit("result of ")
+                        .host(label)
+                        .lit(":\n")
+                        .host(text)
+                        .lit("\n");
+                }
+                (Kind::Opaque, _) => {
+                    p.lit("[").host(label).lit("]\n");
+                }
+                (Kind::Text, _) => {
+                    p.host(text).lit("\n");
+                }
+            }
+        }
+    }
+}
