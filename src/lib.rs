@@ -12,6 +12,7 @@
 
 mod bound;
 mod composer;
+mod context;
 mod handoff;
 mod management;
 mod monitor;

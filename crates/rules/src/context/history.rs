@@ -231,8 +231,16 @@ impl History {
     /// answered: results follow their calls before any other message.
     fn open_calls_group(&self) -> Option<usize> {
         let group = self.messages.last()?.group;
-        let opener = &self.messages[group];
-        (opener.role == Role::Assistant && opener.has_kind(Kind::Call)).then_some(group)
+        self.group_has(group, Role::Assistant, Kind::Call)
+            .then_some(group)
+    }
+
+    /// Whether a message of `role` in the group that starts at `group` holds a `kind` part.
+    pub fn group_has(&self, group: usize, role: Role, kind: Kind) -> bool {
+        self.messages[group..]
+            .iter()
+            .take_while(|m| m.group == group)
+            .any(|m| m.role == role && m.has_kind(kind))
     }
 
     /// Appends `batch` whole, or nothing: the first message that does not fit is refused,
@@ -307,9 +315,14 @@ impl History {
                 _ => {}
             }
         }
-        // Results join the group of the calls they answer; anything else opens a group.
-        let group = match open {
-            Some(g) if has_results => g,
+        // Results join the group of the calls they answer, and an assistant message right
+        // after another joins its turn (a response written as several messages, or the
+        // Responses API's one item per call); anything else opens a group.
+        let group = match (open, self.messages.last()) {
+            (Some(g), _) if has_results => g,
+            (_, Some(prev)) if m.role == Role::Assistant && prev.role == Role::Assistant => {
+                prev.group
+            }
             _ => index,
         };
         self.messages.push(Message {

@@ -662,11 +662,11 @@ impl Manager {
     /// The assistant message of an open tool loop, when it holds thinking: the request
     /// must carry that thinking unchanged.
     fn open_loop_thinking(&self) -> Option<usize> {
-        let last = self.history.messages.len().checked_sub(1)?;
-        let group = self.history.messages[last].group;
-        let opener = &self.history.messages[group];
-        let open = opener.role == Role::Assistant && opener.has_kind(Kind::Call) && last > group;
-        (open && opener.has_kind(Kind::Thinking)).then_some(group)
+        let last = self.history.messages.last()?;
+        let group = last.group;
+        let h = &self.history;
+        let open = last.role != Role::Assistant && h.group_has(group, Role::Assistant, Kind::Call);
+        (open && h.group_has(group, Role::Assistant, Kind::Thinking)).then_some(group)
     }
 
     fn start_compaction(&mut self) {
@@ -816,14 +816,17 @@ impl Manager {
         let open_loop = self.open_loop_thinking();
         let dropped = policy::drop_invalidated_thinking(self, self.edit_point());
         self.record.thinking_dropped = dropped;
-        if dropped > 0
-            && open_loop.is_some_and(|g| {
-                self.history.messages[g]
-                    .parts
-                    .iter()
-                    .any(|p| p.kind == Kind::Thinking && p.shown == Shown::Dropped)
-            })
-        {
+        let dropped_in = |g: usize| {
+            self.history.messages[g..]
+                .iter()
+                .take_while(|m| m.group == g)
+                .any(|m| {
+                    m.parts
+                        .iter()
+                        .any(|p| p.kind == Kind::Thinking && p.shown == Shown::Dropped)
+                })
+        };
+        if dropped > 0 && open_loop.is_some_and(dropped_in) {
             self.record.warn(Warning::OpenLoopThinkingDropped);
         }
     }

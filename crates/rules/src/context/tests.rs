@@ -631,3 +631,23 @@ fn the_ledger_serializes_once() {
         assert!(json.contains(key), "{key} in {json}");
     }
 }
+
+#[test]
+fn consecutive_assistant_messages_are_one_turn() {
+    let mut m = Manager::new(config(10_000.0), 0.0, 0.0).unwrap();
+    let mut h = Host::default();
+    h.append(&mut m, Role::User, &[P::Text("go")]).unwrap();
+    h.append(
+        &mut m,
+        Role::Assistant,
+        &[P::Text("reading"), P::Call("{\"a\":1}")],
+    )
+    .unwrap();
+    h.append(&mut m, Role::Assistant, &[P::Call("{\"b\":2}")])
+        .unwrap();
+    h.append(&mut m, Role::Tool, &[P::Result(2, "a")]).unwrap();
+    h.append(&mut m, Role::Tool, &[P::Result(1, "b")]).unwrap();
+    let groups: Vec<usize> = m.history.messages.iter().map(|x| x.group).collect();
+    assert_eq!(groups, vec![0, 1, 1, 1, 1]);
+    assert!(m.history.calls.iter().all(|c| c.answer.is_some()));
+}

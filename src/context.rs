@@ -1,0 +1,314 @@
+//! The context manager's machine (`ContextManager`): plain data in and out. The codes the
+//! shell reads are enums here, which wasm-bindgen exports to JS and TS, so no table of
+//! numbers is copied by hand.
+
+use devs_context_rules::context::{
+    self, Config, Kind, Manager, Need, NewMessage, Options, Part, Rejection, Role, render,
+};
+use wasm_bindgen::prelude::*;
+
+use crate::{Out, frame, report};
+
+/// What the shell must do next (the first number of a need).
+#[wasm_bindgen]
+#[derive(Clone, Copy)]
+pub enum NeedCode {
+    Persist = 0,
+    Placeholder = 1,
+    Cut = 2,
+    Summarize = 3,
+    Done = 4,
+}
+
+/// What a part of a message is.
+#[wasm_bindgen]
+#[derive(Clone, Copy)]
+pub enum PartKind {
+    Text = 0,
+    Thinking = 1,
+    Call = 2,
+    Result = 3,
+    Opaque = 4,
+}
+
+/// Who a message is from.
+#[wasm_bindgen]
+#[derive(Clone, Copy)]
+pub enum MessageRole {
+    User = 0,
+    Assistant = 1,
+    System = 2,
+    Tool = 3,
+}
+
+/// How a part is shown in a render plan.
+#[wasm_bindgen]
+#[derive(Clone, Copy)]
+pub enum ShownCode {
+    Whole = 0,
+    Cut = 1,
+    Placeholder = 2,
+    Dropped = 3,
+}
+
+/// What a render plan's step is.
+#[wasm_bindgen]
+#[derive(Clone, Copy)]
+pub enum EmitCode {
+    Fixed = 0,
+    Summary = 1,
+    Message = 2,
+}
+
+/// `[code, a, b, c, d]`.
+fn need(n: Need) -> Vec<f64> {
+    match n {
+        Need::Persist { message, part } => {
+            vec![NeedCode::Persist as u8 as f64, message as f64, part as f64]
+        }
+        Need::Placeholder { message, part } => vec![
+            NeedCode::Placeholder as u8 as f64,
+            message as f64,
+            part as f64,
+        ],
+        Need::Cut {
+            message,
+            part,
+            head,
+            tail,
+        } => {
+            vec![
+                NeedCode::Cut as u8 as f64,
+                message as f64,
+                part as f64,
+                head as f64,
+                tail as f64,
+            ]
+        }
+        Need::Summarize { from, to } => {
+            vec![NeedCode::Summarize as u8 as f64, from as f64, to as f64]
+        }
+        Need::Done => vec![NeedCode::Done as u8 as f64],
+    }
+}
+
+#[wasm_bindgen]
+pub struct ManagerCore(Manager);
+
+#[wasm_bindgen]
+impl ManagerCore {
+    /// `shares`: `[highWater, lowWater, recentShare, partShare, summarizerShare]`, NaN for
+    /// each default.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        budget: f64,
+        shares: &[f64],
+        system_tokens: f64,
+        pinned_tokens: f64,
+    ) -> Out<ManagerCore> {
+        let opt = |i: usize| shares.get(i).copied().filter(|v| !v.is_nan());
+        let options = Options {
+            high_water: opt(0),
+            low_water: opt(1),
+            recent_share: opt(2),
+            part_share: opt(3),
+            summarizer_share: opt(4),
+        };
+        let config = report(Config::new(budget, options))?;
+        Ok(ManagerCore(report(Manager::new(
+            config,
+            system_tokens,
+            pinned_tokens,
+        ))?))
+    }
+
+    /// Appends messages, all or none. Per message: its role and framing, and how many
+    /// parts it has; per part: its kind, UTF-16 units, tokens, and the call it answers
+    /// (-1 for none). Returns `[]`, or `[message, part (-1: the message), rejection]`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn append(
+        &mut self,
+        roles: &[u8],
+        framing: &[f64],
+        part_counts: &[u32],
+        kinds: &[u8],
+        units: &[u32],
+        tokens: &[f64],
+        calls: &[f64],
+    ) -> Vec<f64> {
+        let mut batch = Vec::with_capacity(roles.len());
+        let mut k = 0;
+        for (i, &role) in roles.iter().enumerate() {
+            let n = part_counts.get(i).copied().unwrap_or(0) as usize;
+            let parts = (k..k + n)
+                .map(|j| {
+                    let call = calls
+                        .get(j)
+                        .copied()
+                        .filter(|c| *c >= 0.0)
+                        .map(|c| c as u32);
+                    let kind = kinds
+                        .get(j)
+                        .copied()
+                        .and_then(Kind::from_code)
+                        .unwrap_or(Kind::Opaque);
+                    Part::new(
+                        kind,
+                        units.get(j).copied().unwrap_or(0) as usize,
+                        tokens.get(j).copied().unwrap_or(0.0),
+                        call,
+                    )
+                })
+                .collect();
+            k += n;
+            batch.push(NewMessage {
+                role: Role::from_code(role).unwrap_or(Role::User),
+                framing: framing.get(i).copied().unwrap_or(0.0),
+                parts,
+            });
+        }
+        match self.0.append(batch) {
+            Ok(()) => Vec::new(),
+            Err(r) => vec![
+                r.message as f64,
+                r.part.map_or(-1.0, |p| p as f64),
+                f64::from(r.why.code()),
+            ],
+        }
+    }
+
+    pub fn begin(&mut self) {
+        self.0.begin();
+    }
+
+    pub fn commit(&mut self) {
+        self.0.commit();
+    }
+
+    pub fn rollback(&mut self) {
+        self.0.rollback();
+    }
+
+    pub fn plan(&mut self) -> Out<Vec<f64>> {
+        Ok(need(report(self.0.plan())?))
+    }
+
+    /// The part was stored as `id`; `None`: the store failed.
+    pub fn persisted(&mut self, id: Option<String>) -> Vec<f64> {
+        need(self.0.persisted(id))
+    }
+
+    pub fn measured(&mut self, tokens: f64) -> Vec<f64> {
+        need(self.0.measured(tokens))
+    }
+
+    pub fn summarized(&mut self, tokens: f64) -> Vec<f64> {
+        need(self.0.summarized(tokens))
+    }
+
+    pub fn summary_failed(&mut self) -> Vec<f64> {
+        need(self.0.summary_failed())
+    }
+
+    pub fn no_summarizer(&mut self) -> Vec<f64> {
+        need(self.0.no_summarizer())
+    }
+
+    /// The next build compacts, whatever the request's size.
+    pub fn compact(&mut self) {
+        self.0.forced = true;
+    }
+
+    /// The request as a plan (see `render::Plan::encode`).
+    pub fn render(&mut self, has_fixed: bool) -> Vec<f64> {
+        self.0.render(has_fixed).encode()
+    }
+
+    /// The record of the build in flight, as JSON.
+    pub fn ledger(&mut self, ms: f64, counter: &str) -> String {
+        self.0.record.ms = ms;
+        self.0.record.counter = counter.into();
+        self.0.record.to_json()
+    }
+
+    /// The store id of a part, or `None`.
+    pub fn store_id(&self, message: usize, part: usize) -> Option<String> {
+        self.0.store_id(message, part).map(String::from)
+    }
+
+    /// The whole tokens of a part (what a placeholder stands for).
+    pub fn part_tokens(&self, message: usize, part: usize) -> f64 {
+        self.0.part(message, part).tokens
+    }
+
+    /// A placeholder over `[what, storeId]`.
+    pub fn placeholder(&self, message: usize, part: usize) -> String {
+        let p = *self.0.part(message, part);
+        frame(|f| {
+            f.text(|pieces| render::placeholder(pieces, p.kind == Kind::Result, p.tokens));
+        })
+    }
+
+    /// The summarizer's prompt for messages `from..to` over `[summary so far, (text,
+    /// label) per part of each message]`.
+    pub fn summarizer_prompt(&self, from: usize, to: usize) -> String {
+        frame(|f| {
+            f.text(|p| render::summarizer_prompt(p, &self.0, from, to));
+        })
+    }
+
+    /// Learns from the provider's count of the request last sent.
+    pub fn observe(&mut self, reported: f64) -> Out<()> {
+        report(self.0.observe(reported, None, None))
+    }
+
+    pub fn reset_calibration(&mut self) {
+        self.0.calibration.reset();
+    }
+
+    /// `[overhead, ratio, samples]`.
+    pub fn calibration(&self) -> Vec<f64> {
+        let c = &self.0.calibration;
+        vec![c.overhead, c.ratio, c.samples() as f64]
+    }
+
+    #[wasm_bindgen(getter)]
+    pub fn tokens(&self) -> f64 {
+        self.0.tokens()
+    }
+
+    #[wasm_bindgen(getter)]
+    pub fn first_live(&self) -> usize {
+        self.0.first_live
+    }
+
+    #[wasm_bindgen(getter)]
+    pub fn has_summary(&self) -> bool {
+        self.0.summary_tokens > 0.0
+    }
+
+    #[wasm_bindgen(getter)]
+    pub fn message_count(&self) -> usize {
+        self.0.history.messages.len()
+    }
+}
+
+/// The words after a refused part's field name.
+#[wasm_bindgen(js_name = rejectionWords)]
+pub fn rejection_words(code: u8) -> String {
+    Rejection::from_code(code)
+        .map_or("is not allowed here", Rejection::words)
+        .into()
+}
+
+/// The manager's defaults: `[highWater, lowWater, recentShare, partShare, summarizerShare]`.
+#[wasm_bindgen(js_name = managerDefaults)]
+pub fn manager_defaults() -> Vec<f64> {
+    vec![
+        context::DEFAULT_HIGH_WATER,
+        context::DEFAULT_LOW_WATER,
+        context::DEFAULT_RECENT_SHARE,
+        context::DEFAULT_PART_SHARE,
+        context::DEFAULT_SUMMARIZER_SHARE,
+    ]
+}
