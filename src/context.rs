@@ -312,3 +312,10 @@ pub fn manager_defaults() -> Vec<f64> {
         context::DEFAULT_SUMMARIZER_SHARE,
     ]
 }
+
+/// `[summary message over [summary], unanswered result, left-out note]` (see
+/// `render::own_texts`).
+#[wasm_bindgen(js_name = managerTexts)]
+pub fn manager_texts() -> String {
+    frame(render::own_texts)
+}

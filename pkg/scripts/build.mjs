@@ -176,7 +176,7 @@ function readFile(file) {
   return {
     name: 'slim-wasm',
     setup(build) {
-      build.onResolve({ filter: /^\.\/wasm\.js$/ }, () => ({ path: 'slim-wasm', namespace: 'slim' }));
+      build.onResolve({ filter: /^(\.\.?\/)+wasm\.js$/ }, () => ({ path: 'slim-wasm', namespace: 'slim' }));
       build.onResolve({ filter: /^slim:entry$/ }, () => ({ path: 'entry', namespace: 'slim' }));
       build.onLoad({ filter: /^slim-wasm$/, namespace: 'slim' }, () => ({ contents: module, loader: 'js', resolveDir: src }));
       build.onLoad({ filter: /^entry$/, namespace: 'slim' }, () => ({

@@ -12,6 +12,7 @@ export { AgentLogStore } from './log.js';
 export { AgentRunner } from './runner.js';
 export { applyContextManagement } from './management.js';
 export { ContextComposer } from './composer.js';
+export { ContextManager } from './manager.js';
 export { ContextPruner, ToolOutputPruner, validateToolOutputEntry } from './pruners.js';
 export { ContextRefresher, OrchestratorContextInjector } from './refresher.js';
 export { countTokens } from './tokens.js';
@@ -29,6 +30,7 @@ export type * from './types.js';
 import { AgentLogStore } from './log.js';
 import { AgentRunner } from './runner.js';
 import { ContextComposer } from './composer.js';
+import { ContextManager } from './manager.js';
 import { ContextPruner, ToolOutputPruner } from './pruners.js';
 import { ContextRefresher, OrchestratorContextInjector } from './refresher.js';
 import { disposable } from './lifetime.js';
@@ -39,6 +41,6 @@ import { TokenThresholdMonitor } from './monitor.js';
 import { TurnTracker } from './tracker.js';
 import { WindowComposer } from './window-composer.js';
 
-disposable(AgentLogStore, AgentRunner, ContextComposer, ContextPruner, ToolOutputPruner, ContextRefresher, MemoryStateRepository,
+disposable(AgentLogStore, AgentRunner, ContextComposer, ContextManager, ContextPruner, ToolOutputPruner, ContextRefresher, MemoryStateRepository,
   OrchestratorContextInjector, SlidingRelevanceWindow, SpecRefreshProtocol, SummarizationHandoff,
   TokenThresholdMonitor, TurnTracker, WindowComposer);

@@ -595,3 +595,129 @@ export interface AppliedContextResult {
   /** How many tool outputs were truncated. */
   truncatedOutputCount: number;
 }
+
+/** The provider shape a `ContextManager` takes and returns messages in. */
+export type ContextFormat = 'anthropic' | 'openai-chat' | 'openai-responses' | 'ai-sdk' | 'vscode';
+
+/** The classes of the `vscode` module a `ContextManager` with format `'vscode'` builds messages with. */
+export interface VscodeLanguageModelApi {
+  LanguageModelChatMessage: new (role: number, content: unknown[], name?: string) => unknown;
+  LanguageModelChatMessageRole: { User: number; Assistant: number };
+  LanguageModelTextPart: new (value: string) => unknown;
+  LanguageModelToolCallPart: new (callId: string, name: string, input: object) => unknown;
+  LanguageModelToolResultPart: new (callId: string, content: unknown[]) => unknown;
+}
+
+/** Options of `ContextManager`. */
+export interface ContextManagerOptions {
+  /** The provider shape of the messages: `'anthropic'`, `'openai-chat'`, `'openai-responses'`, `'ai-sdk'` or `'vscode'`. */
+  format: ContextFormat;
+  /** The bound on every request, in tokens, a whole number >= 1000: the provider's count, through the calibration. */
+  budget: number;
+  /** Counts a text's tokens. Default `countTokens` (length / 4); `createTokenCounter('o200k_base')` from `@devs/context/tokenizers` counts exactly. */
+  countTokens?: TokenCounter;
+  /** Where texts are stored whole before they are masked or cut. Default: a new `MemoryStateRepository`. A store that fails does not fail a build: that text is cut instead, with a warning. */
+  store?: StateRepository;
+  /** Summarizes the oldest turns when masking is not enough (an object with `summarize`, or that function). Without one, they are dropped. One that throws, rejects, times out or returns an empty text does not fail a build: the oldest turns are dropped instead, with a warning. */
+  summarizer?: SummarizerClient | SummarizerClient['summarize'];
+  /** Milliseconds a summarizer may take before it counts as failed. Default 120,000. */
+  summarizerTimeoutMs?: number;
+  /** Your system prompt: first in every request, never cut. */
+  system?: string;
+  /** Texts every request carries after the system prompt, never cut or summarized (the TAS and PRD summaries, say). */
+  pinned?: string[];
+  /** Receives each request's ledger record as it is built. A throw fails that build, and changes nothing. */
+  onLedger?: (record: ContextLedgerRecord) => void;
+  /** Receives each warning of a build (a store or summarizer that failed, with its `error`). A throw fails that build, and changes nothing. */
+  onWarning?: (warning: ContextWarning) => void;
+  /** Place Anthropic `cache_control` breakpoints (at most 4) where they pay. Default true. */
+  cacheControl?: boolean;
+  /** Learn the provider's count from `recordUsage`. Default true. */
+  calibrate?: boolean;
+  /** A request past this share of the budget is compacted. Default 0.9. */
+  highWater?: number;
+  /** A compaction brings the request down to this share of the budget. Default 0.6. */
+  lowWater?: number;
+  /** The newest messages a compaction keeps whole, as a share of the budget. Default 0.2, at most 0.5. */
+  recentShare?: number;
+  /** The largest share of the budget one text may take before it is cut, head and tail. Default 0.15, at most 0.25. */
+  partShare?: number;
+  /** No summarizer prompt exceeds this share of the budget. Default 0.4. */
+  summarizerShare?: number;
+  /** For format `'vscode'`: the extension's `vscode` module, whose classes the messages are built with. */
+  vscode?: VscodeLanguageModelApi;
+}
+
+/** What `ContextManager.build` returns: a request to pass straight to the provider's SDK. */
+export interface ContextBuild<Message = unknown> {
+  /** Anthropic's `system` (a string, or text blocks with a cache breakpoint); other formats carry the system prompt in `messages`. */
+  system?: string | Array<{ type: 'text'; text: string; cache_control?: { type: 'ephemeral' } }>;
+  /** The request's messages (Responses API: input items), in the provider's own shape. */
+  messages: Message[];
+  /** The request's tokens as the provider is expected to count them: at most the budget. */
+  tokens: number;
+  /** What the manager did for this request, and what it is expected to cost. */
+  ledger: ContextLedgerRecord;
+}
+
+/** Something a build could not do as asked, and fell back from. */
+export interface ContextWarning {
+  /** The request it happened in (1-based). */
+  request: number;
+  /** `'store-failed'`, `'summarizer-failed'`, `'summary-over-cap'`, `'summary-dropped'`, `'squeezed'`, `'deferred'` or `'open-loop-thinking-dropped'`. */
+  code: string;
+  /** What happened, with the host's error in parentheses where a callback failed. */
+  message: string;
+  /** What the store or summarizer threw or rejected with, as it was. */
+  error?: unknown;
+}
+
+/** A range of messages `from..to`, by their index in the conversation (0-based, as appended). */
+export interface MessageSpan {
+  from: number;
+  to: number;
+}
+
+/** One request's record: what it holds, what a compaction did and why, and its expected cost. */
+export interface ContextLedgerRecord {
+  /** 1-based. */
+  request: number;
+  /** The bound this request had to fit. */
+  budget: number;
+  /** As the provider is expected to count them; at most `budget`. */
+  tokens: number;
+  /** By the manager's counter: the sum of `sections`. */
+  rawTokens: number;
+  /** Tokens of each part of the request, by the manager's counter. */
+  sections: { system: number; pinned: number; summary: number; history: number; appended: number; framing: number };
+  /** The prompt cache: tokens expected to be read from it (the prefix shared with the previous request) and written to it, what the provider reported (`recordUsage`), this request's input cost in uncached-token units (reads 0.1, writes 1.25), and the session's so far relative to sending every request uncached. */
+  cache: { read: number; write: number; observedRead: number | null; observedWrite: number | null; cost: number; sessionRelativeCost: number };
+  /** Set when a compaction ran for this request: why, the tokens before and after, the marks, how far below the high water mark it brought the request, the earliest message it edited, the messages it kept, summarized or dropped, and the store ids of what it masked. */
+  compaction: {
+    trigger: 'highWater' | 'asked';
+    before: number;
+    after: number;
+    highWater: number;
+    lowWater: number;
+    belowTrigger: number;
+    editFrom: number | null;
+    kept: MessageSpan | null;
+    summarized: MessageSpan | null;
+    dropped: MessageSpan | null;
+    masked: string[];
+    summarizerChunks: number;
+    largestSummarizerPrompt: number;
+  } | null;
+  /** Texts too large for their share, stored and cut the first time they were sent. */
+  cut: number;
+  /** Signed thinking blocks left out because an edit came before them. */
+  thinkingDropped: number;
+  /** What the manager could not do as asked. */
+  warnings: Array<{ code: string; message: string }>;
+  /** The calibration when the request was built (see `ContextManager.calibration`). */
+  calibration: { overhead: number; ratio: number; samples: number };
+  /** The counter's name, or `length/4`. */
+  counter: string;
+  /** Milliseconds spent building the request. */
+  ms: number;
+}

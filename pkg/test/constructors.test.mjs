@@ -24,6 +24,7 @@ const CLASSES = [
   ['AgentLogStore', (v) => new api.AgentLogStore(v), 'maxSize', ['number']],
   ['AgentRunner', (v) => new api.AgentRunner(v), 'options', []],
   ['ContextComposer', (v) => new api.ContextComposer(v), 'options', []],
+  ['ContextManager', (v) => new api.ContextManager(v), 'options', []],
   ['ContextPruner', (v) => new api.ContextPruner(v), 'summarizer', ['function']],
   ['ContextPruner (options)', (v) => new api.ContextPruner({ summarize: async () => 's' }, v), 'options', []],
   ['ContextRefresher', (v) => new api.ContextRefresher(v), 'options', []],

@@ -244,3 +244,19 @@ pub fn summarizer_prompt(p: &mut Pieces<'_>, m: &Manager, from: usize, to: usize
         }
     }
 }
+
+/// The texts a request carries in the manager's own words, over `[summary]`: the summary
+/// as its message says it, a marked result of an unanswered call, and the first message of
+/// a request whose earliest turns were dropped with no summary.
+pub fn own_texts(f: &mut crate::frame::Frame) {
+    f.text(|p| {
+        p.lit("[Summary of the earlier conversation, folded away to fit the context budget]\n")
+            .host(0);
+    });
+    f.text(|p| {
+        p.lit("[No result was recorded for this call: it was interrupted.]");
+    });
+    f.text(|p| {
+        p.lit("[The earliest turns of this conversation were left out to fit the context budget.]");
+    });
+}

@@ -1,0 +1,142 @@
+// What every provider's messages become for the rules, and what the rules' plan becomes
+// again: each adapter (one file per provider shape) reads one host message into parts,
+// and writes a request from a plan. Nothing here decides: the rules say what is shown.
+import { argumentError } from '../errors.js';
+import { describe, isObject, type Bag } from '../read.js';
+import { rules } from '../wasm.js';
+
+/** The formats, as `options.format` names them. */
+export const FORMATS = ['anthropic', 'openai-chat', 'openai-responses', 'ai-sdk', 'vscode'] as const;
+export type Format = (typeof FORMATS)[number];
+
+/**
+ * One of the rules' enums, read when first used: the slim entry has no rules until
+ * `init()`, so nothing may read them while the package loads.
+ */
+export function lazy<T extends object>(get: () => T): T {
+  return new Proxy({} as T, { get: (_, key) => (get() as Record<PropertyKey, unknown>)[key] });
+}
+
+export const Kind = lazy(() => rules.PartKind);
+export const Role = lazy(() => rules.MessageRole);
+
+/** One part of a message. */
+export interface NeutralPart {
+  kind: number;
+  /** What is counted, cut and summarized: the text, a call's arguments, a result's output. */
+  text: string;
+  /** A call's or result's tool name (the label in placeholders); '' otherwise. */
+  label: string;
+  /** A call's id, or the id of the call a result answers. */
+  id?: string;
+  /** What the store keeps when the part is stored: its whole text, as the host gave it. */
+  raw?: string;
+  /** Tokens, where the part is not text to count (an image). */
+  tokens?: number;
+  /** The part's path inside its message, for errors: `content[2]`. */
+  path: string;
+  /** The path of its call id, for errors: `content[2].tool_use_id`. */
+  idPath?: string;
+}
+
+/** One message, as the rules see it, with the host's own message kept to write it back. */
+export interface NeutralMessage {
+  role: number;
+  parts: NeutralPart[];
+  source: unknown;
+}
+
+/** A message as the plan writes it. */
+export interface PlannedMessage {
+  source: unknown;
+  neutral: NeutralMessage;
+  /** Per part: `undefined` whole, a string shown instead, `null` left out. */
+  shown: Array<string | null | undefined>;
+  /** Calls of this message that get a marked result. */
+  unanswered: Array<{ id: string; name: string }>;
+  /** The message's last block carries a cache breakpoint. */
+  breakpoint: boolean;
+}
+
+/** Everything a request holds, in order. */
+export interface Plan {
+  system: string | undefined;
+  pinned: string[];
+  fixedBreakpoint: boolean;
+  /** The summary message's text, when there is one. */
+  summary: string | undefined;
+  summaryBreakpoint: boolean;
+  messages: PlannedMessage[];
+  /** The earliest turns were dropped, with no summary in their place. */
+  leftOut: boolean;
+  /** The marked result of an unanswered call, and the note for a request whose first turns were dropped. */
+  unansweredText: string;
+  leftOutText: string;
+  /** Place cache breakpoints where the provider takes them. */
+  cacheControl: boolean;
+}
+
+/** The input tokens a provider reported, with its cache's part where it says. */
+export interface UsageFigures {
+  input: number;
+  read?: number;
+  write?: number;
+}
+
+/** One provider shape: how its messages are read, written and billed. */
+export interface Adapter {
+  readonly format: Format;
+  /** Tokens the provider adds per message and per part, before calibration. */
+  readonly framing: { message: number; part: number };
+  /** The parts of one message; throws a TypeError naming `field` and the bad member. */
+  read(message: unknown, field: string): NeutralMessage;
+  /** The request a plan describes. */
+  write(plan: Plan): { system?: unknown; messages: unknown[] };
+  /** The provider's usage object, as its SDK returns it. */
+  usage(usage: unknown, field: string): UsageFigures;
+}
+
+/** A TypeError for a message that does not fit its format. */
+export function shapeError(field: string, expected: string, value: unknown): Error {
+  return argumentError(TypeError, field, `must be ${expected}, got ${describe(value)}`);
+}
+
+export function bag(field: string, value: unknown): Bag {
+  if (!isObject(value)) throw shapeError(field, 'an object', value);
+  return value;
+}
+
+export function text(field: string, value: unknown): string {
+  if (typeof value !== 'string') throw shapeError(field, 'a string', value);
+  return value;
+}
+
+/** A number a usage object must hold. */
+export function count(field: string, value: unknown): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    throw argumentError(typeof value === 'number' ? RangeError : TypeError, field, `must be a finite number >= 0, got ${describe(value)}`);
+  }
+  return value;
+}
+
+/** A count a usage object may hold. */
+export function optionalCount(field: string, value: unknown): number | undefined {
+  return value === undefined || value === null ? undefined : count(field, value);
+}
+
+/** JSON of a value the host gave (a call's input), or its description when it has none. */
+export function json(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? '';
+  } catch {
+    return '';
+  }
+}
+
+/** Tokens an image or other binary part is assumed to take. */
+export const OPAQUE_TOKENS = 1_600;
+
+/** A copy of `source` with `changes` (own fields only). */
+export function withFields<T>(source: T, changes: Partial<T>): T {
+  return { ...source, ...changes };
+}

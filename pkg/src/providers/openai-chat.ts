@@ -1,0 +1,105 @@
+// OpenAI Chat Completions (`openai`: `ChatCompletionMessageParam`, `CompletionUsage`).
+// Each call in an assistant message's `tool_calls` is answered by a `tool` message before
+// the next user or assistant message. The provider caches a repeated prefix by itself.
+import type { Bag } from '../read.js';
+import {
+  type Adapter, type NeutralPart, type Plan, Kind, OPAQUE_TOKENS, Role, bag, count, optionalCount, shapeError, text,
+} from './neutral.js';
+
+/** The rules' role of a message's `role` (read when called: see `lazy`). */
+const roleOf = (role: unknown): number | undefined => ({
+  user: Role.User, assistant: Role.Assistant, system: Role.System, developer: Role.System, tool: Role.Tool, function: Role.User,
+} as Record<string, number>)[role as string];
+
+/** The text of a `content`: a string, or parts whose text parts are joined. */
+function contentParts(field: string, content: unknown, path: string): NeutralPart[] {
+  if (content === null || content === undefined) return [];
+  if (typeof content === 'string') return [{ kind: Kind.Text, text: content, label: '', path }];
+  if (!Array.isArray(content)) throw shapeError(field, 'a string or an array of parts', content);
+  return content.map((p, i) => {
+    const part = bag(`${field}[${i}]`, p);
+    if (part.type === 'text') return { kind: Kind.Text, text: text(`${field}[${i}].text`, part.text), label: '', path: `${path}[${i}]` };
+    if (part.type === 'refusal') return { kind: Kind.Text, text: text(`${field}[${i}].refusal`, part.refusal), label: '', path: `${path}[${i}]` };
+    if (typeof part.type !== 'string') throw shapeError(`${field}[${i}].type`, 'a string', part.type);
+    return { kind: Kind.Opaque, text: '', label: part.type, path: `${path}[${i}]`, tokens: OPAQUE_TOKENS };
+  });
+}
+
+function joined(field: string, content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) throw shapeError(field, 'a string or an array of text parts', content);
+  return content.map((p, i) => text(`${field}[${i}].text`, bag(`${field}[${i}]`, p).text)).join('');
+}
+
+export const openaiChat: Adapter = {
+  format: 'openai-chat',
+  framing: { message: 4, part: 1 },
+
+  read(message, field) {
+    const m = bag(field, message);
+    const role = roleOf(m.role);
+    if (role === undefined) throw shapeError(`${field}.role`, "'system', 'developer', 'user', 'assistant' or 'tool'", m.role);
+    if (m.role === 'tool') {
+      const output = joined(`${field}.content`, m.content);
+      return {
+        role, source: message,
+        parts: [{ kind: Kind.Result, text: output, raw: output, label: '', id: text(`${field}.tool_call_id`, m.tool_call_id), path: 'content', idPath: 'tool_call_id' }],
+      };
+    }
+    const parts = contentParts(`${field}.content`, m.content, 'content');
+    if (m.role === 'assistant' && m.tool_calls !== undefined) {
+      if (!Array.isArray(m.tool_calls)) throw shapeError(`${field}.tool_calls`, 'an array', m.tool_calls);
+      m.tool_calls.forEach((c, i) => {
+        const call = bag(`${field}.tool_calls[${i}]`, c);
+        const id = text(`${field}.tool_calls[${i}].id`, call.id);
+        const fn = call.type === 'custom' ? bag(`${field}.tool_calls[${i}].custom`, call.custom) : bag(`${field}.tool_calls[${i}].function`, call.function);
+        const args = call.type === 'custom' ? text(`${field}.tool_calls[${i}].custom.input`, fn.input) : text(`${field}.tool_calls[${i}].function.arguments`, fn.arguments);
+        parts.push({ kind: Kind.Call, text: args, label: text(`${field}.tool_calls[${i}].function.name`, fn.name), id, path: `tool_calls[${i}]` });
+      });
+    }
+    if (parts.length === 0) throw shapeError(`${field}.content`, m.role === 'assistant' ? 'a string or parts when there are no tool_calls' : 'a string or an array of parts', m.content);
+    return { role, parts, source: message };
+  },
+
+  write(plan: Plan) {
+    const out: Bag[] = [];
+    const fixed = [plan.system, ...plan.pinned].filter((t): t is string => t !== undefined && t !== '');
+    if (fixed.length) out.push({ role: 'system', content: fixed.join('\n\n') });
+    if (plan.summary !== undefined) out.push({ role: 'user', content: plan.summary });
+    if (plan.leftOut) out.push({ role: 'user', content: plan.leftOutText });
+    for (const pm of plan.messages) {
+      const source = pm.source as Bag;
+      let message = source;
+      if (pm.shown.some((s) => s !== undefined)) {
+        message = { ...source };
+        if (source.role === 'tool') {
+          message.content = pm.shown[0] ?? source.content;
+        } else {
+          const parts = pm.neutral.parts;
+          const textAt = parts.findIndex((p) => p.kind !== Kind.Call);
+          if (typeof source.content === 'string' && textAt === 0 && pm.shown[0] !== undefined) {
+            message.content = pm.shown[0] ?? '';
+          } else if (Array.isArray(source.content)) {
+            message.content = (source.content as Bag[]).flatMap((p, i) => {
+              const s = pm.shown[i];
+              return s === null ? [] : s === undefined ? [p] : [{ ...p, text: s }];
+            });
+          }
+        }
+      }
+      out.push(message);
+      for (const c of pm.unanswered) out.push({ role: 'tool', tool_call_id: c.id, content: plan.unansweredText });
+    }
+    return { messages: out };
+  },
+
+  usage(usage, field) {
+    const u = bag(field, usage);
+    const details = u.prompt_tokens_details === undefined || u.prompt_tokens_details === null ? {} : bag(`${field}.prompt_tokens_details`, u.prompt_tokens_details);
+    return {
+      input: count(`${field}.prompt_tokens`, u.prompt_tokens),
+      read: optionalCount(`${field}.prompt_tokens_details.cached_tokens`, details.cached_tokens),
+      write: optionalCount(`${field}.prompt_tokens_details.cache_write_tokens`, details.cache_write_tokens),
+    };
+  },
+};
