@@ -1,15 +1,18 @@
 // The provider shapes a `ContextManager` speaks, by `options.format`.
 import type { Bag } from '../read.js';
 import type { ContextFormat } from '../types.js';
+import { aiSdk } from './ai-sdk.js';
 import { anthropic } from './anthropic.js';
 import type { Adapter } from './neutral.js';
 import { openaiChat } from './openai-chat.js';
+import { openaiResponses } from './openai-responses.js';
+import { vscodeAdapter } from './vscode.js';
 
 /** Each format's adapter, made from the manager's options (the `vscode` one needs the host's module). */
 export const ADAPTERS: Record<ContextFormat, (options: Bag) => Adapter> = {
   anthropic: () => anthropic,
   'openai-chat': () => openaiChat,
-  'openai-responses': () => openaiChat,
-  'ai-sdk': () => openaiChat,
-  vscode: () => openaiChat,
+  'openai-responses': () => openaiResponses,
+  'ai-sdk': () => aiSdk,
+  vscode: (options) => vscodeAdapter(options.vscode),
 };

@@ -75,7 +75,8 @@ pub fn mask_plan(m: &Manager, growth: f64) -> MaskPlan {
     for i in m.first_live..recent {
         for (k, p) in m.history.messages[i].parts.iter().enumerate() {
             let saving = p.shown_tokens - render::PLACEHOLDER_TOKENS;
-            if p.kind.editable()
+            // Tool outputs only: the conversation's own words are summarized, never masked.
+            if p.kind == Kind::Result
                 && p.shown != Shown::Placeholder
                 && p.stored != Stored::Failed
                 && saving > 0.0

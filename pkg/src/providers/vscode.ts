@@ -1,0 +1,110 @@
+// VS Code's language model API (`@types/vscode`: `LanguageModelChatMessage` and its parts).
+// Parts are classes: the messages are read by their fields and written with the host's own
+// `vscode` module, so an extension gets real instances back. Results go in the User
+// message right after their calls, first; there is no system role, so the system prompt
+// and the pinned texts open the first User message. VS Code reports no usage: hosts pass
+// `{ inputTokens }` from `LanguageModelChat.countTokens`.
+import { argumentError } from '../errors.js';
+import { isObject, type Bag } from '../read.js';
+import type { VscodeLanguageModelApi } from '../types.js';
+import {
+  type Adapter, type NeutralPart, type Plan, Kind, OPAQUE_TOKENS, Role, bag, count, json, shapeError,
+} from './neutral.js';
+
+const CLASSES = ['LanguageModelChatMessage', 'LanguageModelChatMessageRole', 'LanguageModelTextPart', 'LanguageModelToolCallPart', 'LanguageModelToolResultPart'] as const;
+
+function readPart(p: unknown, field: string, path: string): NeutralPart {
+  const part = bag(field, p);
+  if (typeof part.value === 'string' && !('callId' in part)) return { kind: Kind.Text, text: part.value, label: '', path };
+  if (typeof part.callId === 'string' && typeof part.name === 'string' && 'input' in part) {
+    return { kind: Kind.Call, text: json(part.input), label: part.name, id: part.callId, path };
+  }
+  if (typeof part.callId === 'string' && Array.isArray(part.content)) {
+    const output = part.content.map((c) => (isObject(c) && typeof c.value === 'string' ? c.value : '[data]')).join('\n');
+    return { kind: Kind.Result, text: output, raw: output, label: '', id: part.callId, path, idPath: `${path}.callId` };
+  }
+  // Data, prompt-tsx and proposed parts pass through.
+  return { kind: Kind.Opaque, text: '', label: part.constructor?.name ?? 'part', path, tokens: OPAQUE_TOKENS };
+}
+
+/** The adapter for one extension's `vscode` module. */
+export function vscodeAdapter(api: unknown): Adapter {
+  if (!isObject(api) && typeof api !== 'function') {
+    throw argumentError(TypeError, 'options.vscode', "must be the extension's vscode module (import * as vscode from 'vscode'), for format 'vscode'");
+  }
+  for (const name of CLASSES) {
+    if ((api as Bag)[name] === undefined) throw argumentError(TypeError, `options.vscode.${name}`, "must be there: pass the extension's vscode module");
+  }
+  const vscode = api as unknown as VscodeLanguageModelApi;
+  const { User, Assistant } = vscode.LanguageModelChatMessageRole;
+  const message = (role: number, content: unknown[], name?: string) => new vscode.LanguageModelChatMessage(role, content, name);
+  const textPart = (value: string) => new vscode.LanguageModelTextPart(value);
+  const isResult = (p: unknown) => isObject(p) && typeof p.callId === 'string' && Array.isArray(p.content);
+
+  return {
+    format: 'vscode',
+    framing: { message: 3, part: 1 },
+
+    read(m, field) {
+      const msg = bag(field, m);
+      const role = msg.role === User ? Role.User : msg.role === Assistant ? Role.Assistant : msg.role === 3 ? Role.System : undefined;
+      if (role === undefined) throw shapeError(`${field}.role`, 'LanguageModelChatMessageRole.User or .Assistant', msg.role);
+      if (!Array.isArray(msg.content)) throw shapeError(`${field}.content`, 'an array of parts', msg.content);
+      return { role, parts: msg.content.map((p, i) => readPart(p, `${field}.content[${i}]`, `content[${i}]`)), source: m };
+    },
+
+    write(plan: Plan) {
+      const out: Array<{ role: number; content: unknown[]; name?: string; fresh: boolean; source?: unknown }> = [];
+      const push = (role: number, content: unknown[], source?: unknown, name?: string) => {
+        const prev = out[out.length - 1];
+        if (prev && prev.role === role) {
+          const merged = [...prev.content, ...content];
+          // Results come first in a User message.
+          if (role === User) merged.sort((a, b) => Number(isResult(b)) - Number(isResult(a)));
+          out[out.length - 1] = { role, content: merged, name: prev.name, fresh: true };
+        } else {
+          out.push({ role, content, name, fresh: source === undefined, source });
+        }
+      };
+      const opening = [plan.system, ...plan.pinned, plan.summary, plan.leftOut ? plan.leftOutText : undefined]
+        .filter((t): t is string => t !== undefined && t !== '');
+      if (opening.length) push(User, opening.map(textPart));
+      let pending: unknown[] = [];
+      for (const pm of plan.messages) {
+        const source = pm.source as Bag;
+        const role = source.role as number;
+        const parts = source.content as unknown[];
+        const changed = pm.shown.some((s) => s !== undefined);
+        let content = parts;
+        if (changed) {
+          content = parts.flatMap((p, i) => {
+            const s = pm.shown[i];
+            if (s === null) return [];
+            if (s === undefined) return [p];
+            return isResult(p) ? [new vscode.LanguageModelToolResultPart((p as Bag).callId as string, [textPart(s)])] : [textPart(s)];
+          });
+        }
+        if (pending.length && role === User) {
+          content = [...pending, ...content];
+          pending = [];
+          push(role, content, undefined, source.name as string | undefined);
+        } else {
+          if (pending.length) {
+            push(User, pending);
+            pending = [];
+          }
+          push(role, content, changed ? undefined : source, source.name as string | undefined);
+        }
+        pending = pm.unanswered.map((c) => new vscode.LanguageModelToolResultPart(c.id, [textPart(plan.unansweredText)]));
+      }
+      if (pending.length) push(User, pending);
+      if (out.length && out[0].role !== User) out.unshift({ role: User, content: [textPart(plan.leftOutText)], fresh: true });
+      return { messages: out.map((m) => (m.fresh || m.source === undefined ? message(m.role, m.content, m.name) : m.source)) };
+    },
+
+    usage(usage, field) {
+      const u = bag(field, usage);
+      return { input: count(`${field}.inputTokens`, u.inputTokens) };
+    },
+  };
+}

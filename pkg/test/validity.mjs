@@ -1,0 +1,130 @@
+// What each provider refuses in a request, as its docs and observed errors state it. Each
+// function returns the problems of one request; an empty list means valid.
+
+const blocks = (content) => (typeof content === 'string' ? [{ type: 'text', text: content }] : content);
+
+/** Anthropic Messages: alternating roles from a user turn; each tool_use answered first in the next user message; no orphan result; no empty content; at most 4 cache breakpoints. */
+export function anthropicProblems({ system, messages }) {
+  const problems = [];
+  if (!messages.length) problems.push('no message');
+  let marks = Array.isArray(system) ? system.filter((b) => b.cache_control).length : 0;
+  messages.forEach((m, i) => {
+    if (m.role !== (i % 2 === 0 ? 'user' : 'assistant')) problems.push(`messages[${i}]: role ${m.role} out of turn`);
+    const content = blocks(m.content);
+    if (!content.length) problems.push(`messages[${i}]: empty content`);
+    marks += content.filter((b) => b.cache_control).length;
+    for (const b of content) if (b.type === 'text' && b.text === '' && b.cache_control) problems.push(`messages[${i}]: a cache breakpoint on an empty text`);
+    const calls = m.role === 'assistant' ? content.filter((b) => b.type === 'tool_use').map((b) => b.id) : [];
+    const next = messages[i + 1] ? blocks(messages[i + 1].content) : [];
+    if (calls.length) {
+      const results = next.filter((b) => b.type === 'tool_result').map((b) => b.tool_use_id);
+      for (const c of calls) if (!results.includes(c)) problems.push(`messages[${i}]: tool_use ${c} has no tool_result in the next message`);
+      const firstText = next.findIndex((b) => b.type !== 'tool_result');
+      const lastResult = next.map((b) => b.type === 'tool_result').lastIndexOf(true);
+      if (firstText >= 0 && firstText < lastResult) problems.push(`messages[${i + 1}]: text before a tool_result`);
+    }
+    if (m.role === 'user') {
+      const prev = i > 0 ? blocks(messages[i - 1].content).filter((b) => b.type === 'tool_use').map((b) => b.id) : [];
+      for (const b of content) if (b.type === 'tool_result' && !prev.includes(b.tool_use_id)) problems.push(`messages[${i}]: tool_result ${b.tool_use_id} answers no tool_use of the message before`);
+    }
+  });
+  if (marks > 4) problems.push(`${marks} cache breakpoints`);
+  return problems;
+}
+
+/** OpenAI Chat Completions: each tool_calls id answered by a tool message before the next other message; no tool message without its call; content present unless tool_calls. */
+export function openaiChatProblems({ messages }) {
+  const problems = [];
+  if (!messages.some((m) => m.role !== 'system' && m.role !== 'developer')) problems.push('no message');
+  let open = new Set();
+  messages.forEach((m, i) => {
+    if (m.role === 'tool') {
+      if (!open.has(m.tool_call_id)) problems.push(`messages[${i}]: tool message ${m.tool_call_id} answers no open call`);
+      open.delete(m.tool_call_id);
+      return;
+    }
+    if (open.size) problems.push(`messages[${i}]: calls ${[...open].join(', ')} unanswered before a ${m.role} message`);
+    open = new Set();
+    if (m.role === 'assistant') {
+      for (const c of m.tool_calls ?? []) open.add(c.id);
+      if ((m.content === null || m.content === undefined || m.content === '') && !(m.tool_calls ?? []).length) problems.push(`messages[${i}]: an assistant message with no content and no tool_calls`);
+    } else if (m.content === undefined || m.content === null) {
+      problems.push(`messages[${i}]: no content`);
+    }
+  });
+  if (open.size) problems.push(`calls ${[...open].join(', ')} unanswered at the end`);
+  return problems;
+}
+
+/** OpenAI Responses input: each call answered by an output with its call_id, after it; no output without its call. */
+export function openaiResponsesProblems({ messages }) {
+  const problems = [];
+  const calls = new Map();
+  if (!messages.length) problems.push('no item');
+  messages.forEach((item, i) => {
+    if (item.type === 'function_call' || item.type === 'custom_tool_call') calls.set(item.call_id, false);
+    if (item.type === 'function_call_output' || item.type === 'custom_tool_call_output') {
+      if (!calls.has(item.call_id)) problems.push(`input[${i}]: output ${item.call_id} before or without its call`);
+      else calls.set(item.call_id, true);
+    }
+  });
+  for (const [callId, answered] of calls) if (!answered) problems.push(`call ${callId} has no output`);
+  return problems;
+}
+
+/** AI SDK ModelMessages: each tool-call answered by a tool-result in a tool message after it, before the next user or assistant message. */
+export function aiSdkProblems({ messages }) {
+  const problems = [];
+  if (!messages.some((m) => m.role !== 'system')) problems.push('no message');
+  let open = new Set();
+  messages.forEach((m, i) => {
+    if (m.role === 'tool') {
+      for (const p of m.content) {
+        if (!open.has(p.toolCallId)) problems.push(`messages[${i}]: tool-result ${p.toolCallId} answers no open call`);
+        open.delete(p.toolCallId);
+      }
+      return;
+    }
+    if (open.size) problems.push(`messages[${i}]: calls ${[...open].join(', ')} unanswered before a ${m.role} message`);
+    open = new Set();
+    if (m.role === 'assistant' && Array.isArray(m.content)) for (const p of m.content) if (p.type === 'tool-call') open.add(p.toolCallId);
+    if (Array.isArray(m.content) ? !m.content.length : m.content === '') problems.push(`messages[${i}]: empty content`);
+  });
+  if (open.size) problems.push(`calls ${[...open].join(', ')} unanswered at the end`);
+  return problems;
+}
+
+/** VS Code: alternating User/Assistant from a User message; each tool call answered first in the next User message. */
+export function vscodeProblems({ messages }) {
+  const problems = [];
+  if (!messages.length) problems.push('no message');
+  messages.forEach((m, i) => {
+    if (m.role !== (i % 2 === 0 ? 1 : 2)) problems.push(`messages[${i}]: role ${m.role} out of turn`);
+    if (!m.content.length) problems.push(`messages[${i}]: empty content`);
+    const calls = m.content.filter((p) => typeof p.callId === 'string' && 'input' in p).map((p) => p.callId);
+    const next = messages[i + 1]?.content ?? [];
+    const results = next.filter((p) => typeof p.callId === 'string' && Array.isArray(p.content));
+    for (const c of calls) if (!results.some((r) => r.callId === c)) problems.push(`messages[${i}]: call ${c} has no result in the next message`);
+    const isResult = (p) => typeof p.callId === 'string' && Array.isArray(p.content);
+    const firstOther = next.findIndex((p) => !isResult(p));
+    const lastResult = next.map(isResult).lastIndexOf(true);
+    if (calls.length && firstOther >= 0 && firstOther < lastResult) problems.push(`messages[${i + 1}]: text before a result`);
+  });
+  return problems;
+}
+
+export const PROBLEMS = {
+  anthropic: anthropicProblems,
+  'openai-chat': openaiChatProblems,
+  'openai-responses': openaiResponsesProblems,
+  'ai-sdk': aiSdkProblems,
+  vscode: vscodeProblems,
+};
+
+/** The request as one text, as a provider would read it: to count it whole. */
+export function requestText({ system, messages }) {
+  const parts = [];
+  if (system !== undefined) parts.push(typeof system === 'string' ? system : system.map((b) => b.text).join('\n'));
+  for (const m of messages) parts.push(JSON.stringify(m));
+  return parts.join('\n');
+}
