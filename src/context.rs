@@ -58,6 +58,7 @@ pub enum EmitCode {
     Fixed = 0,
     Summary = 1,
     Message = 2,
+    Tail = 3,
 }
 
 /// `[code, a, b, c, d]`.
@@ -212,6 +213,11 @@ impl ManagerCore {
 
     pub fn no_summarizer(&mut self) -> Vec<f64> {
         need(self.0.no_summarizer())
+    }
+
+    /// Tokens of the host's text after the conversation (see `Manager::set_tail`).
+    pub fn set_tail(&mut self, tokens: f64) {
+        self.0.set_tail(tokens);
     }
 
     /// The next build compacts, whatever the request's size.

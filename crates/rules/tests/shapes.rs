@@ -157,6 +157,10 @@ fn the_ledger_record_is_the_type_the_host_reads() {
     let declared = interface("ContextLedgerRecord");
     assert_eq!(keys(&json), sorted(&declared.keys().collect::<Vec<_>>()));
     for nested in ["sections", "cache", "calibration", "compaction"] {
-        assert_eq!(keys(&json[nested]), sorted(&inline_keys(&declared[nested])), "{nested}");
+        assert_eq!(
+            keys(&json[nested]),
+            sorted(&inline_keys(&declared[nested])),
+            "{nested}"
+        );
     }
 }

@@ -212,6 +212,14 @@ struct Journal {
     summary_version: u32,
     sent: usize,
     changed: Vec<(usize, Message)>,
+    /// What a turn appends is taken back too: the history's length, and the calls its
+    /// results answered.
+    messages: usize,
+    calls: usize,
+    answered: Vec<usize>,
+    calibration: Calibration,
+    forced: bool,
+    tail: (f64, u32),
 }
 
 /// What the previous request held, in order, to tell how much of the next one repeats it.
@@ -228,6 +236,7 @@ pub enum Key {
     Message(usize, u32),
     /// The marked results of calls left unanswered after message `0`.
     Unanswered(usize, u32),
+    Tail(u32),
 }
 
 /// The manager: the conversation, what has been folded away, and the books.
@@ -244,6 +253,9 @@ pub struct Manager {
     pub system_tokens: f64,
     pub pinned_tokens: f64,
     pub(crate) fixed_version: u32,
+    /// The host's text after the conversation, and its version.
+    pub tail_tokens: f64,
+    pub(crate) tail_version: u32,
     pub calibration: Calibration,
     /// Messages before this one have been sent in a request.
     pub sent: usize,
@@ -292,6 +304,8 @@ impl Manager {
             system_tokens,
             pinned_tokens,
             fixed_version: 0,
+            tail_tokens: 0.0,
+            tail_version: 0,
             calibration: Calibration::default(),
             sent: 0,
             last: Sent::default(),
@@ -316,7 +330,29 @@ impl Manager {
 
     /// Appends messages, all or none.
     pub fn append(&mut self, batch: Vec<NewMessage>) -> Result<(), Refused> {
-        self.history.append(batch)
+        let from = self.history.messages.len();
+        self.history.append(batch)?;
+        if let Some(j) = self.journal.as_mut() {
+            for m in &self.history.messages[from..] {
+                j.answered.extend(
+                    m.parts
+                        .iter()
+                        .filter(|p| p.kind == Kind::Result)
+                        .filter_map(|p| p.call)
+                        .map(|c| c as usize),
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// Tokens of a text the host sends after the conversation (a plan that changes each
+    /// turn): last, so the prefix before it stays cached.
+    pub fn set_tail(&mut self, tokens: f64) {
+        if tokens != self.tail_tokens {
+            self.tail_tokens = tokens;
+            self.tail_version += 1;
+        }
     }
 
     fn live(&self) -> std::ops::Range<usize> {
@@ -330,7 +366,11 @@ impl Manager {
     /// Tokens of the request as it stands, by our counter.
     pub fn raw_tokens(&self) -> f64 {
         let messages: f64 = self.live().map(|i| self.history.messages[i].tokens()).sum();
-        self.fixed_tokens() + self.summary_tokens + messages + self.unanswered_tokens()
+        self.fixed_tokens()
+            + self.summary_tokens
+            + messages
+            + self.unanswered_tokens()
+            + self.tail_tokens
     }
 
     /// Each call left without a result gets a marked one: a few tokens each.
@@ -359,6 +399,12 @@ impl Manager {
             summary_version: self.summary_version,
             sent: self.sent,
             changed: Vec::new(),
+            messages: self.history.messages.len(),
+            calls: self.history.calls.len(),
+            answered: Vec::new(),
+            calibration: self.calibration.clone(),
+            forced: self.forced,
+            tail: (self.tail_tokens, self.tail_version),
         });
     }
 
@@ -394,8 +440,20 @@ impl Manager {
     pub fn rollback(&mut self) {
         let Some(j) = self.journal.take() else { return };
         for (i, m) in j.changed.into_iter().rev() {
-            self.history.messages[i] = m;
+            if i < j.messages {
+                self.history.messages[i] = m;
+            }
         }
+        self.history.messages.truncate(j.messages);
+        self.history.calls.truncate(j.calls);
+        for n in j.answered {
+            if n < j.calls {
+                self.history.calls[n].answer = None;
+            }
+        }
+        self.calibration = j.calibration;
+        self.forced = j.forced;
+        (self.tail_tokens, self.tail_version) = j.tail;
         self.first_live = j.first_live;
         self.summary_tokens = j.summary_tokens;
         self.summary_version = j.summary_version;
@@ -925,7 +983,8 @@ impl Manager {
         framing += self.unanswered_tokens();
         Sections {
             system: self.system_tokens,
-            pinned: self.pinned_tokens,
+            // The host's text after the conversation is pinned too: never cut.
+            pinned: self.pinned_tokens + self.tail_tokens,
             summary: self.summary_tokens,
             history,
             appended,

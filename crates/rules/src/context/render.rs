@@ -37,6 +37,8 @@ pub enum Emit {
         changed: Vec<(usize, u8)>,
         unanswered: Vec<u32>,
     },
+    /// The host's text after the conversation.
+    Tail,
 }
 
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -60,6 +62,7 @@ impl Plan {
             match e {
                 Emit::Fixed => out.push(0.0),
                 Emit::Summary => out.push(1.0),
+                Emit::Tail => out.push(3.0),
                 Emit::Message {
                     index,
                     changed,
@@ -129,6 +132,11 @@ pub fn plan(m: &Manager, has_fixed: bool) -> Plan {
             changed,
             unanswered,
         });
+    }
+    if m.tail_tokens > 0.0 {
+        owner.push(p.emits.len());
+        p.emits.push(Emit::Tail);
+        keys.push((Key::Tail(m.tail_version), m.tail_tokens));
     }
     // The prefix shared with the previous request.
     let mut prefix = 0.0;

@@ -164,7 +164,7 @@ impl Host {
         let mut out = String::new();
         for e in &plan.emits {
             match e {
-                Emit::Fixed => {}
+                Emit::Fixed | Emit::Tail => {}
                 Emit::Summary => out.push_str(&self.summary),
                 Emit::Message {
                     index,
@@ -650,4 +650,56 @@ fn consecutive_assistant_messages_are_one_turn() {
     let groups: Vec<usize> = m.history.messages.iter().map(|x| x.group).collect();
     assert_eq!(groups, vec![0, 1, 1, 1, 1]);
     assert!(m.history.calls.iter().all(|c| c.answer.is_some()));
+}
+
+#[test]
+fn a_failed_turn_takes_back_what_it_appended() {
+    let mut m = Manager::new(config(20_000.0), 0.0, 0.0).unwrap();
+    let mut h = Host::default();
+    h.append(&mut m, Role::User, &[P::Text("go")]).unwrap();
+    h.append(&mut m, Role::Assistant, &[P::Call("{}")]).unwrap();
+    h.build(&mut m);
+    let before = format!(
+        "{:?}",
+        (&m.history, m.first_live, &m.calibration, m.tail_tokens)
+    );
+    m.begin();
+    m.append(vec![NewMessage {
+        role: Role::User,
+        framing: 3.0,
+        parts: vec![Part::new(Kind::Result, 3, 1.0, Some(0))],
+    }])
+    .unwrap();
+    m.set_tail(40.0);
+    m.calibration.observe(100.0, 150.0).unwrap();
+    m.rollback();
+    assert_eq!(
+        format!(
+            "{:?}",
+            (&m.history, m.first_live, &m.calibration, m.tail_tokens)
+        ),
+        before
+    );
+    assert!(
+        m.history.calls[0].answer.is_none(),
+        "the call is open again"
+    );
+}
+
+#[test]
+fn a_tail_comes_last_and_leaves_the_prefix_cached() {
+    let mut m = Manager::new(config(20_000.0), 0.0, 0.0).unwrap();
+    let mut h = Host::default();
+    h.append(&mut m, Role::User, &[P::Text("go")]).unwrap();
+    m.set_tail(30.0);
+    let (first, _) = h.build(&mut m);
+    assert!(matches!(first.emits.last(), Some(Emit::Tail)));
+    h.append(&mut m, Role::Assistant, &[P::Text("done")])
+        .unwrap();
+    m.set_tail(35.0);
+    let (second, _) = h.build(&mut m);
+    assert_eq!(
+        second.prefix,
+        first.prefix + m.history.messages[0].tokens() - first.prefix
+    );
 }
