@@ -67,6 +67,8 @@ export interface Plan {
   summary: string | undefined;
   summaryBreakpoint: boolean;
   messages: PlannedMessage[];
+  /** The host's text after the conversation (the runner's plan), '' for none. */
+  tail: string;
   /** The earliest turns were dropped, with no summary in their place. */
   leftOut: boolean;
   /** The marked result of an unanswered call, and the note for a request whose first turns were dropped. */

@@ -1,0 +1,361 @@
+// The engine behind `ContextManager` and `AgentRunner`'s `bounded` option: one pipeline.
+// The rules decide what each request holds (`devs_context_rules::context`); this reads the
+// host's messages through an adapter, counts each text once, stores and summarizes as the
+// rules ask, and writes the request back through the adapter. Everything it changes
+// between `begin()` and `commit()` is taken back by `rollback()`.
+import { argumentError, checked, errorText } from './errors.js';
+import { FrameReader, frameText } from './frame.js';
+import { type Adapter, type NeutralMessage, type Plan, Kind, Role, lazy } from './providers/neutral.js';
+import { callMethod, string, type Bag } from './read.js';
+import { utf8Length } from './runtime.js';
+import { count } from './tokens.js';
+import type { ContextLedgerRecord, ContextWarning, TokenCounter } from './types.js';
+import { rules } from './wasm.js';
+
+const Need = lazy(() => rules.NeedCode);
+const Emit = lazy(() => rules.EmitCode);
+const Shown = lazy(() => rules.ShownCode);
+
+/** The manager's own words (`render::own_texts`): 0 the summary message over `summary`, 1 an unanswered call's result, 2 the note for dropped turns. */
+let own: string | undefined;
+function ownText(n: 0 | 1 | 2, summary = ''): string {
+  const reader = new FrameReader((own ??= rules.managerTexts()));
+  let text = '';
+  for (let i = 0; i <= n; i++) text = reader.text(i === 0 ? [summary] : []);
+  return text;
+}
+
+/** A message as the engine keeps it: the adapter's reading, and how each part is shown. */
+interface Kept extends NeutralMessage {
+  shown: Array<string | null | undefined>;
+}
+
+export interface EngineOptions {
+  adapter: Adapter;
+  budget: number;
+  shares: Float64Array;
+  counter: TokenCounter | undefined;
+  store: Bag;
+  summarizer: Bag | undefined;
+  summarizerTimeoutMs: number;
+  system: string | undefined;
+  pinned: string[];
+  cacheControl: boolean;
+  calibrate: boolean;
+}
+
+/** One built request: what to send, its record, and the warnings with their host errors. */
+export interface Built {
+  request: { system?: unknown; messages: unknown[] };
+  record: ContextLedgerRecord;
+  warnings: ContextWarning[];
+}
+
+export class Engine {
+  readonly core: InstanceType<typeof rules.ManagerCore>;
+  readonly #o: EngineOptions;
+  readonly #counterName: string;
+  #messages: Kept[] = [];
+  /** Call ids and tool names by the rules' call index, and each id's index. */
+  #callIds: string[] = [];
+  #callNames: string[] = [];
+  #callIndex = new Map<string, number>();
+  #summary = '';
+  #tail = '';
+  /** Committed records, oldest first. */
+  readonly records: ContextLedgerRecord[] = [];
+  /** While a journal is open: how to take back what changed, newest last. */
+  #undo: Array<() => void> | null = null;
+
+  constructor(o: EngineOptions) {
+    this.#o = o;
+    this.#counterName = o.counter ? o.counter.name || 'custom' : 'length/4';
+    const framing = o.adapter.framing.message;
+    const systemTokens = o.system ? count(o.counter, o.system, 'options.system') + framing : 0;
+    const pinnedTokens = o.pinned.reduce((n, p, i) => n + count(o.counter, p, `options.pinned[${i}]`) + framing, 0);
+    this.core = checked(() => new rules.ManagerCore(o.budget, o.shares, systemTokens, pinnedTokens));
+  }
+
+  /** Opens a journal: `rollback()` takes back everything until `commit()`. */
+  begin(): void {
+    this.core.begin();
+    this.#undo = [];
+  }
+
+  commit(record?: ContextLedgerRecord): void {
+    this.core.commit();
+    this.#undo = null;
+    if (record) this.records.push(record);
+  }
+
+  rollback(): void {
+    this.core.rollback();
+    const undo = this.#undo ?? [];
+    for (let i = undo.length - 1; i >= 0; i--) undo[i]();
+    this.#undo = null;
+  }
+
+  #changed(undo: () => void): void {
+    this.#undo?.push(undo);
+  }
+
+  /**
+   * Appends messages, all or none; `field(i)` names message `i` in errors. A message that
+   * does not fit its format, or a result whose call is not in the turn before it, is a
+   * TypeError naming its field.
+   */
+  append(list: readonly unknown[], field: (i: number) => string): void {
+    const { adapter, counter } = this.#o;
+    const read = list.map((m, i) => adapter.read(m, field(i)));
+    const ids = new Map<string, number>();
+    let next = this.#callIds.length;
+    const roles = new Uint8Array(read.length);
+    const framing = new Float64Array(read.length).fill(adapter.framing.message);
+    const partCount = new Uint32Array(read.length);
+    const kinds: number[] = [];
+    const units: number[] = [];
+    const tokens: number[] = [];
+    const calls: number[] = [];
+    read.forEach((m, i) => {
+      roles[i] = m.role;
+      partCount[i] = m.parts.length;
+      for (const p of m.parts) {
+        kinds.push(p.kind);
+        units.push(p.text.length);
+        tokens.push((p.tokens ?? count(counter, p.text, `${field(i)}.${p.path}`)) + adapter.framing.part);
+        if (p.kind === Kind.Call) {
+          if (p.id !== undefined) ids.set(p.id, next);
+          calls.push(next++);
+        } else if (p.kind === Kind.Result) {
+          calls.push(p.id === undefined ? -1 : ids.get(p.id) ?? this.#callIndex.get(p.id) ?? -1);
+        } else {
+          calls.push(-1);
+        }
+      }
+    });
+    const refused = this.core.append(roles, framing, partCount, Uint8Array.from(kinds), Uint32Array.from(units), Float64Array.from(tokens), Float64Array.from(calls));
+    if (refused.length) {
+      const [i, k, code] = refused;
+      const part = k >= 0 ? read[i].parts[k] : undefined;
+      throw argumentError(TypeError, part ? `${field(i)}.${part.idPath ?? part.path}` : field(i), rules.rejectionWords(code));
+    }
+    const lengths = [this.#messages.length, this.#callIds.length];
+    const added: string[] = [];
+    for (const m of read) {
+      this.#messages.push({ ...m, shown: [] });
+      for (const p of m.parts) {
+        if (p.kind !== Kind.Call) continue;
+        const n = this.#callIds.length;
+        this.#callIds.push(p.id ?? '');
+        this.#callNames.push(p.label);
+        if (p.id !== undefined) {
+          this.#callIndex.set(p.id, n);
+          added.push(p.id);
+        }
+      }
+    }
+    this.#changed(() => {
+      this.#messages.length = lengths[0];
+      this.#callIds.length = this.#callNames.length = lengths[1];
+      for (const id of added) this.#callIndex.delete(id);
+    });
+  }
+
+  /** The host's text after the conversation (the runner's plan): last, never cut. */
+  setTail(text: string): void {
+    if (text === this.#tail) return;
+    const before = this.#tail;
+    this.#changed(() => {
+      this.#tail = before;
+    });
+    this.#tail = text;
+    this.core.set_tail(text === '' ? 0 : count(this.#o.counter, text, 'plan') + this.#o.adapter.framing.message);
+  }
+
+  /** The provider's count of the request last built, with its cache figures where it says. */
+  observe(figures: { input: number; read?: number; write?: number }): void {
+    if (this.#o.calibrate) checked(() => this.core.observe(figures.input));
+    const last = this.records[this.records.length - 1];
+    if (last) {
+      if (figures.read !== undefined) last.cache.observedRead = figures.read;
+      if (figures.write !== undefined) last.cache.observedWrite = figures.write;
+    }
+  }
+
+  get calibration(): { overhead: number; ratio: number; samples: number } {
+    const [overhead, ratio, samples] = this.core.calibration();
+    return { overhead, ratio, samples };
+  }
+
+  /** Builds the request as the rules plan it, storing and summarizing as they ask. Opens no journal. */
+  async build(started = performance.now()): Promise<Built> {
+    const core = this.core;
+    const failures = { store: [] as unknown[], summarizer: [] as unknown[] };
+    let need = checked(() => core.plan());
+    while (need[0] !== Need.Done) {
+      const [code, a, b, c, d] = need;
+      if (code === Need.Persist) need = core.persisted(await this.#persist(a, b, failures.store));
+      else if (code === Need.Placeholder) need = core.measured(this.#show(a, b, this.#placeholder(a, b)));
+      else if (code === Need.Cut) need = core.measured(this.#show(a, b, this.#cut(a, b, c, d)));
+      else if (code === Need.Summarize) need = await this.#summarize(a, b, failures.summarizer);
+      else throw new Error(`context engine: unknown step ${code}`);
+    }
+    const hasFixed = this.#o.system !== undefined || this.#o.pinned.length > 0;
+    const request = this.#o.adapter.write(this.#plan(core.render(hasFixed)));
+    const record = JSON.parse(core.ledger(performance.now() - started, this.#counterName)) as ContextLedgerRecord;
+    return { request, record, warnings: this.#explain(record, failures) };
+  }
+
+  /** Shows part `k` of message `i` as `text`; its tokens. */
+  #show(i: number, k: number, text: string): number {
+    const m = this.#messages[i];
+    const before = m.shown[k];
+    this.#changed(() => {
+      m.shown[k] = before;
+    });
+    m.shown[k] = text;
+    return count(this.#o.counter, text, 'placeholder') + this.#o.adapter.framing.part;
+  }
+
+  #label(i: number, k: number): string {
+    const m = this.#messages[i];
+    const p = m.parts[k];
+    if (p.label) return p.label;
+    if (p.kind === Kind.Result && p.id !== undefined) return this.#callNames[this.#callIndex.get(p.id) ?? -1] ?? 'tool';
+    return m.role === Role.Assistant ? 'assistant' : m.role === Role.System ? 'system' : 'user';
+  }
+
+  #placeholder(i: number, k: number): string {
+    return frameText(this.core.placeholder(i, k), [this.#label(i, k), this.core.store_id(i, k) ?? '']);
+  }
+
+  #cut(i: number, k: number, head: number, tail: number): string {
+    const whole = this.#messages[i].parts[k].text;
+    const id = this.core.store_id(i, k);
+    const tailStart = Math.max(0, whole.length - tail);
+    const frame = new FrameReader(rules.cutText(whole.length, head, whole.slice(Math.max(0, head - 1), head + 1), tail,
+      whole.slice(Math.max(0, tailStart - 1), tailStart + 1), id !== undefined));
+    frame.num();
+    frame.num();
+    return frame.text([whole, id ?? '']);
+  }
+
+  async #persist(i: number, k: number, failed: unknown[]): Promise<string | undefined> {
+    const p = this.#messages[i].parts[k];
+    const raw = p.raw ?? p.text;
+    try {
+      const id = await callMethod(this.#o.store, 'insertRawToolOutput', 'store.insertRawToolOutput', [{
+        toolName: this.#label(i, k), rawContent: raw, byteSize: utf8Length(raw), turnAge: 0, capturedAt: Date.now(),
+      }]);
+      return typeof id === 'string' || typeof id === 'number' ? String(id) : `message-${i}/part-${k}`;
+    } catch (error) {
+      failed.push(error);
+      return undefined;
+    }
+  }
+
+  async #summarize(from: number, to: number, failed: unknown[]): Promise<Float64Array> {
+    const core = this.core;
+    const summarizer = this.#o.summarizer;
+    if (!summarizer) return core.no_summarizer();
+    const hosts = [this.#summary];
+    for (let i = from; i < to; i++) {
+      const m = this.#messages[i];
+      m.parts.forEach((p, k) => {
+        const shown = m.shown[k];
+        hosts.push(shown === null ? '' : shown ?? p.text, this.#label(i, k));
+      });
+    }
+    const prompt = frameText(core.summarizer_prompt(from, to), hosts);
+    let summary: string;
+    try {
+      const answer = await within(this.#o.summarizerTimeoutMs, Promise.resolve(callMethod(summarizer, 'summarize', 'summarizer.summarize', [prompt])));
+      summary = string('summarizer.summarize()', answer);
+      if (rules.isBlank(summary)) throw new TypeError('summarizer.summarize() returned an empty text');
+    } catch (error) {
+      failed.push(error);
+      return core.summary_failed();
+    }
+    const need = core.summarized(count(this.#o.counter, summary, 'summarizer.summarize()'));
+    if (core.has_summary && core.first_live === to) {
+      const before = this.#summary;
+      this.#changed(() => {
+        this.#summary = before;
+      });
+      this.#summary = summary;
+    }
+    return need;
+  }
+
+  /** The rules' plan (`render::Plan::encode`), with the host's texts. */
+  #plan(encoded: Float64Array): Plan {
+    const core = this.core;
+    let at = 0;
+    const next = () => encoded[at++];
+    const steps: Array<{ code: number; index?: number; changed?: Map<number, number>; unanswered?: number[] }> = [];
+    for (let e = next(); e > 0; e--) {
+      const code = next();
+      if (code !== Emit.Message) {
+        steps.push({ code });
+        continue;
+      }
+      const index = next();
+      const changed = new Map<number, number>();
+      for (let n = next(); n > 0; n--) changed.set(next(), next());
+      const unanswered: number[] = [];
+      for (let n = next(); n > 0; n--) unanswered.push(next());
+      steps.push({ code, index, changed, unanswered });
+    }
+    const breakpoints = new Set<number>();
+    for (let n = next(); n > 0; n--) breakpoints.add(next());
+    const cache = this.#o.cacheControl;
+    const plan: Plan = {
+      system: this.#o.system, pinned: this.#o.pinned, fixedBreakpoint: false, summary: undefined, summaryBreakpoint: false,
+      messages: [], tail: this.#tail, leftOut: core.first_live > 0 && !core.has_summary,
+      unansweredText: ownText(1), leftOutText: ownText(2), cacheControl: cache,
+    };
+    steps.forEach((s, e) => {
+      const mark = cache && breakpoints.has(e);
+      if (s.code === Emit.Fixed) plan.fixedBreakpoint = mark;
+      else if (s.code === Emit.Summary) {
+        plan.summary = ownText(0, this.#summary);
+        plan.summaryBreakpoint = mark;
+      } else if (s.code === Emit.Message) {
+        const m = this.#messages[s.index as number];
+        const shown = m.parts.map((_, k) => {
+          const state = s.changed?.get(k);
+          if (state === undefined || state === Shown.Whole) return undefined;
+          return state === Shown.Dropped ? null : m.shown[k];
+        });
+        plan.messages.push({
+          source: m.source, neutral: m, shown, breakpoint: mark,
+          unanswered: (s.unanswered ?? []).map((c) => ({ id: this.#callIds[c], name: this.#callNames[c] })),
+        });
+      }
+    });
+    return plan;
+  }
+
+  /** The record's warnings, each with the host error behind it. */
+  #explain(record: ContextLedgerRecord, failures: { store: unknown[]; summarizer: unknown[] }): ContextWarning[] {
+    const queue: Record<string, unknown[]> = { 'store-failed': failures.store, 'summarizer-failed': failures.summarizer };
+    return record.warnings.map((w) => {
+      const warning: ContextWarning = { request: record.request, code: w.code, message: w.message };
+      const errors = queue[w.code];
+      if (errors?.length) {
+        warning.error = errors[errors.length - 1];
+        warning.message = w.message = `${w.message} (${errorText(warning.error)})`;
+      }
+      return warning;
+    });
+  }
+}
+
+/** `promise`, or a rejection once `ms` have passed. */
+function within<T>(ms: number, promise: Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the summarizer took longer than ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
