@@ -7,7 +7,8 @@ use devs_context_rules::context::{
 };
 use wasm_bindgen::prelude::*;
 
-use crate::{Out, frame, report};
+use crate::{Out, frame, probe, report};
+use devs_context_rules::frame::Frame;
 
 /// What the shell must do next (the first number of a need).
 #[wasm_bindgen]
@@ -100,8 +101,10 @@ pub struct ManagerCore(Manager);
 impl ManagerCore {
     /// `shares`: `[highWater, lowWater, recentShare, partShare, summarizerShare]`, NaN for
     /// each default.
+    /// `prefix` names the options in errors: `options`, or `options.bounded`.
     #[wasm_bindgen(constructor)]
     pub fn new(
+        prefix: &str,
         budget: f64,
         shares: &[f64],
         system_tokens: f64,
@@ -115,8 +118,9 @@ impl ManagerCore {
             part_share: opt(3),
             summarizer_share: opt(4),
         };
-        let config = report(Config::new(budget, options))?;
+        let config = report(Config::new(prefix, budget, options))?;
         Ok(ManagerCore(report(Manager::new(
+            prefix,
             config,
             system_tokens,
             pinned_tokens,
@@ -265,7 +269,7 @@ impl ManagerCore {
 
     /// Learns from the provider's count of the request last sent.
     pub fn observe(&mut self, reported: f64) -> Out<()> {
-        report(self.0.observe(reported, None, None))
+        report(self.0.observe(reported))
     }
 
     pub fn reset_calibration(&mut self) {
@@ -324,4 +328,25 @@ pub fn manager_defaults() -> Vec<f64> {
 #[wasm_bindgen(js_name = managerTexts)]
 pub fn manager_texts() -> String {
     frame(render::own_texts)
+}
+
+/// A head-and-tail cut over `[text, storeId]`, off surrogate pairs: `head_window` holds
+/// units `head - 1 ..= head`, `tail_window` units `units - tail - 1 ..= units - tail`.
+/// The frame holds the head and tail kept, then the text.
+#[wasm_bindgen(js_name = cutText)]
+pub fn cut_text(
+    units: usize,
+    head: usize,
+    head_window: &str,
+    tail: usize,
+    tail_window: &str,
+    stored: bool,
+) -> String {
+    let head_probe = probe(head_window, head.saturating_sub(1));
+    let tail_probe = probe(tail_window, units.saturating_sub(tail).saturating_sub(1));
+    let (head, tail) = render::cut_bounds(head, &head_probe, tail, &tail_probe, units);
+    let mut f = Frame::new();
+    f.num(head as f64).num(tail as f64);
+    f.text(|p| render::cut_text(p, units, head, tail, stored));
+    f.into_string()
 }

@@ -10,7 +10,6 @@
 //! Strings come in only where a rule reads them (a probe, a role, a skeleton). Texts the
 //! rules return are frames of pieces that point back at the host's own strings.
 
-mod bound;
 mod composer;
 mod context;
 mod handoff;

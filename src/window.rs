@@ -55,16 +55,15 @@ pub fn composer_specs(field: &str, contents: &str, lens: &[u32]) -> Out<String> 
 }
 
 /// The lengths at which rules cut texts: `[spec, handoff turn, truncated summary,
-/// observation, placeholder call]`. A host sends a rule only a probe of a text.
+/// observation]`. A host sends a rule only a probe of a text.
 #[wasm_bindgen(js_name = probeLimits)]
 pub fn probe_limits() -> Vec<f64> {
-    use devs_context_rules::{bound, handoff, runner, tool_output, window};
+    use devs_context_rules::{handoff, runner, tool_output, window};
     [
         window::MAX_SPEC_CHARS,
         handoff::MAX_TURN_CHARS,
         tool_output::SUMMARY_CHARS,
         runner::OBSERVATION_CHARS,
-        bound::PLACEHOLDER_CALL_CHARS,
     ]
     .iter()
     .map(|&n| n as f64)

@@ -9,7 +9,7 @@ import { type Adapter, type NeutralMessage, type Plan, Kind, Role, lazy } from '
 import { callMethod, string, type Bag } from './read.js';
 import { utf8Length } from './runtime.js';
 import { count } from './tokens.js';
-import type { ContextLedgerRecord, ContextWarning, TokenCounter } from './types.js';
+import type { LedgerRecord, ContextWarning, TokenCounter } from './types.js';
 import { rules } from './wasm.js';
 
 const Need = lazy(() => rules.NeedCode);
@@ -31,6 +31,8 @@ interface Kept extends NeutralMessage {
 }
 
 export interface EngineOptions {
+  /** Names the options in errors: `options`, or `options.bounded`. */
+  field: string;
   adapter: Adapter;
   budget: number;
   shares: Float64Array;
@@ -47,7 +49,7 @@ export interface EngineOptions {
 /** One built request: what to send, its record, and the warnings with their host errors. */
 export interface Built {
   request: { system?: unknown; messages: unknown[] };
-  record: ContextLedgerRecord;
+  record: LedgerRecord;
   warnings: ContextWarning[];
 }
 
@@ -63,9 +65,14 @@ export class Engine {
   #summary = '';
   #tail = '';
   /** Committed records, oldest first. */
-  readonly records: ContextLedgerRecord[] = [];
+  readonly records: LedgerRecord[] = [];
   /** While a journal is open: how to take back what changed, newest last. */
   #undo: Array<() => void> | null = null;
+  /**
+   * Texts stored by a build that was then rolled back: a store cannot take them back, so
+   * the retry reuses their ids instead of storing them twice. Cleared on commit.
+   */
+  #storedBefore = new Map<string, { raw: string; id: string }>();
 
   constructor(o: EngineOptions) {
     this.#o = o;
@@ -73,7 +80,7 @@ export class Engine {
     const framing = o.adapter.framing.message;
     const systemTokens = o.system ? count(o.counter, o.system, 'options.system') + framing : 0;
     const pinnedTokens = o.pinned.reduce((n, p, i) => n + count(o.counter, p, `options.pinned[${i}]`) + framing, 0);
-    this.core = checked(() => new rules.ManagerCore(o.budget, o.shares, systemTokens, pinnedTokens));
+    this.core = checked(() => new rules.ManagerCore(o.field, o.budget, o.shares, systemTokens, pinnedTokens));
   }
 
   /** Opens a journal: `rollback()` takes back everything until `commit()`. */
@@ -82,9 +89,10 @@ export class Engine {
     this.#undo = [];
   }
 
-  commit(record?: ContextLedgerRecord): void {
+  commit(record?: LedgerRecord): void {
     this.core.commit();
     this.#undo = null;
+    this.#storedBefore.clear();
     if (record) this.records.push(record);
   }
 
@@ -102,9 +110,9 @@ export class Engine {
   /**
    * Appends messages, all or none; `field(i)` names message `i` in errors. A message that
    * does not fit its format, or a result whose call is not in the turn before it, is a
-   * TypeError naming its field.
+   * TypeError naming its field. Returns the tokens the messages hold, framing aside.
    */
-  append(list: readonly unknown[], field: (i: number) => string): void {
+  append(list: readonly unknown[], field: (i: number) => string): number {
     const { adapter, counter } = this.#o;
     const read = list.map((m, i) => adapter.read(m, field(i)));
     const ids = new Map<string, number>();
@@ -116,13 +124,16 @@ export class Engine {
     const units: number[] = [];
     const tokens: number[] = [];
     const calls: number[] = [];
+    let total = 0;
     read.forEach((m, i) => {
       roles[i] = m.role;
       partCount[i] = m.parts.length;
       for (const p of m.parts) {
         kinds.push(p.kind);
         units.push(p.text.length);
-        tokens.push((p.tokens ?? count(counter, p.text, `${field(i)}.${p.path}`)) + adapter.framing.part);
+        const n = p.tokens ?? count(counter, p.text, `${field(i)}.${p.path}`);
+        total += n;
+        tokens.push(n + adapter.framing.part);
         if (p.kind === Kind.Call) {
           if (p.id !== undefined) ids.set(p.id, next);
           calls.push(next++);
@@ -159,6 +170,7 @@ export class Engine {
       this.#callIds.length = this.#callNames.length = lengths[1];
       for (const id of added) this.#callIndex.delete(id);
     });
+    return total;
   }
 
   /** The host's text after the conversation (the runner's plan): last, never cut. */
@@ -202,7 +214,7 @@ export class Engine {
     }
     const hasFixed = this.#o.system !== undefined || this.#o.pinned.length > 0;
     const request = this.#o.adapter.write(this.#plan(core.render(hasFixed)));
-    const record = JSON.parse(core.ledger(performance.now() - started, this.#counterName)) as ContextLedgerRecord;
+    const record = JSON.parse(core.ledger(performance.now() - started, this.#counterName)) as LedgerRecord;
     return { request, record, warnings: this.#explain(record, failures) };
   }
 
@@ -243,11 +255,15 @@ export class Engine {
   async #persist(i: number, k: number, failed: unknown[]): Promise<string | undefined> {
     const p = this.#messages[i].parts[k];
     const raw = p.raw ?? p.text;
+    const earlier = this.#storedBefore.get(`${i}/${k}`);
+    if (earlier && earlier.raw === raw) return earlier.id;
     try {
       const id = await callMethod(this.#o.store, 'insertRawToolOutput', 'store.insertRawToolOutput', [{
         toolName: this.#label(i, k), rawContent: raw, byteSize: utf8Length(raw), turnAge: 0, capturedAt: Date.now(),
       }]);
-      return typeof id === 'string' || typeof id === 'number' ? String(id) : `message-${i}/part-${k}`;
+      const stored = typeof id === 'string' || typeof id === 'number' ? String(id) : `message-${i}/part-${k}`;
+      this.#storedBefore.set(`${i}/${k}`, { raw, id: stored });
+      return stored;
     } catch (error) {
       failed.push(error);
       return undefined;
@@ -337,7 +353,7 @@ export class Engine {
   }
 
   /** The record's warnings, each with the host error behind it. */
-  #explain(record: ContextLedgerRecord, failures: { store: unknown[]; summarizer: unknown[] }): ContextWarning[] {
+  #explain(record: LedgerRecord, failures: { store: unknown[]; summarizer: unknown[] }): ContextWarning[] {
     const queue: Record<string, unknown[]> = { 'store-failed': failures.store, 'summarizer-failed': failures.summarizer };
     return record.warnings.map((w) => {
       const warning: ContextWarning = { request: record.request, code: w.code, message: w.message };

@@ -2,6 +2,6 @@
 // only to send a rule the probe of a text (its first `limit + 1` units), never to cut.
 import { rules } from './wasm.js';
 
-const [specChars, handoffTurnChars, summaryChars, observationChars, placeholderCallChars] = rules.probeLimits();
+const [specChars, handoffTurnChars, summaryChars, observationChars] = rules.probeLimits();
 
-export const LIMITS = { specChars, handoffTurnChars, summaryChars, observationChars, placeholderCallChars } as const;
+export const LIMITS = { specChars, handoffTurnChars, summaryChars, observationChars } as const;

@@ -9,7 +9,7 @@ import { type Adapter, FORMATS } from './providers/neutral.js';
 import {
   holder, method, number, object, optionalBoolean, optionalFunction, optionalNumber, optionalString, string, type Bag,
 } from './read.js';
-import type { ContextBuild, ContextFormat, ContextLedgerRecord, ContextManagerOptions, ContextWarning, TokenCounter } from './types.js';
+import type { ContextBuild, ContextFormat, LedgerRecord, ContextManagerOptions, ContextWarning, TokenCounter } from './types.js';
 
 const DEFAULT_SUMMARIZER_TIMEOUT_MS = 120_000;
 
@@ -24,6 +24,7 @@ export function engineOptions(field: string, opts: Bag, adapter: Adapter, defaul
   if (!Array.isArray(pinned)) throw argumentError(TypeError, `${field}.pinned`, 'must be an array of strings');
   const share = (key: string) => optionalNumber(`${field}.${key}`, opts[key]) ?? NaN;
   return {
+    field,
     adapter,
     budget,
     shares: Float64Array.from(['highWater', 'lowWater', 'recentShare', 'partShare', 'summarizerShare'], share),
@@ -66,7 +67,7 @@ export function engineOptions(field: string, opts: Bag, adapter: Adapter, defaul
 export class ContextManager<Message = unknown> {
   #engine: Engine | null;
   readonly #adapter: Adapter;
-  readonly #onLedger: ((record: ContextLedgerRecord) => void) | undefined;
+  readonly #onLedger: ((record: LedgerRecord) => void) | undefined;
   readonly #onWarning: ((warning: ContextWarning) => void) | undefined;
   /** Builds run one after another. */
   #tail: Promise<unknown> = Promise.resolve();
@@ -143,7 +144,7 @@ export class ContextManager<Message = unknown> {
   }
 
   /** Every request's ledger record so far, oldest first. */
-  get ledger(): ContextLedgerRecord[] {
+  get ledger(): LedgerRecord[] {
     return live(this.#engine, 'ContextManager').records.slice();
   }
 

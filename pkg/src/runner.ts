@@ -98,7 +98,7 @@ export class AgentRunner {
       const budget = context ? ((context.budget as Bag).totalBudget as number) : 800_000;
       const deps = config.management?.deps as Bag | undefined;
       config.bounded = new BoundedHistory(opts.bounded as BoundedOptions, {
-        budget, store: deps?.stateRepository as StateRepository | undefined, goal: taskGoal, agentId, counter: config.counter,
+        budget, store: deps?.stateRepository as StateRepository | undefined, goal: taskGoal, counter: config.counter,
       });
     }
     this.#core = checked(() => new rules.RunnerCore(threshold, config.management !== null, config.injector !== null, config.tracker !== null, config.log !== null, config.refreshOnContext));
@@ -199,7 +199,7 @@ export class AgentRunner {
     const bounded = cfg.bounded;
     bounded?.begin();
     let history = this.#history;
-    let prompted = { promptTokens: 0, rawTokens: 0, ms: 0 };
+    let prompted = { promptTokens: 0, rawTokens: 0 };
     let contextTokens = 0;
     const monitorBefore = core.accumulated;
     let monitorTokens = monitorBefore;
@@ -227,7 +227,7 @@ export class AgentRunner {
           case ADD_INPUT:
             history.push(turnEntry(turn, cfg.agentId, 'user', input as string));
             if (ctx) append(ctx, 'turns', agentTurn('user', input as string));
-            if (bounded) contextTokens += bounded.addMessage('user', turn, input as string);
+            if (bounded) contextTokens += bounded.addUser(turn, input as string);
             else if (cfg.refreshOnContext) contextTokens += count(cfg.counter, input, 'input');
             break;
           case MANAGE: {
@@ -239,14 +239,15 @@ export class AgentRunner {
           }
           case COMPOSE: {
             window = object('composer.compose()', callMethod(cfg.composer, 'compose', 'composer.compose', [history, cfg.taskGoal, turn])) as unknown as ContextWindow;
-            const built = buildPrompt(cfg, window, applied);
-            windowTurns = built.turns;
-            let prompt = built.prompt;
+            windowTurns = array('composer.compose().turns', (window as unknown as Bag).turns).length;
+            let prompt: string;
             if (bounded) {
-              bounded.repin(typeof ctx?.plan === 'string' ? ctx.plan : this.#plan);
-              const b = await bounded.prompt();
-              prompt = b.prompt;
-              prompted = b;
+              // One pipeline: the seeds' prompt is not built to be thrown away.
+              const built = await bounded.prompt(typeof ctx?.plan === 'string' ? ctx.plan : this.#plan);
+              prompt = built.prompt;
+              prompted = built;
+            } else {
+              prompt = buildPrompt(cfg, window, applied);
             }
             request = { agentId: cfg.agentId, turnIndex: turn, prompt, window, promptTokens: prompted.promptTokens };
             // Unbounded, the prompt is counted whole, and only when a host reads the count.
@@ -268,14 +269,12 @@ export class AgentRunner {
             if (r.usage !== undefined) {
               const reported = number('llm.complete().usage.inputTokens', object('llm.complete().usage', r.usage).inputTokens);
               const inputTokens = checked(() => rules.checkInputTokens(reported));
-              bounded?.observe(prompted.rawTokens, inputTokens);
+              bounded?.observe(inputTokens);
             }
             history.push(turnEntry(turn, cfg.agentId, 'assistant', r.text as string));
             if (ctx) append(ctx, 'turns', agentTurn('model', r.text as string));
             if (bounded) {
-              if (r.text !== '') contextTokens += bounded.addMessage('assistant', turn, r.text as string);
-              if (has) contextTokens += bounded.addTool(turn, envelope as SaopEnvelope);
-              for (const e of extra) contextTokens += bounded.addTool(turn, e as SaopEnvelope);
+              contextTokens += bounded.addResponse(turn, r.text as string, (has ? [envelope, ...extra] : extra) as SaopEnvelope[]);
             } else if (cfg.refreshOnContext) {
               contextTokens += tokens;
               for (const e of has ? [envelope, ...extra] : []) {
@@ -298,7 +297,7 @@ export class AgentRunner {
               // Appended without recording: the summary's tokens bypass the monitor.
               const refreshText = contextRefresh([text]);
               history.push(turnEntry(turn, cfg.agentId, 'user', refreshText));
-              bounded?.addMessage('user', turn, refreshText);
+              bounded?.addUser(turn, refreshText);
               refresh = summary as MediumTermSummary;
             }
             break;
@@ -322,7 +321,7 @@ export class AgentRunner {
           case COMMIT:
             // The host hears of the turn before it stands: a listener that throws undoes
             // it, as any other callback's error does.
-            if (bounded) ledger = bounded.report(turn, prompted.ms);
+            if (bounded) ledger = bounded.report(turn);
             if (envelope !== undefined && envelope !== null) this.#plan = (envelope as SaopEnvelope).thought.plan;
             core.commit();
             bounded?.commit();
@@ -439,8 +438,8 @@ function historyFrom(turns: unknown, turn: number, agentId: string): TurnEntry[]
   return list.map((t, i) => turnEntry(turn, agentId, assistant[i] === 1 ? 'assistant' : 'user', t.content as string));
 }
 
-/** The prompt, built by the rules from the window, and how many turns the window holds. */
-function buildPrompt(cfg: Config, window: ContextWindow, applied: Applied | null): { prompt: string; turns: number } {
+/** The seeds' prompt, built by the rules from the window. */
+function buildPrompt(cfg: Config, window: ContextWindow, applied: Applied | null): string {
   const field = 'composer.compose().turns';
   const turns = array(field, (window as unknown as Bag).turns);
   const hosts: string[] = [];
@@ -469,5 +468,5 @@ function buildPrompt(cfg: Config, window: ContextWindow, applied: Applied | null
   }
   const [joined, lens] = joinTexts(roles);
   const values = checked(() => rules.promptText(applied !== null, indexes, joined, lens, tools));
-  return { prompt: frameText(values, hosts), turns: turns.length };
+  return frameText(values, hosts);
 }

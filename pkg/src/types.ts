@@ -259,8 +259,14 @@ export interface BoundedOptions {
    * turns are dropped instead, with a warning that carries the error.
    */
   summarizer?: SummarizerClient | SummarizerClient['summarize'];
-  /** Items (messages, tool calls with their outputs) whose outputs stay whole: Recent Past. Default 6. */
-  recentItems?: number;
+  /** A prompt past this share of the budget is compacted. Default 0.9. */
+  highWater?: number;
+  /** A compaction brings the prompt down to this share of the budget. Default 0.6. */
+  lowWater?: number;
+  /** The newest turns a compaction keeps whole, as a share of the budget (Recent Past). Default 0.2, at most 0.5. */
+  recentShare?: number;
+  /** Milliseconds the summarizer may take before it counts as failed. Default 120,000. */
+  summarizerTimeoutMs?: number;
   /** The largest share of the budget one message, call or output may take before it is cut. Default 0.15, at most 0.25. */
   partShare?: number;
   /** No summarizer prompt exceeds this share of the budget. Default 0.4. */
@@ -275,7 +281,7 @@ export interface BoundedOptions {
    * failures fall back (a stored output is cut instead of masked; the oldest turns are
    * dropped instead of summarized) and do not reject `runTurn`.
    */
-  onWarning?: (warning: BoundedWarning) => void;
+  onWarning?: (warning: ContextWarning) => void;
   /**
    * Learn the provider's count from `LlmResponse.usage` (see `AgentRunner.calibration`).
    * Default true; with false, prompts are bounded by this package's counter alone.
@@ -283,45 +289,7 @@ export interface BoundedOptions {
   calibrate?: boolean;
 }
 
-/** Something a bounded turn could not do as asked, and fell back from. */
-export interface BoundedWarning {
-  /** The turn it happened in. */
-  turn: number;
-  /** The ledger's words for it, with the error's in parentheses when a callback failed. */
-  message: string;
-  /** What the store or summarizer threw or rejected with, as it was. */
-  error?: unknown;
-}
 
-/** What a bounded runner did to one turn's prompt, and why it fits. */
-export interface LedgerRecord {
-  /** 1-based turn number. */
-  turn: number;
-  /** The bound this turn's prompt had to fit. */
-  budget: number;
-  /** As the provider is expected to count them; at most `budget`. */
-  promptTokens: number;
-  /** By the runner's counter: the sum of `sections`. */
-  rawTokens: number;
-  /** Tokens of each part of the prompt, by the runner's counter. */
-  sections: { pinned: number; summary: number; recent: number; outputs: number; newInput: number; framing: number };
-  /** Outputs that became placeholders this turn, and where their raw output is. */
-  masked: Array<{ turn: number; tool: string; storeId: string | null }>;
-  /** Parts cut head and tail this turn. */
-  cut: Array<{ turn: number; part: 'text' | 'output'; tool: string; storeId: string | null }>;
-  /** Turns summarized this turn, in how many chunks, and the largest summarizer prompt. */
-  summarized: { fromItem: number; toItem: number; fromTurn: number; toTurn: number; chunks: number; largestPromptTokens: number } | null;
-  /** Turns dropped this turn (the deterministic cut). */
-  dropped: { fromItem: number; toItem: number; fromTurn: number; toTurn: number } | null;
-  /** Anything the bound could not do as asked, e.g. a store that failed. */
-  warnings: string[];
-  /** The counter's name (`count_o200k_base`, …) or `length/4`. */
-  counter: string;
-  /** The runner's calibration when the prompt was built (see `AgentRunner.calibration`). */
-  calibration: { overhead: number; ratio: number; samples: number };
-  /** Milliseconds spent building the prompt. */
-  ms: number;
-}
 
 /** The agent's LLM. */
 export interface AgentLlm {
@@ -627,7 +595,7 @@ export interface ContextManagerOptions {
   /** Texts every request carries after the system prompt, never cut or summarized (the TAS and PRD summaries, say). */
   pinned?: string[];
   /** Receives each request's ledger record as it is built. A throw fails that build, and changes nothing. */
-  onLedger?: (record: ContextLedgerRecord) => void;
+  onLedger?: (record: LedgerRecord) => void;
   /** Receives each warning of a build (a store or summarizer that failed, with its `error`). A throw fails that build, and changes nothing. */
   onWarning?: (warning: ContextWarning) => void;
   /** Place Anthropic `cache_control` breakpoints (at most 4) where they pay. Default true. */
@@ -657,7 +625,7 @@ export interface ContextBuild<Message = unknown> {
   /** The request's tokens as the provider is expected to count them: at most the budget. */
   tokens: number;
   /** What the manager did for this request, and what it is expected to cost. */
-  ledger: ContextLedgerRecord;
+  ledger: LedgerRecord;
 }
 
 /** Something a build could not do as asked, and fell back from. */
@@ -678,8 +646,12 @@ export interface MessageSpan {
   to: number;
 }
 
-/** One request's record: what it holds, what a compaction did and why, and its expected cost. */
-export interface ContextLedgerRecord {
+/**
+ * One request's record (a `ContextManager`'s, or a bounded `AgentRunner` turn's): what it
+ * holds, what a compaction did and why, and what it is expected to cost with the
+ * provider's prompt cache.
+ */
+export interface LedgerRecord {
   /** 1-based. */
   request: number;
   /** The bound this request had to fit. */

@@ -46,10 +46,10 @@ function embedded(html) {
 /** The turns at which the ledger says a step of the bound fired. */
 function ledgerTurns(ledger) {
   return {
-    mask: ledger.filter((l) => l.masked.length).map((l) => l.turn),
-    cut: ledger.filter((l) => l.cut.length).map((l) => l.turn),
-    summary: ledger.filter((l) => l.summarized).map((l) => l.turn),
-    drop: ledger.filter((l) => l.dropped).map((l) => l.turn),
+    mask: ledger.filter((l) => l.compaction?.masked.length).map((l) => l.request),
+    cut: ledger.filter((l) => l.cut).map((l) => l.request),
+    summary: ledger.filter((l) => l.compaction?.summarized).map((l) => l.request),
+    drop: ledger.filter((l) => l.compaction?.dropped).map((l) => l.request),
   };
 }
 
@@ -70,7 +70,7 @@ describe('the demo', () => {
 
   it('writes one ledger record per turn, and the report shows that ledger', () => {
     assert.equal(ledger.length, 40);
-    assert.deepEqual(ledger.map((l) => l.turn), Array.from({ length: 40 }, (_, i) => i + 1));
+    assert.deepEqual(ledger.map((l) => l.request), Array.from({ length: 40 }, (_, i) => i + 1));
     assert.deepEqual(result.turns.map((t) => t.ledger), ledger);
     assert.ok(ledger.every((l) => l.budget === BUDGET && l.counter === 'count_o200k_base'), ledger[0].counter);
   });
@@ -114,7 +114,7 @@ describe('the demo', () => {
     assert.ok(lines.some((l) => /^turn\s+phase\s+tool\s+output │\s+prune count │\s+monitor │\s+prompt │ fired$/.test(l)), 'a header row');
     assert.equal(lines.filter((l) => /^\s*\d+ {2}\w+/.test(l)).length, 40);
     assert.equal(lines.filter((l) => l.includes('[first masking')).length, 1);
-    assert.ok(lines.filter((l) => l.includes('masked in the prompt')).length === 1, 'masking is told once');
+    assert.ok(lines.filter((l) => /masked \d+ tool outputs? in the prompt/.test(l)).length === 1, 'masking is told once');
     assert.match(stdout, /prune: [\d,]+ ≥ 18,000, so turns 1–\d+ and this turn's input became one summary/);
   });
 

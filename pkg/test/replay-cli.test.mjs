@@ -38,7 +38,7 @@ describe('devs-context replay', () => {
       assert.equal(code, 0, stderr);
       const records = readFileSync(ledger, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
       assert.ok(records.length > 0);
-      for (const r of records) assert.ok(r.promptTokens <= 20_000, `turn ${r.turn}: ${r.promptTokens}`);
+      for (const r of records) assert.ok(r.tokens <= 20_000, `request ${r.request}: ${r.tokens}`);
       const rows = stdout.split('\n').filter((l) => /^\s+\d+\s+\d+\s+[\d.]+%/.test(l));
       assert.equal(rows.length, records.length, 'one table row per turn');
       assert.match(stdout, /largest prompt \d+ of 20000 tokens/);

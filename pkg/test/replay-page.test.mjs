@@ -50,7 +50,7 @@ it('www/index.html replays a sample with markers at the ledger\'s turns', async 
     assert.ok(named.length > 0, 'some rule fired');
     assert.deepEqual(drawn, named, 'each marker is drawn at the turn the ledger names');
     for (const t of result.turns) {
-      if (t.ledger.masked.length) assert.ok(t.markers.includes('mask'), `turn ${t.turn} masked`);
+      if (t.ledger.compaction?.masked.length) assert.ok(t.markers.includes('mask'), `turn ${t.turn} masked`);
     }
     const shot = join(mkdtempSync(join(tmpdir(), 'shot-')), 'replay.png');
     await chromium(url, `--screenshot=${shot}`, '--window-size=1280,1400');

@@ -6,7 +6,6 @@
 //! It says what it needs, and takes the answer back as a commit or a rollback.
 
 pub mod args;
-pub mod bound;
 pub mod budget;
 pub mod calibration;
 pub mod clock;

@@ -144,7 +144,7 @@ fn the_reader_tells_members_apart() {
 }
 
 /// The ledger record is one Rust struct, serialized once: its JSON has exactly the fields
-/// `ContextLedgerRecord` declares, nested objects included.
+/// `LedgerRecord` declares, nested objects included.
 #[test]
 fn the_ledger_record_is_the_type_the_host_reads() {
     use devs_context_rules::context::ledger::{Compaction, Ledger};
@@ -154,7 +154,7 @@ fn the_ledger_record_is_the_type_the_host_reads() {
     };
     let json: serde_json::Value = serde_json::from_str(&record.to_json()).unwrap();
     let keys = |v: &serde_json::Value| sorted(&v.as_object().unwrap().keys().collect::<Vec<_>>());
-    let declared = interface("ContextLedgerRecord");
+    let declared = interface("LedgerRecord");
     assert_eq!(keys(&json), sorted(&declared.keys().collect::<Vec<_>>()));
     for nested in ["sections", "cache", "calibration", "compaction"] {
         assert_eq!(

@@ -87,7 +87,8 @@ export interface UsageFigures {
 
 /** One provider shape: how its messages are read, written and billed. */
 export interface Adapter {
-  readonly format: Format;
+  /** The host's format, or `text`: the runner's one-string prompt. */
+  readonly format: Format | 'text';
   /** Tokens the provider adds per message and per part, before calibration. */
   readonly framing: { message: number; part: number };
   /** The parts of one message; throws a TypeError naming `field` and the bad member. */

@@ -30,7 +30,7 @@ Options:
   --threshold N          the context refresh (handoff) threshold, in tokens (default 800000)
   --refresh-on WHAT      what counts toward it: response (the seed's wiring) or context
   --refresh-every N      turns per TAS/PRD reasoning refresh (default 5)
-  --recent-items N       items whose outputs stay whole (Recent Past; default 6)
+  --recent-share F       the newest turns a compaction keeps whole, as a share of the budget (default 0.2)
   --part-share F         the share of the budget one message, call or output may take (default 0.15)
   --summarizer-share F   the share of the budget a summarizer prompt may take (default 0.4)
   --session N            for files with several sessions: only the Nth (1-based)
@@ -125,7 +125,7 @@ export async function main(argv: string[]): Promise<number> {
     allowPositionals: true,
     options: {
       budget: { type: 'string' }, counter: { type: 'string' }, threshold: { type: 'string' },
-      'refresh-on': { type: 'string' }, 'refresh-every': { type: 'string' }, 'recent-items': { type: 'string' },
+      'refresh-on': { type: 'string' }, 'refresh-every': { type: 'string' }, 'recent-share': { type: 'string' },
       'part-share': { type: 'string' }, 'summarizer-share': { type: 'string' }, session: { type: 'string' },
       ledger: { type: 'string' }, html: { type: 'string' }, quiet: { type: 'boolean' }, 'allow-dropped': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
@@ -150,7 +150,7 @@ export async function main(argv: string[]): Promise<number> {
     thresholdTokens: number('threshold', values.threshold, DEFAULT_SETTINGS.thresholdTokens) as number,
     refreshOn,
     refreshEvery: number('refresh-every', values['refresh-every'], DEFAULT_SETTINGS.refreshEvery) as number,
-    recentItems: number('recent-items', values['recent-items']),
+    recentShare: number('recent-share', values['recent-share']),
     partShare: number('part-share', values['part-share']),
     summarizerShare: number('summarizer-share', values['summarizer-share']),
   };

@@ -21,8 +21,8 @@ export interface ReplaySettings {
   refreshOn: 'response' | 'context';
   /** Turns per TAS/PRD reasoning refresh. Default 5. */
   refreshEvery: number;
-  /** As `BoundedOptions.recentItems`: items whose outputs stay whole. Default 6. */
-  recentItems?: number;
+  /** As `BoundedOptions.recentShare`: the newest turns a compaction keeps whole, as a share of the budget. Default 0.2. */
+  recentShare?: number;
   /** As `BoundedOptions.partShare`: the largest share of the budget one part may take. Default 0.15. */
   partShare?: number;
   /** As `BoundedOptions.summarizerShare`: the cap on a summarizer prompt's share. Default 0.4. */
@@ -150,16 +150,19 @@ function eventsOf(result: Awaited<ReturnType<AgentRunner['runTurn']>>, markers: 
     prune: () => ({ marker: 'prune', fromTurn: ctx.contextFrom, toTurn: result.turnIndex - 1,
       text: `prune: ${fmt(ctx.pruneTokens ?? 0)} ≥ ${fmt(ctx.pruneAt)}, so ${span(ctx.contextFrom, result.turnIndex - 1)} and this turn's input became one summary` }),
     truncation: () => ({ marker: 'truncation', text: `${result.contextManagement?.truncatedOutputCount} tool output(s) in the context stored whole and cut to their head` }),
-    mask: () => ({ marker: 'mask', text: `masked in the prompt: ${l.masked.map((m) => `the ${m.tool} output of turn ${m.turn} (stored as ${m.storeId})`).join(', ')}` }),
-    cut: () => ({ marker: 'cut', text: `cut to head and tail in the prompt: ${l.cut.map((c) => `the ${c.part === 'output' ? `${c.tool} output` : 'message'} of turn ${c.turn}`).join(', ')}` }),
+    mask: () => {
+      const c = l.compaction as NonNullable<LedgerRecord['compaction']>;
+      return { marker: 'mask', text: `a compaction (${fmt(c.before)} → ${fmt(c.after)} tokens) masked ${c.masked.length} tool output${c.masked.length === 1 ? '' : 's'} in the prompt, stored as ${c.masked.slice(0, 6).join(', ')}${c.masked.length > 6 ? ', …' : ''}` };
+    },
+    cut: () => ({ marker: 'cut', text: `${l.cut} text${l.cut === 1 ? '' : 's'} too large for ${fmt(ctx.budget * 0.15)} tokens stored whole and cut to head and tail in the prompt` }),
     summary: () => {
-      const m = l.summarized as NonNullable<LedgerRecord['summarized']>;
-      return { marker: 'summary', fromTurn: m.fromTurn, toTurn: m.toTurn,
-        text: `summary: the prompt's ${span(m.fromTurn, m.toTurn)} summarized in ${m.chunks} chunk${m.chunks === 1 ? '' : 's'} (largest summarizer prompt ${fmt(m.largestPromptTokens)} tokens) to fit ${fmt(ctx.budget)}` };
+      const c = l.compaction as NonNullable<LedgerRecord['compaction']>;
+      const m = c.summarized as NonNullable<typeof c.summarized>;
+      return { marker: 'summary', text: `summary: messages ${m.from}–${m.to - 1} of the conversation summarized in ${c.summarizerChunks} chunk${c.summarizerChunks === 1 ? '' : 's'} (largest summarizer prompt ${fmt(c.largestSummarizerPrompt)} tokens) to fit ${fmt(ctx.budget)}` };
     },
     drop: () => {
-      const d = l.dropped as NonNullable<LedgerRecord['dropped']>;
-      return { marker: 'drop', fromTurn: d.fromTurn, toTurn: d.toTurn, text: `drop: the prompt's ${span(d.fromTurn, d.toTurn)} left out (the deterministic cut) to fit ${fmt(ctx.budget)}` };
+      const d = (l.compaction as NonNullable<LedgerRecord['compaction']>).dropped as NonNullable<NonNullable<LedgerRecord['compaction']>['dropped']>;
+      return { marker: 'drop', text: `drop: messages ${d.from}–${d.to - 1} of the conversation left out (the deterministic cut) to fit ${fmt(ctx.budget)}` };
     },
   };
   return markers.map((m) => words[m]());
@@ -253,7 +256,7 @@ export async function replay(session: ReplaySession, settings: ReplaySettings, c
     injector: new OrchestratorContextInjector(new ContextRefresher({ threshold: settings.refreshEvery, summaryProvider })),
     bounded: {
       budget: settings.budget, store, summarizer, pinned: opts.specs ? [specs.tas, specs.prd] : undefined,
-      recentItems: settings.recentItems, partShare: settings.partShare, summarizerShare: settings.summarizerShare,
+      recentShare: settings.recentShare, partShare: settings.partShare, summarizerShare: settings.summarizerShare,
     },
   });
   const turns: ReplayTurn[] = [];
@@ -271,10 +274,10 @@ export async function replay(session: ReplaySession, settings: ReplaySettings, c
     if (result.contextRefresh) markers.push('handoff');
     if (result.contextManagement?.prunedOccurred) markers.push('prune');
     if (result.contextManagement?.truncatedOutputCount) markers.push('truncation');
-    if (ledger.masked.length) markers.push('mask');
-    if (ledger.cut.length) markers.push('cut');
-    if (ledger.summarized) markers.push('summary');
-    if (ledger.dropped) markers.push('drop');
+    if (ledger.compaction?.masked.length) markers.push('mask');
+    if (ledger.cut) markers.push('cut');
+    if (ledger.compaction?.summarized) markers.push('summary');
+    if (ledger.compaction?.dropped) markers.push('drop');
     for (const m of markers) counts[m]++;
     const events = eventsOf(result, markers, { pruneTokens, pruneAt, contextFrom, threshold: settings.thresholdTokens, budget: settings.budget });
     if (result.contextManagement?.prunedOccurred) contextFrom = result.turnIndex;

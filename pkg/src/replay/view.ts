@@ -4,9 +4,9 @@
 import type { Marker, ReplayResult, ReplayTurn } from './replay.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
-const SECTIONS = ['pinned', 'summary', 'recent', 'outputs', 'newInput', 'framing'] as const;
+const SECTIONS = ['system', 'pinned', 'summary', 'history', 'appended', 'framing'] as const;
 const SECTION_COLORS: Record<(typeof SECTIONS)[number], string> = {
-  pinned: '#6c5ce7', summary: '#00b894', recent: '#0984e3', outputs: '#fdcb6e', newInput: '#e17055', framing: '#b2bec3',
+  system: '#a29bfe', pinned: '#6c5ce7', summary: '#00b894', history: '#0984e3', appended: '#e17055', framing: '#b2bec3',
 };
 /** Each marker's colour, letter (in tables), legend label and meaning, as the chart, the CLI and the demo show them. */
 export const MARKER_INFO: Record<Marker, { color: string; code: string; label: string; meaning: string }> = {

@@ -235,6 +235,19 @@ impl History {
             .then_some(group)
     }
 
+    /// Whether a call of the group that starts at `group` still waits for its result.
+    fn has_open_calls(&self, group: usize) -> bool {
+        self.messages[group..]
+            .iter()
+            .take_while(|m| m.group == group)
+            .flat_map(|m| &m.parts)
+            .any(|p| {
+                p.kind == Kind::Call
+                    && p.call
+                        .is_some_and(|c| self.calls[c as usize].answer.is_none())
+            })
+    }
+
     /// Whether a message of `role` in the group that starts at `group` holds a `kind` part.
     pub fn group_has(&self, group: usize, role: Role, kind: Kind) -> bool {
         self.messages[group..]
@@ -315,12 +328,17 @@ impl History {
                 _ => {}
             }
         }
-        // Results join the group of the calls they answer, and an assistant message right
-        // after another joins its turn (a response written as several messages, or the
-        // Responses API's one item per call); anything else opens a group.
+        // Results join the group of the calls they answer. An assistant message right after
+        // another joins its turn while that one waits for results or holds no text (a
+        // response written as several messages, the Responses API's reasoning and one item
+        // per call); anything else opens a group.
         let group = match (open, self.messages.last()) {
             (Some(g), _) if has_results => g,
-            (_, Some(prev)) if m.role == Role::Assistant && prev.role == Role::Assistant => {
+            (_, Some(prev))
+                if m.role == Role::Assistant
+                    && prev.role == Role::Assistant
+                    && (self.has_open_calls(prev.group) || !prev.has_kind(Kind::Text)) =>
+            {
                 prev.group
             }
             _ => index,

@@ -63,6 +63,8 @@ pub const DEFAULT_SUMMARY_SHARE: f64 = 0.1;
 pub const SUMMARIZER_OVERHEAD: f64 = 120.0;
 /// The fixed texts (system prompt, pinned) may take at most this share of the budget.
 pub const FIXED_SHARE: f64 = 0.5;
+/// As the provider counts them (the calibration adds the host's own input), at most this.
+pub const CALIBRATED_FIXED_SHARE: f64 = 0.75;
 
 /// An option as the host gave it: `None` for the default.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -86,29 +88,45 @@ fn share(field: &str, v: Option<f64>, default: f64, max: f64) -> Result<f64, Fie
 }
 
 impl Config {
-    pub fn new(budget: f64, o: Options) -> Result<Config, FieldError> {
-        whole_number("options.budget", budget, 1000)?;
-        let high_water = share("options.highWater", o.high_water, DEFAULT_HIGH_WATER, 1.0)?;
-        let low_water = share("options.lowWater", o.low_water, DEFAULT_LOW_WATER, 1.0)?;
+    /// `prefix` names the options in errors: `options`, or `options.bounded`.
+    pub fn new(prefix: &str, budget: f64, o: Options) -> Result<Config, FieldError> {
+        whole_number(&format!("{prefix}.budget"), budget, 1000)?;
+        let high_water = share(
+            &format!("{prefix}.highWater"),
+            o.high_water,
+            DEFAULT_HIGH_WATER,
+            1.0,
+        )?;
+        let low_water = share(
+            &format!("{prefix}.lowWater"),
+            o.low_water,
+            DEFAULT_LOW_WATER,
+            1.0,
+        )?;
         if low_water >= high_water {
             return Err(FieldError::range_error(
-                "options.lowWater",
+                format!("{prefix}.lowWater"),
                 format!(
-                    "must be below options.highWater ({}), got {}",
+                    "must be below {prefix}.highWater ({}), got {}",
                     show_number(high_water),
                     show_number(low_water)
                 ),
             ));
         }
         let recent_share = share(
-            "options.recentShare",
+            &format!("{prefix}.recentShare"),
             o.recent_share,
             DEFAULT_RECENT_SHARE,
             0.5,
         )?;
-        let part_share = share("options.partShare", o.part_share, DEFAULT_PART_SHARE, 0.25)?;
+        let part_share = share(
+            &format!("{prefix}.partShare"),
+            o.part_share,
+            DEFAULT_PART_SHARE,
+            0.25,
+        )?;
         let summarizer_share = share(
-            "options.summarizerShare",
+            &format!("{prefix}.summarizerShare"),
             o.summarizer_share,
             DEFAULT_SUMMARIZER_SHARE,
             1.0,
@@ -116,7 +134,7 @@ impl Config {
         let least = 2.0 * part_share + DEFAULT_SUMMARY_SHARE;
         if summarizer_share < least {
             return Err(FieldError::range_error(
-                "options.summarizerShare",
+                format!("{prefix}.summarizerShare"),
                 format!(
                     "must be at least {} (two parts and a summary), got {}",
                     show_number(least),
@@ -152,11 +170,11 @@ impl Config {
     }
 
     /// The fixed texts must leave room for a summary and a conversation.
-    pub fn check_fixed(&self, system: f64, pinned: f64) -> Result<(), FieldError> {
+    pub fn check_fixed(&self, prefix: &str, system: f64, pinned: f64) -> Result<(), FieldError> {
         let room = self.of(FIXED_SHARE) - self.summary_cap();
         if system + pinned > room {
             return Err(FieldError::range_error(
-                "options.budget",
+                format!("{prefix}.budget"),
                 format!(
                     "of {} tokens cannot hold the system prompt ({} tokens) and the pinned texts ({} tokens) with the summary's reserve ({} tokens): together they may take at most half the budget",
                     show_number(self.budget),
@@ -265,6 +283,8 @@ pub struct Manager {
     growth: VecDeque<f64>,
     /// Our count of the request as the previous build left it.
     last_raw: f64,
+    /// Our count of the request last rendered: what the provider's report is about.
+    rendered_raw: f64,
     /// Store ids of stored parts, by `(message, part)`.
     pub store_ids: HashMap<(usize, usize), String>,
     /// The parts a compaction masks, next last.
@@ -278,7 +298,7 @@ pub struct Manager {
     summarizing: Option<(usize, usize)>,
     summary_target: usize,
     cut_target: f64,
-    squeezes: u8,
+    squeezes: u32,
     journal: Option<Journal>,
     /// What this build did, for the ledger.
     pub record: Ledger,
@@ -289,12 +309,14 @@ pub struct Manager {
 }
 
 impl Manager {
+    /// `prefix` names the options in errors: `options`, or `options.bounded`.
     pub fn new(
+        prefix: &str,
         config: Config,
         system_tokens: f64,
         pinned_tokens: f64,
     ) -> Result<Manager, FieldError> {
-        config.check_fixed(system_tokens, pinned_tokens)?;
+        config.check_fixed(prefix, system_tokens, pinned_tokens)?;
         Ok(Manager {
             config,
             history: History::default(),
@@ -311,6 +333,7 @@ impl Manager {
             last: Sent::default(),
             growth: VecDeque::new(),
             last_raw: 0.0,
+            rendered_raw: 0.0,
             store_ids: HashMap::new(),
             mask_queue: Vec::new(),
             pending_plan: None,
@@ -490,13 +513,13 @@ impl Manager {
     pub fn plan(&mut self) -> Result<Need, FieldError> {
         let fixed = self.fixed_tokens();
         let predicted = self.calibration.predict(fixed);
-        let room = self.config.budget * FIXED_SHARE;
+        let room = self.config.budget * CALIBRATED_FIXED_SHARE;
         if predicted > room {
             let c = &self.calibration;
             return Err(FieldError::range_error(
                 "calibration",
                 format!(
-                    "(overhead {}, ratio {}, from {} usage reports) puts the system prompt and pinned texts at {} tokens as the provider counts them ({} by ours), more than half the budget of {}: the host's own input (tool definitions, its system prompt) outgrew the budget. Call resetCalibration() to fit again from new reports, or set calibrate: false",
+                    "(overhead {}, ratio {}, from {} usage reports) puts the system prompt and pinned texts at {} tokens as the provider counts them ({} by ours), more than 3/4 of the budget of {}: the host's own input (tool definitions, its system prompt) outgrew the budget. Call resetCalibration() to fit again from new reports, or set calibrate: false",
                     show_number(c.overhead.round()),
                     show_number((c.ratio * 1000.0).round() / 1000.0),
                     c.samples(),
@@ -832,7 +855,7 @@ impl Manager {
     /// When the newest group alone is still too much: its largest part is cut to the room
     /// left.
     fn squeeze(&mut self) -> Option<Need> {
-        if self.fits() || self.squeezes >= 8 {
+        if self.fits() || self.squeezes >= MAX_SQUEEZES {
             return None;
         }
         self.squeezes += 1;
@@ -841,10 +864,9 @@ impl Manager {
             .ours_for(self.tokens() - self.config.budget);
         let (message, part) = self.largest_live_part()?;
         let p = *self.part(message, part);
-        let target = (p.shown_tokens - over - 1.0).max(1.0);
-        if p.units < 4 {
-            return None;
-        }
+        // Each cut keeps a head, a tail and a marker: a part at that size is done, and the
+        // next largest goes next.
+        let target = (p.shown_tokens - over - 1.0).max(MIN_CUT_TOKENS);
         if p.stored == Stored::No {
             self.squeezes -= 1;
             return Some(Need::Persist { message, part });
@@ -860,6 +882,8 @@ impl Manager {
             for (k, p) in self.history.messages[i].parts.iter().enumerate() {
                 if p.kind.editable()
                     && p.shown != Shown::Placeholder
+                    && p.shown_tokens > MIN_CUT_TOKENS * 1.5
+                    && p.units >= 4
                     && best.is_none_or(|b| p.shown_tokens > b.2)
                 {
                     best = Some((i, k, p.shown_tokens));
@@ -916,6 +940,7 @@ impl Manager {
         let plan = render::plan(self, has_fixed);
         let tokens = self.tokens();
         let raw = self.raw_tokens();
+        self.rendered_raw = raw;
         let read = if plan.prefix > 0.0 {
             self.calibration.predict(plan.prefix).min(tokens)
         } else {
@@ -992,18 +1017,16 @@ impl Manager {
         }
     }
 
-    /// Learns from the provider's count of the request last sent, and records what its
-    /// cache did (`read`, `write`) when the provider says.
-    pub fn observe(
-        &mut self,
-        reported: f64,
-        read: Option<f64>,
-        write: Option<f64>,
-    ) -> Result<(), FieldError> {
-        let _ = (read, write);
-        self.calibration.observe(self.last_raw, reported)
+    /// Learns from the provider's count of the request last rendered.
+    pub fn observe(&mut self, reported: f64) -> Result<(), FieldError> {
+        self.calibration.observe(self.rendered_raw, reported)
     }
 }
+
+/// Cuts a build may make to fit the newest group, part after part.
+const MAX_SQUEEZES: u32 = 256;
+/// Tokens a squeezed part keeps: a head, a tail and the marker between.
+const MIN_CUT_TOKENS: f64 = 24.0;
 
 /// Growth samples kept.
 const GROWTH_SAMPLES: usize = 8;

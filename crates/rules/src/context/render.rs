@@ -6,7 +6,9 @@
 use super::history::{Kind, Shown};
 use super::{Key, Manager, Sent};
 use crate::args::show_number;
+use crate::cut::Utf16Text;
 use crate::frame::Pieces;
+use crate::text::{Probe, cut_end};
 
 /// A placeholder's tokens, assumed before the host counts it.
 pub const PLACEHOLDER_TOKENS: f64 = 24.0;
@@ -267,4 +269,40 @@ pub fn own_texts(f: &mut crate::frame::Frame) {
     f.text(|p| {
         p.lit("[The earliest turns of this conversation were left out to fit the context budget.]");
     });
+}
+
+/// Where a head-and-tail cut ends its head and starts its tail, off surrogate pairs:
+/// `head_probe` holds units `head - 1 ..= head`, `tail_probe` units `start - 1 ..= start`
+/// where `start = units - tail` (see `text::Probe`).
+pub fn cut_bounds(
+    head: usize,
+    head_probe: &Probe,
+    tail: usize,
+    tail_probe: &Probe,
+    units: usize,
+) -> (usize, usize) {
+    let head = cut_end(head_probe, head, false).unwrap_or(head).min(units);
+    let mut start = units.saturating_sub(tail).max(head);
+    let low = |u: u16| (0xDC00..0xE000).contains(&u);
+    if start > 0 && start < units && low(tail_probe.unit_at(start)) {
+        start += 1;
+    }
+    (head, units - start.min(units))
+}
+
+/// Host texts of [`cut_text`]: the text, and the store id of the whole text ("" for none).
+pub const CUT_TEXT: usize = 0;
+pub const CUT_STORE_ID: usize = 1;
+
+/// A part cut to its head and tail, with a marker naming what was left out and where the
+/// whole text is. `head` and `tail` are already moved off surrogate pairs ([`cut_bounds`]).
+pub fn cut_text(p: &mut Pieces<'_>, units: usize, head: usize, tail: usize, stored: bool) {
+    p.host_range(CUT_TEXT, 0, Some(head)).lit(&format!(
+        "\n[… {} characters cut",
+        show_number((units - head - tail) as f64)
+    ));
+    if stored {
+        p.lit("; the whole output is stored as ").host(CUT_STORE_ID);
+    }
+    p.lit(" …]\n").host_range(CUT_TEXT, units - tail, None);
 }

@@ -5,8 +5,8 @@
 use std::collections::HashMap;
 
 use super::render::{Emit, Plan};
+use super::render::{cut_bounds, cut_text};
 use super::*;
-use crate::bound::cut_text;
 use crate::frame::{Frame, Reader};
 use crate::tokens::approx_tokens;
 
@@ -19,7 +19,7 @@ fn units(text: &str) -> usize {
 }
 
 fn config(budget: f64) -> Config {
-    Config::new(budget, Options::default()).unwrap()
+    Config::new("options", budget, Options::default()).unwrap()
 }
 
 #[derive(Default)]
@@ -207,7 +207,7 @@ fn tool_turn(h: &mut Host, m: &mut Manager, size: usize, seed: usize) {
 
 #[test]
 fn below_the_high_water_mark_each_request_repeats_the_previous_one() {
-    let mut m = Manager::new(config(50_000.0), 0.0, 0.0).unwrap();
+    let mut m = Manager::new("options", config(50_000.0), 0.0, 0.0).unwrap();
     let mut h = Host::default();
     h.append(&mut m, Role::User, &[P::Text("fix the parser")])
         .unwrap();
@@ -230,7 +230,7 @@ fn below_the_high_water_mark_each_request_repeats_the_previous_one() {
 #[test]
 fn a_compaction_runs_at_the_high_water_mark_and_ends_under_the_low() {
     let budget = 20_000.0;
-    let mut m = Manager::new(config(budget), 0.0, 0.0).unwrap();
+    let mut m = Manager::new("options", config(budget), 0.0, 0.0).unwrap();
     let mut h = Host::default();
     h.append(&mut m, Role::User, &[P::Text("fix the parser")])
         .unwrap();
@@ -272,7 +272,7 @@ fn a_compaction_runs_at_the_high_water_mark_and_ends_under_the_low() {
 #[test]
 fn compactions_mask_the_newest_old_outputs_first_and_keep_the_recent_whole() {
     let budget = 40_000.0;
-    let mut m = Manager::new(config(budget), 0.0, 0.0).unwrap();
+    let mut m = Manager::new("options", config(budget), 0.0, 0.0).unwrap();
     let mut h = Host::default();
     h.append(&mut m, Role::User, &[P::Text("go")]).unwrap();
     loop {
@@ -302,7 +302,7 @@ fn compactions_mask_the_newest_old_outputs_first_and_keep_the_recent_whole() {
 #[test]
 fn a_summary_folds_the_oldest_groups_when_placeholders_are_not_enough() {
     let budget = 4_000.0;
-    let mut m = Manager::new(config(budget), 0.0, 0.0).unwrap();
+    let mut m = Manager::new("options", config(budget), 0.0, 0.0).unwrap();
     let mut h = Host {
         summarizer: Some(|p| format!("summary of {} characters", p.len())),
         ..Host::default()
@@ -327,7 +327,7 @@ fn a_summary_folds_the_oldest_groups_when_placeholders_are_not_enough() {
 #[test]
 fn without_a_summarizer_the_oldest_groups_are_dropped() {
     let budget = 4_000.0;
-    let mut m = Manager::new(config(budget), 0.0, 0.0).unwrap();
+    let mut m = Manager::new("options", config(budget), 0.0, 0.0).unwrap();
     let mut h = Host::default();
     let mut dropped = false;
     for turn in 0..200 {
@@ -348,7 +348,7 @@ fn without_a_summarizer_the_oldest_groups_are_dropped() {
 #[test]
 fn a_part_too_large_for_its_share_is_stored_and_cut_when_first_sent() {
     let budget = 20_000.0;
-    let mut m = Manager::new(config(budget), 0.0, 0.0).unwrap();
+    let mut m = Manager::new("options", config(budget), 0.0, 0.0).unwrap();
     let mut h = Host::default();
     h.append(&mut m, Role::User, &[P::Text("show me the diff")])
         .unwrap();
@@ -376,7 +376,7 @@ fn a_part_too_large_for_its_share_is_stored_and_cut_when_first_sent() {
 #[test]
 fn thinking_after_an_edit_is_dropped_and_said() {
     let budget = 20_000.0;
-    let mut m = Manager::new(config(budget), 0.0, 0.0).unwrap();
+    let mut m = Manager::new("options", config(budget), 0.0, 0.0).unwrap();
     let mut h = Host::default();
     h.append(&mut m, Role::User, &[P::Text("go")]).unwrap();
     let mut dropped = 0;
@@ -414,7 +414,7 @@ fn thinking_after_an_edit_is_dropped_and_said() {
 #[test]
 fn a_compaction_waits_for_an_open_tool_loop_with_thinking_while_the_request_fits() {
     let budget = 20_000.0;
-    let mut m = Manager::new(config(budget), 0.0, 0.0).unwrap();
+    let mut m = Manager::new("options", config(budget), 0.0, 0.0).unwrap();
     let mut h = Host::default();
     h.append(&mut m, Role::User, &[P::Text("go")]).unwrap();
     let mut deferred = false;
@@ -439,7 +439,7 @@ fn a_compaction_waits_for_an_open_tool_loop_with_thinking_while_the_request_fits
 
 #[test]
 fn results_must_answer_the_calls_before_them() {
-    let mut m = Manager::new(config(10_000.0), 0.0, 0.0).unwrap();
+    let mut m = Manager::new("options", config(10_000.0), 0.0, 0.0).unwrap();
     let mut h = Host::default();
     h.append(&mut m, Role::User, &[P::Text("go")]).unwrap();
     let refused = h
@@ -488,7 +488,7 @@ fn results_must_answer_the_calls_before_them() {
 
 #[test]
 fn an_unanswered_call_gets_a_marked_result() {
-    let mut m = Manager::new(config(10_000.0), 0.0, 0.0).unwrap();
+    let mut m = Manager::new("options", config(10_000.0), 0.0, 0.0).unwrap();
     let mut h = Host::default();
     h.append(&mut m, Role::User, &[P::Text("go")]).unwrap();
     h.append(&mut m, Role::Assistant, &[P::Call("{}"), P::Call("{}")])
@@ -510,7 +510,7 @@ fn an_unanswered_call_gets_a_marked_result() {
 #[test]
 fn a_failed_build_leaves_everything_as_it_was() {
     let budget = 20_000.0;
-    let mut m = Manager::new(config(budget), 0.0, 0.0).unwrap();
+    let mut m = Manager::new("options", config(budget), 0.0, 0.0).unwrap();
     let mut h = Host::default();
     h.append(&mut m, Role::User, &[P::Text("go")]).unwrap();
     for turn in 0..8 {
@@ -558,7 +558,7 @@ fn a_failed_build_leaves_everything_as_it_was() {
 
 #[test]
 fn breakpoints_are_few_and_mark_the_previous_end_and_this_one() {
-    let mut m = Manager::new(config(50_000.0), 100.0, 50.0).unwrap();
+    let mut m = Manager::new("options", config(50_000.0), 100.0, 50.0).unwrap();
     let mut h = Host {
         fixed: true,
         ..Host::default()
@@ -590,7 +590,7 @@ fn breakpoints_are_few_and_mark_the_previous_end_and_this_one() {
 
 #[test]
 fn the_fixed_texts_must_leave_room() {
-    let err = Manager::new(config(10_000.0), 3_000.0, 1_500.0).unwrap_err();
+    let err = Manager::new("options", config(10_000.0), 3_000.0, 1_500.0).unwrap_err();
     assert_eq!(err.field, "options.budget");
     assert!(
         err.message.contains("system prompt (3000 tokens)"),
@@ -599,6 +599,7 @@ fn the_fixed_texts_must_leave_room() {
     );
     assert!(
         Config::new(
+            "options",
             10_000.0,
             Options {
                 low_water: Some(0.95),
@@ -611,7 +612,7 @@ fn the_fixed_texts_must_leave_room() {
 
 #[test]
 fn the_ledger_serializes_once() {
-    let mut m = Manager::new(config(20_000.0), 0.0, 0.0).unwrap();
+    let mut m = Manager::new("options", config(20_000.0), 0.0, 0.0).unwrap();
     let mut h = Host::default();
     h.append(&mut m, Role::User, &[P::Text("go")]).unwrap();
     for turn in 0..30 {
@@ -634,7 +635,7 @@ fn the_ledger_serializes_once() {
 
 #[test]
 fn consecutive_assistant_messages_are_one_turn() {
-    let mut m = Manager::new(config(10_000.0), 0.0, 0.0).unwrap();
+    let mut m = Manager::new("options", config(10_000.0), 0.0, 0.0).unwrap();
     let mut h = Host::default();
     h.append(&mut m, Role::User, &[P::Text("go")]).unwrap();
     h.append(
@@ -654,7 +655,7 @@ fn consecutive_assistant_messages_are_one_turn() {
 
 #[test]
 fn a_failed_turn_takes_back_what_it_appended() {
-    let mut m = Manager::new(config(20_000.0), 0.0, 0.0).unwrap();
+    let mut m = Manager::new("options", config(20_000.0), 0.0, 0.0).unwrap();
     let mut h = Host::default();
     h.append(&mut m, Role::User, &[P::Text("go")]).unwrap();
     h.append(&mut m, Role::Assistant, &[P::Call("{}")]).unwrap();
@@ -688,7 +689,7 @@ fn a_failed_turn_takes_back_what_it_appended() {
 
 #[test]
 fn a_tail_comes_last_and_leaves_the_prefix_cached() {
-    let mut m = Manager::new(config(20_000.0), 0.0, 0.0).unwrap();
+    let mut m = Manager::new("options", config(20_000.0), 0.0, 0.0).unwrap();
     let mut h = Host::default();
     h.append(&mut m, Role::User, &[P::Text("go")]).unwrap();
     m.set_tail(30.0);
@@ -702,4 +703,100 @@ fn a_tail_comes_last_and_leaves_the_prefix_cached() {
         second.prefix,
         first.prefix + m.history.messages[0].tokens() - first.prefix
     );
+}
+
+#[test]
+fn assistant_texts_in_a_row_are_turns_of_their_own_and_stay_in_budget() {
+    let budget = 8_000.0;
+    let mut m = Manager::new("options", config(budget), 0.0, 0.0).unwrap();
+    let mut h = Host {
+        summarizer: Some(|_| "short".into()),
+        ..Host::default()
+    };
+    for turn in 0..60 {
+        h.append(
+            &mut m,
+            Role::Assistant,
+            &[P::Text(&"words ".repeat(400 + turn))],
+        )
+        .unwrap();
+        h.build(&mut m);
+        assert!(m.tokens() <= budget, "turn {turn}: {}", m.tokens());
+    }
+    assert!(m.summary_tokens > 0.0, "the oldest turns were summarized");
+}
+
+#[test]
+fn a_store_that_fails_keeps_outputs_cut_not_masked() {
+    let mut m = Manager::new("options", config(20_000.0), 0.0, 0.0).unwrap();
+    let mut h = Host {
+        fail_store: true,
+        ..Host::default()
+    };
+    h.append(&mut m, Role::User, &[P::Text("go")]).unwrap();
+    for turn in 0..40 {
+        tool_turn(&mut h, &mut m, 4_000, turn);
+        h.build(&mut m);
+        assert!(m.tokens() <= 20_000.0, "turn {turn}");
+        if let Some(c) = &m.record.compaction {
+            assert!(c.masked.is_empty());
+            assert!(m.record.raised.contains(&Warning::StoreFailed));
+        }
+    }
+    assert!(h.stored.is_empty());
+}
+
+#[test]
+fn cuts_never_split_a_surrogate_pair() {
+    let text: Vec<u16> = "ab😀cd😀ef".encode_utf16().collect();
+    let window = |at: usize| crate::text::Probe {
+        start: at - 1,
+        units: crate::cut::Units(text[at - 1..(at + 1).min(text.len())].to_vec()),
+    };
+    // head 3 would end inside the first 😀; tail 3 would start inside the second.
+    assert_eq!(cut_bounds(3, &window(3), 3, &window(7), 10), (2, 2));
+    assert_eq!(cut_bounds(2, &window(2), 2, &window(8), 10), (2, 2));
+}
+
+#[test]
+fn calibration_makes_the_bound_the_providers() {
+    let budget = 10_000.0;
+    let mut m = Manager::new("options", config(budget), 0.0, 0.0).unwrap();
+    let mut h = Host {
+        summarizer: Some(|_| "short".into()),
+        ..Host::default()
+    };
+    for ours in [1000.0, 2000.0, 3000.0, 4000.0] {
+        m.calibration.observe(ours, 1.5 * ours).unwrap();
+    }
+    for turn in 0..80 {
+        h.append(&mut m, Role::User, &[P::Text(&format!("turn {turn}"))])
+            .unwrap();
+        h.append(
+            &mut m,
+            Role::Assistant,
+            &[P::Text(&"reasoning ".repeat(60))],
+        )
+        .unwrap();
+        h.build(&mut m);
+        assert!(1.5 * m.raw_tokens() <= budget, "turn {turn}");
+    }
+}
+
+#[test]
+fn a_calibration_that_outgrew_the_budget_is_named_and_a_reset_recovers() {
+    let mut m = Manager::new("options", config(50_000.0), 25.0, 0.0).unwrap();
+    for ours in [1000.0, 2000.0, 3000.0, 4000.0] {
+        m.calibration.observe(ours, 40_000.0 + ours).unwrap();
+    }
+    let err = m.plan().unwrap_err();
+    assert_eq!(err.field, "calibration");
+    assert!(err.message.contains("overhead 40000"), "{}", err.message);
+    assert!(
+        err.message.contains("resetCalibration()"),
+        "{}",
+        err.message
+    );
+    m.calibration.reset();
+    assert!(m.plan().is_ok());
 }

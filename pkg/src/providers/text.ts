@@ -1,0 +1,60 @@
+// The one-string prompt of `AgentRunner`'s `bounded` option, laid out stable first: the
+// goal and the pinned texts, the summary, the conversation in order, and the plan, which
+// changes every turn, last. Its messages are the runner's own, never a host's.
+import type { Bag } from '../read.js';
+import { type Adapter, type Plan, Kind, Role } from './neutral.js';
+
+/** A message of the runner's conversation. */
+export interface TextMessage {
+  role: 'user' | 'assistant' | 'tool';
+  turn: number;
+  text?: string;
+  calls?: Array<{ id: string; name: string; args: string }>;
+  results?: Array<{ id: string; name: string; output: string; status: string }>;
+}
+
+export const textFormat: Adapter = {
+  format: 'text',
+  // Headings: `## output of read_file (turn 12)`, counted generously so the sum of parts
+  // never falls below a count of the whole text.
+  framing: { message: 2, part: 14 },
+
+  read(message) {
+    const m = message as TextMessage;
+    if (m.role === 'tool') {
+      return { role: Role.Tool, source: m, parts: (m.results ?? []).map((r, k) => ({ kind: Kind.Result, text: r.output, label: r.name, id: r.id, path: `results[${k}]` })) };
+    }
+    const parts = m.text ? [{ kind: Kind.Text, text: m.text, label: '', path: 'text' }] : [];
+    for (const [k, c] of (m.calls ?? []).entries()) parts.push({ kind: Kind.Call, text: c.args, label: c.name, id: c.id, path: `calls[${k}]` } as never);
+    return { role: m.role === 'user' ? Role.User : Role.Assistant, source: m, parts };
+  },
+
+  write(plan: Plan) {
+    let out = `# Goal\n${plan.system ?? ''}\n`;
+    if (plan.pinned.length) out += `\n# Pinned\n${plan.pinned.join('\n\n')}\n`;
+    if (plan.summary !== undefined) out += `\n# Summary of earlier turns\n${plan.summary}\n`;
+    out += '\n# Conversation\n';
+    if (plan.leftOut) out += `${plan.leftOutText}\n`;
+    for (const pm of plan.messages) {
+      const m = pm.source as TextMessage;
+      const shown = (k: number, whole: string) => {
+        const s = pm.shown[k];
+        return s === undefined ? whole : s ?? '';
+      };
+      let k = 0;
+      if (m.role === 'tool') {
+        for (const r of m.results ?? []) out += `\n## output of ${r.name} (turn ${m.turn}, ${r.status})\n${shown(k++, r.output)}\n`;
+        continue;
+      }
+      if (m.text) out += `\n## ${m.role} (turn ${m.turn})\n${shown(k++, m.text)}\n`;
+      for (const c of m.calls ?? []) out += `\n## call ${c.name} (turn ${m.turn})\n${shown(k++, c.args)}\n`;
+      for (const c of pm.unanswered) out += `\n## output of ${c.name} (turn ${m.turn})\n${plan.unansweredText}\n`;
+    }
+    if (plan.tail !== '') out += `\n# Plan\n${plan.tail}\n`;
+    return { messages: [out] };
+  },
+
+  usage(usage) {
+    return { input: (usage as Bag).inputTokens as number };
+  },
+};
