@@ -1,11 +1,103 @@
 //! One record per request: what it holds, what a compaction did and why, and what it is
 //! expected to cost with the provider's cache. Serialized once, as the host receives it
 //! (`LedgerRecord` in the package's types; `crates/rules/tests/shapes.rs` checks the two
-//! agree).
-
-use serde::Serialize;
+//! agree). The writer is this module's own ([`Json`]): serde would cost the wasm more
+//! than the record it writes.
 
 use super::policy::{READ, WRITE};
+use crate::args::show_number;
+
+/// A value written as JSON, keys in camelCase as the host reads them.
+pub trait Json {
+    fn json(&self, out: &mut String);
+}
+
+impl Json for f64 {
+    fn json(&self, out: &mut String) {
+        if self.is_finite() {
+            out.push_str(&show_number(*self))
+        } else {
+            out.push_str("null")
+        }
+    }
+}
+
+impl Json for usize {
+    fn json(&self, out: &mut String) {
+        out.push_str(&self.to_string());
+    }
+}
+
+impl Json for u64 {
+    fn json(&self, out: &mut String) {
+        out.push_str(&self.to_string());
+    }
+}
+
+impl Json for str {
+    fn json(&self, out: &mut String) {
+        out.push('"');
+        for c in self.chars() {
+            match c {
+                '"' => out.push_str("\\\""),
+                '\\' => out.push_str("\\\\"),
+                c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+                c => out.push(c),
+            }
+        }
+        out.push('"');
+    }
+}
+
+impl Json for String {
+    fn json(&self, out: &mut String) {
+        self.as_str().json(out);
+    }
+}
+
+impl Json for &'static str {
+    fn json(&self, out: &mut String) {
+        (*self).json(out);
+    }
+}
+
+impl<T: Json> Json for Option<T> {
+    fn json(&self, out: &mut String) {
+        match self {
+            Some(v) => v.json(out),
+            None => out.push_str("null"),
+        }
+    }
+}
+
+impl<T: Json> Json for Vec<T> {
+    fn json(&self, out: &mut String) {
+        out.push('[');
+        for (i, v) in self.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            v.json(out);
+        }
+        out.push(']');
+    }
+}
+
+/// An object's fields, in order: `fields!(out, "name" => value, …)`.
+macro_rules! fields {
+    ($out:expr, $($key:literal => $value:expr),+ $(,)?) => {{
+        $out.push('{');
+        let mut first = true;
+        $(
+            if !first { $out.push(','); }
+            first = false;
+            $out.push_str(concat!("\"", $key, "\":"));
+            Json::json(&$value, $out);
+        )+
+        let _ = first;
+        $out.push('}');
+    }};
+}
 
 /// Something the manager could not do as asked, and fell back from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -60,22 +152,21 @@ impl Warning {
 
 /// A warning as the host reads it; the shell adds the host's error to `message` where a
 /// callback failed.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct WarningRecord {
     pub code: &'static str,
     pub message: String,
 }
 
 /// A range of messages, `from..to`, by their index in the conversation.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Span {
     pub from: usize,
     pub to: usize,
 }
 
 /// Why a compaction ran.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Default)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Trigger {
     /// The request passed the high water mark.
     #[default]
@@ -86,8 +177,7 @@ pub enum Trigger {
 
 /// What one compaction touched: the messages it kept, the span it summarized or dropped,
 /// and the parts it stored and masked.
-#[derive(Debug, Clone, PartialEq, Serialize, Default)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Compaction {
     pub trigger: Trigger,
     /// The request's tokens before and after, as the provider is expected to count them.
@@ -111,8 +201,7 @@ pub struct Compaction {
 }
 
 /// Tokens per section of the request, by our counter; they add up to `raw_tokens`.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Default)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Sections {
     pub system: f64,
     pub pinned: f64,
@@ -126,8 +215,7 @@ pub struct Sections {
 
 /// The cache's share of a request, predicted from what the previous request held, and as
 /// the provider reported it (`recordUsage`).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Default)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct CacheFigures {
     /// Tokens expected to be read from the cache: the prefix this request shares with
     /// the previous one.
@@ -163,7 +251,7 @@ impl Cost {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct CalibrationFigures {
     pub overhead: f64,
     pub ratio: f64,
@@ -171,8 +259,7 @@ pub struct CalibrationFigures {
 }
 
 /// One request's record.
-#[derive(Debug, Clone, PartialEq, Serialize, Default)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Ledger {
     /// 1-based.
     pub request: u64,
@@ -195,15 +282,10 @@ pub struct Ledger {
     pub counter: String,
     /// Milliseconds spent building the request.
     pub ms: f64,
-    #[serde(skip)]
     pub before: f64,
-    #[serde(skip)]
     pub stored: Vec<(usize, usize)>,
-    #[serde(skip)]
     pub masked: Vec<(usize, usize)>,
-    #[serde(skip)]
     pub cut_parts: Vec<(usize, usize)>,
-    #[serde(skip)]
     pub raised: Vec<Warning>,
 }
 
@@ -223,6 +305,77 @@ impl Ledger {
     }
 
     pub fn to_json(&self) -> String {
-        serde_json::to_string(self).unwrap_or_else(|_| "{}".into())
+        let mut out = String::with_capacity(1024);
+        self.json(&mut out);
+        out
+    }
+}
+
+impl Json for WarningRecord {
+    fn json(&self, out: &mut String) {
+        fields!(out, "code" => self.code, "message" => self.message);
+    }
+}
+
+impl Json for Span {
+    fn json(&self, out: &mut String) {
+        fields!(out, "from" => self.from, "to" => self.to);
+    }
+}
+
+impl Json for Trigger {
+    fn json(&self, out: &mut String) {
+        match self {
+            Trigger::HighWater => "highWater",
+            Trigger::Asked => "asked",
+        }
+        .json(out);
+    }
+}
+
+impl Json for Compaction {
+    fn json(&self, out: &mut String) {
+        fields!(out,
+            "trigger" => self.trigger, "before" => self.before, "after" => self.after,
+            "highWater" => self.high_water, "lowWater" => self.low_water, "belowTrigger" => self.below_trigger,
+            "editFrom" => self.edit_from, "kept" => self.kept, "summarized" => self.summarized, "dropped" => self.dropped,
+            "masked" => self.masked, "summarizerChunks" => self.summarizer_chunks,
+            "largestSummarizerPrompt" => self.largest_summarizer_prompt,
+        );
+    }
+}
+
+impl Json for Sections {
+    fn json(&self, out: &mut String) {
+        fields!(out,
+            "system" => self.system, "pinned" => self.pinned, "summary" => self.summary,
+            "history" => self.history, "appended" => self.appended, "framing" => self.framing,
+        );
+    }
+}
+
+impl Json for CacheFigures {
+    fn json(&self, out: &mut String) {
+        fields!(out,
+            "read" => self.read, "write" => self.write, "observedRead" => self.observed_read,
+            "observedWrite" => self.observed_write, "cost" => self.cost, "sessionRelativeCost" => self.session_relative_cost,
+        );
+    }
+}
+
+impl Json for CalibrationFigures {
+    fn json(&self, out: &mut String) {
+        fields!(out, "overhead" => self.overhead, "ratio" => self.ratio, "samples" => self.samples);
+    }
+}
+
+impl Json for Ledger {
+    fn json(&self, out: &mut String) {
+        fields!(out,
+            "request" => self.request, "budget" => self.budget, "tokens" => self.tokens, "rawTokens" => self.raw_tokens,
+            "sections" => self.sections, "cache" => self.cache, "compaction" => self.compaction, "cut" => self.cut,
+            "thinkingDropped" => self.thinking_dropped, "warnings" => self.warnings, "calibration" => self.calibration,
+            "counter" => self.counter, "ms" => self.ms,
+        );
     }
 }

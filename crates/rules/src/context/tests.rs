@@ -800,3 +800,13 @@ fn a_calibration_that_outgrew_the_budget_is_named_and_a_reset_recovers() {
     m.calibration.reset();
     assert!(m.plan().is_ok());
 }
+
+#[test]
+fn the_ledger_escapes_what_it_writes() {
+    let r = ledger::Ledger {
+        counter: "a\"b\\c\n\u{1}é😀".into(),
+        ..ledger::Ledger::default()
+    };
+    let json = r.to_json();
+    assert!(json.contains(r#""counter":"a\"b\\c\u000a\u0001é😀""#), "{json}");
+}
