@@ -4,6 +4,10 @@
 // its JSDoc, then the documents the tarball carries (README, licences, changelog).
 //
 // What dist/ holds, and which host gets what (package.json `exports` says the same):
+//   shell.cjs, shell.mjs                  the API, once per module format, shared by the
+//                                         three entries below, which provide it the rules
+//                                         (and Node's files) through host.cjs / host.mjs
+//   glue.cjs, glue.mjs                    wasm-bindgen's glue of the rules, likewise shared
 //   index.cjs, index.mjs                  Node (`node` condition): require / import
 //   index.browser.cjs, index.browser.mjs  every other host (`browser`, and the default):
 //                                         the same, without Node's file access, so that no
@@ -96,15 +100,43 @@ const inlineWasm = {
   },
 };
 
-/** `./runtime.js` as `runtime-browser.ts`, for the builds that must not import `node:` modules. */
-const browserRuntime = {
-  name: 'browser-runtime',
-  setup(build) {
-    const replacement = join(src, 'runtime-browser.ts');
-    build.onResolve({ filter: /^\.\/runtime\.js$/ }, (args) =>
-      (args.importer === replacement ? undefined : { path: replacement }));
-  },
-};
+/**
+ * The modules every entry shares, left to the files they are built to: `host.js` (the
+ * slots an entry fills) and, from an entry, the API itself (`../index.js` → the shell).
+ */
+function shared(format, { shell = false } = {}) {
+  const ext = format === 'cjs' ? 'cjs' : 'mjs';
+  return {
+    name: 'shared-modules',
+    setup(build) {
+      build.onResolve({ filter: /(^|\/)host\.js$/ }, () => ({ path: `./host.${ext}`, external: true }));
+      build.onResolve({ filter: /devs_context\.js$/ }, () => ({ path: `./glue.${ext}`, external: true }));
+      if (shell) build.onResolve({ filter: /^\.\.\/index\.js$/ }, () => ({ path: `./shell.${ext}`, external: true }));
+    },
+  };
+}
+
+/**
+ * The shell loads before any entry has provided the rules: the one use of them at load,
+ * `limits.ts` reading the cut lengths, is given its answer here.
+ */
+async function bakedLimits() {
+  const glue = await import(pathToFileURL(join(dist, 'wasm/devs_context.js')).href);
+  glue.initSync({ module: readFileSync(rulesWasm) });
+  const limits = JSON.stringify(Array.from(glue.probeLimits()));
+  return {
+    name: 'baked-limits',
+    setup(build) {
+      build.onLoad({ filter: /[\\/]limits\.ts$/ }, (args) => {
+        const text = readFileSync(args.path, 'utf8');
+        if (!text.includes('rules.probeLimits()')) {
+          throw new Error('limits.ts no longer reads rules.probeLimits() at load; update bakedLimits() in scripts/build.mjs');
+        }
+        return { contents: text.replace('rules.probeLimits()', limits), loader: 'ts' };
+      });
+    },
+  };
+}
 
 /**
  * The slim entry: `./wasm.js` (which instantiates inlined bytes at load) becomes a module
@@ -112,10 +144,7 @@ const browserRuntime = {
  * of the rules throws an error that says to call `init()`. The one use of the rules at
  * load, `limits.ts` reading the cut lengths, gets them from the build instead.
  */
-async function slimWasm(format) {
-  const glue = await import(pathToFileURL(join(dist, 'wasm/devs_context.js')).href);
-  glue.initSync({ module: readFileSync(rulesWasm) });
-  const limits = JSON.stringify(Array.from(glue.probeLimits()));
+function slimWasm(format) {
   const gluePath = join(dist, 'wasm/devs_context.js');
   // Where `rules.wasm` is by default: next to this file. Bundlers that understand
   // `new URL('…', import.meta.url)` (webpack 5, Vite) emit it with the bundle.
@@ -124,13 +153,8 @@ async function slimWasm(format) {
     : "(typeof __dirname === 'string' ? { file: __dirname + '/rules.wasm' } : undefined)";
   const module = `
 import * as glue from ${JSON.stringify(gluePath)};
+import { provide } from './host.js';
 
-const notReady = new Proxy({}, {
-  get(_target, name) {
-    throw new Error('@devs/context/slim: call \`await init()\` once before using the rules (asked for ' + String(name) + ')');
-  },
-});
-export let rules = notReady;
 let loading;
 
 /**
@@ -154,7 +178,7 @@ async function load(source) {
     : fileUrl(input) ? input : undefined;
   if (file !== undefined) input = readFile(file);
   await glue.default({ module_or_path: input });
-  rules = glue;
+  provide({ rules: glue });
 }
 
 function fileUrl(input) {
@@ -176,38 +200,35 @@ function readFile(file) {
   return {
     name: 'slim-wasm',
     setup(build) {
-      build.onResolve({ filter: /^(\.\.?\/)+wasm\.js$/ }, () => ({ path: 'slim-wasm', namespace: 'slim' }));
       build.onResolve({ filter: /^slim:entry$/ }, () => ({ path: 'entry', namespace: 'slim' }));
-      build.onLoad({ filter: /^slim-wasm$/, namespace: 'slim' }, () => ({ contents: module, loader: 'js', resolveDir: src }));
+      build.onResolve({ filter: /^slim:init$/ }, () => ({ path: 'init', namespace: 'slim' }));
+      build.onLoad({ filter: /^init$/, namespace: 'slim' }, () => ({ contents: module, loader: 'js', resolveDir: src }));
       build.onLoad({ filter: /^entry$/, namespace: 'slim' }, () => ({
-        contents: "export * from './index.ts';\nexport { init } from './wasm.js';\n", loader: 'ts', resolveDir: src,
+        contents: "export * from '../index.js';\nexport { init } from 'slim:init';\n", loader: 'ts', resolveDir: join(src, 'entries'),
       }));
-      build.onLoad({ filter: /[\\/]limits\.ts$/ }, (args) => {
-        const text = readFileSync(args.path, 'utf8');
-        if (!text.includes('rules.probeLimits()')) {
-          throw new Error('slim: limits.ts no longer reads rules.probeLimits() at load; update slimWasm() in scripts/build.mjs');
-        }
-        return { contents: text.replace('rules.probeLimits()', limits), loader: 'ts' };
-      });
     },
   };
 }
 
-const shared = {
+const common = {
   bundle: true,
   platform: 'neutral',
   target: 'es2020',
   legalComments: 'none',
   logLevel: 'warning',
-  // Names stay, so a stack trace still reads; whitespace and dead syntax go (the tarball's
-  // budget is 2 MB, and each entry ships its own copy of the shell).
+  // Names stay, so a stack trace still reads; whitespace and dead syntax go.
   minifyWhitespace: true,
   minifySyntax: true,
 };
+const limits = await bakedLimits();
 const entries = [
-  { name: 'index', entry: join(src, 'index.ts'), plugins: [inlineWasm] },
-  { name: 'index.browser', entry: join(src, 'index.ts'), plugins: [inlineWasm, browserRuntime], browserSafe: true },
-  { name: 'slim', entry: 'slim:entry', plugins: (format) => [slimWasm(format), browserRuntime], browserSafe: true },
+  { name: 'host', entry: join(src, 'host.ts'), browserSafe: true },
+  // wasm-bindgen's glue of the rules, once per format, for the three entries.
+  { name: 'glue', entry: join(dist, 'wasm/devs_context.js'), browserSafe: true },
+  { name: 'shell', entry: join(src, 'index.ts'), plugins: (format) => [shared(format), limits], browserSafe: true },
+  { name: 'index', entry: join(src, 'entries/node.ts'), plugins: (format) => [shared(format, { shell: true }), inlineWasm] },
+  { name: 'index.browser', entry: join(src, 'entries/browser.ts'), plugins: (format) => [shared(format, { shell: true }), inlineWasm], browserSafe: true },
+  { name: 'slim', entry: 'slim:entry', plugins: (format) => [shared(format, { shell: true }), slimWasm(format)], browserSafe: true },
   { name: 'tokenizers', entry: join(src, 'tokenizers.ts'), plugins: [inlineWasm], browserSafe: true },
   // Node-only, and loads better-sqlite3 (an optional peer) and the rules from the host.
   { name: 'sqlite', entry: join(src, 'sqlite.ts'), options: { platform: 'node', external: ['better-sqlite3', '@devs/context'] } },
@@ -218,19 +239,21 @@ for (const { name, entry, plugins = [], options = {}, browserSafe } of entries) 
   for (const format of ['cjs', 'esm']) {
     const outfile = join(dist, `${name}.${format === 'cjs' ? 'cjs' : 'mjs'}`);
     const resolved = typeof plugins === 'function' ? await Promise.all(plugins(format)) : plugins;
-    await esbuild.build({ ...shared, ...options, plugins: resolved, entryPoints: [entry], format, outfile });
+    await esbuild.build({ ...common, ...options, plugins: resolved, entryPoints: [entry], format, outfile });
     if (browserSafe && /["'`]node:/.test(readFileSync(outfile, 'utf8'))) {
       throw new Error(`${outfile} imports a node: module, which browser bundles cannot resolve`);
     }
   }
 }
 
-// The slim entry must load without touching the rules: anything that runs them at load,
-// as limits.ts does, has to be given its answer by slimWasm() above.
-try {
-  await import(pathToFileURL(join(dist, 'slim.mjs')).href);
-} catch (error) {
-  throw new Error(`dist/slim.mjs runs the rules at load, before init(); bake the answer in, in slimWasm(): ${error.message}`);
+// The shell loads before an entry provides the rules, and slim before init(): anything
+// that runs them at load, as limits.ts does, has to be given its answer by bakedLimits().
+for (const file of ['shell.mjs', 'slim.mjs']) {
+  try {
+    await import(pathToFileURL(join(dist, file)).href);
+  } catch (error) {
+    throw new Error(`dist/${file} runs the rules at load, before an entry provides them; bake the answer in, in bakedLimits(): ${error.message}`);
+  }
 }
 
 // ---- Declarations: emitted from the shell by tsc, then rolled into one file per entry.
@@ -251,10 +274,10 @@ rmSync(join(dist, 'types'), { recursive: true, force: true });
 // classic script, which the CLI inlines into its HTML reports.
 
 const replayExternal = ['@devs/context', '@devs/context/tokenizers', '@devs/context/replay'];
-await esbuild.build({ ...shared, entryPoints: [join(src, 'replay/cli.ts')], platform: 'node', format: 'esm', minify: true,
+await esbuild.build({ ...common, entryPoints: [join(src, 'replay/cli.ts')], platform: 'node', format: 'esm', minify: true,
   external: replayExternal, outfile: join(dist, 'cli.mjs'), banner: { js: '#!/usr/bin/env node' } });
 chmodSync(join(dist, 'cli.mjs'), 0o755);
-await esbuild.build({ ...shared, entryPoints: [join(src, 'replay/view.ts')], platform: 'browser', format: 'iife', minify: true,
+await esbuild.build({ ...common, entryPoints: [join(src, 'replay/view.ts')], platform: 'browser', format: 'iife', minify: true,
   globalName: 'DevsReplayView', outfile: join(dist, 'replay-view.js') });
 writeDeclarations('slim', slimDeclarations);
 
@@ -362,7 +385,9 @@ function slimDeclarations() {
  * a separate file, \`rules.wasm\` (also exported as \`@devs/context/rules.wasm\`), for hosts
  * that fetch and compile it apart from their JavaScript (streaming compilation, a
  * smaller bundle, their own caching). Call \`await init()\` once, first: until it
- * resolves, anything that runs the rules throws an error saying so.
+ * resolves, anything that runs the rules throws an error saying so (unless
+ * \`@devs/context\` itself is loaded in the same program: the two share one shell, and
+ * the rules that entry loaded).
  *
  * This build has no Node.js file access: \`ContextComposer.fromProject\` rejects, as in
  * the browser build of \`@devs/context\`.

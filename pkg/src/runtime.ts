@@ -2,7 +2,7 @@
 // Kept apart because they read host globals that differ between Node, browsers and
 // VSCode's extension host.
 
-import { rules } from './wasm.js';
+import { specFiles } from './host.js';
 
 declare const process: { hrtime?: { bigint?: () => bigint } } | undefined;
 
@@ -22,33 +22,15 @@ export function clockNs(): bigint {
 }
 
 /**
- * Reads a spec file for `ContextComposer.fromProject`. Node's fs is imported lazily so
- * that browser and bundler hosts, which pass specs in directly, never load it.
+ * Reads a spec file for `ContextComposer.fromProject`, with the files of the entry that
+ * loaded the shell: Node's; other hosts have none, and pass their specs in directly.
  */
 export async function readSpecFile(root: string, relative: string): Promise<string> {
-  let fs: typeof import('node:fs/promises');
-  let path: typeof import('node:path');
-  try {
-    fs = await import('node:fs/promises');
-    path = await import('node:path');
-  } catch (cause) {
-    throw new Error('ContextComposer.fromProject needs Node.js file access; pass `specs` to new ContextComposer() instead', { cause });
+  if (!specFiles) {
+    throw new Error('ContextComposer.fromProject needs Node.js file access, which this build of @devs/context '
+      + '(for browsers and other hosts without it) leaves out; pass `specs` to new ContextComposer() instead');
   }
-  const file = path.resolve(root, relative);
-  let text: string;
-  try {
-    text = await fs.readFile(file, 'utf8');
-  } catch (cause) {
-    const code = (cause as { code?: string }).code ?? 'ERR_SPEC_READ';
-    const reason = code === 'ENOENT'
-      ? 'is missing: write your project\'s summary there, or pass the texts as `specs` to new ContextComposer(), or leave out `composer` (AgentRunner then keeps a plain sliding window)'
-      : `could not be read (${code})`;
-    throw Object.assign(new Error(`spec file ${file} ${reason}`, { cause }), { code, path: file });
-  }
-  if (rules.isBlank(text)) {
-    throw Object.assign(new Error(`spec file ${file} is empty`), { code: 'ERR_SPEC_EMPTY', path: file });
-  }
-  return text;
+  return specFiles(root, relative);
 }
 
 declare const Buffer: { byteLength(text: string, encoding: 'utf8'): number } | undefined;

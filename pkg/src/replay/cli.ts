@@ -7,9 +7,11 @@ import { parseArgs } from 'node:util';
 import { createTokenCounter } from '@devs/context/tokenizers';
 import type { TokenCounter } from '@devs/context';
 import {
-  DEFAULT_SETTINGS, MARKERS, parseTranscript, replay, reportHtml, TranscriptFormatError,
-  type ReplayResult, type ReplaySession, type ReplaySettings,
+  DEFAULT_SETTINGS, MARKERS, nativeFormat, parseTranscript, replay, reportHtml, TranscriptFormatError,
+  type ReplayFormat, type ReplayResult, type ReplaySession, type ReplaySettings,
 } from '@devs/context/replay';
+
+const REQUEST_FORMATS = ['runner', 'native', 'anthropic', 'openai-chat', 'openai-responses', 'ai-sdk'];
 
 const MAX_FILE = 1024 ** 3;
 const MAX_RECORD = 64 * 1024 ** 2;
@@ -25,6 +27,13 @@ Cline api_conversation_history.json, OpenHands event streams (output.jsonl), SWE
 and SAOP envelope JSONL.
 
 Options:
+  --format WHAT          what builds each request: runner (AgentRunner with every seed rule and the
+                         bounded option, one prompt string; the default), or ContextManager with the
+                         session as provider messages: native (the agent's own provider), anthropic,
+                         openai-chat, openai-responses or ai-sdk
+  --cost                 also print what the input costs with the provider's prompt cache: the share
+                         read from the cache and the cost relative to uncached, against the recorded
+                         agent's own where the file has its usage (Claude Code, Codex, Cline)
   --budget N             the bound on every prompt, in tokens (default 200000)
   --counter NAME         o200k_base, cl100k_base or heuristic (length / 4; the default)
   --threshold N          the context refresh (handoff) threshold, in tokens (default 800000)
@@ -119,6 +128,16 @@ function summary(result: ReplayResult): string {
     + `largest prompt ${result.largestPromptTokens} of ${result.settings.budget} tokens; turns with each rule: ${fired}${recordedAt}${oursAt}`;
 }
 
+/** The session's input with the prompt cache: ours, and the recorded agent's. */
+function costLine(result: ReplayResult): string {
+  const { cost } = result;
+  const ours = `${result.session.name}: ${cost.cacheShare.toFixed(3)} of request tokens read from the cache; input cost ${cost.relativeCost.toFixed(3)}× uncached`;
+  const recorded = cost.recorded
+    ? `; the recorded agent: ${cost.recorded.cacheShare.toFixed(3)}, ${cost.recorded.relativeCost.toFixed(3)}× (${cost.recorded.requests} requests with usage)`
+    : '; the file has no cache usage of the recorded agent';
+  return `cost: ${ours}${recorded}`;
+}
+
 export async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -128,6 +147,7 @@ export async function main(argv: string[]): Promise<number> {
       'refresh-on': { type: 'string' }, 'refresh-every': { type: 'string' }, 'recent-share': { type: 'string' },
       'part-share': { type: 'string' }, 'summarizer-share': { type: 'string' }, session: { type: 'string' },
       ledger: { type: 'string' }, html: { type: 'string' }, quiet: { type: 'boolean' }, 'allow-dropped': { type: 'boolean' },
+      format: { type: 'string' }, cost: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -141,6 +161,8 @@ export async function main(argv: string[]): Promise<number> {
   let counter: TokenCounter | undefined;
   if (counterName === 'o200k_base' || counterName === 'cl100k_base') counter = createTokenCounter(counterName);
   else if (counterName !== 'heuristic') throw new UsageError(`--counter must be o200k_base, cl100k_base or heuristic, got ${JSON.stringify(counterName)}`);
+  const requestFormat = values.format ?? 'runner';
+  if (!REQUEST_FORMATS.includes(requestFormat)) throw new UsageError(`--format must be one of ${REQUEST_FORMATS.join(', ')}, got ${JSON.stringify(requestFormat)}`);
   const refreshOn = values['refresh-on'] ?? 'response';
   if (refreshOn !== 'response' && refreshOn !== 'context') throw new UsageError(`--refresh-on must be response or context, got ${JSON.stringify(refreshOn)}`);
   const settings: ReplaySettings = {
@@ -164,10 +186,12 @@ export async function main(argv: string[]): Promise<number> {
   const results: ReplayResult[] = [];
   for (const session of sessions) {
     for (const w of session.warnings) process.stderr.write(`warning: ${w}\n`);
-    const result = await replay(session, settings, counter, progress);
+    const format = requestFormat === 'native' ? nativeFormat(session.format) : (requestFormat as 'runner' | ReplayFormat);
+    const result = await replay(session, { ...settings, format }, counter, progress);
     results.push(result);
     if (!values.quiet) process.stdout.write(`${table(result)}\n`);
     process.stdout.write(`${summary(result)}\n`);
+    if (values.cost) process.stdout.write(`${costLine(result)}\n`);
   }
   if (values.ledger) {
     writeFileSync(values.ledger, results.flatMap((r) => r.turns.map((t) => `${JSON.stringify({ session: r.session.name, ...t.ledger })}\n`)).join(''));

@@ -89,6 +89,13 @@ export interface ReplayStep {
    */
   reportedInputTokens?: number;
   /**
+   * What the recorded agent's provider read from its prompt cache and wrote to it for this
+   * call, where the file says (Claude Code `cache_read_input_tokens` and
+   * `cache_creation_input_tokens`; Codex `cached_input_tokens`), and whose prices apply: a
+   * write costs 1.25× on Anthropic, nothing extra on OpenAI.
+   */
+  reportedCache?: { read: number; write: number; pricing: 'anthropic' | 'openai' };
+  /**
    * The recorded agent compacted its context before this step (Claude Code
    * `isCompactSummary` / compact boundary; Codex `compacted` / `context_compacted`; Cline
    * `summarize_task` / `condense`; OpenHands `condensation`), with its summary text if
@@ -284,6 +291,7 @@ interface RawStep {
   text: string[];
   calls: RawCall[];
   tokens?: number;
+  cache?: ReplayStep['reportedCache'];
   compaction?: { summary?: string; preTokens?: number };
 }
 
@@ -346,6 +354,7 @@ class Builder {
       const step: ReplayStep = { text, calls: s.calls.map((c, k) => replayCall(c, k === 0 ? text : '', i + 1, agentId)) };
       if (s.input.length > 0) step.input = s.input.join('\n\n');
       if (s.tokens !== undefined) step.reportedInputTokens = s.tokens;
+      if (s.cache !== undefined) step.reportedCache = s.cache;
       if (s.compaction) step.compaction = s.compaction;
       return step;
     });
@@ -631,6 +640,12 @@ function claudeUsage(usage: unknown): number | undefined {
   return input + (num(usage.cache_read_input_tokens) ?? 0) + (num(usage.cache_creation_input_tokens) ?? 0);
 }
 
+/** What an Anthropic usage says the cache did. */
+function claudeCache(usage: unknown): RawStep['cache'] {
+  if (!isBag(usage) || num(usage.input_tokens) === undefined) return undefined;
+  return { read: num(usage.cache_read_input_tokens) ?? 0, write: num(usage.cache_creation_input_tokens) ?? 0, pricing: 'anthropic' };
+}
+
 function claudeCode(text: string, name: string): ReplaySession {
   const b = new Builder();
   const byMessage = new Map<string, RawStep>();
@@ -655,6 +670,7 @@ function claudeCode(text: string, name: string): ReplaySession {
         step = b.step();
         if (id !== undefined) byMessage.set(id, step);
         step.tokens = claudeUsage(m.usage);
+        step.cache = claudeCache(m.usage);
       }
       for (const block of Array.isArray(content) ? content : [{ type: 'text', text: str(content) }]) {
         if (!isBag(block)) continue;
@@ -798,7 +814,10 @@ function codex(text: string, name: string): ReplaySession {
         const input = last ? num(last.input_tokens) : undefined;
         if (last && input !== undefined) {
           const target = open ?? b.last;
-          if (target && target.tokens === undefined) target.tokens = input;
+          if (target && target.tokens === undefined) {
+            target.tokens = input;
+            target.cache = { read: num(last.cached_input_tokens) ?? 0, write: 0, pricing: 'openai' };
+          }
           contextTokens = num(last.total_tokens) ?? input + (num(last.output_tokens) ?? 0);
           open = undefined; // the response is complete
         }
@@ -942,6 +961,9 @@ function anthropic(messages: unknown[], name: string, format: 'anthropic-message
     if (m.role === 'assistant') {
       const step = b.step();
       step.tokens = anthropicUsage(m);
+      step.cache = claudeCache(m.usage);
+      const metrics = isBag(m.metrics) && isBag(m.metrics.tokens) ? m.metrics.tokens : undefined; // Cline
+      if (!step.cache && metrics && num(metrics.cached) !== undefined) step.cache = { read: num(metrics.cached) ?? 0, write: 0, pricing: 'anthropic' };
       waiting = [];
       let summary: string | undefined;
       for (const block of blocks) {

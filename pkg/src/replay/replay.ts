@@ -5,9 +5,10 @@ import {
   AgentLogStore, AgentRunner, ContextComposer, ContextPruner, ContextRefresher, OrchestratorContextInjector,
   SummarizationHandoff, ToolOutputPruner, TurnTracker, WindowComposer, createDefaultWindowBudget,
 } from '@devs/context';
-import { MemoryStateRepository } from '@devs/context';
+import { ContextManager, MemoryStateRepository } from '@devs/context';
 import type { LedgerRecord, SaopEnvelope, StateRepository, SummarizerClient, TokenCounter } from '@devs/context';
-import type { ReplaySession } from './formats.js';
+import type { ReplaySession, ReplayStep } from './formats.js';
+import { providerTurns, type ReplayFormat } from './messages.js';
 
 /** The settings of a replay, as the CLI's options and the page's form give them. */
 export interface ReplaySettings {
@@ -27,6 +28,12 @@ export interface ReplaySettings {
   partShare?: number;
   /** As `BoundedOptions.summarizerShare`: the cap on a summarizer prompt's share. Default 0.4. */
   summarizerShare?: number;
+  /**
+   * What builds the requests: `'runner'` (the default), an `AgentRunner` with every seed
+   * rule and the `bounded` option, one prompt string a turn; or a provider format, a
+   * `ContextManager` given the session as that provider's messages.
+   */
+  format?: 'runner' | ReplayFormat;
 }
 
 /** The CLI's defaults: a 200,000-token budget, the length / 4 counter, the seed's 800k and 5-turn refreshes. */
@@ -92,8 +99,8 @@ export interface ReplayTurn {
   unanswered: number;
   /** The first characters of each section of the prompt sent. */
   preview: { section: string; text: string }[];
-  /** What the recorded agent did, where the file says. */
-  recorded: { inputTokens?: number; compaction?: boolean };
+  /** What the recorded agent did, where the file says: its provider's input tokens and cache reads, and whether it compacted. */
+  recorded: { inputTokens?: number; cacheRead?: number; compaction?: boolean };
 }
 
 /** What `replay` found: every turn's prompt and the rules that fired. */
@@ -110,6 +117,43 @@ export interface ReplayResult {
   largestPromptTokens: number;
   /** Milliseconds the replay took. */
   ms: number;
+  /** What the session's input costs with the provider's prompt cache: ours, and the recorded agent's where the file says. */
+  cost: ReplayCost;
+}
+
+/** A session's input with the provider's prompt cache, in uncached-token units. */
+export interface ReplayCost {
+  /** Of all request tokens, the share read from the cache (the prefix each request shares with the one before). */
+  cacheShare: number;
+  /** The input cost relative to sending every request uncached: reads cost 0.1, writes 1.25. */
+  relativeCost: number;
+  /** The recorded agent's own figures, from the usage its provider reported (Claude Code, Codex, Cline), on the requests that have them. */
+  recorded?: { requests: number; cacheShare: number; relativeCost: number };
+}
+
+/** Our figures from the ledger, and the recorded agent's from the file's usage. */
+function costOf(turns: ReplayTurn[], steps: ReplayStep[]): ReplayCost {
+  let read = 0, tokens = 0, units = 0;
+  for (const t of turns) {
+    read += t.ledger.cache.read;
+    tokens += t.ledger.tokens;
+    units += t.ledger.cache.cost;
+  }
+  const cost: ReplayCost = { cacheShare: tokens ? read / tokens : 0, relativeCost: tokens ? units / tokens : 1 };
+  const recorded = steps.filter((s) => s.reportedCache && s.reportedInputTokens);
+  if (recorded.length) {
+    let r = 0, total = 0, paid = 0;
+    for (const s of recorded) {
+      const c = s.reportedCache as NonNullable<ReplayStep['reportedCache']>;
+      const all = s.reportedInputTokens as number;
+      // Anthropic bills a cache write at 1.25; OpenAI at the uncached price.
+      paid += 0.1 * c.read + (c.pricing === 'anthropic' ? 1.25 : 1) * c.write + (all - c.read - c.write);
+      r += c.read;
+      total += all;
+    }
+    cost.recorded = { requests: recorded.length, cacheShare: r / total, relativeCost: paid / total };
+  }
+  return cost;
 }
 
 const PREVIEW_CHARS = 400;
@@ -136,20 +180,22 @@ function span(from: number, to: number): string {
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
-/** Each rule's firing on a turn, in words. */
-function eventsOf(result: Awaited<ReturnType<AgentRunner['runTurn']>>, markers: Marker[], ctx: { pruneTokens: number | null; pruneAt: number; contextFrom: number; threshold: number; budget: number }): ReplayEvent[] {
-  const l = result.ledger as LedgerRecord;
+type TurnResult = Awaited<ReturnType<AgentRunner['runTurn']>>;
+
+/** Each rule's firing on a turn, in words; `result` is the runner's (the seed rules' markers need it). */
+function eventsOf(l: LedgerRecord, result: TurnResult | undefined, markers: Marker[], ctx: { pruneTokens: number | null; pruneAt: number; contextFrom: number; threshold: number; budget: number }): ReplayEvent[] {
+  const r = result as TurnResult;
   const words: Record<Marker, () => ReplayEvent> = {
     'spec-refresh': () => ({ marker: 'spec-refresh', text: 'TAS and PRD summaries re-sent in the window' }),
     'context-refresh': () => ({ marker: 'context-refresh', text: "TAS and PRD summaries prepended to the envelope's reasoning" }),
     handoff: () => {
-      const r = result.contextRefresh as NonNullable<typeof result.contextRefresh>;
-      return { marker: 'handoff', fromTurn: r.turnRangeStart, toTurn: r.turnRangeEnd,
-        text: `context refresh: the monitor reached ${fmt(result.monitorTokens)} ≥ ${fmt(ctx.threshold)}; ${span(r.turnRangeStart, r.turnRangeEnd)} summarized and re-injected as [CONTEXT REFRESH]` };
+      const h = r.contextRefresh as NonNullable<TurnResult['contextRefresh']>;
+      return { marker: 'handoff', fromTurn: h.turnRangeStart, toTurn: h.turnRangeEnd,
+        text: `context refresh: the monitor reached ${fmt(r.monitorTokens)} ≥ ${fmt(ctx.threshold)}; ${span(h.turnRangeStart, h.turnRangeEnd)} summarized and re-injected as [CONTEXT REFRESH]` };
     },
-    prune: () => ({ marker: 'prune', fromTurn: ctx.contextFrom, toTurn: result.turnIndex - 1,
-      text: `prune: ${fmt(ctx.pruneTokens ?? 0)} ≥ ${fmt(ctx.pruneAt)}, so ${span(ctx.contextFrom, result.turnIndex - 1)} and this turn's input became one summary` }),
-    truncation: () => ({ marker: 'truncation', text: `${result.contextManagement?.truncatedOutputCount} tool output(s) in the context stored whole and cut to their head` }),
+    prune: () => ({ marker: 'prune', fromTurn: ctx.contextFrom, toTurn: r.turnIndex - 1,
+      text: `prune: ${fmt(ctx.pruneTokens ?? 0)} ≥ ${fmt(ctx.pruneAt)}, so ${span(ctx.contextFrom, r.turnIndex - 1)} and this turn's input became one summary` }),
+    truncation: () => ({ marker: 'truncation', text: `${r.contextManagement?.truncatedOutputCount} tool output(s) in the context stored whole and cut to their head` }),
     mask: () => {
       const c = l.compaction as NonNullable<LedgerRecord['compaction']>;
       return { marker: 'mask', text: `a compaction (${fmt(c.before)} → ${fmt(c.after)} tokens) masked ${c.masked.length} tool output${c.masked.length === 1 ? '' : 's'} in the prompt, stored as ${c.masked.slice(0, 6).join(', ')}${c.masked.length > 6 ? ', …' : ''}` };
@@ -201,6 +247,7 @@ function previewOf(prompt: string): { section: string; text: string }[] {
 export async function replay(session: ReplaySession, settings: ReplaySettings, counter: TokenCounter | undefined,
   options: ReplayOptions | ((done: number, total: number) => void) = {}): Promise<ReplayResult> {
   const opts: ReplayOptions = typeof options === 'function' ? { onProgress: options } : options;
+  if (settings.format !== undefined && settings.format !== 'runner') return replayMessages(session, settings, counter, opts, settings.format);
   const summarizer = opts.summarizer ?? extractiveSummarizer;
   const specs = opts.specs ?? { tas: '(the TAS summary)', prd: '(the PRD summary)' };
   const started = Date.now();
@@ -279,7 +326,7 @@ export async function replay(session: ReplaySession, settings: ReplaySettings, c
     if (ledger.compaction?.summarized) markers.push('summary');
     if (ledger.compaction?.dropped) markers.push('drop');
     for (const m of markers) counts[m]++;
-    const events = eventsOf(result, markers, { pruneTokens, pruneAt, contextFrom, threshold: settings.thresholdTokens, budget: settings.budget });
+    const events = eventsOf(ledger, result, markers, { pruneTokens, pruneAt, contextFrom, threshold: settings.thresholdTokens, budget: settings.budget });
     if (result.contextManagement?.prunedOccurred) contextFrom = result.turnIndex;
     const turn: ReplayTurn = {
       turn: result.turnIndex,
@@ -293,7 +340,7 @@ export async function replay(session: ReplaySession, settings: ReplaySettings, c
       calls: step.calls.length,
       unanswered: step.calls.filter((c) => c.unanswered).length,
       preview: previewOf(prompt),
-      recorded: { inputTokens: step.reportedInputTokens, compaction: step.compaction ? true : undefined },
+      recorded: { inputTokens: step.reportedInputTokens, cacheRead: step.reportedCache?.read, compaction: step.compaction ? true : undefined },
     };
     turns.push(turn);
     opts.onTurn?.(turn);
@@ -307,5 +354,50 @@ export async function replay(session: ReplaySession, settings: ReplaySettings, c
     counts,
     largestPromptTokens: turns.reduce((m, t) => Math.max(m, t.promptTokens), 0),
     ms: Date.now() - started,
+    cost: costOf(turns, steps),
+  };
+}
+
+/** The session as `format` messages through a `ContextManager`: the provider-native path. */
+async function replayMessages(session: ReplaySession, settings: ReplaySettings, counter: TokenCounter | undefined, opts: ReplayOptions, format: ReplayFormat): Promise<ReplayResult> {
+  const started = Date.now();
+  const manager = new ContextManager({
+    format, budget: settings.budget, countTokens: counter, store: opts.store, summarizer: opts.summarizer ?? extractiveSummarizer,
+    system: opts.goal, pinned: opts.specs ? [opts.specs.tas, opts.specs.prd] : undefined,
+    recentShare: settings.recentShare, partShare: settings.partShare, summarizerShare: settings.summarizerShare,
+  });
+  const counts = Object.fromEntries(MARKERS.map((m) => [m, 0])) as Record<Marker, number>;
+  const turns: ReplayTurn[] = [];
+  const steps = session.steps;
+  for (const [i, t] of providerTurns(session, format).entries()) {
+    if (t.input.length) manager.append(t.input);
+    const { messages, ledger } = await manager.build();
+    const markers: Marker[] = [];
+    if (ledger.compaction?.masked.length) markers.push('mask');
+    if (ledger.cut) markers.push('cut');
+    if (ledger.compaction?.summarized) markers.push('summary');
+    if (ledger.compaction?.dropped) markers.push('drop');
+    for (const m of markers) counts[m]++;
+    const last = JSON.stringify(messages[messages.length - 1] ?? '');
+    const turn: ReplayTurn = {
+      turn: i + 1, promptTokens: ledger.tokens, pruneTokens: null, monitorTokens: 0, truncated: 0,
+      events: eventsOf(ledger, undefined, markers, { pruneTokens: null, pruneAt: 0, contextFrom: 1, threshold: settings.thresholdTokens, budget: settings.budget }),
+      ledger, markers, calls: steps[i].calls.length, unanswered: steps[i].calls.filter((c) => c.unanswered).length,
+      preview: [{ section: `${messages.length} messages; the last`, text: detached(last.length > PREVIEW_CHARS ? `${last.slice(0, PREVIEW_CHARS)}… (${last.length} characters)` : last) }],
+      recorded: { inputTokens: steps[i].reportedInputTokens, cacheRead: steps[i].reportedCache?.read, compaction: steps[i].compaction ? true : undefined },
+    };
+    turns.push(turn);
+    opts.onTurn?.(turn);
+    opts.onProgress?.(i + 1, steps.length);
+    if (t.response.length) manager.append(t.response);
+    if (t.results.length) manager.append(t.results);
+  }
+  manager.free();
+  return {
+    session: { name: session.name, format: session.format, steps: steps.length, warnings: session.warnings, unmatchedResults: session.unmatchedResults },
+    settings, turns, counts,
+    largestPromptTokens: turns.reduce((m, t) => Math.max(m, t.promptTokens), 0),
+    ms: Date.now() - started,
+    cost: costOf(turns, steps),
   };
 }

@@ -46,6 +46,7 @@ export function render(container: HTMLElement, result: ReplayResult): void {
     + `(${((100 * result.largestPromptTokens) / settings.budget).toFixed(1)}% of the budget); replayed in ${fmt(result.ms)} ms`));
   const detail = el('div', { class: 'detail' }, 'Click a turn to see its prompt sections and its ledger record.');
   container.append(chart(result, (turn) => showTurn(detail, turn, result)));
+  container.append(cacheChart(result));
   container.append(legend(result));
   container.append(detail);
 }
@@ -108,6 +109,31 @@ function chart(result: ReplayResult, onPick: (turn: ReplayTurn) => void): SVGEle
   line(settings.budget * 0.9, '90%: the seed prune point', '2 3', true);
   const axis = svg('text', { x: left, y: height - 6, 'font-size': 10, fill: '#636e72' });
   axis.textContent = `turns 1–${turns.length}; bars: tokens per section of each prompt; dots: the recorded agent's provider-reported input tokens (grey: off the scale); red lines: the recorded agent's own compactions`;
+  root.append(axis);
+  return root;
+}
+
+/** Per request, the share read from the provider's cache: ours, and the recorded agent's. */
+function cacheChart(result: ReplayResult): SVGElement {
+  const { turns, cost } = result;
+  const width = 1000, left = 110, right = 10, top = 8, plot = 90, bottom = 22;
+  const root = svg('svg', { viewBox: `0 0 ${width} ${top + plot + bottom}`, width: '100%', role: 'img', class: 'cache-chart' });
+  const step = (width - left - right) / Math.max(turns.length, 1);
+  const x = (i: number) => left + i * step + step / 2;
+  const y = (share: number) => top + plot - share * plot;
+  root.append(svg('rect', { x: left, y: top, width: width - left - right, height: plot, fill: '#fafafa' }));
+  const label = svg('text', { x: left - 6, y: top + 12, 'text-anchor': 'end', 'font-size': 10, fill: '#0984e3' });
+  label.textContent = 'cache share';
+  root.append(label);
+  const line = (points: Array<[number, number]>, color: string, cls: string) => {
+    if (!points.length) return;
+    root.append(svg('polyline', { points: points.map(([i, v]) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(' '), fill: 'none', stroke: color, 'stroke-width': 1.5, class: cls }));
+  };
+  line(turns.map((t, i) => [i, t.ledger.tokens ? t.ledger.cache.read / t.ledger.tokens : 0]), '#0984e3', 'ours');
+  line(turns.flatMap((t, i) => (t.recorded.cacheRead !== undefined && t.recorded.inputTokens ? [[i, t.recorded.cacheRead / t.recorded.inputTokens] as [number, number]] : [])), '#2d3436', 'recorded');
+  const axis = svg('text', { x: left, y: top + plot + 15, 'font-size': 10, fill: '#636e72' });
+  axis.textContent = `share of each request read from the cache (0–1): ours in blue, ${cost.cacheShare.toFixed(3)} over the session, input cost ${cost.relativeCost.toFixed(3)}× uncached`
+    + (cost.recorded ? `; the recorded agent in black, ${cost.recorded.cacheShare.toFixed(3)}, ${cost.recorded.relativeCost.toFixed(3)}×` : '');
   root.append(axis);
   return root;
 }

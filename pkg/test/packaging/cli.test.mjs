@@ -27,7 +27,7 @@ it('npx devs-context replay works from the installed tarball', () => {
   assert.match(stdout, /swe-agent-marshmallow-1867\.traj \(swe-agent\): 13 turns/);
   const ledger = readFileSync(join(dir, 'ledger.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
   assert.equal(ledger.length, 13);
-  assert.ok(ledger.every((r) => r.promptTokens <= 20_000));
+  assert.ok(ledger.every((r) => r.tokens <= 20_000));
   assert.match(readFileSync(join(dir, 'report.html'), 'utf8'), /DevsReplayView\.render/);
   writeFileSync(join(dir, 'notes.txt'), 'not a transcript\n');
   const bad = npx(dir, ['replay', 'notes.txt']);

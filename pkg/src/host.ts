@@ -1,0 +1,24 @@
+// What the shell takes from the entry that loaded it: the rules' wasm exports and, where
+// the host has them, its files. The shell is built once per module format and shared by
+// every entry (Node, browsers, slim); each entry provides these once, at load
+// (`entries/*.ts`). Nothing in the shell may use them while it loads.
+import type * as Glue from '../dist/wasm/devs_context.js';
+
+export type Rules = typeof Glue;
+
+/** Reads `relative` under `root` as text: `ContextComposer.fromProject`'s files. */
+export type SpecFiles = (root: string, relative: string) => Promise<string>;
+
+export let rules: Rules = new Proxy({} as Rules, {
+  get(_target, name) {
+    throw new Error(`@devs/context: the rules are not loaded yet (asked for ${String(name)}); with @devs/context/slim, call \`await init()\` once first`);
+  },
+});
+
+export let specFiles: SpecFiles | undefined;
+
+/** Called by an entry, once, as it loads. */
+export function provide(api: { rules?: Rules; specFiles?: SpecFiles }): void {
+  if (api.rules) rules = api.rules;
+  if (api.specFiles) specFiles = api.specFiles;
+}

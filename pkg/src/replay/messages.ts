@@ -1,0 +1,77 @@
+// A recorded session as the messages a host of each provider would have appended: per
+// model turn, the user's input, the response (text and tool calls), and the results. The
+// replay feeds them to a `ContextManager` in that format.
+import type { ContextFormat } from '@devs/context';
+import type { ReplayCall, ReplaySession } from './formats.js';
+
+/** The provider formats a replay can build requests in (`vscode` needs an extension host). */
+export type ReplayFormat = Exclude<ContextFormat, 'vscode'>;
+
+/** One model turn's messages: `input` before its request, `response` and `results` after. */
+export interface ProviderTurn {
+  input: unknown[];
+  response: unknown[];
+  results: unknown[];
+}
+
+const args = (c: ReplayCall) => c.envelope.action.arguments;
+const output = (c: ReplayCall) => c.envelope.observation.output;
+const failed = (c: ReplayCall) => c.envelope.observation.status === 'error';
+const name = (c: ReplayCall) => c.envelope.action.tool_name;
+
+/** The id a format gives the `k`th call of turn `t`. */
+export function callId(format: ReplayFormat, t: number, k: number): string {
+  return format === 'anthropic' ? `toolu_${t}_${k}` : `call_${t}_${k}`;
+}
+
+/** The session's turns as `format` messages (Responses API: input items). */
+export function providerTurns(session: ReplaySession, format: ReplayFormat): ProviderTurn[] {
+  return session.steps.map((step, t) => {
+    const calls = step.calls.map((c, k) => ({ c, id: callId(format, t, k) }));
+    const answered = calls.filter(({ c }) => !c.unanswered);
+    const input = step.input === undefined ? [] : [{ role: 'user', content: step.input }];
+    switch (format) {
+      case 'anthropic': {
+        const content: unknown[] = [];
+        if (step.text) content.push({ type: 'text', text: step.text });
+        for (const { c, id } of calls) content.push({ type: 'tool_use', id, name: name(c), input: args(c) });
+        if (!content.length) content.push({ type: 'text', text: '(no text)' });
+        const results = answered.map(({ c, id }) => ({ type: 'tool_result', tool_use_id: id, content: output(c), is_error: failed(c) }));
+        return { input, response: [{ role: 'assistant', content }], results: results.length ? [{ role: 'user', content: results }] : [] };
+      }
+      case 'openai-chat': {
+        const response: Record<string, unknown> = { role: 'assistant', content: step.text || (calls.length ? null : '(no text)') };
+        if (calls.length) response.tool_calls = calls.map(({ c, id }) => ({ id, type: 'function', function: { name: name(c), arguments: JSON.stringify(args(c)) } }));
+        return { input, response: [response], results: answered.map(({ c, id }) => ({ role: 'tool', tool_call_id: id, content: output(c) })) };
+      }
+      case 'openai-responses': {
+        const response: unknown[] = [];
+        if (step.text || !calls.length) response.push({ role: 'assistant', content: step.text || '(no text)' });
+        for (const { c, id } of calls) response.push({ type: 'function_call', call_id: id, name: name(c), arguments: JSON.stringify(args(c)) });
+        return { input, response, results: answered.map(({ c, id }) => ({ type: 'function_call_output', call_id: id, output: output(c) })) };
+      }
+      case 'ai-sdk': {
+        const content: unknown[] = [];
+        if (step.text) content.push({ type: 'text', text: step.text });
+        for (const { c, id } of calls) content.push({ type: 'tool-call', toolCallId: id, toolName: name(c), input: args(c) });
+        if (!content.length) content.push({ type: 'text', text: '(no text)' });
+        const parts = answered.map(({ c, id }) => ({ type: 'tool-result', toolCallId: id, toolName: name(c), output: { type: failed(c) ? 'error-text' : 'text', value: output(c) } }));
+        return { input, response: [{ role: 'assistant', content }], results: parts.length ? [{ role: 'tool', content: parts }] : [] };
+      }
+    }
+  });
+}
+
+/** The provider shape a transcript's agent spoke. */
+export function nativeFormat(transcript: string): ReplayFormat {
+  switch (transcript) {
+    case 'claude-code':
+    case 'cline':
+    case 'anthropic-messages':
+      return 'anthropic';
+    case 'codex':
+      return 'openai-responses';
+    default:
+      return 'openai-chat';
+  }
+}
