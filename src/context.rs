@@ -60,6 +60,7 @@ pub enum EmitCode {
     Summary = 1,
     Message = 2,
     Tail = 3,
+    LeftOut = 4,
 }
 
 /// `[code, a, b, c, d]`.

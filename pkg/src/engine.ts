@@ -5,7 +5,7 @@
 // between `begin()` and `commit()` is taken back by `rollback()`.
 import { argumentError, checked, errorText } from './errors.js';
 import { FrameReader, frameText } from './frame.js';
-import { type Adapter, type NeutralMessage, type Plan, Kind, Role, lazy } from './providers/neutral.js';
+import { type Adapter, type NeutralMessage, type Plan, type PlannedMessage, Kind, Role, lazy } from './providers/neutral.js';
 import { callMethod, string, type Bag } from './read.js';
 import { utf8Length } from './runtime.js';
 import { count } from './tokens.js';
@@ -13,8 +13,6 @@ import type { LedgerRecord, ContextWarning, TokenCounter } from './types.js';
 import { rules } from './wasm.js';
 
 const Need = lazy(() => rules.NeedCode);
-const Emit = lazy(() => rules.EmitCode);
-const Shown = lazy(() => rules.ShownCode);
 
 /** The manager's own words (`render::own_texts`): 0 the summary message over `summary`, 1 an unanswered call's result, 2 the note for dropped turns. */
 let own: string | undefined;
@@ -28,6 +26,8 @@ function ownText(n: 0 | 1 | 2, summary = ''): string {
 /** A message as the engine keeps it: the adapter's reading, and how each part is shown. */
 interface Kept extends NeutralMessage {
   shown: Array<string | null | undefined>;
+  /** Its entry in a plan that sends it whole, unmarked and answered. */
+  asIs?: PlannedMessage;
 }
 
 export interface EngineOptions {
@@ -78,7 +78,7 @@ export class Engine {
     this.#o = o;
     this.#counterName = o.counter ? o.counter.name || 'custom' : 'length/4';
     const framing = o.adapter.framing.message;
-    const systemTokens = o.system ? count(o.counter, o.system, 'options.system') + framing : 0;
+    const systemTokens = (o.system ? count(o.counter, o.system, 'options.system') + framing : 0) + (o.adapter.framing.request ?? 0);
     const pinnedTokens = o.pinned.reduce((n, p, i) => n + count(o.counter, p, `options.pinned[${i}]`) + framing, 0);
     this.core = checked(() => new rules.ManagerCore(o.field, o.budget, o.shares, systemTokens, pinnedTokens));
   }
@@ -292,7 +292,8 @@ export class Engine {
       failed.push(error);
       return core.summary_failed();
     }
-    const need = core.summarized(count(this.#o.counter, summary, 'summarizer.summarize()'));
+    // Counted as sent: in the manager's wrapper, with a message's framing.
+    const need = core.summarized(count(this.#o.counter, ownText(0, summary), 'summarizer.summarize()') + this.#o.adapter.framing.message);
     if (core.has_summary && core.first_live === to) {
       const before = this.#summary;
       this.#changed(() => {
@@ -303,52 +304,58 @@ export class Engine {
     return need;
   }
 
-  /** The rules' plan (`render::Plan::encode`), with the host's texts. */
+  /** The rules' plan (`render::Plan::encode`), with the host's texts, decoded in one pass. */
   #plan(encoded: Float64Array): Plan {
-    const core = this.core;
-    let at = 0;
-    const next = () => encoded[at++];
-    const steps: Array<{ code: number; index?: number; changed?: Map<number, number>; unanswered?: number[] }> = [];
-    for (let e = next(); e > 0; e--) {
-      const code = next();
-      if (code !== Emit.Message) {
-        steps.push({ code });
-        continue;
-      }
-      const index = next();
-      const changed = new Map<number, number>();
-      for (let n = next(); n > 0; n--) changed.set(next(), next());
-      const unanswered: number[] = [];
-      for (let n = next(); n > 0; n--) unanswered.push(next());
-      steps.push({ code, index, changed, unanswered });
+    const { Fixed, Summary, LeftOut, Message } = rules.EmitCode;
+    const { Whole, Dropped } = rules.ShownCode;
+    const cache = this.#o.cacheControl;
+    // The breakpoints come after the emits: find them first.
+    let at = 1;
+    for (let e = encoded[0]; e > 0; e--) {
+      if (encoded[at++] !== Message) continue;
+      at += 1;
+      at += 1 + 2 * encoded[at];
+      at += 1 + encoded[at];
     }
     const breakpoints = new Set<number>();
-    for (let n = next(); n > 0; n--) breakpoints.add(next());
-    const cache = this.#o.cacheControl;
+    for (let n = encoded[at++]; n > 0; n--) breakpoints.add(encoded[at++]);
     const plan: Plan = {
       system: this.#o.system, pinned: this.#o.pinned, fixedBreakpoint: false, summary: undefined, summaryBreakpoint: false,
-      messages: [], tail: this.#tail, leftOut: core.first_live > 0 && !core.has_summary,
+      messages: [], tail: this.#tail, leftOut: false,
       unansweredText: ownText(1), leftOutText: ownText(2), cacheControl: cache,
     };
-    steps.forEach((s, e) => {
+    at = 1;
+    for (let e = 0, emits = encoded[0]; e < emits; e++) {
+      const code = encoded[at++];
       const mark = cache && breakpoints.has(e);
-      if (s.code === Emit.Fixed) plan.fixedBreakpoint = mark;
-      else if (s.code === Emit.Summary) {
+      if (code === Fixed) plan.fixedBreakpoint = mark;
+      else if (code === LeftOut) plan.leftOut = true;
+      else if (code === Summary) {
         plan.summary = ownText(0, this.#summary);
         plan.summaryBreakpoint = mark;
-      } else if (s.code === Emit.Message) {
-        const m = this.#messages[s.index as number];
-        const shown = m.parts.map((_, k) => {
-          const state = s.changed?.get(k);
-          if (state === undefined || state === Shown.Whole) return undefined;
-          return state === Shown.Dropped ? null : m.shown[k];
-        });
-        plan.messages.push({
-          source: m.source, neutral: m, shown, breakpoint: mark,
-          unanswered: (s.unanswered ?? []).map((c) => ({ id: this.#callIds[c], name: this.#callNames[c] })),
-        });
+      } else if (code === Message) {
+        const m = this.#messages[encoded[at++]];
+        const changes = encoded[at++];
+        if (changes === 0 && encoded[at] === 0 && !mark) {
+          // Most messages are sent as they came: one entry each, made once.
+          at++;
+          plan.messages.push((m.asIs ??= { source: m.source, neutral: m, shown: m.parts.map(() => undefined), breakpoint: false, unanswered: [] }));
+          continue;
+        }
+        const shown: Array<string | null | undefined> = m.parts.map(() => undefined);
+        for (let n = changes; n > 0; n--) {
+          const k = encoded[at++];
+          const state = encoded[at++];
+          if (state !== Whole) shown[k] = state === Dropped ? null : m.shown[k];
+        }
+        const unanswered: Array<{ id: string; name: string }> = [];
+        for (let n = encoded[at++]; n > 0; n--) {
+          const c = encoded[at++];
+          unanswered.push({ id: this.#callIds[c], name: this.#callNames[c] });
+        }
+        plan.messages.push({ source: m.source, neutral: m, shown, breakpoint: mark, unanswered });
       }
-    });
+    }
     return plan;
   }
 

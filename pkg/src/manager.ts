@@ -9,9 +9,23 @@ import { type Adapter, FORMATS } from './providers/neutral.js';
 import {
   holder, method, number, object, optionalBoolean, optionalFunction, optionalNumber, optionalString, string, type Bag,
 } from './read.js';
-import type { ContextBuild, ContextFormat, LedgerRecord, ContextManagerOptions, ContextWarning, TokenCounter } from './types.js';
+import type { ContextBuild, ContextFormat, ContextReminder, LedgerRecord, ContextManagerOptions, ContextWarning, TokenCounter } from './types.js';
 
 const DEFAULT_SUMMARIZER_TIMEOUT_MS = 120_000;
+
+function reminders(value: unknown): ContextReminder[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) throw argumentError(TypeError, 'options.reminders', 'must be an array of { every, text }');
+  return value.map((r, i) => {
+    const field = `options.reminders[${i}]`;
+    const bag = object(field, r);
+    const every = number(`${field}.every`, bag.every);
+    if (!Number.isInteger(every) || every < 1) throw argumentError(RangeError, `${field}.every`, `must be a whole number >= 1, got ${every}`);
+    const text = bag.text;
+    if (typeof text !== 'string' && typeof text !== 'function') throw argumentError(TypeError, `${field}.text`, 'must be a string or a function that returns one');
+    return { every, text: text as ContextReminder['text'] };
+  });
+}
 
 /** @internal The engine's options from a host's (shared with `AgentRunner`'s `bounded`). */
 export function engineOptions(field: string, opts: Bag, adapter: Adapter, defaults: { budget?: number; store?: unknown; counter?: unknown } = {}) {
@@ -47,7 +61,7 @@ export function engineOptions(field: string, opts: Bag, adapter: Adapter, defaul
  *
  * Every request is at most `budget` tokens. Between compactions a request is the previous
  * one plus what you appended, so the provider reads it from its cache. When a request
- * passes `highWater` (90% of the budget), one compaction brings it under `lowWater` (60%):
+ * passes `highWater` (85% of the budget), one compaction brings it under `lowWater` (25%):
  * old tool outputs and texts are stored whole, then replaced by a line naming their store
  * id; then the oldest turns are summarized (or dropped, without a summarizer). Every tool
  * call keeps its result; signed thinking is never edited.
@@ -69,6 +83,7 @@ export class ContextManager<Message = unknown> {
   readonly #adapter: Adapter;
   readonly #onLedger: ((record: LedgerRecord) => void) | undefined;
   readonly #onWarning: ((warning: ContextWarning) => void) | undefined;
+  readonly #reminders: ContextReminder[];
   /** Builds run one after another. */
   #tail: Promise<unknown> = Promise.resolve();
 
@@ -80,11 +95,12 @@ export class ContextManager<Message = unknown> {
     const opts = object('options', options);
     const format = opts.format;
     if (typeof format !== 'string' || !(FORMATS as readonly string[]).includes(format)) {
-      throw argumentError(typeof format === 'string' ? RangeError : TypeError, 'options.format', `must be one of ${FORMATS.map((f) => `'${f}'`).join(', ')}, got ${typeof format === 'string' ? JSON.stringify(format) : typeof format}`);
+      throw argumentError(TypeError, 'options.format', `must be one of ${FORMATS.map((f) => `'${f}'`).join(', ')}, got ${typeof format === 'string' ? JSON.stringify(format) : typeof format}`);
     }
     this.#adapter = ADAPTERS[format as ContextFormat](opts);
     this.#onLedger = optionalFunction('options.onLedger', opts.onLedger);
     this.#onWarning = optionalFunction('options.onWarning', opts.onWarning);
+    this.#reminders = reminders(opts.reminders);
     this.#engine = new Engine(engineOptions('options', opts, this.#adapter));
   }
 
@@ -154,10 +170,22 @@ export class ContextManager<Message = unknown> {
     this.#engine = null;
   }
 
+  /** Appends the reminders due at this request, inside its journal. */
+  async #remind(engine: Engine): Promise<void> {
+    const request = engine.records.length + 1;
+    for (const [i, r] of this.#reminders.entries()) {
+      if (request % r.every !== 0) continue;
+      const field = `options.reminders[${i}].text`;
+      const text = string(typeof r.text === 'function' ? `${field}()` : field, typeof r.text === 'function' ? await r.text() : r.text);
+      engine.append([this.#adapter.reminder!(text)], () => field);
+    }
+  }
+
   async #build(engine: Engine): Promise<ContextBuild<Message>> {
     const started = performance.now();
     engine.begin();
     try {
+      await this.#remind(engine);
       const { request, record, warnings } = await engine.build(started);
       this.#onLedger?.(record);
       if (this.#onWarning) for (const w of warnings) this.#onWarning(w);

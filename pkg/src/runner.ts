@@ -242,7 +242,9 @@ export class AgentRunner {
             windowTurns = array('composer.compose().turns', (window as unknown as Bag).turns).length;
             let prompt: string;
             if (bounded) {
-              // One pipeline: the seeds' prompt is not built to be thrown away.
+              // The specs, when due, join the conversation at its tail, where they leave the
+              // cached prefix as it was; the seeds' prompt is not built to be thrown away.
+              if (window.specInjected) contextTokens += bounded.addUser(turn, window.turns[0].content);
               const built = await bounded.prompt(typeof ctx?.plan === 'string' ? ctx.plan : this.#plan);
               prompt = built.prompt;
               prompted = built;

@@ -259,9 +259,9 @@ export interface BoundedOptions {
    * turns are dropped instead, with a warning that carries the error.
    */
   summarizer?: SummarizerClient | SummarizerClient['summarize'];
-  /** A prompt past this share of the budget is compacted. Default 0.9. */
+  /** A prompt past this share of the budget is compacted. Default 0.85. */
   highWater?: number;
-  /** A compaction brings the prompt down to this share of the budget. Default 0.6. */
+  /** A compaction brings the prompt down to this share of the budget. Default 0.25. */
   lowWater?: number;
   /** The newest turns a compaction keeps whole, as a share of the budget (Recent Past). Default 0.2, at most 0.5. */
   recentShare?: number;
@@ -602,9 +602,9 @@ export interface ContextManagerOptions {
   cacheControl?: boolean;
   /** Learn the provider's count from `recordUsage`. Default true. */
   calibrate?: boolean;
-  /** A request past this share of the budget is compacted. Default 0.9. */
+  /** A request past this share of the budget is compacted. Default 0.85. */
   highWater?: number;
-  /** A compaction brings the request down to this share of the budget. Default 0.6. */
+  /** A compaction brings the request down to this share of the budget. Default 0.25. */
   lowWater?: number;
   /** The newest messages a compaction keeps whole, as a share of the budget. Default 0.2, at most 0.5. */
   recentShare?: number;
@@ -614,6 +614,23 @@ export interface ContextManagerOptions {
   summarizerShare?: number;
   /** For format `'vscode'`: the extension's `vscode` module, whose classes the messages are built with. */
   vscode?: VscodeLanguageModelApi;
+  /**
+   * Texts re-sent on a schedule, such as the TAS and PRD summaries every 5 requests and
+   * the specs every 10: each is appended at the tail of request `every`, `2 × every`, …,
+   * as a system message where the provider takes one mid-conversation (`openai-chat`,
+   * `openai-responses`), a user message otherwise. It joins the conversation there, so
+   * the top of the request never changes for it. `text` may be a function, called when
+   * due; one that throws or rejects fails that build, and changes nothing.
+   */
+  reminders?: ContextReminder[];
+}
+
+/** A text `ContextManager` re-sends every `every` requests (see `ContextManagerOptions.reminders`). */
+export interface ContextReminder {
+  /** Every how many requests, a whole number >= 1. */
+  every: number;
+  /** The text, or a function that returns it (or a promise of it) when due. */
+  text: string | (() => string | Promise<string>);
 }
 
 /** What `ContextManager.build` returns: a request to pass straight to the provider's SDK. */

@@ -58,7 +58,7 @@ async function replay(steps, budget) {
     const { prompt, promptTokens } = prompts.at(-1);
     const whole = o200k(prompt);
     assert.ok(whole <= budget, `turn ${result.turnIndex}: the prompt is ${whole} tokens, over ${budget}`);
-    assert.ok(promptTokens <= budget && promptTokens >= whole, `promptTokens ${promptTokens} bounds the whole count ${whole}`);
+    assert.ok(promptTokens <= budget && promptTokens >= whole, `turn ${result.turnIndex}: promptTokens ${promptTokens} bounds the whole count ${whole}`);
     assert.equal(result.promptTokens, promptTokens);
     // No output without its call, and no call without its output or placeholder.
     assert.equal(prompt.split('\n## call ').length, prompt.split('\n## output of ').length, `turn ${result.turnIndex}: calls and outputs pair up`);
@@ -116,6 +116,20 @@ describe('bounded runner', () => {
     assert.equal(store.getRawToolOutput('raw-1').rawContent, huge, 'stored byte for byte');
     assert.equal(second.ledger.cut, 1, 'cut when first sent');
     assert.equal((await runner.runTurn('and then?')).ledger.cut, 0, 'and not again');
+  });
+
+  it('re-injects the specs every 10 turns at the tail of the conversation, leaving what was sent before it', async () => {
+    const steps = Array.from({ length: 12 }, (_, i) => ({ text: `step ${i}` }));
+    const { runner, prompts } = boundedRunner({ steps, budget: 50_000 });
+    for (let t = 1; t <= 12; t++) await runner.runTurn(`input ${t}`);
+    const conversation = (p) => p.prompt.slice(p.prompt.indexOf('# Conversation'), p.prompt.lastIndexOf('\n# Plan'));
+    const refresh = (p) => conversation(p).split('[SPEC REFRESH]').length - 1;
+    assert.deepEqual(prompts.map(refresh), [0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1], 'once, on turn 10, and kept after');
+    const tenth = conversation(prompts[9]);
+    assert.ok(tenth.indexOf('[SPEC REFRESH]') > tenth.indexOf('input 10'), 'after the turn\'s input');
+    assert.match(tenth, /Rust core/);
+    assert.ok(conversation(prompts[9]).startsWith(conversation(prompts[8])), 'what was sent before is unchanged');
+    assert.ok(conversation(prompts[10]).startsWith(tenth), 'and stays where it was');
   });
 
   it('names ids in the ledger even when the store cannot read them back', async () => {
@@ -336,7 +350,7 @@ it('an onLedger or onWarning that throws rejects the turn with its error and und
     fail = true;
     const before = { turns: r.turnCount, ledger: r.ledger.length };
     let error;
-    for (let i = 0; i < 10 && !error; i++) {
+    for (let i = 0; i < 40 && !error; i++) {
       try {
         await r.runTurn(`more ${i}`);
       } catch (e) {

@@ -97,6 +97,53 @@ describe('ContextManager: the cache', () => {
     assert.ok(cm.ledger.some((r) => r.compaction), 'the session compacts at 50k');
   });
 
+  it('re-sends each reminder at the tail on its schedule, never above what was sent, valid in every format', async () => {
+    const session = sessions.find((s) => s.steps.length > 100);
+    const ROLE = { anthropic: 'user', 'openai-chat': 'system', 'openai-responses': 'system', 'ai-sdk': 'user', vscode: 1 };
+    for (const format of FORMATS) {
+      let calls = 0;
+      const reminders = [{ every: 5, text: 'TAS: Rust core. PRD: stay on track.' }, { every: 10, text: async () => `Specs, read ${++calls} times` }];
+      const cm = new ContextManager({ format, budget: 200_000, countTokens: o200k, system: 'sys', reminders, vscode: fakeVscode, cacheControl: false });
+      let previous = null;
+      for (const [t, turn] of providerTurns(session, format).slice(0, 30).entries()) {
+        if (turn.input.length) cm.append(turn.input);
+        const request = await cm.build();
+        assert.deepEqual(PROBLEMS[format](request), [], `${format} request ${t + 1}`);
+        const text = JSON.stringify(request.messages);
+        const due = [(t + 1) % 5 === 0, (t + 1) % 10 === 0];
+        const last = request.messages.at(-1);
+        if (due[1]) assert.ok(JSON.stringify(last).includes(`Specs, read ${(t + 1) / 10} times`), `${format} request ${t + 1}: the specs are last`);
+        else if (due[0]) assert.ok(JSON.stringify(last).includes('TAS: Rust core'), `${format} request ${t + 1}: the summaries are last`);
+        if (due[0] || due[1]) assert.ok(format === 'anthropic' || format === 'vscode' || last.role === ROLE[format], `${format}: the reminder's role`);
+        // Nothing before the tail changed: the previous request is a prefix of this one.
+        if (previous) for (let i = 0; i < previous.length - 1; i++) assert.deepEqual(request.messages[i], previous[i], `${format} request ${t + 1}, message ${i}`);
+        assert.equal(text.split('TAS: Rust core').length - 1, Math.floor((t + 1) / 5), `${format} request ${t + 1}: each reminder once per time due`);
+        previous = request.messages;
+        cm.append(turn.response);
+        if (turn.results.length) cm.append(turn.results);
+      }
+      assert.equal(calls, 3, `${format}: the text function is called when due, once`);
+    }
+  });
+
+  it('a reminder whose text function throws fails that build and changes nothing', async () => {
+    const boom = new Error('no specs');
+    let fail = true;
+    const cm = new ContextManager({ format: 'openai-chat', budget: 10_000, reminders: [{ every: 1, text: () => { if (fail) throw boom; return 'specs'; } }] });
+    cm.append({ role: 'user', content: 'go' });
+    assert.equal(await rejected(cm.build()), boom);
+    assert.equal(cm.ledger.length, 0);
+    fail = false;
+    const { messages } = await cm.build();
+    assert.deepEqual(messages, [{ role: 'user', content: 'go' }, { role: 'system', content: 'specs' }]);
+    assertFieldError(thrown(() => new ContextManager({ format: 'anthropic', budget: 10_000, reminders: [{ every: 0, text: 'x' }] })), RangeError, 'options.reminders[0].every');
+    assertFieldError(thrown(() => new ContextManager({ format: 'anthropic', budget: 10_000, reminders: [{ every: 2, text: 3 }] })), TypeError, 'options.reminders[0].text');
+    assertFieldError(thrown(() => new ContextManager({ format: 'anthropic', budget: 10_000, reminders: 'x' })), TypeError, 'options.reminders');
+    const bad = new ContextManager({ format: 'anthropic', budget: 10_000, reminders: [{ every: 1, text: async () => 42 }] });
+    bad.append({ role: 'user', content: 'go' });
+    assertFieldError(await rejected(bad.build()), TypeError, 'options.reminders[0].text()');
+  });
+
   it('places at most 4 Anthropic cache breakpoints, and none with cacheControl: false', async () => {
     const session = sessions[0];
     for (const cacheControl of [true, false]) {
@@ -166,7 +213,8 @@ describe('ContextManager: what is never lost or changed', () => {
       cm.append({ role: 'user', content: [{ type: 'tool_result', tool_use_id: `t${t}`, content: 'z '.repeat(1_500) }] });
       if (t % 7 === 0) cm.compact();
       const { system, tokens } = await cm.build();
-      assert.equal(system.map((b) => b.text).join('\n\n'), ['You are careful.', ...pinned].join('\n\n'));
+      const text = typeof system === 'string' ? system : system.map((b) => b.text).join('\n\n');
+      assert.equal(text, ['You are careful.', ...pinned].join('\n\n'));
       assert.ok(tokens <= 10_000);
     }
     assert.ok(cm.ledger.some((r) => r.compaction?.trigger === 'asked'));
@@ -189,7 +237,7 @@ describe('ContextManager: what is never lost or changed', () => {
 describe('ContextManager: bad input', () => {
   it('an unknown format is named, with the formats', () => {
     const error = thrown(() => new ContextManager({ format: 'gemini', budget: 10_000 }));
-    assertFieldError(error, RangeError, 'options.format');
+    assertFieldError(error, TypeError, 'options.format');
     assert.match(error.message, /'anthropic', 'openai-chat', 'openai-responses', 'ai-sdk', 'vscode'/);
     assertFieldError(thrown(() => new ContextManager({ format: 3, budget: 10_000 })), TypeError, 'options.format');
     assertFieldError(thrown(() => new ContextManager({ format: 'vscode', budget: 10_000 })), TypeError, 'options.vscode');

@@ -3,7 +3,7 @@
 // calls), and the tool results. Read with the package's own transcript parser.
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { parseTranscript } from '@devs/context/replay';
+import { callId, parseTranscript, providerTurns as replayTurns } from '@devs/context/replay';
 import { sessionFiles } from '../../bench/transcripts.mjs';
 
 /** Every real session: `{ name, steps }` (see `ReplaySession`). */
@@ -11,10 +11,9 @@ export function realSessions() {
   return sessionFiles().flatMap((file) => parseTranscript(readFileSync(file, 'utf8'), basename(file)));
 }
 
-const id = (turn, k, format) => (format === 'anthropic' ? `toolu_${turn}_${k}` : `call_${turn}_${k}`);
+const id = (turn, k, format) => callId(format === 'vscode' ? 'openai-chat' : format, turn, k);
 const args = (call) => call.envelope.action.arguments;
 const output = (call) => call.envelope.observation.output;
-const failed = (call) => call.envelope.observation.status === 'error';
 
 /** Fake `vscode` classes with the API's shape, for tests outside an extension host. */
 export const fakeVscode = (() => {
@@ -32,59 +31,22 @@ export const fakeVscode = (() => {
 /**
  * The session's turns in `format`: `[{ input, response, results }]`, each a list of
  * messages (Responses API: items) to append in that order; `input` comes before the
- * request for that turn, the rest after it.
+ * request for that turn, the rest after it. The replay's own conversion, plus `vscode`,
+ * which needs the host's classes.
  */
 export function providerTurns(session, format, vscode = fakeVscode) {
+  if (format !== 'vscode') return replayTurns(session, format);
   return session.steps.map((step, t) => {
     const calls = step.calls.map((c, k) => ({ c, id: id(t, k, format) }));
     const answered = calls.filter(({ c }) => !c.unanswered);
-    const input = step.input === undefined ? [] : [userText(format, step.input, vscode)];
-    switch (format) {
-      case 'anthropic': {
-        const content = [];
-        if (step.text) content.push({ type: 'text', text: step.text });
-        for (const { c, id: callId } of calls) content.push({ type: 'tool_use', id: callId, name: c.envelope.action.tool_name, input: args(c) });
-        if (!content.length) content.push({ type: 'text', text: '(no text)' });
-        const results = answered.map(({ c, id: callId }) => ({ type: 'tool_result', tool_use_id: callId, content: output(c), is_error: failed(c) }));
-        return { input, response: [{ role: 'assistant', content }], results: results.length ? [{ role: 'user', content: results }] : [] };
-      }
-      case 'openai-chat': {
-        const response = { role: 'assistant', content: step.text || null };
-        if (calls.length) response.tool_calls = calls.map(({ c, id: callId }) => ({ id: callId, type: 'function', function: { name: c.envelope.action.tool_name, arguments: JSON.stringify(args(c)) } }));
-        if (!calls.length && !step.text) response.content = '(no text)';
-        return { input, response: [response], results: answered.map(({ c, id: callId }) => ({ role: 'tool', tool_call_id: callId, content: output(c) })) };
-      }
-      case 'openai-responses': {
-        const response = [];
-        if (step.text || !calls.length) response.push({ role: 'assistant', content: step.text || '(no text)' });
-        for (const { c, id: callId } of calls) response.push({ type: 'function_call', call_id: callId, name: c.envelope.action.tool_name, arguments: JSON.stringify(args(c)) });
-        return { input, response, results: answered.map(({ c, id: callId }) => ({ type: 'function_call_output', call_id: callId, output: output(c) })) };
-      }
-      case 'ai-sdk': {
-        const content = [];
-        if (step.text) content.push({ type: 'text', text: step.text });
-        for (const { c, id: callId } of calls) content.push({ type: 'tool-call', toolCallId: callId, toolName: c.envelope.action.tool_name, input: args(c) });
-        if (!content.length) content.push({ type: 'text', text: '(no text)' });
-        const parts = answered.map(({ c, id: callId }) => ({ type: 'tool-result', toolCallId: callId, toolName: c.envelope.action.tool_name, output: { type: failed(c) ? 'error-text' : 'text', value: output(c) } }));
-        return { input, response: [{ role: 'assistant', content }], results: parts.length ? [{ role: 'tool', content: parts }] : [] };
-      }
-      case 'vscode': {
-        const content = [];
-        if (step.text) content.push(new vscode.LanguageModelTextPart(step.text));
-        for (const { c, id: callId } of calls) content.push(new vscode.LanguageModelToolCallPart(callId, c.envelope.action.tool_name, args(c)));
-        if (!content.length) content.push(new vscode.LanguageModelTextPart('(no text)'));
-        const parts = answered.map(({ c, id: callId }) => new vscode.LanguageModelToolResultPart(callId, [new vscode.LanguageModelTextPart(output(c))]));
-        return { input, response: [vscode.LanguageModelChatMessage.Assistant(content)], results: parts.length ? [vscode.LanguageModelChatMessage.User(parts)] : [] };
-      }
-      default:
-        throw new Error(`no such format ${format}`);
-    }
+    const input = step.input === undefined ? [] : [vscode.LanguageModelChatMessage.User(step.input)];
+    const content = [];
+    if (step.text) content.push(new vscode.LanguageModelTextPart(step.text));
+    for (const { c, id: callId } of calls) content.push(new vscode.LanguageModelToolCallPart(callId, c.envelope.action.tool_name, args(c)));
+    if (!content.length) content.push(new vscode.LanguageModelTextPart('(no text)'));
+    const parts = answered.map(({ c, id: callId }) => new vscode.LanguageModelToolResultPart(callId, [new vscode.LanguageModelTextPart(output(c))]));
+    return { input, response: [vscode.LanguageModelChatMessage.Assistant(content)], results: parts.length ? [vscode.LanguageModelChatMessage.User(parts)] : [] };
   });
-}
-
-function userText(format, text, vscode) {
-  if (format === 'vscode') return vscode.LanguageModelChatMessage.User(text);
-  return { role: 'user', content: text };
 }
 
 /** The raw outputs of a session's turns, by the call id each format gives them. */

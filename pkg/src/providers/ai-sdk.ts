@@ -117,6 +117,11 @@ export const aiSdk: Adapter = {
     return { messages: out };
   },
 
+  reminder(text) {
+    // Some providers behind the AI SDK (Anthropic's) refuse a system message after the first user one.
+    return { role: 'user', content: [{ type: 'text', text }] };
+  },
+
   usage(usage, field) {
     const u = bag(field, usage);
     const details = u.inputTokenDetails === undefined || u.inputTokenDetails === null ? undefined : bag(`${field}.inputTokenDetails`, u.inputTokenDetails);

@@ -139,6 +139,11 @@ export const anthropic: Adapter = {
     return system === undefined ? { messages: out } : { system, messages: out };
   },
 
+  reminder(text) {
+    // No system role mid-conversation: a user text, which the writer joins to the results before it.
+    return { role: 'user', content: [{ type: 'text', text }] };
+  },
+
   usage(usage, field) {
     const u = bag(field, usage);
     const input = count(`${field}.input_tokens`, u.input_tokens);

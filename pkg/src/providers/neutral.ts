@@ -14,7 +14,9 @@ export type Format = (typeof FORMATS)[number];
  * `init()`, so nothing may read them while the package loads.
  */
 export function lazy<T extends object>(get: () => T): T {
-  return new Proxy({} as T, { get: (_, key) => (get() as Record<PropertyKey, unknown>)[key] });
+  // Copied to a plain object once the rules are loaded: a build reads these per part.
+  let value: Record<PropertyKey, unknown> | undefined;
+  return new Proxy({} as T, { get: (_, key) => (value ??= { ...(get() as Record<PropertyKey, unknown>) })[key] });
 }
 
 export const Kind = lazy(() => rules.PartKind);
@@ -89,12 +91,14 @@ export interface UsageFigures {
 export interface Adapter {
   /** The host's format, or `text`: the runner's one-string prompt. */
   readonly format: Format | 'text';
-  /** Tokens the provider adds per message and per part, before calibration. */
-  readonly framing: { message: number; part: number };
+  /** Tokens the provider adds per message and per part, and the request's own headings, before calibration. */
+  readonly framing: { message: number; part: number; request?: number };
   /** The parts of one message; throws a TypeError naming `field` and the bad member. */
   read(message: unknown, field: string): NeutralMessage;
   /** The request a plan describes. */
   write(plan: Plan): { system?: unknown; messages: unknown[] };
+  /** A scheduled reminder as a message at the tail: a system message where the provider takes one mid-conversation, a user message otherwise. */
+  reminder?(text: string): unknown;
   /** The provider's usage object, as its SDK returns it. */
   usage(usage: unknown, field: string): UsageFigures;
 }

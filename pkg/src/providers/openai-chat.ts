@@ -93,6 +93,10 @@ export const openaiChat: Adapter = {
     return { messages: out };
   },
 
+  reminder(text) {
+    return { role: 'system', content: text };
+  },
+
   usage(usage, field) {
     const u = bag(field, usage);
     const details = u.prompt_tokens_details === undefined || u.prompt_tokens_details === null ? {} : bag(`${field}.prompt_tokens_details`, u.prompt_tokens_details);

@@ -111,6 +111,10 @@ export const openaiResponses: Adapter = {
     return { messages: out };
   },
 
+  reminder(text) {
+    return { type: 'message', role: 'system', content: text };
+  },
+
   usage(usage, field) {
     const u = bag(field, usage);
     const details = u.input_tokens_details === undefined || u.input_tokens_details === null ? {} : bag(`${field}.input_tokens_details`, u.input_tokens_details);

@@ -15,9 +15,10 @@ export interface TextMessage {
 
 export const textFormat: Adapter = {
   format: 'text',
-  // Headings: `## output of read_file (turn 12)`, counted generously so the sum of parts
-  // never falls below a count of the whole text.
-  framing: { message: 2, part: 14 },
+  // Headings: `## output of read_file (turn 12)` per part, `# Goal` … `# Plan` per request
+  // (19 tokens by o200k and by length / 4), counted generously so the sum of parts never
+  // falls below a count of the whole text.
+  framing: { message: 2, part: 14, request: 24 },
 
   read(message) {
     const m = message as TextMessage;

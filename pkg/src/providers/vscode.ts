@@ -102,6 +102,10 @@ export function vscodeAdapter(api: unknown): Adapter {
       return { messages: out.map((m) => (m.fresh || m.source === undefined ? message(m.role, m.content, m.name) : m.source)) };
     },
 
+    reminder(text: string) {
+      return message(User, [textPart(text)]);
+    },
+
     usage(usage, field) {
       const u = bag(field, usage);
       return { input: count(`${field}.inputTokens`, u.inputTokens) };

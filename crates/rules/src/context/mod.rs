@@ -53,8 +53,8 @@ pub struct Config {
     pub summary_share: f64,
 }
 
-pub const DEFAULT_HIGH_WATER: f64 = 0.9;
-pub const DEFAULT_LOW_WATER: f64 = 0.6;
+pub const DEFAULT_HIGH_WATER: f64 = 0.85;
+pub const DEFAULT_LOW_WATER: f64 = 0.25;
 pub const DEFAULT_RECENT_SHARE: f64 = 0.2;
 pub const DEFAULT_PART_SHARE: f64 = 0.15;
 pub const DEFAULT_SUMMARIZER_SHARE: f64 = 0.4;
@@ -255,6 +255,8 @@ pub enum Key {
     /// The marked results of calls left unanswered after message `0`.
     Unanswered(usize, u32),
     Tail(u32),
+    /// The note for dropped turns, with the first turn kept.
+    LeftOut(usize),
 }
 
 /// The manager: the conversation, what has been folded away, and the books.
@@ -393,7 +395,21 @@ impl Manager {
             + self.summary_tokens
             + messages
             + self.unanswered_tokens()
+            + self.left_out_tokens()
             + self.tail_tokens
+    }
+
+    /// Turns dropped without a summary leave a note in their place.
+    pub fn left_out(&self) -> bool {
+        self.first_live > 0 && self.summary_tokens == 0.0
+    }
+
+    fn left_out_tokens(&self) -> f64 {
+        if self.left_out() {
+            render::LEFT_OUT_TOKENS
+        } else {
+            0.0
+        }
     }
 
     /// Each call left without a result gets a marked one: a few tokens each.
@@ -601,6 +617,7 @@ impl Manager {
         self.advance()
     }
 
+    /// `tokens`: the summary message as sent (the summary in its wrapper), with its framing.
     pub fn summarized(&mut self, tokens: f64) -> Need {
         let Some((from, to)) = self.summarizing.take() else {
             return self.advance();
@@ -1005,7 +1022,7 @@ impl Manager {
                 history += parts
             }
         }
-        framing += self.unanswered_tokens();
+        framing += self.unanswered_tokens() + self.left_out_tokens();
         Sections {
             system: self.system_tokens,
             // The host's text after the conversation is pinned too: never cut.

@@ -14,6 +14,8 @@ use crate::text::{Probe, cut_end};
 pub const PLACEHOLDER_TOKENS: f64 = 24.0;
 /// A marked result for an unanswered call, with its framing.
 pub const UNANSWERED_TOKENS: f64 = 16.0;
+/// The note that opens a conversation whose earliest turns were dropped, with its framing.
+pub const LEFT_OUT_TOKENS: f64 = 28.0;
 /// Breakpoints a provider takes at most (Anthropic's `cache_control`).
 pub const MAX_BREAKPOINTS: usize = 4;
 
@@ -32,6 +34,8 @@ pub fn shown_code(s: Shown) -> u8 {
 pub enum Emit {
     Fixed,
     Summary,
+    /// The note that the earliest turns were dropped (with no summary in their place).
+    LeftOut,
     /// A live message; `changed` lists `(part, shown code)` of the parts not shown whole;
     /// `unanswered` the calls of this message that get a marked result.
     Message {
@@ -56,8 +60,8 @@ pub struct Plan {
 
 impl Plan {
     /// The plan as numbers: `[emits, (op, …)*, breakpoints, index*]`, where op 0 is the
-    /// fixed texts, 1 the summary, and 2 a message: `index, changed, (part, code)*,
-    /// unanswered, call*`.
+    /// fixed texts, 1 the summary, 2 a message: `index, changed, (part, code)*,
+    /// unanswered, call*`, 3 the tail and 4 the note for dropped turns.
     pub fn encode(&self) -> Vec<f64> {
         let mut out = vec![self.emits.len() as f64];
         for e in &self.emits {
@@ -65,6 +69,7 @@ impl Plan {
                 Emit::Fixed => out.push(0.0),
                 Emit::Summary => out.push(1.0),
                 Emit::Tail => out.push(3.0),
+                Emit::LeftOut => out.push(4.0),
                 Emit::Message {
                     index,
                     changed,
@@ -104,6 +109,11 @@ pub fn plan(m: &Manager, has_fixed: bool) -> Plan {
         owner.push(p.emits.len());
         p.emits.push(Emit::Summary);
         keys.push((Key::Summary(m.summary_version), m.summary_tokens));
+    }
+    if m.left_out() {
+        owner.push(p.emits.len());
+        p.emits.push(Emit::LeftOut);
+        keys.push((Key::LeftOut(m.first_live), LEFT_OUT_TOKENS));
     }
     for (i, msg) in m.history.messages.iter().enumerate().skip(m.first_live) {
         let changed: Vec<(usize, u8)> = msg
@@ -166,7 +176,7 @@ fn breakpoints(emits: &[Emit], keys: &[(Key, f64)], owner: &[usize], last: &Sent
     };
     if let Some(s) = emits
         .iter()
-        .rposition(|e| matches!(e, Emit::Fixed | Emit::Summary))
+        .rposition(|e| matches!(e, Emit::Fixed | Emit::Summary | Emit::LeftOut))
     {
         add(s);
     }

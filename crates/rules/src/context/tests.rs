@@ -147,25 +147,26 @@ impl Host {
                         Some(make) => {
                             self.summarizer_calls += 1;
                             self.summary = make(&prompt);
-                            m.summarized(tokens(&self.summary))
+                            m.summarized(tokens(&own_text(0, &self.summary)))
                         }
                     }
                 }
             };
         }
         let plan = m.render(self.fixed);
-        let text = self.request_text(m, &plan);
+        let text = self.request_text(&plan);
         m.commit();
         (plan, text)
     }
 
     /// The request as one text, each message on its own: to count it whole.
-    fn request_text(&self, m: &Manager, plan: &Plan) -> String {
+    fn request_text(&self, plan: &Plan) -> String {
         let mut out = String::new();
         for e in &plan.emits {
             match e {
                 Emit::Fixed | Emit::Tail => {}
-                Emit::Summary => out.push_str(&self.summary),
+                Emit::LeftOut => out.push_str(&own_text(2, "")),
+                Emit::Summary => out.push_str(&own_text(0, &self.summary)),
                 Emit::Message {
                     index,
                     changed,
@@ -184,9 +185,25 @@ impl Host {
                 }
             }
         }
-        let _ = m;
         out
     }
+}
+
+/// The manager's own words, as the shell reads them from `render::own_texts`.
+fn own_text(n: usize, summary: &str) -> String {
+    let mut f = Frame::new();
+    render::own_texts(&mut f);
+    let frame = f.into_string();
+    let mut r = Reader::new(&frame);
+    let mut text = String::new();
+    for i in 0..=n {
+        text = if i == 0 {
+            r.text(&[summary])
+        } else {
+            r.text(&[])
+        };
+    }
+    text
 }
 
 fn output(n: usize, seed: usize) -> String {
@@ -334,8 +351,12 @@ fn without_a_summarizer_the_oldest_groups_are_dropped() {
         h.append(&mut m, Role::User, &[P::Text(&format!("turn {turn}"))])
             .unwrap();
         tool_turn(&mut h, &mut m, 600, turn);
-        h.build(&mut m);
+        let (_, text) = h.build(&mut m);
         assert!(m.tokens() <= budget, "turn {turn}");
+        assert!(
+            tokens(&text) <= m.raw_tokens(),
+            "turn {turn}: the note for dropped turns is counted"
+        );
         dropped |= m
             .record
             .compaction
@@ -808,5 +829,8 @@ fn the_ledger_escapes_what_it_writes() {
         ..ledger::Ledger::default()
     };
     let json = r.to_json();
-    assert!(json.contains(r#""counter":"a\"b\\c\u000a\u0001é😀""#), "{json}");
+    assert!(
+        json.contains(r#""counter":"a\"b\\c\u000a\u0001é😀""#),
+        "{json}"
+    );
 }

@@ -1,0 +1,140 @@
+#!/usr/bin/env node
+// Issue 19's figures: the prompt cache and the bill, for ContextManager against its peers,
+// side by side in one run. Each real session (pkg/test/fixtures/sessions/) is replayed as
+// a host would: per model turn, append the user's input, build a request, append the
+// response and the tool results. Every request is measured the same way (bench/cache/
+// measure.mjs, exact o200k) and checked against its provider's rules (pkg/test/validity.mjs).
+//
+//   node bench/cache.mjs [--budget 200000,50000] [--session claude] [--strategy context]
+//                        [--set lowWater=0.5,...] [--svg docs/images/cache.svg]
+//
+// `--set` passes options to ContextManager; `--svg` draws the longest session at the last
+// budget. A benchmark, not a test: nothing is asserted. Columns, per strategy and budget:
+//   cache share   tokens a request shares with the one before, over all tokens sent;
+//   spend         input cost (reads 0.1×, writes 1.25×) relative to the first strategy's
+//                 (the auto-compact's, unless --strategy leaves it out);
+//   worst         the lowest per-session cache share, and the highest per-session spend;
+//   largest       the largest request against the budget;
+//   bad           requests a provider would reject, and empty ones;
+//   ms            build time per request, median and 95th percentile.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { basename } from 'node:path';
+import { parseArgs } from 'node:util';
+import { PROBLEMS } from '../pkg/test/validity.mjs';
+import { chart } from './cache/chart.mjs';
+import { chunks, cost, measure, percentiles } from './cache/measure.mjs';
+import { STRATEGIES } from './cache/strategies.mjs';
+import { sessionFiles } from './transcripts.mjs';
+
+const require = createRequire(new URL('../pkg/package.json', import.meta.url));
+const { parseTranscript, providerTurns } = require('@devs/context/replay');
+
+const { values: args } = parseArgs({
+  options: {
+    budget: { type: 'string', default: '200000,50000' },
+    session: { type: 'string', default: '' },
+    strategy: { type: 'string', default: '' },
+    set: { type: 'string', default: '' },
+    svg: { type: 'string' },
+  },
+});
+const budgets = args.budget.split(',').map(Number);
+const options = Object.fromEntries(args.set.split(',').filter(Boolean).map((kv) => { const [k, v] = kv.split('='); return [k, Number(v)]; }));
+const strategies = Object.entries(STRATEGIES).filter(([name]) => name.toLowerCase().includes(args.strategy.toLowerCase()));
+
+// A coding agent's system prompt of about 2,000 tokens, the same for every strategy.
+const SYSTEM = Array.from({ length: 40 }, (_, i) => `Rule ${i + 1}: work in small verified steps; read a file before editing it, run the tests after each change, and report what you changed and why in one short paragraph.`).join('\n');
+
+const recorded = sessionFiles().flatMap((file) => parseTranscript(readFileSync(file, 'utf8'), basename(file)));
+// No recorded session reaches 90% of 200k, so one long one is made: the Claude Code
+// session three times over (about 350k tokens of history), its calls renumbered by turn.
+const claude = recorded.find((s) => s.name.startsWith('claude-code'));
+const long = { name: `${claude.name} ×3`, steps: [...claude.steps, ...claude.steps, ...claude.steps] };
+const sessions = [...recorded, long].filter((s) => s.name.toLowerCase().includes(args.session.toLowerCase()));
+
+/** One session through one strategy: every request's measure, validity and build time. */
+async function run(session, budget, make) {
+  const strategy = make({ budget, system: SYSTEM, options });
+  const requests = [];
+  let previous = [];
+  for (const turn of providerTurns(session, strategy.format)) {
+    strategy.append(turn.input);
+    const start = performance.now();
+    const request = await strategy.build();
+    const ms = performance.now() - start;
+    const current = chunks(request);
+    const m = measure(current, previous);
+    previous = current;
+    strategy.usage?.(m);
+    const problems = PROBLEMS[strategy.format](request);
+    const empty = !request.messages.some((msg) => msg.role !== 'system');
+    requests.push({ ...m, ms, invalid: problems.length > 0 && !empty, empty });
+    strategy.append(turn.response);
+    strategy.append(turn.results);
+  }
+  strategy.free?.();
+  return requests;
+}
+
+const sum = (xs, f) => xs.reduce((n, x) => n + f(x), 0);
+const share = (rs) => sum(rs, (r) => r.prefix) / sum(rs, (r) => r.tokens);
+const spend = (rs) => sum(rs, cost);
+
+const results = [];
+for (const budget of budgets) {
+  for (const session of sessions) {
+    for (const [name, make] of strategies) {
+      const requests = await run(session, budget, make);
+      results.push({ budget, session: session.name, strategy: name, requests });
+      process.stderr.write(`${budget / 1000}k ${session.name} ${name}: cache ${share(requests).toFixed(3)}, ${requests.length} requests\n`);
+    }
+  }
+}
+
+const baseline = (budget, session) => results.find((r) => r.budget === budget && r.session === session && r.strategy === strategies[0][0]);
+const rows = [];
+for (const budget of budgets) {
+  for (const [name] of strategies) {
+    const runs = results.filter((r) => r.budget === budget && r.strategy === name);
+    const all = runs.flatMap((r) => r.requests);
+    const base = runs.map((r) => baseline(budget, r.session).requests).flat();
+    const times = percentiles(all.map((r) => r.ms));
+    rows.push({
+      budget: `${budget / 1000}k`,
+      strategy: name,
+      'cache share': share(all).toFixed(3),
+      'worst session': Math.min(...runs.map((r) => share(r.requests))).toFixed(3),
+      spend: `${(spend(all) / spend(base)).toFixed(2)}×`,
+      'worst spend': `${Math.max(...runs.map((r) => spend(r.requests) / spend(baseline(budget, r.session).requests))).toFixed(2)}×`,
+      'largest / budget': (Math.max(...all.map((r) => r.tokens)) / budget).toFixed(3),
+      'invalid / empty': `${sum(all, (r) => r.invalid)} / ${sum(all, (r) => r.empty)}`,
+      'ms p50 / p95': `${times.p50.toFixed(3)} / ${times.p95.toFixed(3)}`,
+    });
+  }
+}
+
+console.log(`${sessions.length} sessions, ${results.length / budgets.length / strategies.length} each; ContextManager options ${JSON.stringify(options)}\n`);
+const head = Object.keys(rows[0]);
+console.log(`| ${head.join(' | ')} |`);
+console.log(`|${head.map((h, i) => (i < 2 ? '---' : '--:')).join('|')}|`);
+for (const row of rows) console.log(`| ${head.map((h) => row[h]).join(' | ')} |`);
+console.log('\nPer session (cache share, spend against the auto-compact):');
+for (const budget of budgets) {
+  for (const session of sessions) {
+    const cells = strategies.map(([name]) => {
+      const r = results.find((x) => x.budget === budget && x.session === session.name && x.strategy === name).requests;
+      return `${name.split(' ')[0]} ${share(r).toFixed(3)} ${(spend(r) / spend(baseline(budget, session.name).requests)).toFixed(2)}×`;
+    });
+    console.log(`  ${budget / 1000}k ${session.name}: ${cells.join(', ')}`);
+  }
+}
+
+if (args.svg) {
+  const budget = budgets.at(-1);
+  const longest = sessions.reduce((a, b) => (b.steps.length > a.steps.length ? b : a));
+  const series = results.filter((r) => r.budget === budget && r.session === longest.name && !r.strategy.includes('reference'))
+    .map((r) => ({ name: r.strategy, requests: r.requests }));
+  writeFileSync(args.svg, chart({ title: `${longest.name} at ${budget / 1000}k: each request, per strategy`, budget, series }));
+  console.log(`\nwrote ${args.svg}`);
+}
