@@ -119,6 +119,18 @@ const head = Object.keys(rows[0]);
 console.log(`| ${head.join(' | ')} |`);
 console.log(`|${head.map((h, i) => (i < 2 ? '---' : '--:')).join('|')}|`);
 for (const row of rows) console.log(`| ${head.map((h) => row[h]).join(' | ')} |`);
+if (budgets.length === 2) {
+  // The README's table: both budgets in each cell, the first budget first.
+  const cell = (name, key, f = (v) => v) => budgets.map((b) => f(rows.find((r) => r.strategy === name && r.budget === `${b / 1000}k`)[key])).join(' / ');
+  const pair = (v) => v.replace(' / ', ', ');
+  const ms = (v) => v.replace(/(\S+) \/ (\S+)/, '$1 ($2)');
+  const b = budgets.map((x) => `${x / 1000}k`).join(' / ');
+  console.log(`\n| strategy (${b}) | cache share | worst session | spend | worst session | largest request / budget | invalid, empty requests | build ms, median (p95) |`);
+  console.log('|---|--:|--:|--:|--:|--:|--:|--:|');
+  for (const [name] of strategies) {
+    console.log(`| ${name} | ${cell(name, 'cache share')} | ${cell(name, 'worst session')} | ${cell(name, 'spend')} | ${cell(name, 'worst spend')} | ${cell(name, 'largest / budget')} | ${cell(name, 'invalid / empty', pair)} | ${cell(name, 'ms p50 / p95', ms)} |`);
+  }
+}
 console.log('\nPer session (cache share, spend against the auto-compact):');
 for (const budget of budgets) {
   for (const session of sessions) {

@@ -12,25 +12,45 @@ use devs_context_rules::text::split_texts;
 #[wasm_bindgen]
 pub struct Management(Run, Need);
 
-/// A need as one number, `code + 16 * argument` (see `pkg/src/management.ts` for the
-/// codes); what does not fit (tokens, a cut's share, the result) is read by getters.
+/// What the machine needs next, as `Management`'s packed need carries it.
+#[wasm_bindgen]
+#[derive(Clone, Copy)]
+pub enum ManagementNeed {
+    Compose = 0,
+    ShouldPrune = 1,
+    Prune = 2,
+    KeepSummary = 3,
+    Roles = 4,
+    KeepNewest = 5,
+    KeepCut = 6,
+    ShouldTruncate = 7,
+    Persist = 8,
+    WarnPersistFailed = 9,
+    Truncate = 10,
+    Recount = 11,
+    Done = 12,
+}
+
+/// A need as one number, `code + 16 * argument` (the code a [`ManagementNeed`]); what does
+/// not fit (tokens, a cut's share, the result) is read by getters.
 fn packed(n: Need) -> f64 {
+    use ManagementNeed as C;
     let (code, arg) = match n {
-        Need::Compose => (0, 0.0),
-        Need::ShouldPrune { .. } => (1, 0.0),
-        Need::Prune => (2, 0.0),
-        Need::KeepSummary => (3, 0.0),
-        Need::Roles => (4, 0.0),
-        Need::Keep(Kept::Newest { start }) => (5, start as f64),
-        Need::Keep(Kept::Cut { first, .. }) => (6, first as f64),
-        Need::ShouldTruncate { output } => (7, output as f64),
-        Need::Persist { output } => (8, output as f64),
-        Need::WarnPersistFailed { output } => (9, output as f64),
-        Need::Truncate { output } => (10, output as f64),
-        Need::Recount { turns_changed } => (11, f64::from(u8::from(turns_changed))),
-        Need::Done { pruned, .. } => (12, f64::from(u8::from(pruned))),
+        Need::Compose => (C::Compose, 0.0),
+        Need::ShouldPrune { .. } => (C::ShouldPrune, 0.0),
+        Need::Prune => (C::Prune, 0.0),
+        Need::KeepSummary => (C::KeepSummary, 0.0),
+        Need::Roles => (C::Roles, 0.0),
+        Need::Keep(Kept::Newest { start }) => (C::KeepNewest, start as f64),
+        Need::Keep(Kept::Cut { first, .. }) => (C::KeepCut, first as f64),
+        Need::ShouldTruncate { output } => (C::ShouldTruncate, output as f64),
+        Need::Persist { output } => (C::Persist, output as f64),
+        Need::WarnPersistFailed { output } => (C::WarnPersistFailed, output as f64),
+        Need::Truncate { output } => (C::Truncate, output as f64),
+        Need::Recount { turns_changed } => (C::Recount, f64::from(u8::from(turns_changed))),
+        Need::Done { pruned, .. } => (C::Done, f64::from(u8::from(pruned))),
     };
-    f64::from(code) + 16.0 * arg
+    f64::from(code as u8) + 16.0 * arg
 }
 
 #[wasm_bindgen]

@@ -99,19 +99,36 @@ impl RunnerCore {
     }
 }
 
+/// A step of the runner's turn, as `steps()` packs them.
+#[wasm_bindgen]
+#[derive(Clone, Copy)]
+pub enum RunnerStep {
+    AddInput = 0,
+    Manage = 1,
+    Compose = 2,
+    CallLlm = 3,
+    Handoff = 4,
+    Inject = 5,
+    Stamp = 6,
+    KeepEnvelope = 7,
+    Log = 8,
+    Commit = 9,
+}
+
 fn code(step: Step) -> u8 {
-    match step {
-        Step::AddInput => 0,
-        Step::Manage => 1,
-        Step::Compose => 2,
-        Step::CallLlm => 3,
-        Step::Handoff => 4,
-        Step::Inject => 5,
-        Step::Stamp => 6,
-        Step::KeepEnvelope => 7,
-        Step::Log => 8,
-        Step::Commit => 9,
-    }
+    let c = match step {
+        Step::AddInput => RunnerStep::AddInput,
+        Step::Manage => RunnerStep::Manage,
+        Step::Compose => RunnerStep::Compose,
+        Step::CallLlm => RunnerStep::CallLlm,
+        Step::Handoff => RunnerStep::Handoff,
+        Step::Inject => RunnerStep::Inject,
+        Step::Stamp => RunnerStep::Stamp,
+        Step::KeepEnvelope => RunnerStep::KeepEnvelope,
+        Step::Log => RunnerStep::Log,
+        Step::Commit => RunnerStep::Commit,
+    };
+    c as u8
 }
 
 #[wasm_bindgen(js_name = recentStart)]

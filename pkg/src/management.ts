@@ -12,9 +12,6 @@ import { readBudget } from './window-composer.js';
 import { DUE_ALL, ToolOutputPruner } from './pruners.js';
 import { rules } from './wasm.js';
 
-// What the machine needs next (see `need` in src/management.rs).
-const COMPOSE = 0, SHOULD_PRUNE = 1, PRUNE = 2, KEEP_SUMMARY = 3, ROLES = 4, KEEP_NEWEST = 5, KEEP_CUT = 6;
-const SHOULD_TRUNCATE = 7, PERSIST = 8, WARN_PERSIST_FAILED = 9, TRUNCATE = 10, RECOUNT = 11, DONE = 12;
 
 /**
  * Summary turns this package made: a context holding only one of them is already pruned,
@@ -116,6 +113,12 @@ export async function run(job: Job): Promise<Applied> {
     let composed: Bag | undefined;
     let summary = '';
     let persistError = '';
+    // What the machine needs next: the rules' own codes.
+    const {
+      Compose: COMPOSE, ShouldPrune: SHOULD_PRUNE, Prune: PRUNE, KeepSummary: KEEP_SUMMARY, Roles: ROLES, KeepNewest: KEEP_NEWEST,
+      KeepCut: KEEP_CUT, ShouldTruncate: SHOULD_TRUNCATE, Persist: PERSIST, WarnPersistFailed: WARN_PERSIST_FAILED,
+      Truncate: TRUNCATE, Recount: RECOUNT, Done: DONE,
+    } = rules.ManagementNeed;
     let need = machine.start();
     for (;;) {
       // A need is `code + 16 * argument` (see `packed` in src/management.rs).

@@ -16,8 +16,6 @@ import type { AgentRunnerOptions, AgentTurnResult, BoundedOptions, ContextWindow
 import { SlidingRelevanceWindow, turnEntry } from './window.js';
 import { rules } from './wasm.js';
 
-// Steps (see `code` in src/runner.rs).
-const ADD_INPUT = 0, MANAGE = 1, COMPOSE = 2, CALL_LLM = 3, HANDOFF = 4, INJECT = 5, STAMP = 6, KEEP_ENVELOPE = 7, LOG = 8, COMMIT = 9;
 
 const contextRefresh = template(() => rules.contextRefreshText());
 
@@ -214,6 +212,10 @@ export class AgentRunner {
     let envelope: unknown;
     let refresh: MediumTermSummary | null = null;
     try {
+      const {
+        AddInput: ADD_INPUT, Manage: MANAGE, Compose: COMPOSE, CallLlm: CALL_LLM, Handoff: HANDOFF, Inject: INJECT, Stamp: STAMP,
+        KeepEnvelope: KEEP_ENVELOPE, Log: LOG, Commit: COMMIT,
+      } = rules.RunnerStep;
       const steps: number[] = [];
       // The rules hand out the steps they planned as base-16 digits after a leading 1.
       const plan = () => {

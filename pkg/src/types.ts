@@ -569,11 +569,12 @@ export type ContextFormat = 'anthropic' | 'openai-chat' | 'openai-responses' | '
 
 /** The classes of the `vscode` module a `ContextManager` with format `'vscode'` builds messages with. */
 export interface VscodeLanguageModelApi {
-  LanguageModelChatMessage: new (role: number, content: unknown[], name?: string) => unknown;
+  // `never[]`: any array of the module's own part types is taken, as `typeof import('vscode')` declares them.
+  LanguageModelChatMessage: new (role: number, content: never[], name?: string) => unknown;
   LanguageModelChatMessageRole: { User: number; Assistant: number };
   LanguageModelTextPart: new (value: string) => unknown;
   LanguageModelToolCallPart: new (callId: string, name: string, input: object) => unknown;
-  LanguageModelToolResultPart: new (callId: string, content: unknown[]) => unknown;
+  LanguageModelToolResultPart: new (callId: string, content: never[]) => unknown;
 }
 
 /** Options of `ContextManager`. */

@@ -12,6 +12,7 @@ import { PROBLEMS, requestText } from './validity.mjs';
 import { assertFieldError, rejected, thrown } from './helpers.mjs';
 
 const o200k = createTokenCounter('o200k_base');
+const modelMessages = (await import('ai')).modelMessageSchema.array();
 const FORMATS = ['anthropic', 'openai-chat', 'openai-responses', 'ai-sdk', 'vscode'];
 const sessions = realSessions();
 const summarizer = (prompt) => `Earlier: ${prompt.slice(0, 1500)}`;
@@ -33,6 +34,11 @@ async function replay(session, format, budget, options = {}) {
     if (turn.input.length) cm.append(turn.input);
     const request = await cm.build();
     const problems = PROBLEMS[format](request);
+    // The AI SDK checks its own messages: its schema, as generateText applies it.
+    if (format === 'ai-sdk') {
+      const parsed = modelMessages.safeParse(request.messages);
+      if (!parsed.success) problems.push(`the AI SDK's modelMessageSchema: ${parsed.error.message.slice(0, 300)}`);
+    }
     if (problems.length) seen.problems.push(`request ${seen.requests + 1}: ${problems.join('; ')}`);
     const text = requestText(request);
     const tokens = o200k(text);

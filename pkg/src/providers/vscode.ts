@@ -37,7 +37,9 @@ export function vscodeAdapter(api: unknown): Adapter {
   }
   const vscode = api as unknown as VscodeLanguageModelApi;
   const { User, Assistant } = vscode.LanguageModelChatMessageRole;
-  const message = (role: number, content: unknown[], name?: string) => new vscode.LanguageModelChatMessage(role, content, name);
+  // The parts are the module's own, built here or passed through from the host.
+  const message = (role: number, content: unknown[], name?: string) => new vscode.LanguageModelChatMessage(role, content as never[], name);
+  const resultPart = (callId: string, content: unknown[]) => new vscode.LanguageModelToolResultPart(callId, content as never[]);
   const textPart = (value: string) => new vscode.LanguageModelTextPart(value);
   const isResult = (p: unknown) => isObject(p) && typeof p.callId === 'string' && Array.isArray(p.content);
 
@@ -81,7 +83,7 @@ export function vscodeAdapter(api: unknown): Adapter {
             const s = pm.shown[i];
             if (s === null) return [];
             if (s === undefined) return [p];
-            return isResult(p) ? [new vscode.LanguageModelToolResultPart((p as Bag).callId as string, [textPart(s)])] : [textPart(s)];
+            return isResult(p) ? [resultPart((p as Bag).callId as string, [textPart(s)])] : [textPart(s)];
           });
         }
         if (pending.length && role === User) {
@@ -95,7 +97,7 @@ export function vscodeAdapter(api: unknown): Adapter {
           }
           push(role, content, changed ? undefined : source, source.name as string | undefined);
         }
-        pending = pm.unanswered.map((c) => new vscode.LanguageModelToolResultPart(c.id, [textPart(plan.unansweredText)]));
+        pending = pm.unanswered.map((c) => resultPart(c.id, [textPart(plan.unansweredText)]));
       }
       if (pending.length) push(User, pending);
       if (out.length && out[0].role !== User) out.unshift({ role: User, content: [textPart(plan.leftOutText)], fresh: true });

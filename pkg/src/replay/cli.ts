@@ -33,7 +33,7 @@ Options:
                          openai-chat, openai-responses or ai-sdk
   --cost                 also print what the input costs with the provider's prompt cache: the share
                          read from the cache and the cost relative to uncached, against the recorded
-                         agent's own where the file has its usage (Claude Code, Codex, Cline)
+                         agent's own where the file has its usage (Claude Code, Codex)
   --budget N             the bound on every prompt, in tokens (default 200000)
   --counter NAME         o200k_base, cl100k_base or heuristic (length / 4; the default)
   --threshold N          the context refresh (handoff) threshold, in tokens (default 800000)

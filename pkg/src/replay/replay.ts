@@ -127,7 +127,7 @@ export interface ReplayCost {
   cacheShare: number;
   /** The input cost relative to sending every request uncached: reads cost 0.1, writes 1.25. */
   relativeCost: number;
-  /** The recorded agent's own figures, from the usage its provider reported (Claude Code, Codex, Cline), on the requests that have them. */
+  /** The recorded agent's own figures, from the usage its provider reported (Claude Code, Codex), on the requests that have them. */
   recorded?: { requests: number; cacheShare: number; relativeCost: number };
 }
 
