@@ -12,6 +12,9 @@ export class BoundedHistory {
   readonly #onWarning: ((warning: ContextWarning) => void) | undefined;
   /** The turn's request, as built. */
   #built: { record: LedgerRecord; warnings: ContextWarning[] } | null = null;
+  /** Where raw texts go, and the id each stored text got there. */
+  readonly #store: Bag;
+  readonly #known = new Map<string, string>();
 
   constructor(options: BoundedOptions, defaults: { budget: number; store: StateRepository | undefined; goal: string; counter: TokenCounter | undefined }) {
     const field = 'options.bounded';
@@ -19,7 +22,34 @@ export class BoundedHistory {
     this.#onLedger = optionalFunction(`${field}.onLedger`, opts.onLedger);
     this.#onWarning = optionalFunction(`${field}.onWarning`, opts.onWarning);
     const o = engineOptions(field, { ...opts, system: undefined } as Bag, textFormat, { budget: defaults.budget, store: defaults.store, counter: defaults.counter });
-    this.#engine = new Engine({ ...o, system: defaults.goal, cacheControl: false });
+    this.#store = o.store;
+    this.#engine = new Engine({ ...o, system: defaults.goal, cacheControl: false, known: this.#known });
+  }
+
+  /**
+   * The seeds' store (`contextManagement.deps.stateRepository`) as their tool-output
+   * pruner gets it. When it is the bounded store too, each output is stored there once:
+   * one the pruner stored is named by its id when masked, and one already stored when it
+   * was masked or cut is not stored again by the pruner.
+   */
+  sharing(repo: Bag): Bag {
+    if (repo !== this.#store) return repo;
+    const known = this.#known;
+    return new Proxy(repo, {
+      get(target, key) {
+        const value = Reflect.get(target, key, target) as unknown;
+        if (typeof value !== 'function') return value;
+        if (key !== 'insertRawToolOutput') return value.bind(target);
+        return async (entry: unknown) => {
+          const raw = (entry as Bag | null)?.rawContent;
+          const stored = typeof raw === 'string' ? known.get(raw) : undefined;
+          if (stored !== undefined) return stored;
+          const id: unknown = await value.call(target, entry);
+          if ((typeof id === 'string' || typeof id === 'number') && typeof raw === 'string') known.set(raw, String(id));
+          return id;
+        };
+      },
+    });
   }
 
   begin(): void {
@@ -74,10 +104,9 @@ export class BoundedHistory {
   }
 
   /** Hands the turn's record to `onLedger`, and its warnings to `onWarning`, before the turn commits. */
-  report(turn: number): LedgerRecord | null {
+  report(): LedgerRecord | null {
     const built = this.#built;
     if (!built) return null;
-    void turn;
     this.#onLedger?.(built.record);
     if (this.#onWarning) for (const w of built.warnings) this.#onWarning(w);
     return built.record;

@@ -43,6 +43,8 @@ export interface EngineOptions {
   system: string | undefined;
   pinned: string[];
   cacheControl: boolean;
+  /** Texts in the store by id, shared with whoever else stores there: none is stored twice. */
+  known?: Map<string, string>;
   calibrate: boolean;
 }
 
@@ -257,12 +259,15 @@ export class Engine {
     const raw = p.raw ?? p.text;
     const earlier = this.#storedBefore.get(`${i}/${k}`);
     if (earlier && earlier.raw === raw) return earlier.id;
+    const known = this.#o.known?.get(raw);
+    if (known !== undefined) return known;
     try {
       const id = await callMethod(this.#o.store, 'insertRawToolOutput', 'store.insertRawToolOutput', [{
         toolName: this.#label(i, k), rawContent: raw, byteSize: utf8Length(raw), turnAge: 0, capturedAt: Date.now(),
       }]);
       const stored = typeof id === 'string' || typeof id === 'number' ? String(id) : `message-${i}/part-${k}`;
       this.#storedBefore.set(`${i}/${k}`, { raw, id: stored });
+      if (stored === String(id)) this.#o.known?.set(raw, stored);
       return stored;
     } catch (error) {
       failed.push(error);

@@ -235,7 +235,9 @@ export class AgentRunner {
           case MANAGE: {
             const c = ctx as Bag;
             ageToolOutputs(c);
-            applied = await run(prepare(c, cfg.management?.deps));
+            const job = prepare(c, cfg.management?.deps);
+            if (bounded) job.repo = bounded.sharing(job.repo);
+            applied = await run(job);
             if (applied.result.prunedOccurred) history = this.#history = historyFrom(c.turns, turn, cfg.agentId);
             break;
           }
@@ -325,7 +327,7 @@ export class AgentRunner {
           case COMMIT:
             // The host hears of the turn before it stands: a listener that throws undoes
             // it, as any other callback's error does.
-            if (bounded) ledger = bounded.report(turn);
+            if (bounded) ledger = bounded.report();
             if (envelope !== undefined && envelope !== null) this.#plan = (envelope as SaopEnvelope).thought.plan;
             core.commit();
             bounded?.commit();

@@ -37,10 +37,37 @@ function hostCount(counter: TokenCounter, text: string): number {
   return checked(() => rules.checkedCount(n));
 }
 
+/**
+ * Long texts each counter has counted. The seeds' rules recount their whole context on
+ * every turn (the pending outputs, the recent past), so without this a session's outputs
+ * reach the counter 40–80 times each; with it, once. Short texts cost less to count than
+ * to keep. The memo forgets everything past `MEMO_UNITS` of text, so it never holds on to
+ * more than that.
+ */
+const MEMO_MIN = 256;
+const MEMO_UNITS = 1 << 25;
+const memos = new WeakMap<TokenCounter, { counts: Map<string, number>; units: number }>();
+
+function memoCount(counter: TokenCounter, text: string): number {
+  if (text.length < MEMO_MIN) return hostCount(counter, text);
+  let memo = memos.get(counter);
+  if (!memo) memos.set(counter, (memo = { counts: new Map(), units: 0 }));
+  const hit = memo.counts.get(text);
+  if (hit !== undefined) return hit;
+  const n = hostCount(counter, text);
+  if (memo.units + text.length > MEMO_UNITS) {
+    memo.counts.clear();
+    memo.units = 0;
+  }
+  memo.counts.set(text, n);
+  memo.units += text.length;
+  return n;
+}
+
 /** Tokens of `text` (checked to be a string under `field`). */
 export function count(counter: TokenCounter | undefined, text: unknown, field: string): number {
   if (typeof text !== 'string') throw argumentError(TypeError, field, `must be a string, got ${describe(text)}`);
-  return counter ? hostCount(counter, text) : rules.approxTokens(text.length);
+  return counter ? memoCount(counter, text) : rules.approxTokens(text.length);
 }
 
 /**
@@ -71,7 +98,7 @@ export function countEach(counter: TokenCounter | undefined, items: readonly unk
     if (hit && hit.text === text) {
       out[i] = hit.tokens;
     } else {
-      const tokens = hostCount(counter, text);
+      const tokens = memoCount(counter, text);
       cache.set(item, { text, tokens });
       out[i] = tokens;
     }
@@ -86,11 +113,7 @@ export function countAll(counter: TokenCounter | undefined, texts: readonly stri
     for (let i = 0; i < texts.length; i++) out[i] = texts[i].length;
     return rules.approxEach(out);
   }
-  for (let i = 0; i < texts.length; i++) {
-    const n = counter(texts[i]);
-    if (typeof n !== 'number') throw argumentError(TypeError, 'countTokens()', `must be a number, got ${describe(n)}`);
-    out[i] = n;
-  }
+  for (let i = 0; i < texts.length; i++) out[i] = memoCount(counter, texts[i]);
   checked(() => rules.checkedTotal(out));
   return out;
 }

@@ -3,7 +3,9 @@
 // every prompt is counted whole and checked against the budget.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { AgentRunner, ContextComposer, SummarizationHandoff } from '@devs/context';
+import {
+  AgentRunner, ContextComposer, ContextPruner, MemoryStateRepository, SummarizationHandoff, ToolOutputPruner, WindowComposer, createDefaultWindowBudget,
+} from '@devs/context';
 import { createTokenCounter } from '@devs/context/tokenizers';
 import { loadSession, sessionFiles } from '../../bench/transcripts.mjs';
 import { assertFieldError, envelope, rejected, thrown } from './helpers.mjs';
@@ -130,6 +132,41 @@ describe('bounded runner', () => {
     assert.match(tenth, /Rust core/);
     assert.ok(conversation(prompts[9]).startsWith(conversation(prompts[8])), 'what was sent before is unchanged');
     assert.ok(conversation(prompts[10]).startsWith(tenth), 'and stays where it was');
+  });
+
+  it('hands the counter each text of a real session about once', async () => {
+    const session = loadSession(sessionFiles().find((f) => f.includes('claude-code')))[0];
+    let handed = 0;
+    const counter = (text) => { handed += text.length; return o200k(text); };
+    const { runner } = boundedRunner({ steps: session.steps, budget: 50_000, counter, extra: { composer: undefined, handoff: undefined } });
+    for (const step of session.steps) await runner.runTurn(step.input);
+    const text = session.steps.reduce((n, s) => n + (s.input?.length ?? 0) + (s.text?.length ?? 0)
+      + (s.envelope ? JSON.stringify(s.envelope.action.arguments).length + s.envelope.observation.output.length : 0), 0);
+    assert.ok(handed <= 1.2 * text, `the counter was handed ${(handed / text).toFixed(2)}× the session's text`);
+  });
+
+  it('stores each output once when contextManagement shares its store, whichever stores it first', async () => {
+    // 60 KB each: the seeds' pruner stores an output that size after 2 turns. The bound
+    // stores 15,000 tokens of B when first sent (it is cut), 937 of dashes when it masks them.
+    for (const [big, first] of [['B'.repeat(60_000), 'the bound'], ['-'.repeat(60_000), "the seeds' pruner"]]) {
+      const budget = createDefaultWindowBudget(20_000);
+      const context = { turns: [], goal: 'g', map: '', plan: '', tas: 't', currentObservation: '', envelopes: [], pendingToolOutputs: [], budget };
+      const store = new MemoryStateRepository();
+      let n = 0;
+      const prompts = [];
+      const runner = new AgentRunner({
+        agentId: 'a', taskGoal: 'g', countTokens: o200k,
+        llm: async ({ prompt }) => { prompts.push(prompt); n++; return { text: `t${n}`, envelope: envelope({ action: { tool_name: 'cat', arguments: { n } }, observation: { status: 'success', output: n === 1 ? big : `small ${n} `.repeat(500) } }) }; },
+        contextManagement: { context, deps: { composer: new WindowComposer(budget), pruner: new ContextPruner({ summarize: async () => 'S' }), toolOutputPruner: new ToolOutputPruner(), stateRepository: store } },
+        bounded: { summarizer: async () => 'S' },
+      });
+      for (let t = 0; t < 30; t++) await runner.runTurn(`go ${t}`);
+      const rows = store.getRawToolOutputs().filter((r) => r.rawContent === big);
+      assert.equal(rows.length, 1, `stored first by ${first}: once`);
+      assert.ok(prompts.some((p) => p.includes(`stored as ${rows[0].id}`)), `stored first by ${first}: the bound names it by that id`);
+      const all = store.getRawToolOutputs();
+      assert.equal(new Set(all.map((r) => r.rawContent)).size, all.length, 'no output is stored twice');
+    }
   });
 
   it('names ids in the ledger even when the store cannot read them back', async () => {

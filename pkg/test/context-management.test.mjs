@@ -242,3 +242,18 @@ describe('applyContextManagement bad input', () => {
     assertFieldError(await rejected(applyContextManagement(context({ turns: [{ role: 'user', content: 5 }] }), deps)), TypeError, 'context.turns[0].content');
   });
 });
+
+describe('applyContextManagement counts each text once', () => {
+  it('on every turn, the pending outputs it recounts reach the counter only the first time', async () => {
+    const outputs = ['grep', 'cat', 'ls'].map((tool, i) => ({ ...toolOutput(tool, 2_000 + i, 0), rawContent: `${tool}: ${'line\n'.repeat(400 + i)}` }));
+    const counted = new Map();
+    const counter = (text) => { counted.set(text, (counted.get(text) ?? 0) + 1); return Math.ceil(text.length / 3); };
+    const ctx = context({ pendingToolOutputs: outputs });
+    for (let turn = 0; turn < 10; turn++) {
+      const result = await applyContextManagement(ctx, { ...mockDeps({ prune: false, truncate: false }), countTokens: counter });
+      // The same figures every turn, from the counter's first answers.
+      assert.ok(result.windowUsedTokens > 0);
+    }
+    for (const o of outputs) assert.equal(counted.get(o.rawContent), 1, `${o.toolName}'s output counted ${counted.get(o.rawContent)} times`);
+  });
+});
