@@ -9,7 +9,8 @@
 //
 // `--repeat N` adds the Claude Code session N times over: no recorded session reaches
 // 200k tokens, so at that budget only such a session makes a strategy do anything.
-// Progress goes to stderr, the table to stdout. Nothing is asserted.
+// Progress goes to stderr, the table to stdout. Nothing is asserted. This harness is
+// separate from bench/cache.mjs (and its measure, strategies and chart modules here).
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createTokenCounter } from '../../pkg/dist/tokenizers.mjs';
