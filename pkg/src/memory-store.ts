@@ -1,9 +1,11 @@
 // The default store: raw outputs kept in memory, so masking works with no setup and in
 // every runtime (a VS Code extension need not rebuild a native addon for Electron).
+import { argumentError } from './errors.js';
 import { live } from './lifetime.js';
 import { validateToolOutputEntry } from './pruners.js';
 import { number, object, optionalString } from './read.js';
 import { isoTime } from './rows.js';
+import { utf8Length } from './runtime.js';
 import type { RawToolOutputRow, StateRepository, ToolOutputEntry } from './types.js';
 
 /**
@@ -40,6 +42,8 @@ export class MemoryStateRepository implements StateRepository {
   async insertRawToolOutput(entry: ToolOutputEntry): Promise<number> {
     const rows = live(this.#rows, 'MemoryStateRepository');
     validateToolOutputEntry(entry);
+    const size = utf8Length(entry.rawContent);
+    if (entry.byteSize !== size) throw argumentError(RangeError, 'entry.byteSize', `must be rawContent's UTF-8 size, ${size}, got ${entry.byteSize}`);
     const row: RawToolOutputRow = {
       id: rows.length + 1,
       toolName: entry.toolName,

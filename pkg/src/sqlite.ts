@@ -4,24 +4,22 @@
  * optional peer dependency `better-sqlite3`.
  */
 import Database from 'better-sqlite3';
+import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import { validateToolOutputEntry, type RawToolOutputRow, type StateRepository, type ToolOutputEntry } from '@devs/context';
 
 export type { RawToolOutputRow } from '@devs/context';
 import { argumentError as invalid } from './errors.js';
+import { fitsText, fromUtf16Bytes, readableText, utf16Bytes } from './exact-text.js';
 import { isoTime } from './rows.js';
+import { checkReadable, migrate } from './sqlite-schema.js';
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS raw_tool_outputs (
-  id          INTEGER PRIMARY KEY AUTOINCREMENT,
-  tool_name   TEXT    NOT NULL,
-  raw_content TEXT    NOT NULL,
-  byte_size   INTEGER NOT NULL,
-  turn_age    INTEGER NOT NULL,
-  captured_at TEXT    NOT NULL,
-  stored_at   TEXT    NOT NULL
-);
-CREATE INDEX IF NOT EXISTS raw_tool_outputs_by_tool ON raw_tool_outputs (tool_name);
-`;
+/** Options of `SqliteStateRepository`. */
+export interface SqliteStateRepositoryOptions {
+  /** Open an existing store for reading only: nothing is written, not even a `-wal` file, so a read-only file or folder will do. Default false. */
+  readonly?: boolean;
+}
 
 interface Row {
   id: number;
@@ -31,13 +29,15 @@ interface Row {
   turn_age: number;
   captured_at: string;
   stored_at: string;
+  raw_content_exact?: Uint8Array | null;
+  tool_name_exact?: Uint8Array | null;
 }
 
 function toRow(r: Row): RawToolOutputRow {
   return {
     id: r.id,
-    toolName: r.tool_name,
-    rawContent: r.raw_content,
+    toolName: r.tool_name_exact ? fromUtf16Bytes(r.tool_name_exact) : r.tool_name,
+    rawContent: r.raw_content_exact ? fromUtf16Bytes(r.raw_content_exact) : r.raw_content,
     byteSize: r.byte_size,
     turnAge: r.turn_age,
     capturedAt: r.captured_at,
@@ -45,9 +45,26 @@ function toRow(r: Row): RawToolOutputRow {
   };
 }
 
+/** The UTF-8 size of `text` as stored: a lone surrogate counts as U+FFFD's 3 bytes. */
+const utf8Size = (text: string) => Buffer.byteLength(text, 'utf8');
+
 /**
- * Raw tool outputs in a SQLite file (default `state.sqlite`). The schema is created on
- * open, the database runs in WAL mode, and each insert is its own transaction.
+ * A SQLite error as the host sees it: the message names the file, `code` and `cause` keep
+ * SQLite's (`SQLITE_FULL`, `SQLITE_CORRUPT`, …).
+ */
+function storeError(file: string, error: unknown): Error {
+  const e = error as { message?: unknown; code?: unknown };
+  const wrapped = new Error(`${file}: ${String(e?.message ?? error)}`, { cause: error });
+  if (typeof e?.code === 'string') Object.assign(wrapped, { code: e.code });
+  return wrapped;
+}
+
+/**
+ * Raw tool outputs in a SQLite file (default `state.sqlite`). The schema is created (or
+ * migrated) on open, the database runs in WAL mode, and each insert is its own
+ * transaction. What it is given reads back identical: every JS string, lone surrogates and
+ * NUL included. A write after the file was deleted or replaced under it rejects, naming
+ * the file, and every error names the file and keeps SQLite's code.
  * @example
  * import { SqliteStateRepository } from '@devs/context/sqlite';
  *
@@ -61,59 +78,148 @@ function toRow(r: Row): RawToolOutputRow {
 export class SqliteStateRepository implements StateRepository {
   /** The database file. */
   readonly filename: string;
+  /** Opened with `readonly: true`. */
+  readonly readonly: boolean;
   private readonly db: Database.Database;
-  private readonly insertRow: (row: Omit<Row, 'id'>) => number;
+  /** The file's identity when opened: a write checks it is still that file. */
+  private readonly identity: { dev: number; ino: number } | null;
+  private readonly exactColumns: boolean;
+  /** The folder of a copy read instead of the file, where the file's folder is read-only. */
+  private readonly copy: string | null = null;
+  private readonly insertRow: ((row: Omit<Row, 'id'>) => number) | null;
 
   /**
    * Opens (or creates) `filename`, default `state.sqlite`.
-   * @throws {TypeError} when `filename` is not a non-empty string.
+   * @throws {TypeError} when `filename` is not a non-empty string, or an option has the wrong type.
+   * @throws {Error} naming the file, with SQLite's `code`, when it cannot be opened: not a database, newer than this package, missing with `readonly`.
    */
-  constructor(filename = 'state.sqlite') {
+  constructor(filename = 'state.sqlite', options: SqliteStateRepositoryOptions = {}) {
     if (typeof filename !== 'string' || filename === '') throw invalid(TypeError, 'filename', 'must be a non-empty string');
+    if (typeof options !== 'object' || options === null || Array.isArray(options)) throw invalid(TypeError, 'options', 'must be an object');
+    if (options.readonly !== undefined && typeof options.readonly !== 'boolean') throw invalid(TypeError, 'options.readonly', 'must be a boolean');
     this.filename = filename;
-    this.db = new Database(filename);
-    this.db.pragma('journal_mode = WAL');
-    this.db.exec(SCHEMA);
-    const insert = this.db.prepare(
-      `INSERT INTO raw_tool_outputs (tool_name, raw_content, byte_size, turn_age, captured_at, stored_at)
-       VALUES (@tool_name, @raw_content, @byte_size, @turn_age, @captured_at, @stored_at)`,
-    );
-    this.insertRow = this.db.transaction((row: Omit<Row, 'id'>) => Number(insert.run(row).lastInsertRowid));
+    this.readonly = options.readonly === true;
+    const memory = filename === ':memory:';
+    try {
+      if (this.readonly) {
+        [this.db, this.copy] = openReadonly(filename);
+        this.exactColumns = checkReadable(this.db, filename) >= 2;
+        this.insertRow = null;
+      } else {
+        this.db = new Database(filename);
+        this.db.pragma('journal_mode = WAL');
+        migrate(this.db, filename);
+        this.exactColumns = true;
+        const insert = this.db.prepare(
+          `INSERT INTO raw_tool_outputs (tool_name, raw_content, byte_size, turn_age, captured_at, stored_at, raw_content_exact, tool_name_exact)
+           VALUES (@tool_name, @raw_content, @byte_size, @turn_age, @captured_at, @stored_at, @raw_content_exact, @tool_name_exact)`,
+        );
+        this.insertRow = this.db.transaction((row: Omit<Row, 'id'>) => Number(insert.run(row).lastInsertRowid));
+      }
+      this.identity = memory ? null : identityOf(filename);
+    } catch (error) {
+      throw error instanceof Error && error.message.startsWith(`${filename}: `) ? error : storeError(filename, error);
+    }
   }
 
   /**
    * Stores `entry` in one transaction and resolves its id, which placeholders and the
    * ledger of a bounded `AgentRunner` name; rejects, storing nothing, if it fails. The
-   * entry is checked by the same rules as everywhere else (`validateToolOutputEntry`).
+   * entry is checked by the same rules as everywhere else (`validateToolOutputEntry`), and
+   * its `byteSize` must be `rawContent`'s UTF-8 size.
    */
   async insertRawToolOutput(entry: ToolOutputEntry): Promise<number> {
     validateToolOutputEntry(entry);
-    return this.insertRow({
-      tool_name: entry.toolName,
-      raw_content: entry.rawContent,
-      byte_size: entry.byteSize,
+    const size = utf8Size(entry.rawContent);
+    if (entry.byteSize !== size) {
+      throw invalid(RangeError, 'entry.byteSize', `must be rawContent's UTF-8 size, ${size}, got ${entry.byteSize}`);
+    }
+    if (!this.insertRow) throw Object.assign(new Error(`${this.filename}: opened read-only; nothing was written`), { code: 'SQLITE_READONLY' });
+    this.checkIdentity();
+    const row = {
+      tool_name: readableText(entry.toolName),
+      raw_content: readableText(entry.rawContent),
+      byte_size: size,
       turn_age: entry.turnAge,
       captured_at: isoTime(entry.capturedAt),
       stored_at: new Date().toISOString(),
-    });
+      raw_content_exact: fitsText(entry.rawContent) ? null : utf16Bytes(entry.rawContent),
+      tool_name_exact: fitsText(entry.toolName) ? null : utf16Bytes(entry.toolName),
+    };
+    try {
+      return this.insertRow(row);
+    } catch (error) {
+      throw storeError(this.filename, error);
+    }
   }
 
   /** The stored output with id `id` (as `insertRawToolOutput` resolved it), or `undefined`. */
   getRawToolOutput(id: string | number): RawToolOutputRow | undefined {
-    const row = this.db.prepare('SELECT * FROM raw_tool_outputs WHERE id = ?').get(Number(id)) as Row | undefined;
+    const row = this.read(() => this.db.prepare('SELECT * FROM raw_tool_outputs WHERE id = ?').get(Number(id)) as Row | undefined);
     return row && toRow(row);
   }
 
   /** Stored outputs, oldest first; only `toolName`'s when given. */
   getRawToolOutputs(toolName?: string): RawToolOutputRow[] {
-    const rows = (toolName === undefined
+    const rows = this.read(() => (toolName === undefined
       ? this.db.prepare('SELECT * FROM raw_tool_outputs ORDER BY id').all()
-      : this.db.prepare('SELECT * FROM raw_tool_outputs WHERE tool_name = ? ORDER BY id').all(toolName)) as Row[];
-    return rows.map(toRow);
+      : this.db.prepare('SELECT * FROM raw_tool_outputs WHERE tool_name = ? ORDER BY id').all(readableText(toolName))) as Row[]);
+    const out = rows.map(toRow);
+    // Names that differ only where UTF-8 could not hold them share a readable copy.
+    return toolName === undefined || !this.exactColumns ? out : out.filter((r) => r.toolName === toolName);
   }
 
   /** Closes the database; the repository cannot be used afterwards. */
   close(): void {
     this.db.close();
+    if (this.copy) rmSync(this.copy, { recursive: true, force: true });
   }
+
+  private read<T>(query: () => T): T {
+    try {
+      return query();
+    } catch (error) {
+      throw storeError(this.filename, error);
+    }
+  }
+
+  /** The file must still be the one opened: SQLite would go on writing to a deleted inode. */
+  private checkIdentity(): void {
+    if (!this.identity) return;
+    let now: { dev: number; ino: number } | null;
+    try {
+      now = identityOf(this.filename);
+    } catch {
+      now = null;
+    }
+    if (!now) throw Object.assign(new Error(`${this.filename}: the file was deleted while open; nothing was written`), { code: 'ENOENT' });
+    if (now.dev !== this.identity.dev || now.ino !== this.identity.ino) {
+      throw Object.assign(new Error(`${this.filename}: the file was replaced while open; nothing was written`), { code: 'ESTALE' });
+    }
+  }
+}
+
+/**
+ * A WAL database is read through its `-shm` file, which SQLite cannot make in a read-only
+ * folder: then the file (and its `-wal`, if a writer left one) is read from a private copy.
+ */
+function openReadonly(file: string): [Database.Database, string | null] {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    db.pragma('user_version', { simple: true });
+    return [db, null];
+  } catch (error) {
+    db.close();
+    if ((error as { code?: string }).code?.startsWith('SQLITE_CANTOPEN') !== true && (error as { code?: string }).code?.startsWith('SQLITE_READONLY') !== true) throw error;
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'devs-context-readonly-'));
+  const copy = join(dir, basename(file));
+  copyFileSync(file, copy);
+  if (existsSync(`${file}-wal`)) copyFileSync(`${file}-wal`, `${copy}-wal`);
+  return [new Database(copy, { readonly: true, fileMustExist: true }), dir];
+}
+
+function identityOf(file: string): { dev: number; ino: number } {
+  const s = statSync(file);
+  return { dev: s.dev, ino: s.ino };
 }

@@ -25,14 +25,35 @@ const entry = (toolName, rawContent, turnAge = 2) => ({
 });
 
 describe('SqliteStateRepository', () => {
-  it('creates raw_tool_outputs on open, in WAL mode', () => {
+  it('creates raw_tool_outputs on open, in WAL mode, at the current schema version', () => {
     const file = dbFile();
     new SqliteStateRepository(file).close();
     const db = new Database(file, { readonly: true });
     assert.equal(db.pragma('journal_mode', { simple: true }), 'wal');
+    assert.equal(db.pragma('user_version', { simple: true }), 2);
     const columns = db.prepare('PRAGMA table_info(raw_tool_outputs)').all().map((c) => c.name);
-    assert.deepEqual(columns, ['id', 'tool_name', 'raw_content', 'byte_size', 'turn_age', 'captured_at', 'stored_at']);
+    assert.deepEqual(columns, ['id', 'tool_name', 'raw_content', 'byte_size', 'turn_age', 'captured_at', 'stored_at', 'raw_content_exact', 'tool_name_exact']);
     db.close();
+  });
+
+  it('migrates a store of the first version forward, keeping its rows; refuses a newer one naming both versions', async () => {
+    const file = dbFile();
+    const old = new Database(file);
+    old.exec(`CREATE TABLE raw_tool_outputs (id INTEGER PRIMARY KEY AUTOINCREMENT, tool_name TEXT NOT NULL, raw_content TEXT NOT NULL,
+      byte_size INTEGER NOT NULL, turn_age INTEGER NOT NULL, captured_at TEXT NOT NULL, stored_at TEXT NOT NULL)`);
+    old.prepare("INSERT INTO raw_tool_outputs VALUES (1, 'bash', 'old row', 7, 0, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')").run();
+    old.close();
+    const repo = new SqliteStateRepository(file);
+    assert.equal(repo.getRawToolOutput(1).rawContent, 'old row');
+    const id = await repo.insertRawToolOutput(entry('bash', 'new \uD800 row'));
+    assert.equal(repo.getRawToolOutput(id).rawContent, 'new \uD800 row');
+    repo.close();
+    const newer = new Database(file);
+    newer.pragma('user_version = 99');
+    newer.close();
+    const error = thrown(() => new SqliteStateRepository(file));
+    assert.match(error.message, /schema version 99 is newer than this package's 2/);
+    assert.ok(error.message.includes(file));
   });
 
   it('stores every output and reads each back byte for byte', async () => {

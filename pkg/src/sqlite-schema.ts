@@ -1,0 +1,49 @@
+// The SQLite store's schema, versioned with `PRAGMA user_version` and migrated forward in
+// one transaction on open. A file written by a newer version is refused, not guessed at.
+import type Database from 'better-sqlite3';
+
+/** Each step takes the schema from version `i` to `i + 1`. */
+const MIGRATIONS: readonly string[] = [
+  // 1: the orchestrator's table of raw outputs.
+  `CREATE TABLE IF NOT EXISTS raw_tool_outputs (
+     id          INTEGER PRIMARY KEY AUTOINCREMENT,
+     tool_name   TEXT    NOT NULL,
+     raw_content TEXT    NOT NULL,
+     byte_size   INTEGER NOT NULL,
+     turn_age    INTEGER NOT NULL,
+     captured_at TEXT    NOT NULL,
+     stored_at   TEXT    NOT NULL
+   );
+   CREATE INDEX IF NOT EXISTS raw_tool_outputs_by_tool ON raw_tool_outputs (tool_name);`,
+  // 2: the UTF-16 code units of a string UTF-8 cannot hold (a lone surrogate), beside its readable copy.
+  `ALTER TABLE raw_tool_outputs ADD COLUMN raw_content_exact BLOB;
+   ALTER TABLE raw_tool_outputs ADD COLUMN tool_name_exact BLOB;`,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** The file's schema version (0: a new file). */
+export function schemaVersion(db: Database.Database): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}
+
+/** Brings the file to `SCHEMA_VERSION`; throws naming both versions for a newer file. */
+export function migrate(db: Database.Database, file: string): void {
+  db.transaction(() => {
+    const from = schemaVersion(db);
+    if (from > SCHEMA_VERSION) throw newerError(file, from);
+    for (let v = from; v < SCHEMA_VERSION; v++) db.exec(MIGRATIONS[v]);
+    if (from !== SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  }).immediate();
+}
+
+/** For a read-only store: a newer file is refused; an older one is read as it is. */
+export function checkReadable(db: Database.Database, file: string): number {
+  const v = schemaVersion(db);
+  if (v > SCHEMA_VERSION) throw newerError(file, v);
+  return v;
+}
+
+function newerError(file: string, version: number): Error {
+  return new Error(`${file}: schema version ${version} is newer than this package's ${SCHEMA_VERSION}; upgrade @devs/context to open it`);
+}
