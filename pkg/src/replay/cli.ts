@@ -1,7 +1,7 @@
 // `devs-context replay <file>`: what would @devs/context do to my agent's sessions?
 // Reads a recorded session in its own format, replays it through the package's rules,
 // and prints a per-turn table; writes the ledger (JSON Lines) and an HTML report on request.
-import { closeSync, openSync, readFileSync, readSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createTokenCounter } from '@devs/context/tokenizers';
@@ -10,11 +10,10 @@ import {
   DEFAULT_SETTINGS, MARKERS, nativeFormat, parseTranscript, replay, reportHtml, TranscriptFormatError,
   type ReplayFormat, type ReplayResult, type ReplaySession, type ReplaySettings,
 } from '@devs/context/replay';
+import { UsageError, checkOutputs, escapeControls, readTranscript, writeOutputs } from './cli-io.js';
 
 const REQUEST_FORMATS = ['runner', 'native', 'anthropic', 'openai-chat', 'openai-responses', 'ai-sdk'];
 
-const MAX_FILE = 1024 ** 3;
-const MAX_RECORD = 64 * 1024 ** 2;
 
 const HELP = `devs-context replay <file> [options]
 
@@ -47,53 +46,26 @@ Options:
   --html FILE            write a self-contained HTML report with the chart
   --quiet                no per-turn table
   --allow-dropped        exit 0 even when tool results matched no recorded call (exit 1 otherwise)
+  --debug                print the stack of a failure too
   -h, --help             this help
+
+Exit status: 0 done; 1 some tool results matched no recorded call; 2 bad input or a failure,
+said in one line on stderr. The ledger and the report are written at the end, all or none.
 
 Markers: spec refresh, context refresh, handoff, prune, truncation, masking (mask),
 cutting (cut), summary, drop. See the README, "Replay your own sessions".
 `;
 
-class UsageError extends Error {}
-
-function number(name: string, value: string | undefined, fallback?: number): number | undefined {
-  if (value === undefined) return fallback;
+/** A flag's number: finite, whole where it must be, and within its range. */
+function flagNumber(name: string, value: string | undefined, range: { min: number; max: number; whole?: boolean; above?: boolean }): number | undefined {
+  if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isFinite(n)) throw new UsageError(`--${name} must be a number, got ${JSON.stringify(value)}`);
+  const kind = range.whole ? 'a whole number' : 'a number';
+  const bounds = `${range.above ? `over ${range.min}` : `from ${range.min.toLocaleString('en-US')}`} to ${range.max.toLocaleString('en-US')}`;
+  if (value.trim() === '' || !Number.isFinite(n) || (range.whole && !Number.isInteger(n)) || (range.above ? n <= range.min : n < range.min) || n > range.max) {
+    throw new UsageError(`--${name} must be ${kind} ${bounds}, got ${JSON.stringify(value.slice(0, 40))}`);
+  }
   return n;
-}
-
-/** The file's text, refused before reading when it is too large to replay. */
-function readTranscript(file: string): string {
-  let size: number;
-  try {
-    size = statSync(file).size;
-  } catch (error) {
-    throw new UsageError(`cannot read ${file}: ${(error as Error).message}`);
-  }
-  if (size > MAX_FILE) throw new UsageError(`${file} is ${(size / 1024 ** 3).toFixed(2)} GB: over the 1 GB a replay reads`);
-  // A single record over 64 MB is refused from its length, before any JSON parse.
-  const fd = openSync(file, 'r');
-  try {
-    const chunk = Buffer.alloc(1 << 20);
-    let run = 0;
-    let line = 1;
-    let bytes: number;
-    let position = 0;
-    while ((bytes = readSync(fd, chunk, 0, chunk.length, position)) > 0) {
-      position += bytes;
-      for (let i = 0; i < bytes; i++) {
-        if (chunk[i] === 10) {
-          run = 0;
-          line++;
-        } else if (++run > MAX_RECORD) {
-          throw new UsageError(`${file}: the record on line ${line} is over 64 MB; a replay reads records of at most 64 MB`);
-        }
-      }
-    }
-  } finally {
-    closeSync(fd);
-  }
-  return readFileSync(file, 'utf8');
 }
 
 function progress(done: number, total: number): void {
@@ -147,7 +119,7 @@ export async function main(argv: string[]): Promise<number> {
       'refresh-on': { type: 'string' }, 'refresh-every': { type: 'string' }, 'recent-share': { type: 'string' },
       'part-share': { type: 'string' }, 'summarizer-share': { type: 'string' }, session: { type: 'string' },
       ledger: { type: 'string' }, html: { type: 'string' }, quiet: { type: 'boolean' }, 'allow-dropped': { type: 'boolean' },
-      format: { type: 'string' }, cost: { type: 'boolean' },
+      format: { type: 'string' }, cost: { type: 'boolean' }, debug: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -157,49 +129,63 @@ export async function main(argv: string[]): Promise<number> {
   }
   const [command, file] = positionals;
   if (command !== 'replay' || !file) throw new UsageError(`usage: devs-context replay <file> [options] (see --help)`);
+  if (positionals.length > 2) throw new UsageError(`one transcript at a time: ${positionals.slice(2).join(' ')} is left over`);
   const counterName = values.counter ?? 'heuristic';
-  let counter: TokenCounter | undefined;
-  if (counterName === 'o200k_base' || counterName === 'cl100k_base') counter = createTokenCounter(counterName);
-  else if (counterName !== 'heuristic') throw new UsageError(`--counter must be o200k_base, cl100k_base or heuristic, got ${JSON.stringify(counterName)}`);
+  if (counterName !== 'o200k_base' && counterName !== 'cl100k_base' && counterName !== 'heuristic') {
+    throw new UsageError(`--counter must be o200k_base, cl100k_base or heuristic, got ${JSON.stringify(counterName.slice(0, 40))}`);
+  }
   const requestFormat = values.format ?? 'runner';
-  if (!REQUEST_FORMATS.includes(requestFormat)) throw new UsageError(`--format must be one of ${REQUEST_FORMATS.join(', ')}, got ${JSON.stringify(requestFormat)}`);
+  if (!REQUEST_FORMATS.includes(requestFormat)) throw new UsageError(`--format must be one of ${REQUEST_FORMATS.join(', ')}, got ${JSON.stringify(requestFormat.slice(0, 40))}`);
   const refreshOn = values['refresh-on'] ?? 'response';
-  if (refreshOn !== 'response' && refreshOn !== 'context') throw new UsageError(`--refresh-on must be response or context, got ${JSON.stringify(refreshOn)}`);
+  if (refreshOn !== 'response' && refreshOn !== 'context') throw new UsageError(`--refresh-on must be response or context, got ${JSON.stringify(refreshOn.slice(0, 40))}`);
   const settings: ReplaySettings = {
     ...DEFAULT_SETTINGS,
-    budget: number('budget', values.budget, DEFAULT_SETTINGS.budget) as number,
+    budget: flagNumber('budget', values.budget, { min: 1000, max: 1e9, whole: true }) ?? DEFAULT_SETTINGS.budget,
     counterName,
-    thresholdTokens: number('threshold', values.threshold, DEFAULT_SETTINGS.thresholdTokens) as number,
+    thresholdTokens: flagNumber('threshold', values.threshold, { min: 1, max: 1e12, whole: true }) ?? DEFAULT_SETTINGS.thresholdTokens,
     refreshOn,
-    refreshEvery: number('refresh-every', values['refresh-every'], DEFAULT_SETTINGS.refreshEvery) as number,
-    recentShare: number('recent-share', values['recent-share']),
-    partShare: number('part-share', values['part-share']),
-    summarizerShare: number('summarizer-share', values['summarizer-share']),
+    refreshEvery: flagNumber('refresh-every', values['refresh-every'], { min: 1, max: 1e6, whole: true }) ?? DEFAULT_SETTINGS.refreshEvery,
+    recentShare: flagNumber('recent-share', values['recent-share'], { min: 0, max: 0.5, above: true }),
+    partShare: flagNumber('part-share', values['part-share'], { min: 0, max: 0.25, above: true }),
+    summarizerShare: flagNumber('summarizer-share', values['summarizer-share'], { min: 0, max: 1, above: true }),
   };
+  const only = flagNumber('session', values.session, { min: 1, max: 1e6, whole: true });
+  // Before anything is read: no output may be the input, or another output.
+  checkOutputs(file, [['--ledger', values.ledger], ['--html', values.html]]);
   const text = readTranscript(file);
-  let sessions: ReplaySession[] = parseTranscript(text, basename(file));
-  if (values.session !== undefined) {
-    const n = number('session', values.session) as number;
-    if (!sessions[n - 1]) throw new UsageError(`--session ${n}: ${file} holds ${sessions.length} session(s)`);
-    sessions = [sessions[n - 1]];
+  let sessions: ReplaySession[];
+  try {
+    sessions = parseTranscript(text, basename(file));
+  } catch (error) {
+    if (error instanceof TranscriptFormatError) throw new UsageError(`${file}: ${error.message}`);
+    throw error;
   }
+  if (only !== undefined) {
+    if (!sessions[only - 1]) throw new UsageError(`--session ${only}: ${file} holds ${sessions.length} session(s)`);
+    sessions = [sessions[only - 1]];
+  }
+  const empty = sessions.find((s) => s.steps.length === 0);
+  if (empty) throw new UsageError(`${file}: ${sessions.length > 1 ? `session ${JSON.stringify(empty.name)} has` : 'has'} no model turn to replay`);
+  const counter: TokenCounter | undefined = counterName === 'heuristic' ? undefined : createTokenCounter(counterName);
   const results: ReplayResult[] = [];
   for (const session of sessions) {
-    for (const w of session.warnings) process.stderr.write(`warning: ${w}\n`);
+    for (const w of session.warnings) process.stderr.write(`warning: ${escapeControls(w, false)}\n`);
     const format = requestFormat === 'native' ? nativeFormat(session.format) : (requestFormat as 'runner' | ReplayFormat);
     const result = await replay(session, { ...settings, format }, counter, progress);
     results.push(result);
-    if (!values.quiet) process.stdout.write(`${table(result)}\n`);
-    process.stdout.write(`${summary(result)}\n`);
-    if (values.cost) process.stdout.write(`${costLine(result)}\n`);
+    if (!values.quiet) process.stdout.write(`${escapeControls(table(result))}\n`);
+    process.stdout.write(`${escapeControls(summary(result))}\n`);
+    if (values.cost) process.stdout.write(`${escapeControls(costLine(result))}\n`);
   }
+  const outputs: Array<[string, string, string]> = [];
   if (values.ledger) {
-    writeFileSync(values.ledger, results.flatMap((r) => r.turns.map((t) => `${JSON.stringify({ session: r.session.name, ...t.ledger })}\n`)).join(''));
+    outputs.push(['--ledger', values.ledger, results.flatMap((r) => r.turns.map((t) => `${JSON.stringify({ session: r.session.name, ...t.ledger })}\n`)).join('')]);
   }
   if (values.html) {
     const view = readFileSync(new URL('./replay-view.js', import.meta.url), 'utf8');
-    writeFileSync(values.html, reportHtml(results[0], view));
+    outputs.push(['--html', values.html, reportHtml(results[0], view)]);
   }
+  writeOutputs(outputs);
   const dropped = results.reduce((n, r) => n + r.session.unmatchedResults, 0);
   if (dropped > 0 && !values['allow-dropped']) {
     process.stderr.write(`devs-context: ${dropped} tool result${dropped === 1 ? '' : 's'} matched no recorded call and ${dropped === 1 ? 'was' : 'were'} left out of the replay; pass --allow-dropped to accept that\n`);
@@ -208,13 +194,18 @@ export async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
+const debug = process.argv.includes('--debug');
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
   },
   (error: unknown) => {
-    const known = error instanceof UsageError || error instanceof TranscriptFormatError || (error as { code?: string })?.code?.startsWith('ERR_');
-    process.stderr.write(`devs-context: ${known ? (error as Error).message : (error as Error)?.stack ?? String(error)}\n`);
+    // One line, whatever failed: the flag or file it names, and what to do.
+    const e = error as { message?: unknown; stack?: unknown; code?: unknown };
+    const known = error instanceof UsageError || error instanceof TranscriptFormatError || (typeof e?.code === 'string' && e.code.startsWith('ERR_'));
+    const line = known ? String(e.message) : `unexpected failure: ${String(e?.message ?? error)} (run again with --debug for the stack)`;
+    process.stderr.write(`devs-context: ${escapeControls(line, false)}\n`);
+    if (debug && typeof e?.stack === 'string') process.stderr.write(`${escapeControls(e.stack)}\n`);
     process.exitCode = 2;
   },
 );

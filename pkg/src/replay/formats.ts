@@ -40,6 +40,7 @@
 // they are read. A JSONL line that is not JSON is skipped with a warning in the session's
 // `warnings` (a truncated last line, typically); everything around it is kept.
 import type { SaopEnvelope } from '@devs/context';
+import { jsonText } from './json-text.js';
 
 /** The transcript formats `parseTranscript` reads: agent session logs, chat message arrays, SAOP JSONL. */
 export type TranscriptFormat =
@@ -204,7 +205,7 @@ function isBag(value: unknown): value is Bag {
 function str(value: unknown): string {
   if (typeof value === 'string') return value;
   if (value === undefined || value === null) return '';
-  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+  return typeof value === 'object' ? jsonText(value) : String(value);
 }
 
 function num(value: unknown): number | undefined {
@@ -221,19 +222,24 @@ function baseName(fileName: string | undefined): string | undefined {
   return parts[parts.length - 1] || undefined;
 }
 
-/** The text of a message's content: a string, or blocks (text, images, nested results). */
+/** The text of a message's content: a string, or blocks (text, images, nested results, however deep). */
 function blockText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return str(content);
   const parts: string[] = [];
-  for (const b of content) {
+  // Blocks still to read, last first: a result's content is read in its place.
+  const work: unknown[] = [...content].reverse();
+  while (work.length) {
+    const b = work.pop();
     if (typeof b === 'string') parts.push(b);
     else if (!isBag(b)) parts.push(str(b));
     else if (typeof b.text === 'string') parts.push(b.text);
     else if (b.type === 'image' || b.type === 'input_image' || b.type === 'image_url') parts.push('[image]');
     else if (b.type === 'document') parts.push('[document]');
-    else if (b.type === 'tool_result') parts.push(blockText(b.content));
-    else parts.push(JSON.stringify(b));
+    else if (b.type === 'tool_result') {
+      if (Array.isArray(b.content) && b.content.length) for (let i = b.content.length - 1; i >= 0; i--) work.push(b.content[i]);
+      else parts.push(Array.isArray(b.content) ? '' : str(b.content));
+    } else parts.push(jsonText(b));
   }
   return parts.join('\n');
 }
@@ -267,7 +273,7 @@ function clampDepth<T extends Bag | unknown[]>(value: T, depth: number): T {
   for (const key of Object.keys(items)) {
     const child = items[key];
     if (typeof child === 'object' && child !== null) {
-      items[key] = depth + 1 > MAX_ARGUMENT_DEPTH ? JSON.stringify(child) : clampDepth(child as Bag, depth + 1);
+      items[key] = depth + 1 > MAX_ARGUMENT_DEPTH ? jsonText(child) : clampDepth(child as Bag, depth + 1);
     }
   }
   return value;
@@ -955,8 +961,8 @@ function anthropic(messages: unknown[], name: string, format: 'anthropic-message
   const cline = format === 'cline';
   let waiting: RawCall[] = []; // Cline's XML calls of the last assistant message, in order
 
-  for (const m of messages) {
-    if (!isBag(m)) continue;
+  for (const [i, m] of messages.entries()) {
+    checkMessage(m, i, ANTHROPIC_ROLES, format === 'cline' ? "Cline's history" : 'Anthropic messages');
     const blocks: unknown[] = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : Array.isArray(m.content) ? m.content : [];
     if (m.role === 'assistant') {
       const step = b.step();
@@ -1070,13 +1076,30 @@ function anthropic(messages: unknown[], name: string, format: 'anthropic-message
 // ---------------------------------------------------------------------------------------
 // OpenAI Chat Completions messages, and SWE-agent's history (the same shape)
 
+const OPENAI_ROLES = ['system', 'developer', 'user', 'assistant', 'tool', 'function'];
+const ANTHROPIC_ROLES = ['user', 'assistant'];
+
+/** A message in one of `roles`, with text or blocks as content; else the error names its index and field. */
+function checkMessage(m: unknown, i: number, roles: readonly string[], shape: string): asserts m is Bag {
+  if (!isBag(m)) throw new TranscriptFormatError(`messages[${i}] is ${describe(m)}, not a message of ${shape}`);
+  if (typeof m.role !== 'string' || !roles.includes(m.role)) {
+    const role = typeof m.role === 'string' ? JSON.stringify(m.role.slice(0, 40)) : describe(m.role);
+    throw new TranscriptFormatError(`messages[${i}].role is ${role}, not a role of ${shape} (${roles.join(', ')})`);
+  }
+  const c = m.content;
+  if (c !== undefined && c !== null && typeof c !== 'string' && !Array.isArray(c)) {
+    throw new TranscriptFormatError(`messages[${i}].content is ${describe(c)}, not text or an array of blocks`);
+  }
+}
+
 function openAi(messages: unknown[], name: string, format: 'openai-messages' | 'swe-agent' | 'mini-swe-agent'): ReplaySession {
   const b = new Builder();
   const byId = new Map<string, RawCall>();
   let legacy: RawCall | undefined; // the last `function_call` (the API before tool_calls)
   let bare: RawCall | undefined; // SWE-agent without function calling: the action awaiting its observation
-  for (const m of messages) {
-    if (!isBag(m) || m.is_demo === true) continue;
+  for (const [i, m] of messages.entries()) {
+    if (isBag(m) && m.is_demo === true) continue;
+    checkMessage(m, i, OPENAI_ROLES, 'OpenAI messages');
     if (m.role === 'assistant') {
       const step = b.step();
       const usage = isBag(m.usage) ? m.usage : isBag(m.extra) && isBag(m.extra.response) && isBag(m.extra.response.usage) ? m.extra.response.usage : undefined;
