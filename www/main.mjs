@@ -3,7 +3,7 @@
 import {
   AgentLogStore, AgentRunner, ContextComposer, ContextPruner, ContextRefresher, MemoryStateRepository, OrchestratorContextInjector,
   SummarizationHandoff, ToolOutputPruner, TurnTracker, WindowComposer, countTokens, createDefaultWindowBudget,
-} from '../pkg/dist/index.mjs';
+} from '../pkg/dist/index.browser.mjs';
 
 const $ = (id) => document.getElementById(id);
 const specs = [

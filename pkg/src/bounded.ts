@@ -16,12 +16,12 @@ export class BoundedHistory {
   readonly #store: Bag;
   readonly #known = new Map<string, string>();
 
-  constructor(options: BoundedOptions, defaults: { budget: number; store: StateRepository | undefined; goal: string; counter: TokenCounter | undefined }) {
+  constructor(options: BoundedOptions, defaults: { budget: number; store: StateRepository | undefined; goal: string; counter: TokenCounter | undefined; callbackTimeoutMs: number | undefined }) {
     const field = 'options.bounded';
     const opts = object(field, options);
     this.#onLedger = optionalFunction(`${field}.onLedger`, opts.onLedger);
     this.#onWarning = optionalFunction(`${field}.onWarning`, opts.onWarning);
-    const o = engineOptions(field, { ...opts, system: undefined } as Bag, textFormat, { budget: defaults.budget, store: defaults.store, counter: defaults.counter });
+    const o = engineOptions(field, { ...opts, system: undefined } as Bag, textFormat, { budget: defaults.budget, store: defaults.store, counter: defaults.counter, callbackTimeoutMs: defaults.callbackTimeoutMs });
     this.#store = o.store;
     this.#engine = new Engine({ ...o, system: defaults.goal, cacheControl: false, known: this.#known });
   }

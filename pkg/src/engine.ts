@@ -8,6 +8,7 @@ import { FrameReader, frameText } from './frame.js';
 import { type Adapter, type NeutralMessage, type Plan, type PlannedMessage, Kind, Role, lazy } from './providers/neutral.js';
 import { callMethod, string, type Bag } from './read.js';
 import { utf8Length } from './runtime.js';
+import { within } from './timeout.js';
 import { count } from './tokens.js';
 import type { LedgerRecord, ContextWarning, TokenCounter } from './types.js';
 import { rules } from './wasm.js';
@@ -43,6 +44,8 @@ export interface EngineOptions {
   system: string | undefined;
   pinned: string[];
   cacheControl: boolean;
+  /** Milliseconds a store write may take before it counts as failed; none by default. */
+  callbackTimeoutMs?: number;
   /** Texts in the store by id, shared with whoever else stores there: none is stored twice. */
   known?: Map<string, string>;
   calibrate: boolean;
@@ -262,9 +265,9 @@ export class Engine {
     const known = this.#o.known?.get(raw);
     if (known !== undefined) return known;
     try {
-      const id = await callMethod(this.#o.store, 'insertRawToolOutput', 'store.insertRawToolOutput', [{
+      const id = await within(this.#o.callbackTimeoutMs, callMethod(this.#o.store, 'insertRawToolOutput', 'store.insertRawToolOutput', [{
         toolName: this.#label(i, k), rawContent: raw, byteSize: utf8Length(raw), turnAge: 0, capturedAt: Date.now(),
-      }]);
+      }]), 'store.insertRawToolOutput');
       const stored = typeof id === 'string' || typeof id === 'number' ? String(id) : `message-${i}/part-${k}`;
       this.#storedBefore.set(`${i}/${k}`, { raw, id: stored });
       if (stored === String(id)) this.#o.known?.set(raw, stored);
@@ -290,7 +293,7 @@ export class Engine {
     const prompt = frameText(core.summarizer_prompt(from, to), hosts);
     let summary: string;
     try {
-      const answer = await within(this.#o.summarizerTimeoutMs, Promise.resolve(callMethod(summarizer, 'summarize', 'summarizer.summarize', [prompt])));
+      const answer = await within(this.#o.summarizerTimeoutMs, Promise.resolve(callMethod(summarizer, 'summarize', 'summarizer.summarize', [prompt])), 'summarizer.summarize', 'summarizerTimeoutMs');
       summary = string('summarizer.summarize()', answer);
       if (rules.isBlank(summary)) throw new TypeError('summarizer.summarize() returned an empty text');
     } catch (error) {
@@ -377,13 +380,4 @@ export class Engine {
       return warning;
     });
   }
-}
-
-/** `promise`, or a rejection once `ms` have passed. */
-function within<T>(ms: number, promise: Promise<T>): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`the summarizer took longer than ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

@@ -76,6 +76,33 @@ export class UseAfterFreeError extends Error {
   }
 }
 
+/**
+ * A call made from inside one of the same object's own callbacks that would wait for
+ * the call it is inside (turns and builds run one at a time): refused at once, on Node.
+ * @example
+ * import { AgentRunner, ReentrantCallError } from '@devs/context';
+ *
+ * const runner: AgentRunner = new AgentRunner({
+ *   agentId: 'dev-agent', taskGoal: 'Fix the parser',
+ *   llm: async () => {
+ *     const inner = await runner.runTurn('again').catch((e: unknown) => e);
+ *     console.log(inner instanceof ReentrantCallError); // true: it would wait for this very turn
+ *     return { text: 'done' };
+ *   },
+ * });
+ * await runner.runTurn('go');
+ */
+export class ReentrantCallError extends Error {
+  /** Always `ERR_REENTRANT_CALL`. */
+  readonly code: 'ERR_REENTRANT_CALL' = 'ERR_REENTRANT_CALL';
+
+  /** `call`: `AgentRunner.runTurn` or `ContextManager.build`. */
+  constructor(call: string) {
+    super(`${call} was called from inside one of this object's own callbacks, so it would wait for the turn that called it; call it after that one settles`);
+    this.name = 'ReentrantCallError';
+  }
+}
+
 /** Separates the parts of a rule's error report (see `FieldError::report` in Rust). */
 const SEPARATOR = '\u001f';
 

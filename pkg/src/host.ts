@@ -17,8 +17,20 @@ export let rules: Rules = new Proxy({} as Rules, {
 
 export let specFiles: SpecFiles | undefined;
 
+/**
+ * Which objects' turns the running code is inside, across awaits (`AsyncLocalStorage` on
+ * Node): a runner's callback that awaits that runner's next turn would wait for itself.
+ */
+export interface TurnScope {
+  run<T>(owner: object, fn: () => T): T;
+  inside(owner: object): boolean;
+}
+
+export let turnScope: TurnScope | undefined;
+
 /** Called by an entry, once, as it loads. */
-export function provide(api: { rules?: Rules; specFiles?: SpecFiles }): void {
+export function provide(api: { rules?: Rules; specFiles?: SpecFiles; turnScope?: TurnScope }): void {
   if (api.rules) rules = api.rules;
   if (api.specFiles) specFiles = api.specFiles;
+  if (api.turnScope) turnScope = api.turnScope;
 }

@@ -23,7 +23,8 @@ export { shouldInjectSpec, SlidingRelevanceWindow, SpecRefreshProtocol } from '.
 export { SummarizationHandoff } from './handoff.js';
 export { TokenThresholdMonitor } from './monitor.js';
 export { TurnTracker } from './tracker.js';
-export { SummarizationError, UseAfterFreeError } from './errors.js';
+export { ReentrantCallError, SummarizationError, UseAfterFreeError } from './errors.js';
+export { CallbackTimeoutError } from './timeout.js';
 export type { ArgumentError, ArgumentErrorCode, SummarizationErrorOptions } from './errors.js';
 export type * from './types.js';
 

@@ -10,6 +10,7 @@ import { countAll, countEach, count, counterOption, sum } from './tokens.js';
 import type { AgentTurn, AppliedContextResult, ComposedWindow, ContextManagementDeps, OrchestratorContext, TokenCounter } from './types.js';
 import { readBudget } from './window-composer.js';
 import { DUE_ALL, ToolOutputPruner } from './pruners.js';
+import { within } from './timeout.js';
 import { rules } from './wasm.js';
 
 
@@ -31,6 +32,8 @@ export interface Job {
   repo: Bag;
   logger: Bag | undefined;
   counter: TokenCounter | undefined;
+  /** Milliseconds each awaited callback may take (the runner's `callbackTimeoutMs`); none for `applyContextManagement`. */
+  timeoutMs?: number;
 }
 
 /** What one run produced: the seed's result and, for the runner, the composed window. */
@@ -126,14 +129,14 @@ export async function run(job: Job): Promise<Applied> {
       const a = (need - code) / 16;
       switch (code) {
         case COMPOSE:
-          composed = object('composer.compose()', await callMethod(job.composer, 'compose', 'deps.compose', [context.goal, context.map, context.envelopes]));
+          composed = object('composer.compose()', await within(job.timeoutMs, callMethod(job.composer, 'compose', 'deps.compose', [context.goal, context.map, context.envelopes]), 'deps.composer.compose'));
           need = machine.composed(number('composer.compose().totalTokensUsed', composed.totalTokensUsed));
           break;
         case SHOULD_PRUNE:
-          need = machine.should_prune(Boolean(await callMethod(job.pruner, 'shouldPrune', 'deps.pruner.shouldPrune', [machine.tokens, context.budget])));
+          need = machine.should_prune(Boolean(await within(job.timeoutMs, callMethod(job.pruner, 'shouldPrune', 'deps.pruner.shouldPrune', [machine.tokens, context.budget]), 'deps.pruner.shouldPrune')));
           break;
         case PRUNE: {
-          const pruned = object('pruner.prune()', await callMethod(job.pruner, 'prune', 'deps.prune', [context.turns, context.plan, context.tas, context.currentObservation]));
+          const pruned = object('pruner.prune()', await within(job.timeoutMs, callMethod(job.pruner, 'prune', 'deps.prune', [context.turns, context.plan, context.tas, context.currentObservation]), 'deps.pruner.prune'));
           summary = string('pruner.prune().summary', pruned.summary);
           need = machine.pruned(count(counter, summary, 'pruner.prune().summary'));
           break;
@@ -163,11 +166,11 @@ export async function run(job: Job): Promise<Applied> {
             need = machine.should_truncate_all((job.toolPruner as unknown as ToolOutputPruner)[DUE_ALL](outputs, done));
             break;
           }
-          need = machine.should_truncate(Boolean(await callMethod(job.toolPruner, 'shouldTruncate', 'deps.toolOutputPruner.shouldTruncate', [outputs[a]])));
+          need = machine.should_truncate(Boolean(await within(job.timeoutMs, callMethod(job.toolPruner, 'shouldTruncate', 'deps.toolOutputPruner.shouldTruncate', [outputs[a]]), 'deps.toolOutputPruner.shouldTruncate')));
           break;
         case PERSIST:
           try {
-            await callMethod(job.toolPruner, 'persistRaw', 'deps.toolOutputPruner.persistRaw', [outputs[a], job.repo]);
+            await within(job.timeoutMs, callMethod(job.toolPruner, 'persistRaw', 'deps.toolOutputPruner.persistRaw', [outputs[a], job.repo]), 'deps.toolOutputPruner.persistRaw');
             need = machine.persisted(true);
           } catch (error) {
             persistError = errorText(error);
@@ -182,7 +185,7 @@ export async function run(job: Job): Promise<Applied> {
           break;
         }
         case TRUNCATE:
-          newOutputs[a] = await callMethod(job.toolPruner, 'truncate', 'deps.toolOutputPruner.truncate', [outputs[a]]);
+          newOutputs[a] = await within(job.timeoutMs, callMethod(job.toolPruner, 'truncate', 'deps.toolOutputPruner.truncate', [outputs[a]]), 'deps.toolOutputPruner.truncate');
           need = machine.truncated();
           break;
         case RECOUNT: {

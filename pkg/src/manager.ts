@@ -1,10 +1,12 @@
 // `ContextManager`: provider-native messages in, a bounded, cache-stable request out. It
 // reads the host's options once and runs the engine (`engine.ts`) one build at a time.
 import { Engine } from './engine.js';
-import { argumentError } from './errors.js';
+import { ReentrantCallError, argumentError } from './errors.js';
 import { live } from './lifetime.js';
 import { MemoryStateRepository } from './memory-store.js';
 import { ADAPTERS } from './providers/index.js';
+import { turnScope } from './wasm.js';
+import { timeoutOption, within } from './timeout.js';
 import { type Adapter, FORMATS } from './providers/neutral.js';
 import {
   holder, method, number, object, optionalBoolean, optionalFunction, optionalNumber, optionalString, string, type Bag,
@@ -28,7 +30,7 @@ function reminders(value: unknown): ContextReminder[] {
 }
 
 /** @internal The engine's options from a host's (shared with `AgentRunner`'s `bounded`). */
-export function engineOptions(field: string, opts: Bag, adapter: Adapter, defaults: { budget?: number; store?: unknown; counter?: unknown } = {}) {
+export function engineOptions(field: string, opts: Bag, adapter: Adapter, defaults: { budget?: number; store?: unknown; counter?: unknown; callbackTimeoutMs?: number } = {}) {
   const budget = opts.budget === undefined && defaults.budget !== undefined ? defaults.budget : number(`${field}.budget`, opts.budget);
   const store = opts.store !== undefined ? object(`${field}.store`, opts.store) : ((defaults.store as Bag | undefined) ?? (new MemoryStateRepository() as unknown as Bag));
   method(store, 'insertRawToolOutput', `${field}.store.insertRawToolOutput`);
@@ -50,6 +52,7 @@ export function engineOptions(field: string, opts: Bag, adapter: Adapter, defaul
     pinned: pinned.map((p, i) => string(`${field}.pinned[${i}]`, p)),
     cacheControl: optionalBoolean(`${field}.cacheControl`, opts.cacheControl) !== false,
     calibrate: optionalBoolean(`${field}.calibrate`, opts.calibrate) !== false,
+    callbackTimeoutMs: timeoutOption(`${field}.callbackTimeoutMs`, opts.callbackTimeoutMs) ?? defaults.callbackTimeoutMs,
   };
 }
 
@@ -84,6 +87,7 @@ export class ContextManager<Message = unknown> {
   readonly #onLedger: ((record: LedgerRecord) => void) | undefined;
   readonly #onWarning: ((warning: ContextWarning) => void) | undefined;
   readonly #reminders: ContextReminder[];
+  readonly #timeoutMs: number | undefined;
   /** Builds run one after another. */
   #tail: Promise<unknown> = Promise.resolve();
 
@@ -101,6 +105,7 @@ export class ContextManager<Message = unknown> {
     this.#onLedger = optionalFunction('options.onLedger', opts.onLedger);
     this.#onWarning = optionalFunction('options.onWarning', opts.onWarning);
     this.#reminders = reminders(opts.reminders);
+    this.#timeoutMs = timeoutOption('options.callbackTimeoutMs', opts.callbackTimeoutMs);
     this.#engine = new Engine(engineOptions('options', opts, this.#adapter));
   }
 
@@ -129,7 +134,8 @@ export class ContextManager<Message = unknown> {
     } catch (error) {
       return Promise.reject(error);
     }
-    const run = this.#tail.then(() => this.#build(engine));
+    if (turnScope?.inside(this)) return Promise.reject(new ReentrantCallError('ContextManager.build'));
+    const run = this.#tail.then(() => (turnScope ? turnScope.run(this, () => this.#build(engine)) : this.#build(engine)));
     this.#tail = run.catch(() => undefined);
     return run;
   }
@@ -176,7 +182,7 @@ export class ContextManager<Message = unknown> {
     for (const [i, r] of this.#reminders.entries()) {
       if (request % r.every !== 0) continue;
       const field = `options.reminders[${i}].text`;
-      const text = string(typeof r.text === 'function' ? `${field}()` : field, typeof r.text === 'function' ? await r.text() : r.text);
+      const text = string(typeof r.text === 'function' ? `${field}()` : field, typeof r.text === 'function' ? await within(this.#timeoutMs, r.text(), field) : r.text);
       engine.append([this.#adapter.reminder!(text)], () => field);
     }
   }

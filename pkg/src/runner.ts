@@ -1,7 +1,7 @@
 // `AgentRunner`: the seeds wired into one host-agnostic turn loop. Which step comes next,
 // the threshold, the handoff and the rollback are the rules' (`devs_context_rules::runner`);
 // this loop does each step's host I/O, in JS, and answers.
-import { argumentError, checked, UseAfterFreeError } from './errors.js';
+import { argumentError, checked, ReentrantCallError, UseAfterFreeError } from './errors.js';
 import { BoundedHistory } from './bounded.js';
 import { FrameReader, frameText, template } from './frame.js';
 import { LIMITS } from './limits.js';
@@ -10,11 +10,12 @@ import { OrchestratorContextInjector, ContextRefresher, REFRESH_STATE } from './
 import { array, callMethod, describe, holder, isObject, joinTexts, nonEmptyString, number, object, optionalNumber, probe, string, type Bag } from './read.js';
 import { utf8Length } from './runtime.js';
 import { validateAll } from './saop.js';
+import { timeoutOption, within } from './timeout.js';
 import { count, counterOption } from './tokens.js';
 import { TRACKER_STATE, TurnTracker } from './tracker.js';
 import type { AgentRunnerOptions, AgentTurnResult, BoundedOptions, ContextWindow, LedgerRecord, MediumTermSummary, SaopEnvelope, StateRepository, TokenCounter, TurnEntry } from './types.js';
 import { SlidingRelevanceWindow, turnEntry } from './window.js';
-import { rules } from './wasm.js';
+import { rules, turnScope } from './wasm.js';
 
 
 const contextRefresh = template(() => rules.contextRefreshText());
@@ -32,6 +33,8 @@ interface Config {
   injector: Bag | null;
   bounded: BoundedHistory | null;
   refreshOnContext: boolean;
+  /** Milliseconds each awaited host callback may take; none by default. */
+  timeoutMs: number | undefined;
 }
 
 /** The context's members a turn may replace, and so a failed turn puts back. */
@@ -90,13 +93,14 @@ export class AgentRunner {
       injector: optionalHolder(opts, 'injector', ['injectIfNeeded']),
       bounded: null,
       refreshOnContext: refreshOption(opts.refreshOn),
+      timeoutMs: timeoutOption('options.callbackTimeoutMs', opts.callbackTimeoutMs),
     };
     if (opts.bounded !== undefined) {
       const context = config.management?.context;
       const budget = context ? ((context.budget as Bag).totalBudget as number) : 800_000;
       const deps = config.management?.deps as Bag | undefined;
       config.bounded = new BoundedHistory(opts.bounded as BoundedOptions, {
-        budget, store: deps?.stateRepository as StateRepository | undefined, goal: taskGoal, counter: config.counter,
+        budget, store: deps?.stateRepository as StateRepository | undefined, goal: taskGoal, counter: config.counter, callbackTimeoutMs: config.timeoutMs,
       });
     }
     this.#core = checked(() => new rules.RunnerCore(threshold, config.management !== null, config.injector !== null, config.tracker !== null, config.log !== null, config.refreshOnContext));
@@ -168,7 +172,8 @@ export class AgentRunner {
     } catch (error) {
       return Promise.reject(error);
     }
-    const turn = this.#tail.then(() => this.#turn(input));
+    if (turnScope?.inside(this)) return Promise.reject(new ReentrantCallError('AgentRunner.runTurn'));
+    const turn = this.#tail.then(() => (turnScope ? turnScope.run(this, () => this.#turn(input)) : this.#turn(input)));
     this.#tail = turn.catch(() => undefined);
     return turn;
   }
@@ -236,6 +241,7 @@ export class AgentRunner {
             const c = ctx as Bag;
             ageToolOutputs(c);
             const job = prepare(c, cfg.management?.deps);
+            job.timeoutMs = cfg.timeoutMs;
             if (bounded) job.repo = bounded.sharing(job.repo);
             applied = await run(job);
             if (applied.result.prunedOccurred) history = this.#history = historyFrom(c.turns, turn, cfg.agentId);
@@ -261,7 +267,7 @@ export class AgentRunner {
             break;
           }
           case CALL_LLM: {
-            const r = (response = object('llm.complete()', await callMethod(cfg.llm, 'complete', 'llm.complete', [request])));
+            const r = (response = object('llm.complete()', await within(cfg.timeoutMs, callMethod(cfg.llm, 'complete', 'llm.complete', [request]), 'llm.complete')));
             tokens = count(cfg.counter, r.text, 'llm.complete().text');
             envelope = r.envelope;
             if (r.envelopes !== undefined) {
@@ -297,7 +303,7 @@ export class AgentRunner {
           case HANDOFF: {
             if (!cfg.handoff) break;
             const recent = history.slice(rules.recentStart(history.length, windowTurns));
-            const summary = await callMethod(cfg.handoff, 'transfer', 'handoff.transfer', [cfg.agentId, recent]);
+            const summary = await within(cfg.timeoutMs, callMethod(cfg.handoff, 'transfer', 'handoff.transfer', [cfg.agentId, recent]), 'handoff.transfer');
             if (summary !== null && summary !== undefined) {
               const text = string('handoff.transfer().summaryText', object('handoff.transfer()', summary).summaryText);
               // Appended without recording: the summary's tokens bypass the monitor.
@@ -309,7 +315,7 @@ export class AgentRunner {
             break;
           }
           case INJECT:
-            envelope = await callMethod(cfg.injector as Bag, 'injectIfNeeded', 'injector.injectIfNeeded', [envelope, turn]);
+            envelope = await within(cfg.timeoutMs, callMethod(cfg.injector as Bag, 'injectIfNeeded', 'injector.injectIfNeeded', [envelope, turn]), 'injector.injectIfNeeded');
             break;
           case STAMP:
             callMethod(cfg.tracker as Bag, 'nextIndex', 'tracker.nextIndex', []);

@@ -341,6 +341,14 @@ export interface AgentRunnerOptions {
    * context really holds that much.
    */
   refreshOn?: 'response' | 'context';
+  /**
+   * Milliseconds each awaited host callback may take (`llm.complete`, `handoff.transfer`,
+   * `injector.injectIfNeeded`, `contextManagement`'s pruners and composer, the bounded
+   * store). One that runs past it rejects the turn with a `CallbackTimeoutError` naming
+   * it (a store falls back, with a warning), the turn is undone, and the next works. No
+   * bound by default.
+   */
+  callbackTimeoutMs?: number;
 }
 
 /** What `AgentRunner.runTurn` did on one turn. */
@@ -615,6 +623,13 @@ export interface ContextManagerOptions {
   summarizerShare?: number;
   /** For format `'vscode'`: the extension's `vscode` module, whose classes the messages are built with. */
   vscode?: VscodeLanguageModelApi;
+  /**
+   * Milliseconds the store and a reminder's text function may take. A store past it falls
+   * back (the text is cut, with a warning); a reminder past it rejects the build with a
+   * `CallbackTimeoutError`, and nothing changes. No bound by default; the summarizer has
+   * its own, `summarizerTimeoutMs`.
+   */
+  callbackTimeoutMs?: number;
   /**
    * Texts re-sent on a schedule, such as the TAS and PRD summaries every 5 requests and
    * the specs every 10: each is appended at the tail of request `every`, `2 × every`, …,
