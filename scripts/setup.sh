@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the build and tests need, idempotently: the wasm32 target, the
 # wasm-bindgen CLI at exactly the version Cargo.lock pins, Chromium for the browser test,
-# and pkg/'s npm dependencies from its lockfile.
+# pkg/'s npm dependencies from its lockfile, and code-server for the VS Code host test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -30,3 +30,6 @@ if [ ! -f "$stamp" ] || ! cmp -s pkg/package-lock.json "$stamp"; then
   (cd pkg && npm ci --no-audit --no-fund)
   cp pkg/package-lock.json "$stamp"
 fi
+
+# A real VS Code extension host (code-server, on Node 24, both from npm) for the vscode format's test.
+bash scripts/setup-vscode-host.sh
