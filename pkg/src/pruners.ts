@@ -2,7 +2,7 @@
 import { SummarizationError, checked, UseAfterFreeError } from './errors.js';
 import { frameText } from './frame.js';
 import { LIMITS } from './limits.js';
-import { array, callMethod, holder, joinTexts, number, object, probe, string, type Bag } from './read.js';
+import { array, callMethod, holder, isObject, joinTexts, number, object, probe, string, type Bag } from './read.js';
 import type { AgentTurn, ContextPrunerOptions, PrunedContext, StateRepository, SummarizerClient, ToolOutputEntry, ToolOutputPrunerOptions, TruncatedToolOutput, WindowBudget } from './types.js';
 import { rules } from './wasm.js';
 
@@ -119,6 +119,9 @@ function epochMs(value: unknown): number {
 /** Internal: `shouldTruncate` for many entries in one crossing (see `applyContextManagement`). */
 export const DUE_ALL = Symbol('due all');
 
+/** What the due check read from an entry, by the entry: a pending output is checked on every turn. */
+const READ = new WeakMap<object, { rawContent: string; byteSize: number; capturedAt: unknown; capturedAtMs: number }>();
+
 function readEntryFields(field: string, value: unknown): ReadEntry {
   const e = object(field, value);
   return {
@@ -205,8 +208,16 @@ export class ToolOutputPruner {
     const times = new Float64Array(n);
     for (let i = 0; i < n; i++) {
       if (skip[i]) continue;
-      const e = readEntryFields('entry', entries[i]);
-      [sizes[i], ages[i], times[i]] = [e.byteSize, e.turnAge, e.capturedAtMs];
+      const e = entries[i] as Bag;
+      // An entry checked before, and unchanged since but for its age, is not read again.
+      const known = isObject(e) ? READ.get(e) : undefined;
+      if (known && known.rawContent === e.rawContent && known.byteSize === e.byteSize && known.capturedAt === e.capturedAt && typeof e.turnAge === 'number') {
+        [sizes[i], ages[i], times[i]] = [known.byteSize, e.turnAge, known.capturedAtMs];
+        continue;
+      }
+      const read = readEntryFields('entry', e);
+      [sizes[i], ages[i], times[i]] = [read.byteSize, read.turnAge, read.capturedAtMs];
+      if (isObject(e)) READ.set(e, { rawContent: read.rawContent, byteSize: read.byteSize, capturedAt: e.capturedAt, capturedAtMs: read.capturedAtMs });
     }
     const due = rules.toolOutputsDue(sizes, ages, times);
     due.forEach((d, i) => {

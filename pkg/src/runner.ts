@@ -210,6 +210,7 @@ export class AgentRunner {
     let applied: Applied | null = null;
     let window: ContextWindow | undefined;
     let windowTurns = 0;
+    let undoAgeing: (() => void) | null = null;
     let request: unknown;
     let response: Bag | undefined;
     let extra: unknown[] = [];
@@ -239,7 +240,7 @@ export class AgentRunner {
             break;
           case MANAGE: {
             const c = ctx as Bag;
-            ageToolOutputs(c);
+            undoAgeing = ageToolOutputs(c);
             const job = prepare(c, cfg.management?.deps);
             job.timeoutMs = cfg.timeoutMs;
             if (bounded) job.repo = bounded.sharing(job.repo);
@@ -343,6 +344,7 @@ export class AgentRunner {
         }
       }
     } catch (error) {
+      undoAgeing?.();
       if (ctx && saved.context) CONTEXT_MEMBERS.forEach((k, i) => (ctx[k] = (saved.context as unknown[])[i]));
       saved.history.length = saved.length;
       this.#history = saved.history;
@@ -404,15 +406,40 @@ function append(ctx: Bag, key: string, value: unknown): void {
 }
 
 /** One turn older: whole outputs get a copy with `turnAge + 1`; truncated ones stay. */
-function ageToolOutputs(ctx: Bag): void {
+/**
+ * Ages every pending output by a turn. The runner's own entries (`OWN_ENTRIES`) age in
+ * place, so that each keeps its identity and what was read from it stays cached; a host's
+ * are copied, as it may hold them. Returns how to take the ageing back.
+ */
+function ageToolOutputs(ctx: Bag): () => void {
   const outputs = array('context.pendingToolOutputs', ctx.pendingToolOutputs);
-  const ages = Float64Array.from(outputs, (o) => {
-    const age = isObject(o) ? o.turnAge : undefined;
-    return typeof age === 'number' ? age : NaN;
-  });
+  const ages = new Float64Array(outputs.length);
+  for (let i = 0; i < outputs.length; i++) {
+    const age = isObject(outputs[i]) ? (outputs[i] as Bag).turnAge : undefined;
+    ages[i] = typeof age === 'number' ? age : NaN;
+  }
   const aged = rules.agedOutputs(ages);
-  ctx.pendingToolOutputs = outputs.map((o, i) => (Number.isNaN(ages[i]) ? o : { ...(o as Bag), turnAge: aged[i] }));
+  const own: Array<[Bag, unknown]> = [];
+  let copied: unknown[] | null = null;
+  for (let i = 0; i < outputs.length; i++) {
+    if (Number.isNaN(ages[i])) continue;
+    const o = outputs[i] as Bag;
+    if (OWN_ENTRIES.has(o)) {
+      own.push([o, o.turnAge]);
+      o.turnAge = aged[i];
+    } else {
+      copied ??= outputs.slice();
+      copied[i] = { ...o, turnAge: aged[i] };
+    }
+  }
+  if (copied) ctx.pendingToolOutputs = copied;
+  return () => {
+    for (const [o, age] of own) o.turnAge = age;
+  };
 }
+
+/** Pending outputs the runner made itself, from envelopes: no host holds them. */
+const OWN_ENTRIES = new WeakSet<object>();
 
 /**
  * Keeps the envelope, its plan and observation, and its output as a pending tool output.
@@ -433,9 +460,12 @@ function keepEnvelope(ctx: Bag, envelope: unknown): void {
   const currentObservation = frame.text(hosts);
   const kept = long ? { ...env, observation: { ...observation, output: frame.text(hosts) } } : env;
   const envelopes = [...array('context.envelopes', ctx.envelopes), kept];
-  const outputs = pending
-    ? [...array('context.pendingToolOutputs', ctx.pendingToolOutputs), { toolName, rawContent: output, byteSize: utf8Length(output), turnAge: 0, capturedAt: Date.now() }]
-    : ctx.pendingToolOutputs;
+  let outputs = ctx.pendingToolOutputs;
+  if (pending) {
+    const entry = { toolName, rawContent: output, byteSize: utf8Length(output), turnAge: 0, capturedAt: Date.now() };
+    OWN_ENTRIES.add(entry);
+    outputs = [...array('context.pendingToolOutputs', ctx.pendingToolOutputs), entry];
+  }
   ctx.plan = thought.plan;
   ctx.currentObservation = currentObservation;
   ctx.envelopes = envelopes;
