@@ -4,6 +4,7 @@ import { Engine } from './engine.js';
 import { engineOptions } from './manager.js';
 import { textFormat, type TextMessage } from './providers/text.js';
 import { object, optionalFunction, type Bag } from './read.js';
+import { textKey } from './text-key.js';
 import type { BoundedOptions, ContextWarning, LedgerRecord, SaopEnvelope, StateRepository, TokenCounter } from './types.js';
 
 export class BoundedHistory {
@@ -12,7 +13,7 @@ export class BoundedHistory {
   readonly #onWarning: ((warning: ContextWarning) => void) | undefined;
   /** The turn's request, as built. */
   #built: { record: LedgerRecord; warnings: ContextWarning[] } | null = null;
-  /** Where raw texts go, and the id each stored text got there. */
+  /** Where raw texts go, and the id each stored text got there, by `textKey`. */
   readonly #store: Bag;
   readonly #known = new Map<string, string>();
 
@@ -23,7 +24,7 @@ export class BoundedHistory {
     this.#onWarning = optionalFunction(`${field}.onWarning`, opts.onWarning);
     const o = engineOptions(field, { ...opts, system: undefined } as Bag, textFormat, { budget: defaults.budget, store: defaults.store, counter: defaults.counter, callbackTimeoutMs: defaults.callbackTimeoutMs });
     this.#store = o.store;
-    this.#engine = new Engine({ ...o, system: defaults.goal, cacheControl: false, known: this.#known });
+    this.#engine = new Engine({ ...o, system: defaults.goal, cacheControl: false });
   }
 
   /**
@@ -35,6 +36,8 @@ export class BoundedHistory {
   sharing(repo: Bag): Bag {
     if (repo !== this.#store) return repo;
     const known = this.#known;
+    // Only a shared store needs the ids by text: kept alone, they would grow with the session.
+    this.#engine.remember(known);
     return new Proxy(repo, {
       get(target, key) {
         const value = Reflect.get(target, key, target) as unknown;
@@ -42,10 +45,11 @@ export class BoundedHistory {
         if (key !== 'insertRawToolOutput') return value.bind(target);
         return async (entry: unknown) => {
           const raw = (entry as Bag | null)?.rawContent;
-          const stored = typeof raw === 'string' ? known.get(raw) : undefined;
+          const key = typeof raw === 'string' ? textKey(raw) : undefined;
+          const stored = key === undefined ? undefined : known.get(key);
           if (stored !== undefined) return stored;
           const id: unknown = await value.call(target, entry);
-          if ((typeof id === 'string' || typeof id === 'number') && typeof raw === 'string') known.set(raw, String(id));
+          if ((typeof id === 'string' || typeof id === 'number') && key !== undefined) known.set(key, String(id));
           return id;
         };
       },

@@ -5,9 +5,10 @@
 // between `begin()` and `commit()` is taken back by `rollback()`.
 import { argumentError, checked, errorText } from './errors.js';
 import { FrameReader, frameText } from './frame.js';
-import { type Adapter, type NeutralMessage, type Plan, type PlannedMessage, Kind, Role, lazy } from './providers/neutral.js';
+import { type Adapter, type NeutralMessage, type NeutralPart, type Plan, type PlannedMessage, Kind, NONE, Role, WHOLE, lazy } from './providers/neutral.js';
 import { callMethod, string, type Bag } from './read.js';
 import { utf8Length } from './runtime.js';
+import { textKey } from './text-key.js';
 import { within } from './timeout.js';
 import { count } from './tokens.js';
 import type { LedgerRecord, ContextWarning, TokenCounter } from './types.js';
@@ -24,11 +25,53 @@ function ownText(n: 0 | 1 | 2, summary = ''): string {
   return text;
 }
 
-/** A message as the engine keeps it: the adapter's reading, and how each part is shown. */
-interface Kept extends NeutralMessage {
-  shown: Array<string | null | undefined>;
-  /** Its entry in a plan that sends it whole, unmarked and answered. */
-  asIs?: PlannedMessage;
+/**
+ * `text` in a string of its own. A placeholder is pasted from pieces and a cut is a slice of
+ * the whole output: kept as they are, they would keep the raw text they came from alive.
+ */
+function detached(text: string): string {
+  return text.length < 16 ? text : (JSON.parse(JSON.stringify(text)) as string);
+}
+
+/**
+ * A message as the engine keeps it: the adapter's reading, and how each part is shown.
+ * A class, so every kept message shares one hidden class: built from a spread and
+ * extended later, each got its own, and a long session kept thousands.
+ */
+/** A part whose shown text is now in its message's `source` itself, its raw text gone (stored), is `baked`. */
+interface KeptPart extends NeutralPart {
+  baked?: boolean;
+}
+
+class Kept implements NeutralMessage, PlannedMessage {
+  readonly role: number;
+  parts: KeptPart[];
+  source: unknown;
+  /** Per part, what the rules show in its place, once they show one otherwise and until it is baked. */
+  display: Array<string | null | undefined> | undefined = undefined;
+
+  constructor(m: NeutralMessage) {
+    this.role = m.role;
+    this.parts = m.parts;
+    this.source = m.source;
+  }
+
+  // A kept message is its own plan entry when it is sent as kept: whole, unmarked, answered.
+  get neutral(): NeutralMessage {
+    return this;
+  }
+
+  get shown(): ReadonlyArray<undefined> {
+    return WHOLE;
+  }
+
+  get breakpoint(): boolean {
+    return false;
+  }
+
+  get unanswered(): ReadonlyArray<never> {
+    return NONE;
+  }
 }
 
 export interface EngineOptions {
@@ -46,7 +89,7 @@ export interface EngineOptions {
   cacheControl: boolean;
   /** Milliseconds a store write may take before it counts as failed; none by default. */
   callbackTimeoutMs?: number;
-  /** Texts in the store by id, shared with whoever else stores there: none is stored twice. */
+  /** Ids of texts in the store by `textKey`, shared with whoever else stores there: none is stored twice. */
   known?: Map<string, string>;
   calibrate: boolean;
 }
@@ -78,6 +121,8 @@ export class Engine {
    * the retry reuses their ids instead of storing them twice. Cleared on commit.
    */
   #storedBefore = new Map<string, { raw: string; id: string }>();
+  /** Parts shown anew by the open build, `[message, part]`: baked into their messages on commit. */
+  #shownNow: Array<[number, number]> = [];
 
   constructor(o: EngineOptions) {
     this.#o = o;
@@ -92,12 +137,14 @@ export class Engine {
   begin(): void {
     this.core.begin();
     this.#undo = [];
+    this.#shownNow = [];
   }
 
   commit(record?: LedgerRecord): void {
     this.core.commit();
     this.#undo = null;
     this.#storedBefore.clear();
+    this.#bake();
     if (record) this.records.push(record);
   }
 
@@ -106,6 +153,39 @@ export class Engine {
     const undo = this.#undo ?? [];
     for (let i = undo.length - 1; i >= 0; i--) undo[i]();
     this.#undo = null;
+    this.#shownNow = [];
+  }
+
+  /**
+   * A part stored whole and shown as a placeholder or a cut is written into its message,
+   * and its raw text let go: memory holds what the next request needs, and the store the
+   * rest. Only after a commit, since a rollback may show the part whole again.
+   */
+  #bake(): void {
+    const byMessage = new Map<number, number[]>();
+    for (const [i, k] of this.#shownNow) {
+      const m = this.#messages[i];
+      if (!m || typeof m.display?.[k] !== 'string' || this.core.store_id(i, k) === undefined) continue;
+      const parts = byMessage.get(i) ?? [];
+      parts.push(k);
+      byMessage.set(i, parts);
+    }
+    this.#shownNow = [];
+    for (const [i, ks] of byMessage) {
+      const m = this.#messages[i];
+      const display = m.display as string[];
+      for (const k of ks) display[k] = detached(display[k]);
+      const shown = m.parts.map((_, k) => (ks.includes(k) ? display[k] : undefined));
+      m.source = this.#o.adapter.rewrite(m.source, m, shown);
+      for (const k of ks) m.parts[k] = { ...m.parts[k], text: display[k], raw: undefined, baked: true };
+      // The parts now say it themselves.
+      if (display.every((text, k) => text === undefined || m.parts[k].baked)) m.display = undefined;
+    }
+  }
+
+  /** From now on, ids of stored texts go to `known` too, and a text found there is not stored again. */
+  remember(known: Map<string, string>): void {
+    this.#o.known = known;
   }
 
   #changed(undo: () => void): void {
@@ -158,7 +238,7 @@ export class Engine {
     const lengths = [this.#messages.length, this.#callIds.length];
     const added: string[] = [];
     for (const m of read) {
-      this.#messages.push({ ...m, shown: [] });
+      this.#messages.push(new Kept(m));
       for (const p of m.parts) {
         if (p.kind !== Kind.Call) continue;
         const n = this.#callIds.length;
@@ -226,11 +306,18 @@ export class Engine {
   /** Shows part `k` of message `i` as `text`; its tokens. */
   #show(i: number, k: number, text: string): number {
     const m = this.#messages[i];
-    const before = m.shown[k];
+    const display = (m.display ??= []);
+    const before = display[k];
+    const part = m.parts[k];
+    const baked = part.baked === true;
     this.#changed(() => {
-      m.shown[k] = before;
+      display[k] = before;
+      if (baked) part.baked = true;
     });
-    m.shown[k] = text;
+    display[k] = text;
+    // A part already written into its message is shown anew over it.
+    if (baked) part.baked = false;
+    this.#shownNow.push([i, k]);
     return count(this.#o.counter, text, 'placeholder') + this.#o.adapter.framing.part;
   }
 
@@ -262,7 +349,8 @@ export class Engine {
     const raw = p.raw ?? p.text;
     const earlier = this.#storedBefore.get(`${i}/${k}`);
     if (earlier && earlier.raw === raw) return earlier.id;
-    const known = this.#o.known?.get(raw);
+    const key = this.#o.known ? textKey(raw) : '';
+    const known = this.#o.known?.get(key);
     if (known !== undefined) return known;
     try {
       const id = await within(this.#o.callbackTimeoutMs, callMethod(this.#o.store, 'insertRawToolOutput', 'store.insertRawToolOutput', [{
@@ -270,7 +358,7 @@ export class Engine {
       }]), 'store.insertRawToolOutput');
       const stored = typeof id === 'string' || typeof id === 'number' ? String(id) : `message-${i}/part-${k}`;
       this.#storedBefore.set(`${i}/${k}`, { raw, id: stored });
-      if (stored === String(id)) this.#o.known?.set(raw, stored);
+      if (stored === String(id)) this.#o.known?.set(key, stored);
       return stored;
     } catch (error) {
       failed.push(error);
@@ -286,7 +374,7 @@ export class Engine {
     for (let i = from; i < to; i++) {
       const m = this.#messages[i];
       m.parts.forEach((p, k) => {
-        const shown = m.shown[k];
+        const shown = m.display?.[k];
         hosts.push(shown === null ? '' : shown ?? p.text, this.#label(i, k));
       });
     }
@@ -344,24 +432,27 @@ export class Engine {
       } else if (code === Message) {
         const m = this.#messages[encoded[at++]];
         const changes = encoded[at++];
+        // Most messages are sent as they are kept (parts written into them count as whole): the kept message is the entry.
         if (changes === 0 && encoded[at] === 0 && !mark) {
-          // Most messages are sent as they came: one entry each, made once.
           at++;
-          plan.messages.push((m.asIs ??= { source: m.source, neutral: m, shown: m.parts.map(() => undefined), breakpoint: false, unanswered: [] }));
+          plan.messages.push(m);
           continue;
         }
-        const shown: Array<string | null | undefined> = m.parts.map(() => undefined);
+        let shown: Array<string | null | undefined> | null = null;
         for (let n = changes; n > 0; n--) {
           const k = encoded[at++];
           const state = encoded[at++];
-          if (state !== Whole) shown[k] = state === Dropped ? null : m.shown[k];
+          if (state === Whole || m.parts[k].baked) continue;
+          shown ??= m.parts.map(() => undefined);
+          shown[k] = state === Dropped ? null : m.display?.[k];
         }
         const unanswered: Array<{ id: string; name: string }> = [];
         for (let n = encoded[at++]; n > 0; n--) {
           const c = encoded[at++];
           unanswered.push({ id: this.#callIds[c], name: this.#callNames[c] });
         }
-        plan.messages.push({ source: m.source, neutral: m, shown, breakpoint: mark, unanswered });
+        if (!shown && !unanswered.length && !mark) plan.messages.push(m);
+        else plan.messages.push({ source: m.source, neutral: m, shown: shown ?? WHOLE, breakpoint: mark, unanswered });
       }
     }
     return plan;

@@ -38,11 +38,12 @@ function hostCount(counter: TokenCounter, text: string): number {
 }
 
 /**
- * Long texts each counter has counted. The seeds' rules recount their whole context on
- * every turn (the pending outputs, the recent past), so without this a session's outputs
- * reach the counter 40–80 times each; with it, once. Short texts cost less to count than
- * to keep. The memo forgets everything past `MEMO_UNITS` of text, so it never holds on to
- * more than that.
+ * Long texts each counter has counted, for the seeds' rules (`countEach`, `countAll`):
+ * they recount their whole context on every turn (the pending outputs, the recent past),
+ * so without this a session's outputs reach the counter 40–80 times each; with it, once.
+ * Those texts are in the host's context anyway. Short texts cost less to count than to
+ * keep. The memo forgets everything past `MEMO_UNITS` of text. `count`, for texts counted
+ * once by design, keeps nothing.
  */
 const MEMO_MIN = 256;
 const MEMO_UNITS = 1 << 25;
@@ -67,7 +68,7 @@ function memoCount(counter: TokenCounter, text: string): number {
 /** Tokens of `text` (checked to be a string under `field`). */
 export function count(counter: TokenCounter | undefined, text: unknown, field: string): number {
   if (typeof text !== 'string') throw argumentError(TypeError, field, `must be a string, got ${describe(text)}`);
-  return counter ? memoCount(counter, text) : rules.approxTokens(text.length);
+  return counter ? hostCount(counter, text) : rules.approxTokens(text.length);
 }
 
 /**

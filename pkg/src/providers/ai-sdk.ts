@@ -4,8 +4,7 @@
 // `providerOptions.anthropic.cacheControl`, which only the Anthropic provider reads.
 import type { Bag } from '../read.js';
 import {
-  type Adapter, type NeutralPart, type Plan, Kind, OPAQUE_TOKENS, Role, bag, count, json, optionalCount, shapeError, text,
-} from './neutral.js';
+  type Adapter, type NeutralPart, type Plan, Kind, OPAQUE_TOKENS, Role, bag, count, json, optionalCount, shapeError, text, slot, intern } from './neutral.js';
 
 function roleOf(role: unknown): number | undefined {
   return ({ user: Role.User, assistant: Role.Assistant, system: Role.System, tool: Role.Tool } as Record<string, number>)[role as string];
@@ -47,7 +46,7 @@ function readPart(p: unknown, field: string, path: string): NeutralPart {
       const output = outputText(`${field}.output`, part.output);
       const type = (part.output as Bag).type;
       const raw = type === 'text' || type === 'error-text' ? output : json(part.output);
-      return { kind: Kind.Result, text: output, raw, label: text(`${field}.toolName`, part.toolName), id: text(`${field}.toolCallId`, part.toolCallId), path, idPath: `${path}.toolCallId` };
+      return { kind: Kind.Result, text: output, raw, label: text(`${field}.toolName`, part.toolName), id: text(`${field}.toolCallId`, part.toolCallId), path, idPath: intern(`${path}.toolCallId`) };
     }
     default:
       if (typeof part.type !== 'string') throw shapeError(`${field}.type`, 'a string', part.type);
@@ -64,6 +63,26 @@ function marked(message: Bag, breakpoint: boolean): Bag {
   return { ...message, providerOptions: { ...options, anthropic: { ...((options.anthropic ?? {}) as Bag), ...CACHE.anthropic } } };
 }
 
+/** `source` with its parts shown as `shown` says; `drop`: a `null` part is left out (else kept). */
+function shownMessage(source: Bag, shown: ReadonlyArray<string | null | undefined>, drop: boolean): Bag {
+  if (typeof source.content === 'string') {
+    return { ...source, content: typeof shown[0] === 'string' ? shown[0] : shown[0] === null && drop ? '' : source.content };
+  }
+  return {
+    ...source,
+    content: (source.content as Bag[]).flatMap((p, i) => {
+      const s = shown[i];
+      if (s === null) return drop ? [] : [p];
+      if (s === undefined) return [p];
+      if (p.type === 'tool-result') {
+        const error = String((p.output as Bag).type).startsWith('error');
+        return [{ ...p, output: { type: error ? 'error-text' : 'text', value: s } }];
+      }
+      return [{ ...p, text: s }];
+    }),
+  };
+}
+
 export const aiSdk: Adapter = {
   format: 'ai-sdk',
   framing: { message: 3, part: 1 },
@@ -77,7 +96,7 @@ export const aiSdk: Adapter = {
       return { role, parts: [{ kind: Kind.Text, text: m.content, label: '', path: 'content' }], source: message };
     }
     if (!Array.isArray(m.content)) throw shapeError(`${field}.content`, 'a string or an array of parts', m.content);
-    return { role, parts: m.content.map((p, i) => readPart(p, `${field}.content[${i}]`, `content[${i}]`)), source: message };
+    return { role, parts: m.content.map((p, i) => readPart(p, `${field}.content[${i}]`, slot('content', i))), source: message };
   },
 
   write(plan: Plan) {
@@ -88,24 +107,7 @@ export const aiSdk: Adapter = {
     if (plan.leftOut) out.push({ role: 'user', content: plan.leftOutText });
     for (const pm of plan.messages) {
       const source = pm.source as Bag;
-      let message = source;
-      if (pm.shown.some((s) => s !== undefined)) {
-        message = typeof source.content === 'string'
-          ? { ...source, content: pm.shown[0] ?? '' }
-          : {
-            ...source,
-            content: (source.content as Bag[]).flatMap((p, i) => {
-              const s = pm.shown[i];
-              if (s === null) return [];
-              if (s === undefined) return [p];
-              if (p.type === 'tool-result') {
-                const error = String((p.output as Bag).type).startsWith('error');
-                return [{ ...p, output: { type: error ? 'error-text' : 'text', value: s } }];
-              }
-              return [{ ...p, text: s }];
-            }),
-          };
-      }
+      const message = pm.shown.some((s) => s !== undefined) ? shownMessage(source, pm.shown, true) : source;
       out.push(marked(message, pm.breakpoint));
       if (pm.unanswered.length) {
         out.push({
@@ -115,6 +117,10 @@ export const aiSdk: Adapter = {
       }
     }
     return { messages: out };
+  },
+
+  rewrite(source, _neutral, shown) {
+    return shownMessage(source as Bag, shown, false);
   },
 
   reminder(text) {

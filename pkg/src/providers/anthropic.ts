@@ -5,8 +5,7 @@
 import type { Bag } from '../read.js';
 import {
   type Adapter, type NeutralMessage, type NeutralPart, type Plan, Kind, OPAQUE_TOKENS, Role, bag, count, json,
-  optionalCount, shapeError, text,
-} from './neutral.js';
+  optionalCount, shapeError, text, slot, intern } from './neutral.js';
 
 /** The rules' role of a message's `role` (read when called: see `lazy`). */
 const roleOf = (role: unknown): number | undefined => ({ user: Role.User, assistant: Role.Assistant, system: Role.System } as Record<string, number>)[role as string];
@@ -38,7 +37,7 @@ function readBlock(b: unknown, field: string, path: string): NeutralPart {
       const output = resultText(`${field}.content`, block.content);
       return {
         kind: Kind.Result, text: output, raw: typeof block.content === 'string' || block.content === undefined ? output : json(block.content),
-        label: '', id: text(`${field}.tool_use_id`, block.tool_use_id), path, idPath: `${path}.tool_use_id`,
+        label: '', id: text(`${field}.tool_use_id`, block.tool_use_id), path, idPath: intern(`${path}.tool_use_id`),
       };
     }
     default:
@@ -64,6 +63,9 @@ function withContent(m: Bag, content: Bag[], breakpoint: boolean): Bag {
 
 const isResult = (b: Bag) => b.type === 'tool_result';
 
+/** A block shown as `text`: a result's content, or a block's text. */
+const shownBlock = (block: Bag, text: string): Bag => (isResult(block) ? { ...block, content: text } : { ...block, text });
+
 export const anthropic: Adapter = {
   format: 'anthropic',
   framing: { message: 3, part: 1 },
@@ -76,7 +78,7 @@ export const anthropic: Adapter = {
     if (typeof m.content === 'string') {
       parts = [{ kind: Kind.Text, text: m.content, label: '', path: 'content' }];
     } else if (Array.isArray(m.content)) {
-      parts = m.content.map((b, i) => readBlock(b, `${field}.content[${i}]`, `content[${i}]`));
+      parts = m.content.map((b, i) => readBlock(b, `${field}.content[${i}]`, slot('content', i)));
     } else {
       throw shapeError(`${field}.content`, 'a string or an array of blocks', m.content);
     }
@@ -110,8 +112,7 @@ export const anthropic: Adapter = {
         blocks(source).forEach((block, k) => {
           const s = pm.shown[k];
           if (s === null) return;
-          if (s === undefined) content.push(block);
-          else content.push(isResult(block) ? { ...block, content: s } : { ...block, text: s });
+          content.push(s === undefined ? block : shownBlock(block, s));
         });
         if (pending.length && source.role === 'user') {
           content = [...pending, ...content];
@@ -137,6 +138,11 @@ export const anthropic: Adapter = {
         : fixed.join('\n\n');
     }
     return system === undefined ? { messages: out } : { system, messages: out };
+  },
+
+  rewrite(source, _neutral, shown) {
+    const m = source as Bag;
+    return { ...m, content: blocks(m).map((block, k) => (typeof shown[k] === 'string' ? shownBlock(block, shown[k] as string) : block)) };
   },
 
   reminder(text) {

@@ -20,6 +20,24 @@ export function lazy<T extends object>(get: () => T): T {
 }
 
 export const Kind = lazy(() => rules.PartKind);
+
+/** Shown as kept: no part changed, no call unanswered. Shared, so a kept message's plan entry costs one object. */
+export const WHOLE: ReadonlyArray<undefined> = Object.freeze([]);
+export const NONE: ReadonlyArray<never> = Object.freeze([]);
+
+const paths = new Map<string, string>();
+/** One string per path, however many messages hold it: a kept part's path costs nothing per message. */
+export function intern(path: string): string {
+  const known = paths.get(path);
+  if (known !== undefined) return known;
+  if (paths.size < 4096) paths.set(path, path);
+  return path;
+}
+
+/** A part's path, `content[2]`. */
+export function slot(name: string, k: number): string {
+  return intern(`${name}[${k}]`);
+}
 export const Role = lazy(() => rules.MessageRole);
 
 /** One part of a message. */
@@ -53,9 +71,9 @@ export interface PlannedMessage {
   source: unknown;
   neutral: NeutralMessage;
   /** Per part: `undefined` whole, a string shown instead, `null` left out. */
-  shown: Array<string | null | undefined>;
+  shown: ReadonlyArray<string | null | undefined>;
   /** Calls of this message that get a marked result. */
-  unanswered: Array<{ id: string; name: string }>;
+  unanswered: ReadonlyArray<{ id: string; name: string }>;
   /** The message's last block carries a cache breakpoint. */
   breakpoint: boolean;
 }
@@ -97,6 +115,8 @@ export interface Adapter {
   read(message: unknown, field: string): NeutralMessage;
   /** The request a plan describes. */
   write(plan: Plan): { system?: unknown; messages: unknown[] };
+  /** `source` with each part that `shown` gives a text shown as that text (`null`: left as it is): a message of the same shape, parts in place. */
+  rewrite(source: unknown, neutral: NeutralMessage, shown: ReadonlyArray<string | null | undefined>): unknown;
   /** A scheduled reminder as a message at the tail: a system message where the provider takes one mid-conversation, a user message otherwise. */
   reminder?(text: string): unknown;
   /** The provider's usage object, as its SDK returns it. */

@@ -3,8 +3,7 @@
 // the next user or assistant message. The provider caches a repeated prefix by itself.
 import type { Bag } from '../read.js';
 import {
-  type Adapter, type NeutralPart, type Plan, Kind, OPAQUE_TOKENS, Role, bag, count, optionalCount, shapeError, text,
-} from './neutral.js';
+  type Adapter, type NeutralMessage, type NeutralPart, type Plan, Kind, OPAQUE_TOKENS, Role, bag, count, optionalCount, shapeError, text, slot } from './neutral.js';
 
 /** The rules' role of a message's `role` (read when called: see `lazy`). */
 const roleOf = (role: unknown): number | undefined => ({
@@ -18,10 +17,10 @@ function contentParts(field: string, content: unknown, path: string): NeutralPar
   if (!Array.isArray(content)) throw shapeError(field, 'a string or an array of parts', content);
   return content.map((p, i) => {
     const part = bag(`${field}[${i}]`, p);
-    if (part.type === 'text') return { kind: Kind.Text, text: text(`${field}[${i}].text`, part.text), label: '', path: `${path}[${i}]` };
-    if (part.type === 'refusal') return { kind: Kind.Text, text: text(`${field}[${i}].refusal`, part.refusal), label: '', path: `${path}[${i}]` };
+    if (part.type === 'text') return { kind: Kind.Text, text: text(`${field}[${i}].text`, part.text), label: '', path: slot(path, i) };
+    if (part.type === 'refusal') return { kind: Kind.Text, text: text(`${field}[${i}].refusal`, part.refusal), label: '', path: slot(path, i) };
     if (typeof part.type !== 'string') throw shapeError(`${field}[${i}].type`, 'a string', part.type);
-    return { kind: Kind.Opaque, text: '', label: part.type, path: `${path}[${i}]`, tokens: OPAQUE_TOKENS };
+    return { kind: Kind.Opaque, text: '', label: part.type, path: slot(path, i), tokens: OPAQUE_TOKENS };
   });
 }
 
@@ -29,6 +28,27 @@ function joined(field: string, content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) throw shapeError(field, 'a string or an array of text parts', content);
   return content.map((p, i) => text(`${field}[${i}].text`, bag(`${field}[${i}]`, p).text)).join('');
+}
+
+/** `source` with its parts shown as `shown` says; `drop`: a `null` part is left out (else kept). */
+function shownMessage(source: Bag, neutral: NeutralMessage, shown: ReadonlyArray<string | null | undefined>, drop: boolean): Bag {
+  const message = { ...source };
+  if (source.role === 'tool') {
+    message.content = shown[0] ?? source.content;
+  } else {
+    const textAt = neutral.parts.findIndex((p) => p.kind !== Kind.Call);
+    if (typeof source.content === 'string' && textAt === 0 && typeof shown[0] === 'string') {
+      message.content = shown[0];
+    } else if (typeof source.content === 'string' && textAt === 0 && shown[0] === null && drop) {
+      message.content = '';
+    } else if (Array.isArray(source.content)) {
+      message.content = (source.content as Bag[]).flatMap((p, i) => {
+        const s = shown[i];
+        return s === null ? (drop ? [] : [p]) : s === undefined ? [p] : [{ ...p, text: s }];
+      });
+    }
+  }
+  return message;
 }
 
 export const openaiChat: Adapter = {
@@ -54,7 +74,7 @@ export const openaiChat: Adapter = {
         const id = text(`${field}.tool_calls[${i}].id`, call.id);
         const fn = call.type === 'custom' ? bag(`${field}.tool_calls[${i}].custom`, call.custom) : bag(`${field}.tool_calls[${i}].function`, call.function);
         const args = call.type === 'custom' ? text(`${field}.tool_calls[${i}].custom.input`, fn.input) : text(`${field}.tool_calls[${i}].function.arguments`, fn.arguments);
-        parts.push({ kind: Kind.Call, text: args, label: text(`${field}.tool_calls[${i}].function.name`, fn.name), id, path: `tool_calls[${i}]` });
+        parts.push({ kind: Kind.Call, text: args, label: text(`${field}.tool_calls[${i}].function.name`, fn.name), id, path: slot('tool_calls', i) });
       });
     }
     if (parts.length === 0) throw shapeError(`${field}.content`, m.role === 'assistant' ? 'a string or parts when there are no tool_calls' : 'a string or an array of parts', m.content);
@@ -69,28 +89,14 @@ export const openaiChat: Adapter = {
     if (plan.leftOut) out.push({ role: 'user', content: plan.leftOutText });
     for (const pm of plan.messages) {
       const source = pm.source as Bag;
-      let message = source;
-      if (pm.shown.some((s) => s !== undefined)) {
-        message = { ...source };
-        if (source.role === 'tool') {
-          message.content = pm.shown[0] ?? source.content;
-        } else {
-          const parts = pm.neutral.parts;
-          const textAt = parts.findIndex((p) => p.kind !== Kind.Call);
-          if (typeof source.content === 'string' && textAt === 0 && pm.shown[0] !== undefined) {
-            message.content = pm.shown[0] ?? '';
-          } else if (Array.isArray(source.content)) {
-            message.content = (source.content as Bag[]).flatMap((p, i) => {
-              const s = pm.shown[i];
-              return s === null ? [] : s === undefined ? [p] : [{ ...p, text: s }];
-            });
-          }
-        }
-      }
-      out.push(message);
+      out.push(pm.shown.some((s) => s !== undefined) ? shownMessage(source, pm.neutral, pm.shown, true) : source);
       for (const c of pm.unanswered) out.push({ role: 'tool', tool_call_id: c.id, content: plan.unansweredText });
     }
     return { messages: out };
+  },
+
+  rewrite(source, neutral, shown) {
+    return shownMessage(source as Bag, neutral, shown, false);
   },
 
   reminder(text) {

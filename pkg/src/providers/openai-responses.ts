@@ -5,8 +5,7 @@
 import type { Bag } from '../read.js';
 import {
   type Adapter, type NeutralMessage, type NeutralPart, type Plan, Kind, OPAQUE_TOKENS, Role, bag, count, json,
-  optionalCount, shapeError, text,
-} from './neutral.js';
+  optionalCount, shapeError, text, slot } from './neutral.js';
 
 const MESSAGE_ROLES = ['user', 'assistant', 'system', 'developer'];
 
@@ -21,11 +20,11 @@ function contentParts(field: string, content: unknown, path: string): NeutralPar
   return content.map((p, i) => {
     const part = bag(`${field}[${i}]`, p);
     if (part.type === 'input_text' || part.type === 'output_text') {
-      return { kind: Kind.Text, text: text(`${field}[${i}].text`, part.text), label: '', path: `${path}[${i}]` };
+      return { kind: Kind.Text, text: text(`${field}[${i}].text`, part.text), label: '', path: slot(path, i) };
     }
-    if (part.type === 'refusal') return { kind: Kind.Text, text: text(`${field}[${i}].refusal`, part.refusal), label: '', path: `${path}[${i}]` };
+    if (part.type === 'refusal') return { kind: Kind.Text, text: text(`${field}[${i}].refusal`, part.refusal), label: '', path: slot(path, i) };
     if (typeof part.type !== 'string') throw shapeError(`${field}[${i}].type`, 'a string', part.type);
-    return { kind: Kind.Opaque, text: '', label: part.type, path: `${path}[${i}]`, tokens: OPAQUE_TOKENS };
+    return { kind: Kind.Opaque, text: '', label: part.type, path: slot(path, i), tokens: OPAQUE_TOKENS };
   });
 }
 
@@ -74,6 +73,23 @@ function read(item: unknown, field: string): NeutralMessage {
   }
 }
 
+/** `source` with its parts shown as `shown` says; `drop`: a `null` part is left out (else kept). */
+function shownItem(source: Bag, shown: ReadonlyArray<string | null | undefined>, drop: boolean): Bag {
+  const item = { ...source };
+  const type = source.type ?? 'message';
+  if (type === 'function_call_output' || type === 'custom_tool_call_output') {
+    item.output = shown[0] ?? source.output;
+  } else if (type === 'message') {
+    item.content = typeof source.content === 'string'
+      ? (typeof shown[0] === 'string' ? shown[0] : shown[0] === null && drop ? '' : source.content)
+      : (source.content as Bag[]).flatMap((p, i) => {
+        const s = shown[i];
+        return s === null ? (drop ? [] : [p]) : s === undefined ? [p] : [{ ...p, text: s }];
+      });
+  }
+  return item;
+}
+
 export const openaiResponses: Adapter = {
   format: 'openai-responses',
   framing: { message: 4, part: 1 },
@@ -87,28 +103,17 @@ export const openaiResponses: Adapter = {
     if (plan.leftOut) out.push({ role: 'user', content: plan.leftOutText });
     for (const pm of plan.messages) {
       const source = pm.source as Bag;
-      let item = source;
-      if (pm.shown.some((s) => s !== undefined)) {
-        item = { ...source };
-        const type = source.type ?? 'message';
-        if (type === 'function_call_output' || type === 'custom_tool_call_output') {
-          item.output = pm.shown[0] ?? source.output;
-        } else if (type === 'message') {
-          item.content = typeof source.content === 'string'
-            ? pm.shown[0] ?? ''
-            : (source.content as Bag[]).flatMap((p, i) => {
-              const s = pm.shown[i];
-              return s === null ? [] : s === undefined ? [p] : [{ ...p, text: s }];
-            });
-        }
-      }
-      out.push(item);
+      out.push(pm.shown.some((s) => s !== undefined) ? shownItem(source, pm.shown, true) : source);
       for (const c of pm.unanswered) {
         const custom = source.type === 'custom_tool_call';
         out.push({ type: custom ? 'custom_tool_call_output' : 'function_call_output', call_id: c.id, output: plan.unansweredText });
       }
     }
     return { messages: out };
+  },
+
+  rewrite(source, _neutral, shown) {
+    return shownItem(source as Bag, shown, false);
   },
 
   reminder(text) {

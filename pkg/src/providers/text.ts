@@ -2,7 +2,7 @@
 // goal and the pinned texts, the summary, the conversation in order, and the plan, which
 // changes every turn, last. Its messages are the runner's own, never a host's.
 import type { Bag } from '../read.js';
-import { type Adapter, type Plan, Kind, Role } from './neutral.js';
+import { type Adapter, type Plan, Kind, Role, slot } from './neutral.js';
 
 /** A message of the runner's conversation. */
 export interface TextMessage {
@@ -23,10 +23,10 @@ export const textFormat: Adapter = {
   read(message) {
     const m = message as TextMessage;
     if (m.role === 'tool') {
-      return { role: Role.Tool, source: m, parts: (m.results ?? []).map((r, k) => ({ kind: Kind.Result, text: r.output, label: r.name, id: r.id, path: `results[${k}]` })) };
+      return { role: Role.Tool, source: m, parts: (m.results ?? []).map((r, k) => ({ kind: Kind.Result, text: r.output, label: r.name, id: r.id, path: slot('results', k) })) };
     }
     const parts = m.text ? [{ kind: Kind.Text, text: m.text, label: '', path: 'text' }] : [];
-    for (const [k, c] of (m.calls ?? []).entries()) parts.push({ kind: Kind.Call, text: c.args, label: c.name, id: c.id, path: `calls[${k}]` } as never);
+    for (const [k, c] of (m.calls ?? []).entries()) parts.push({ kind: Kind.Call, text: c.args, label: c.name, id: c.id, path: slot('calls', k) } as never);
     return { role: m.role === 'user' ? Role.User : Role.Assistant, source: m, parts };
   },
 
@@ -53,6 +53,17 @@ export const textFormat: Adapter = {
     }
     if (plan.tail !== '') out += `\n# Plan\n${plan.tail}\n`;
     return { messages: [out] };
+  },
+
+  rewrite(source, _neutral, shown) {
+    const m = source as TextMessage;
+    const at = (k: number, whole: string) => (typeof shown[k] === 'string' ? (shown[k] as string) : whole);
+    if (m.role === 'tool') return { ...m, results: (m.results ?? []).map((r, k) => ({ ...r, output: at(k, r.output) })) };
+    let k = 0;
+    const out: TextMessage = { ...m };
+    if (m.text) out.text = at(k++, m.text);
+    if (m.calls) out.calls = m.calls.map((c) => ({ ...c, args: at(k++, c.args) }));
+    return out;
   },
 
   usage(usage) {

@@ -8,8 +8,7 @@ import { argumentError } from '../errors.js';
 import { isObject, type Bag } from '../read.js';
 import type { VscodeLanguageModelApi } from '../types.js';
 import {
-  type Adapter, type NeutralPart, type Plan, Kind, OPAQUE_TOKENS, Role, bag, count, json, shapeError,
-} from './neutral.js';
+  type Adapter, type NeutralMessage, type NeutralPart, type Plan, Kind, OPAQUE_TOKENS, Role, bag, count, json, shapeError, intern, slot } from './neutral.js';
 
 const CLASSES = ['LanguageModelChatMessage', 'LanguageModelChatMessageRole', 'LanguageModelTextPart', 'LanguageModelToolCallPart', 'LanguageModelToolResultPart'] as const;
 
@@ -21,7 +20,7 @@ function readPart(p: unknown, field: string, path: string): NeutralPart {
   }
   if (typeof part.callId === 'string' && Array.isArray(part.content)) {
     const output = part.content.map((c) => (isObject(c) && typeof c.value === 'string' ? c.value : '[data]')).join('\n');
-    return { kind: Kind.Result, text: output, raw: output, label: '', id: part.callId, path, idPath: `${path}.callId` };
+    return { kind: Kind.Result, text: output, raw: output, label: '', id: part.callId, path, idPath: intern(`${path}.callId`) };
   }
   // Data, prompt-tsx and proposed parts pass through.
   return { kind: Kind.Opaque, text: '', label: part.constructor?.name ?? 'part', path, tokens: OPAQUE_TOKENS };
@@ -42,6 +41,13 @@ export function vscodeAdapter(api: unknown): Adapter {
   const resultPart = (callId: string, content: unknown[]) => new vscode.LanguageModelToolResultPart(callId, content as never[]);
   const textPart = (value: string) => new vscode.LanguageModelTextPart(value);
   const isResult = (p: unknown) => isObject(p) && typeof p.callId === 'string' && Array.isArray(p.content);
+  /** Parts shown as `shown` says; `drop`: a `null` part is left out (else kept). */
+  const shownParts = (parts: unknown[], shown: ReadonlyArray<string | null | undefined>, drop: boolean): unknown[] => parts.flatMap((p, i) => {
+    const s = shown[i];
+    if (s === null) return drop ? [] : [p];
+    if (s === undefined) return [p];
+    return isResult(p) ? [resultPart((p as Bag).callId as string, [textPart(s)])] : [textPart(s)];
+  });
 
   return {
     format: 'vscode',
@@ -52,7 +58,7 @@ export function vscodeAdapter(api: unknown): Adapter {
       const role = msg.role === User ? Role.User : msg.role === Assistant ? Role.Assistant : msg.role === 3 ? Role.System : undefined;
       if (role === undefined) throw shapeError(`${field}.role`, 'LanguageModelChatMessageRole.User or .Assistant', msg.role);
       if (!Array.isArray(msg.content)) throw shapeError(`${field}.content`, 'an array of parts', msg.content);
-      return { role, parts: msg.content.map((p, i) => readPart(p, `${field}.content[${i}]`, `content[${i}]`)), source: m };
+      return { role, parts: msg.content.map((p, i) => readPart(p, `${field}.content[${i}]`, slot('content', i))), source: m };
     },
 
     write(plan: Plan) {
@@ -78,14 +84,7 @@ export function vscodeAdapter(api: unknown): Adapter {
         const parts = source.content as unknown[];
         const changed = pm.shown.some((s) => s !== undefined);
         let content = parts;
-        if (changed) {
-          content = parts.flatMap((p, i) => {
-            const s = pm.shown[i];
-            if (s === null) return [];
-            if (s === undefined) return [p];
-            return isResult(p) ? [resultPart((p as Bag).callId as string, [textPart(s)])] : [textPart(s)];
-          });
-        }
+        if (changed) content = shownParts(parts, pm.shown, true);
         if (pending.length && role === User) {
           content = [...pending, ...content];
           pending = [];
@@ -102,6 +101,11 @@ export function vscodeAdapter(api: unknown): Adapter {
       if (pending.length) push(User, pending);
       if (out.length && out[0].role !== User) out.unshift({ role: User, content: [textPart(plan.leftOutText)], fresh: true });
       return { messages: out.map((m) => (m.fresh || m.source === undefined ? message(m.role, m.content, m.name) : m.source)) };
+    },
+
+    rewrite(source: unknown, _neutral: NeutralMessage, shown: ReadonlyArray<string | null | undefined>) {
+      const m = source as Bag;
+      return message(m.role as number, shownParts(m.content as unknown[], shown, false), m.name as string | undefined);
     },
 
     reminder(text: string) {
