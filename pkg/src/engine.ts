@@ -74,6 +74,10 @@ class Kept implements NeutralMessage, PlannedMessage {
   }
 }
 
+/** In the place of a message behind the summary: nothing of it is read again. */
+const RELEASED = new Kept({ role: -1, parts: [], source: null });
+
+
 export interface EngineOptions {
   /** Names the options in errors: `options`, or `options.bounded`. */
   field: string;
@@ -106,6 +110,8 @@ export class Engine {
   readonly #o: EngineOptions;
   readonly #counterName: string;
   #messages: Kept[] = [];
+  /** Messages before this one are released (`#release`). */
+  #released = 0;
   /** Call ids and tool names by the rules' call index, and each id's index. */
   #callIds: string[] = [];
   #callNames: string[] = [];
@@ -145,6 +151,7 @@ export class Engine {
     this.#undo = null;
     this.#storedBefore.clear();
     this.#bake();
+    this.#release();
     if (record) this.records.push(record);
   }
 
@@ -181,6 +188,15 @@ export class Engine {
       // The parts now say it themselves.
       if (display.every((text, k) => text === undefined || m.parts[k].baked)) m.display = undefined;
     }
+  }
+
+  /**
+   * Messages behind the summary, or dropped, are never sent or summarized again: their
+   * texts go. Their places stay, since the rules number messages from the first.
+   */
+  #release(): void {
+    const live = this.core.first_live;
+    for (; this.#released < live; this.#released++) this.#messages[this.#released] = RELEASED;
   }
 
   /** From now on, ids of stored texts go to `known` too, and a text found there is not stored again. */
