@@ -191,7 +191,11 @@ export async function run(job: Job): Promise<Applied> {
         case RECOUNT: {
           // Unpruned turns are the ones counted in step (1).
           const turnsNow = a === 1 ? sum(countEach(counter, newTurns, 'content', 'context.turns')) : NaN;
-          const shown = newOutputs.map((o, i) => string(`context.pendingToolOutputs[${i}].rawContent`, shownText(o)));
+          // The field is named only for a bad one: a name made per output per turn is most of the walk.
+          const shown = newOutputs.map((o, i) => {
+            const text = shownText(o);
+            return typeof text === 'string' ? text : string(`context.pendingToolOutputs[${i}].rawContent`, text);
+          });
           need = machine.recounted(turnsNow, sum(countAll(counter, shown)));
           break;
         }

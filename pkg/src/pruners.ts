@@ -212,11 +212,15 @@ export class ToolOutputPruner {
       // An entry checked before, and unchanged since but for its age, is not read again.
       const known = isObject(e) ? READ.get(e) : undefined;
       if (known && known.rawContent === e.rawContent && known.byteSize === e.byteSize && known.capturedAt === e.capturedAt && typeof e.turnAge === 'number') {
-        [sizes[i], ages[i], times[i]] = [known.byteSize, e.turnAge, known.capturedAtMs];
+        sizes[i] = known.byteSize;
+        ages[i] = e.turnAge;
+        times[i] = known.capturedAtMs;
         continue;
       }
       const read = readEntryFields('entry', e);
-      [sizes[i], ages[i], times[i]] = [read.byteSize, read.turnAge, read.capturedAtMs];
+      sizes[i] = read.byteSize;
+      ages[i] = read.turnAge;
+      times[i] = read.capturedAtMs;
       if (isObject(e)) READ.set(e, { rawContent: read.rawContent, byteSize: read.byteSize, capturedAt: e.capturedAt, capturedAtMs: read.capturedAtMs });
     }
     const due = rules.toolOutputsDue(sizes, ages, times);
