@@ -64,7 +64,7 @@ if (process.argv.includes('--child')) {
   const rows = [];
   let t0 = performance.now();
   for (let t = 1; t <= turns; t++) {
-    await runner.runTurn(`go on ${t}`);
+    const result = await runner.runTurn(`go on ${t}`);
     if (t % 1000 === 0) {
       const ms = performance.now() - t0;
       const heap = heapNow() - base;
@@ -74,7 +74,8 @@ if (process.argv.includes('--child')) {
       const exposed = heapNow() - base - heap;
       const json = 2 * JSON.stringify(copy).length;
       copy = null;
-      rows.push({ turns: t, ms, heap, wasm, exposed, json });
+      // What the seeds' rules keep in the context: every output under 50 KB stays pending, every envelope stays.
+      rows.push({ turns: t, ms, heap, wasm, exposed, json, prompt: result.promptTokens, pending: context.pendingToolOutputs.length, envelopes: context.envelopes.length });
       t0 = performance.now();
     }
   }
@@ -90,7 +91,8 @@ for (const wiring of ['bounded', 'contextManagement', 'bounded+contextManagement
   const first = rows[0].ms;
   const last = rows.at(-1).ms;
   console.log(`${wiring}: last 1,000 turns ${(last / 1000).toFixed(2)} s against the first ${(first / 1000).toFixed(2)} s (${(last / first).toFixed(2)}×); the runner's heap after GC ${MB(rows.at(-1).heap)} MB, what it exposes ${MB(rows.at(-1).exposed)} MB (${(rows.at(-1).heap / rows.at(-1).exposed).toFixed(2)}×)`);
-  console.log(`| turns | s per 1,000 | runner's heap MB | array buffers (wasm) MB | exposed, heap MB | exposed, JSON MB |\n|--:|--:|--:|--:|--:|--:|`);
-  for (const r of rows) console.log(`| ${r.turns} | ${(r.ms / 1000).toFixed(2)} | ${MB(r.heap)} | ${MB(r.wasm)} | ${MB(r.exposed)} | ${MB(r.json)} |`);
+  const seeds = wiring !== 'bounded';
+  console.log(`| turns | s per 1,000 | runner's heap MB | array buffers (wasm) MB | exposed, heap MB | exposed, JSON MB | prompt tokens |${seeds ? ' context: pending outputs, envelopes |' : ''}\n|--:|--:|--:|--:|--:|--:|--:|${seeds ? '--:|' : ''}`);
+  for (const r of rows) console.log(`| ${r.turns} | ${(r.ms / 1000).toFixed(2)} | ${MB(r.heap)} | ${MB(r.wasm)} | ${MB(r.exposed)} | ${MB(r.json)} | ${r.prompt.toLocaleString('en-US')} |${seeds ? ` ${r.pending}, ${r.envelopes} |` : ''}`);
   console.log('');
 }
