@@ -24,7 +24,7 @@ const NONE: u32 = u32::MAX;
 /// the automaton's state after it, which lists every token that ends there.
 pub(super) struct Ring {
     last: [u32; RING],
-    count: [u32; RING],
+    count: [u64; RING],
     state: [State; RING],
 }
 
@@ -35,7 +35,7 @@ impl Ring {
     }
 
     #[inline]
-    pub(super) fn count(&self, i: usize) -> u32 {
+    pub(super) fn count(&self, i: usize) -> u64 {
         self.count[i & MASK]
     }
 
@@ -45,7 +45,7 @@ impl Ring {
     }
 
     #[inline]
-    pub(super) fn set(&mut self, i: usize, last: u32, count: u32) {
+    pub(super) fn set(&mut self, i: usize, last: u32, count: u64) {
         self.last[i & MASK] = last;
         self.count[i & MASK] = count;
     }

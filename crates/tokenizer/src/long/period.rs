@@ -128,7 +128,7 @@ fn skip(i: usize, repeat: usize, end: usize, ring: &mut Ring) -> Option<usize> {
         return None;
     }
     let to = i + periods * repeat;
-    let add = d.checked_mul(periods as u32)?;
+    let add = d.checked_mul(periods as u64)?;
     let moved: [_; WINDOW] =
         std::array::from_fn(|k| (ring.last(i - k), ring.count(i - k) + add, ring.state(i - k)));
     for (k, (last, count, state)) in moved.into_iter().enumerate() {
