@@ -26,6 +26,20 @@ pub fn count_with(id: u8, text: &str) -> u32 {
     ENCODINGS[usize::from(id).min(1)].count(text) as u32
 }
 
+/// Exact tokens of the UTF-8 `bytes`, as `countWith` counts the text they encode. For long
+/// texts: wasm-bindgen passes a string through a buffer of 3 bytes per UTF-16 unit, which
+/// for 128 MiB of text could hold 384 MiB of wasm memory (which never shrinks), where the
+/// shell's `TextEncoder` bytes take what the text needs. They are UTF-8 by construction;
+/// anything else is counted as the text `from_utf8_lossy` makes of it.
+#[wasm_bindgen(js_name = countBytesWith)]
+pub fn count_bytes_with(id: u8, bytes: &[u8]) -> u32 {
+    let encoding = ENCODINGS[usize::from(id).min(1)];
+    match std::str::from_utf8(bytes) {
+        Ok(text) => encoding.count(text) as u32,
+        Err(_) => encoding.count(&String::from_utf8_lossy(bytes)) as u32,
+    }
+}
+
 /// For `bench/tokenizers.mjs` only: the cost of passing `text` into wasm, nothing else.
 #[wasm_bindgen(js_name = transferOnly)]
 pub fn transfer_only(text: &str) -> u32 {

@@ -11,8 +11,12 @@
 //! pre-tokenizer's regex fallback is a DFA compiled there. That is what brings loading an
 //! encoding from ~230 ms to well under 100 ms (docs/adr/0002-exact-token-counting.md).
 //! The fork also counts whitespace-only pieces in linear time, where the crate goes
-//! quadratic on long runs of U+3000.
+//! quadratic on long runs of U+3000, and counts every piece longer than 1 KB by a pass of
+//! its own (`long`), in time linear in the piece and memory independent of it, where the
+//! crate's heap merge took 80 s and 3.4 GB on 100 MB of `a`
+//! (docs/adr/0005-linear-token-counting.md).
 
+mod long;
 // Vendored as upstream wrote them: the encode paths and other models' fast paths stay,
 // unused, so the diff against tiktoken 4.1.2 stays small.
 #[allow(dead_code)]
@@ -52,6 +56,7 @@ struct Bpe {
     vocab: Vocab,
     pre: RegexPreTokenizer,
     cache_id: u32,
+    long: long::Long,
 }
 
 impl Bpe {
@@ -60,6 +65,7 @@ impl Bpe {
             vocab,
             pre: RegexPreTokenizer::new(dfa, fast, WhitespaceRules::NewlineFirst),
             cache_id: piece_cache::new_cache_id(),
+            long: long::Long::new(),
         }
     }
 
@@ -69,12 +75,14 @@ impl Bpe {
         let mut pos = 0;
         while let Some((start, end)) = self.pre.next_match(text, pos) {
             let piece = &bytes[start..end];
-            if self.vocab.contains_key(piece) {
+            if piece.len() <= long::MAX_TOKEN_LEN && self.vocab.contains_key(piece) {
                 count += 1;
             } else if (3..=piece_cache::KEY_MAX).contains(&piece.len()) {
                 count += piece_cache::count_piece(self.cache_id, piece, || {
                     merge::bpe_count(piece, &self.vocab)
                 });
+            } else if piece.len() > long::LONG_MIN {
+                count += self.long.count(piece, &self.vocab);
             } else {
                 count += merge::bpe_count(piece, &self.vocab);
             }
@@ -164,9 +172,86 @@ mod tests {
     }
 
     #[test]
+    fn long_pieces_count_in_memory_independent_of_their_length() {
+        // The heap merge held 20-36 bytes per byte of the piece: 30 MB for 1 MB of
+        // letters, 400 MB for 16 MB of `a`. What is left is the long-piece tables.
+        let mut rng = 0x2545_f491_4f6c_dd1d_u64;
+        let letters: String = (0..1 << 20)
+            .map(|_| {
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                (b'a' + (rng % 26) as u8) as char
+            })
+            .collect();
+        for text in [letters, "a".repeat(16 << 20)] {
+            let (count, peak) = peak_alloc::during(|| Encoding::O200kBase.count(&text));
+            assert!(count > 0);
+            assert!(
+                peak < 16 << 20,
+                "{peak} bytes at most for {} bytes",
+                text.len()
+            );
+        }
+    }
+
+    #[test]
     fn unknown_encodings_are_a_range_error() {
         let err = Encoding::parse("encoding", "p50k_base").unwrap_err();
         assert_eq!(err.field, "encoding");
         assert_eq!(err.kind, devs_context_rules::args::ErrorKind::Range);
+    }
+}
+
+/// The most bytes allocated at once by one thread, for the tests of memory.
+#[cfg(test)]
+mod peak_alloc {
+    use std::alloc::{GlobalAlloc, Layout, System};
+    use std::cell::Cell;
+
+    struct Counting;
+
+    #[global_allocator]
+    static COUNTING: Counting = Counting;
+
+    thread_local! {
+        static NOW: Cell<isize> = const { Cell::new(0) };
+        static PEAK: Cell<isize> = const { Cell::new(0) };
+    }
+
+    fn add(bytes: isize) {
+        let _ = NOW.try_with(|now| {
+            now.set(now.get() + bytes);
+            let _ = PEAK.try_with(|peak| peak.set(peak.get().max(now.get())));
+        });
+    }
+
+    // SAFETY: every call goes to `System` as it came; only the bookkeeping is added.
+    unsafe impl GlobalAlloc for Counting {
+        unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+            add(layout.size() as isize);
+            unsafe { System.alloc(layout) }
+        }
+
+        unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+            add(-(layout.size() as isize));
+            unsafe { System.dealloc(ptr, layout) }
+        }
+
+        unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+            add(new_size as isize);
+            let moved = unsafe { System.realloc(ptr, layout, new_size) };
+            add(-(layout.size() as isize));
+            moved
+        }
+    }
+
+    /// `f()`, and the most bytes this thread held at once during it beyond what it held
+    /// before.
+    pub(crate) fn during<T>(f: impl FnOnce() -> T) -> (T, usize) {
+        let start = NOW.with(Cell::get);
+        PEAK.with(|peak| peak.set(start));
+        let out = f();
+        (out, (PEAK.with(Cell::get) - start) as usize)
     }
 }

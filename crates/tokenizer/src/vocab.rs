@@ -367,6 +367,31 @@ impl Vocab {
     pub(crate) fn contains_key(&self, token: &[u8]) -> bool {
         self.get(token).is_some()
     }
+
+    /// Every token with its rank, in no particular order: what the long-piece counter's
+    /// automaton is built from, the first time a long piece needs it.
+    pub(crate) fn for_each_token(&self, mut f: impl FnMut(u32, &[u8])) {
+        for (byte, &rank) in self.single.iter().enumerate() {
+            if rank != ABSENT {
+                f(rank, &[byte as u8]);
+            }
+        }
+        for (key, &rank) in self.pair.iter().enumerate() {
+            if rank != ABSENT {
+                f(rank, &[(key >> 8) as u8, key as u8]);
+            }
+        }
+        for slot in self.table.iter() {
+            match slot.len as usize {
+                0 => {}
+                len if len <= INLINE_MAX => f(slot.rank, &slot.key.to_le_bytes()[..len]),
+                len => {
+                    let offset = (slot.key & 0xFFFF_FFFF) as usize;
+                    f(slot.rank, &self.arena[offset..offset + len]);
+                }
+            }
+        }
+    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,163 @@
+//! The count of one long piece: a forward pass that finds, for every prefix of the piece,
+//! the last token of that prefix's BPE encoding.
+//!
+//! BPE encodings extend one token at a time: if `e` is the encoding of a prefix and BPE
+//! keeps `e`'s last token and `t` apart, then `e` followed by `t` is the encoding of the
+//! longer prefix, and the encoding of a text is the only sequence of tokens it has whose
+//! adjacent pairs all pass that test. So the last token of `text[..i]` is the one token
+//! `t = text[s..i]` that passes with the last token of `text[..s]`, and the count of
+//! `text[..i]` is the count of `text[..s]` plus one. No token is longer than 128 bytes, so
+//! the pass keeps a ring of the last 512 prefixes, whatever the length of the piece.
+
+use super::automaton::{Automaton, State};
+use super::pair::{Pairs, Spans};
+use super::period::Runs;
+use crate::vocab::Vocab;
+
+/// Prefixes kept: a pair test looks 256 back (two tokens), and the period skip a period
+/// (128) and its window (128) before the last token's start, rounded up.
+pub(super) const RING: usize = 512;
+const MASK: usize = RING - 1;
+const NONE: u32 = u32::MAX;
+
+/// For prefix `i` (at `i % RING`): the last token of its encoding, its token count, and
+/// the automaton's state after it, which lists every token that ends there.
+pub(super) struct Ring {
+    last: [u32; RING],
+    count: [u64; RING],
+    state: [State; RING],
+}
+
+impl Ring {
+    #[inline]
+    pub(super) fn last(&self, i: usize) -> u32 {
+        self.last[i & MASK]
+    }
+
+    #[inline]
+    pub(super) fn count(&self, i: usize) -> u64 {
+        self.count[i & MASK]
+    }
+
+    #[inline]
+    pub(super) fn state(&self, i: usize) -> State {
+        self.state[i & MASK]
+    }
+
+    #[inline]
+    pub(super) fn set(&mut self, i: usize, last: u32, count: u64) {
+        self.last[i & MASK] = last;
+        self.count[i & MASK] = count;
+    }
+
+    #[inline]
+    pub(super) fn set_state(&mut self, i: usize, state: State) {
+        self.state[i & MASK] = state;
+    }
+}
+
+/// The pieces' shared tables.
+pub(super) struct Model<'a> {
+    pub(super) vocab: &'a Vocab,
+    pub(super) automaton: &'a Automaton,
+    /// Each token's length, by rank.
+    pub(super) len: &'a [u8],
+    pub(super) pairs: &'a Pairs,
+}
+
+impl Model<'_> {
+    #[inline]
+    fn len(&self, token: u32) -> usize {
+        self.len[token as usize] as usize
+    }
+}
+
+/// What the pair test asks of the ring: spans that end at a kept prefix.
+struct Window<'a> {
+    ring: &'a Ring,
+    automaton: &'a Automaton,
+}
+
+impl Spans for Window<'_> {
+    #[inline]
+    fn token(&self, start: usize, end: usize) -> Option<u32> {
+        self.automaton
+            .ending(self.ring.state(end))
+            .find(|&(_, len)| len == end - start)
+            .map(|(token, _)| token)
+    }
+}
+
+/// The token count of `text`, or `None` if some prefix had no last token, which the
+/// vocabulary's properties rule out (the tests check them) and the caller answers by
+/// the plain merge. `skip_runs` is off only for the tests that compare the skip.
+pub(super) fn count(text: &[u8], model: &Model, skip_runs: bool) -> Option<usize> {
+    let mut ring = Ring {
+        last: [NONE; RING],
+        count: [0; RING],
+        state: [model.automaton.start(); RING],
+    };
+    let mut runs = Runs::new(text.len());
+    let mut state = model.automaton.start();
+    let mut i = 0;
+    while i < text.len() {
+        state = model.automaton.next(state, text[i]);
+        i += 1;
+        ring.set_state(i, state);
+        let (token, start) = last_token(text, i, &ring, model)?;
+        ring.set(i, token, ring.count(start) + 1);
+        if skip_runs {
+            i = runs.after(text, i, &mut ring);
+        }
+    }
+    Some(ring.count(text.len()) as usize)
+}
+
+/// The last token of `text[..i]` and where it starts, given the encodings of the
+/// shorter prefixes and the automaton's states in `ring`.
+#[inline]
+fn last_token(text: &[u8], i: usize, ring: &Ring, model: &Model) -> Option<(u32, usize)> {
+    let window = Window {
+        ring,
+        automaton: model.automaton,
+    };
+    let fits = |token: u32, start: usize| {
+        start == 0 || {
+            let before = ring.last(start);
+            model.pairs.apart(
+                model.vocab,
+                text,
+                &window,
+                (before, start - model.len(before)),
+                start,
+                (token, i),
+            )
+        }
+    };
+    let ending = model.automaton.ending(ring.state(i));
+    // First the token that extends the previous prefix's last token by this byte: within
+    // a word it is right most of the time.
+    let previous = ring.last(i - 1);
+    let extend = if previous == NONE {
+        0
+    } else {
+        i - 1 - model.len(previous)
+    };
+    for (token, len) in ending.clone() {
+        let start = i - len;
+        if start == extend && fits(token, start) {
+            return Some((token, start));
+        }
+    }
+    // Then the tokens that start later (more often right than those that start earlier).
+    ending
+        .clone()
+        .map(|(token, len)| (token, i - len))
+        .filter(|&(_, start)| start > extend)
+        .chain(
+            ending
+                .map(|(token, len)| (token, i - len))
+                .filter(|&(_, start)| start < extend),
+        )
+        .find(|&(token, start)| fits(token, start))
+}
