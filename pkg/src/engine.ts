@@ -6,6 +6,7 @@
 import { argumentError, checked, errorText } from './errors.js';
 import { FrameReader, frameText } from './frame.js';
 import { type Adapter, type NeutralMessage, type NeutralPart, type Plan, type PlannedMessage, Kind, NONE, Role, WHOLE, lazy } from './providers/neutral.js';
+import { CoreLog, replay, type LoggedCall } from './core-log.js';
 import { callMethod, string, type Bag } from './read.js';
 import { utf8Length } from './runtime.js';
 import { textKey } from './text-key.js';
@@ -105,8 +106,24 @@ export interface Built {
   warnings: ContextWarning[];
 }
 
+/** What an engine is, as JSON data: see `Engine.state`. */
+export interface EngineState {
+  /** The rules' calls that made their state. */
+  log: LoggedCall[];
+  /** Each message as kept (`null`: released), with the texts shown for its parts and the parts written into it. */
+  messages: Array<{ source: unknown; shown?: Record<string, string>; baked?: number[] } | null>;
+  /** Each call's id and tool name, in the rules' order. */
+  calls: Array<[string, string]>;
+  summary: string;
+  tail: string;
+  ledger: LedgerRecord[];
+}
+
 export class Engine {
   readonly core: InstanceType<typeof rules.ManagerCore>;
+  readonly #log = new CoreLog();
+  /** What the rules were made with: a snapshot is restored only into an engine made the same. */
+  readonly config: string;
   readonly #o: EngineOptions;
   readonly #counterName: string;
   #messages: Kept[] = [];
@@ -136,7 +153,58 @@ export class Engine {
     const framing = o.adapter.framing.message;
     const systemTokens = (o.system ? count(o.counter, o.system, 'options.system') + framing : 0) + (o.adapter.framing.request ?? 0);
     const pinnedTokens = o.pinned.reduce((n, p, i) => n + count(o.counter, p, `options.pinned[${i}]`) + framing, 0);
-    this.core = checked(() => new rules.ManagerCore(o.field, o.budget, o.shares, systemTokens, pinnedTokens));
+    this.core = this.#log.wrap(checked(() => new rules.ManagerCore(o.field, o.budget, o.shares, systemTokens, pinnedTokens)));
+    this.config = textKey(JSON.stringify([o.budget, Array.from(o.shares), systemTokens, pinnedTokens, o.cacheControl]));
+  }
+
+  /** The engine between builds, as JSON data of its own: what `restore` makes the same engine from. */
+  state(): EngineState {
+    const messages = this.#messages.map((m, i) => {
+      if (i < this.#released) return null;
+      const kept: NonNullable<EngineState['messages'][number]> = { source: m.source };
+      m.display?.forEach((text, k) => {
+        if (typeof text === 'string' && !m.parts[k].baked) (kept.shown ??= {})[k] = text;
+      });
+      const baked = m.parts.flatMap((p, k) => (p.baked ? [k] : []));
+      if (baked.length) kept.baked = baked;
+      return kept;
+    });
+    const calls = this.#callIds.map((id, c): [string, string] => [id, this.#callNames[c]]);
+    const log = this.#log.calls;
+    // A copy through JSON: the caller's snapshot shares nothing with the engine.
+    return JSON.parse(JSON.stringify({ log, messages, calls, summary: this.#summary, tail: this.#tail, ledger: this.records })) as EngineState;
+  }
+
+  /**
+   * Makes this new engine the one `state` was taken from: the rules' calls replayed (no
+   * host is asked anything), each message read again by the adapter. `state` was checked
+   * by the caller for its shape; `field` names it in errors.
+   */
+  restore(state: EngineState, field: string): void {
+    const read = state.messages.map((m, i) => (m === null ? null : this.#o.adapter.read(m.source, `${field}.messages[${i}].source`)));
+    const messages = read.map((m, i) => {
+      if (m === null) return RELEASED;
+      const kept = new Kept(m);
+      const saved = state.messages[i] as NonNullable<EngineState['messages'][number]>;
+      const part = (k: number, key: string) => {
+        if (k >= kept.parts.length) throw argumentError(RangeError, `${field}.messages[${i}].${key}`, `names part ${k} of a message of ${kept.parts.length}`);
+        return k;
+      };
+      for (const [k, text] of Object.entries(saved.shown ?? {})) (kept.display ??= [])[part(Number(k), 'shown')] = text;
+      for (const k of saved.baked ?? []) kept.parts[part(k, 'baked')] = { ...kept.parts[k], baked: true };
+      return kept;
+    });
+    checked(() => replay(this.core, state.log));
+    this.#messages = messages;
+    this.#released = this.core.first_live;
+    for (const [id, name] of state.calls) {
+      if (id !== '') this.#callIndex.set(id, this.#callIds.length);
+      this.#callIds.push(id);
+      this.#callNames.push(name);
+    }
+    this.#summary = state.summary;
+    this.#tail = state.tail;
+    this.records.push(...state.ledger);
   }
 
   /** Opens a journal: `rollback()` takes back everything until `commit()`. */

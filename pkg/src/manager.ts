@@ -11,7 +11,8 @@ import { type Adapter, FORMATS } from './providers/neutral.js';
 import {
   holder, method, number, object, optionalBoolean, optionalFunction, optionalNumber, optionalString, string, type Bag,
 } from './read.js';
-import type { ContextBuild, ContextFormat, ContextReminder, LedgerRecord, ContextManagerOptions, ContextWarning, TokenCounter } from './types.js';
+import { readSnapshot, toSnapshot } from './snapshot.js';
+import type { ContextBuild, ContextFormat, ContextReminder, LedgerRecord, ContextManagerOptions, ContextSnapshot, ContextWarning, TokenCounter } from './types.js';
 
 const DEFAULT_SUMMARIZER_TIMEOUT_MS = 120_000;
 
@@ -88,8 +89,11 @@ export class ContextManager<Message = unknown> {
   readonly #onWarning: ((warning: ContextWarning) => void) | undefined;
   readonly #reminders: ContextReminder[];
   readonly #timeoutMs: number | undefined;
+  readonly #format: ContextFormat;
   /** Builds run one after another. */
   #tail: Promise<unknown> = Promise.resolve();
+  /** Builds called and not yet settled. */
+  #building = 0;
 
   /**
    * @throws {TypeError} naming the option of the wrong type; an unknown `format` lists the formats.
@@ -101,6 +105,7 @@ export class ContextManager<Message = unknown> {
     if (typeof format !== 'string' || !(FORMATS as readonly string[]).includes(format)) {
       throw argumentError(TypeError, 'options.format', `must be one of ${FORMATS.map((f) => `'${f}'`).join(', ')}, got ${typeof format === 'string' ? JSON.stringify(format) : typeof format}`);
     }
+    this.#format = format as ContextFormat;
     this.#adapter = ADAPTERS[format as ContextFormat](opts);
     this.#onLedger = optionalFunction('options.onLedger', opts.onLedger);
     this.#onWarning = optionalFunction('options.onWarning', opts.onWarning);
@@ -135,9 +140,40 @@ export class ContextManager<Message = unknown> {
       return Promise.reject(error);
     }
     if (turnScope?.inside(this)) return Promise.reject(new ReentrantCallError('ContextManager.build'));
-    const run = this.#tail.then(() => (turnScope ? turnScope.run(this, () => this.#build(engine)) : this.#build(engine)));
+    this.#building++;
+    const run = this.#tail.then(() => (turnScope ? turnScope.run(this, () => this.#build(engine)) : this.#build(engine)))
+      .finally(() => this.#building--);
     this.#tail = run.catch(() => undefined);
     return run;
+  }
+
+  /**
+   * The manager as JSON data, to store and give to `ContextManager.restore` after a crash
+   * or in another process: its next `build()` is the one this manager would give. Raw
+   * outputs stay in the store. Taken between builds: during one it throws, so await the
+   * build first.
+   * @throws {Error} during a build; for the `vscode` format, whose messages are VS Code objects.
+   */
+  snapshot(): ContextSnapshot {
+    const engine = live(this.#engine, 'ContextManager');
+    if (this.#building > 0) throw Object.assign(new Error('ContextManager.snapshot() was called while a build is in flight; await the build, then take the snapshot'), { code: 'ERR_BUILD_IN_FLIGHT' });
+    if (this.#format === 'vscode') throw argumentError(TypeError, 'options.format', "is 'vscode', whose messages are VS Code objects, not JSON data: snapshot() takes the other formats");
+    return toSnapshot(engine.state(), this.#format, engine.config);
+  }
+
+  /**
+   * A manager made from `snapshot`, with the same options as the one that took it (the
+   * callbacks may be new ones): its next `build()` is byte for byte the one the first
+   * manager would have given. No callback is called: a summary already paid for is not
+   * asked for again, and the store is not touched.
+   * @throws {Error} for a snapshot newer than this package, naming both versions.
+   * @throws {TypeError} naming the first field of a snapshot that is altered or cut short, or whose format or config differs from `options`.
+   */
+  static restore<M = unknown>(snapshot: ContextSnapshot, options: ContextManagerOptions): ContextManager<M> {
+    const manager = new ContextManager<M>(options);
+    const engine = manager.#engine as Engine;
+    engine.restore(readSnapshot(snapshot, manager.#format, engine.config), 'snapshot');
+    return manager;
   }
 
   /**

@@ -649,6 +649,32 @@ export interface ContextReminder {
   text: string | (() => string | Promise<string>);
 }
 
+/**
+ * A `ContextManager` between builds, as JSON data (`manager.snapshot()`), to make the same
+ * manager again with `ContextManager.restore`: the history with its masks, the summary,
+ * the calibration and the ledger. Raw outputs stay in the store; the snapshot holds their
+ * ids. Store it as it is (`JSON.stringify`): it is checked when restored, and one altered
+ * or cut short is refused.
+ */
+export interface ContextSnapshot {
+  /** The snapshot's own version: 1. A newer one is refused, naming both versions. */
+  version: number;
+  format: ContextFormat;
+  /** Which budget, shares, system prompt and pinned texts the manager had: `restore` needs the same. */
+  config: string;
+  /** The rules' calls that made their state, replayed by `restore` (no callback is called). */
+  log: unknown[][];
+  /** A check of all the rest, with keys in any order: a snapshot altered or cut short is refused. */
+  check: string;
+  /** Each message as the manager keeps it (`null`: behind the summary, released). */
+  messages: Array<{ source: unknown; shown?: Record<string, string>; baked?: number[] } | null>;
+  /** Each tool call's id and name, in order. */
+  calls: Array<[string, string]>;
+  summary: string;
+  tail: string;
+  ledger: LedgerRecord[];
+}
+
 /** What `ContextManager.build` returns: a request to pass straight to the provider's SDK. */
 export interface ContextBuild<Message = unknown> {
   /** Anthropic's `system` (a string, or text blocks with a cache breakpoint); other formats carry the system prompt in `messages`. */

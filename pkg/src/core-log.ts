@@ -1,0 +1,66 @@
+// The rules' state as the calls that made it. The rules are deterministic: a fresh core
+// given the same calls, with the same arguments, is the same core. So a manager's state
+// is kept as its log of calls that changed it, and restored by replaying them, with no
+// host asked again (a store's ids and a summary's tokens are arguments in the log).
+// A build that was rolled back left nothing, and leaves nothing in the log.
+
+/** One call: the method's name, then its arguments as JSON data. */
+export type LoggedCall = [string, ...unknown[]];
+
+/** The core's methods that change it; every other one only reads. */
+const CHANGING = new Set([
+  'append', 'begin', 'commit', 'rollback', 'plan', 'persisted', 'measured', 'summarized', 'summary_failed', 'no_summarizer',
+  'set_tail', 'compact', 'render', 'ledger', 'observe', 'reset_calibration',
+]);
+
+const plain = (value: unknown): unknown => (ArrayBuffer.isView(value) ? Array.from(value as unknown as ArrayLike<number>) : value);
+
+export class CoreLog {
+  /** Calls of committed builds and calls outside any build, in order. */
+  readonly calls: LoggedCall[] = [];
+  /** Calls of the build in flight, until it commits. */
+  #open: LoggedCall[] | null = null;
+
+  /** `core`, recording each call that changes it once it returned. */
+  wrap<T extends object>(core: T): T {
+    return new Proxy(core, {
+      get: (target, key) => {
+        const value = Reflect.get(target, key, target) as unknown;
+        if (typeof value !== 'function') return value;
+        if (typeof key !== 'string' || !CHANGING.has(key)) return value.bind(target);
+        return (...args: unknown[]) => {
+          const result = (value as (...a: unknown[]) => unknown).apply(target, args);
+          this.#note(key, args);
+          return result;
+        };
+      },
+    });
+  }
+
+  #note(method: string, args: unknown[]): void {
+    if (method === 'begin') {
+      this.#open = [[method]];
+      return;
+    }
+    if (method === 'rollback') {
+      this.#open = null;
+      return;
+    }
+    const call: LoggedCall = [method, ...args.map(plain)];
+    if (!this.#open) {
+      this.calls.push(call);
+      return;
+    }
+    this.#open.push(call);
+    if (method === 'commit') {
+      for (const c of this.#open) this.calls.push(c);
+      this.#open = null;
+    }
+  }
+}
+
+/** Replays `calls` into a fresh, wrapped `core`: its log becomes `calls` again. */
+export function replay(core: object, calls: readonly LoggedCall[]): void {
+  const target = core as Record<string, (...args: unknown[]) => unknown>;
+  for (const [method, ...args] of calls) target[method](...args);
+}

@@ -1,0 +1,86 @@
+// Reads a `ContextSnapshot` back, field by field, before anything is made of it: a
+// snapshot from a newer version, or one altered or cut short, is refused naming the first
+// field that is wrong, and nothing is touched.
+import { argumentError } from './errors.js';
+import type { EngineState } from './engine.js';
+import { array, isObject, number, object, string } from './read.js';
+import { textKey } from './text-key.js';
+import type { ContextFormat, ContextSnapshot } from './types.js';
+
+/** The version `snapshot()` writes. */
+export const SNAPSHOT_VERSION = 1;
+
+/** An `Error` for a snapshot newer than this package: it names both versions. */
+export function newerSnapshot(version: number): Error {
+  return Object.assign(new Error(`snapshot.version is ${version}, newer than this package's ${SNAPSHOT_VERSION}: restore it with the version of @devs/context that wrote it, or a newer one`), { code: 'ERR_SNAPSHOT_VERSION', field: 'snapshot.version' });
+}
+
+/** The snapshot as the engine takes it, once its shape is right. */
+export function readSnapshot(value: unknown, format: ContextFormat, config: string): EngineState {
+  const snap = object('snapshot', value);
+  const version = number('snapshot.version', snap.version);
+  if (version > SNAPSHOT_VERSION) throw newerSnapshot(version);
+  if (version !== SNAPSHOT_VERSION) throw argumentError(RangeError, 'snapshot.version', `must be ${SNAPSHOT_VERSION}, got ${version}`);
+  if (snap.format !== format) throw argumentError(TypeError, 'snapshot.format', `is ${JSON.stringify(snap.format)}, but options.format is '${format}'`);
+  if (string('snapshot.config', snap.config) !== config) {
+    throw argumentError(TypeError, 'snapshot.config', 'does not match the options: restore with the budget, shares, system prompt and pinned texts the manager had');
+  }
+  const log = array('snapshot.log', snap.log).map((call, i) => {
+    const c = array(`snapshot.log[${i}]`, call);
+    string(`snapshot.log[${i}][0]`, c[0]);
+    return c as [string, ...unknown[]];
+  });
+  const messages = array('snapshot.messages', snap.messages).map((m, i) => {
+    if (m === null) return null;
+    const field = `snapshot.messages[${i}]`;
+    const kept = object(field, m);
+    if (!('source' in kept)) throw argumentError(TypeError, `${field}.source`, 'is missing');
+    if (kept.shown !== undefined) {
+      for (const [k, text] of Object.entries(object(`${field}.shown`, kept.shown))) {
+        if (!/^\d+$/.test(k)) throw argumentError(TypeError, `${field}.shown`, `must have part numbers as keys, got ${JSON.stringify(k)}`);
+        string(`${field}.shown.${k}`, text);
+      }
+    }
+    if (kept.baked !== undefined) array(`${field}.baked`, kept.baked).forEach((k, j) => partIndex(`${field}.baked[${j}]`, k));
+    return kept as NonNullable<EngineState['messages'][number]>;
+  });
+  const calls = array('snapshot.calls', snap.calls).map((c, i) => {
+    const pair = array(`snapshot.calls[${i}]`, c);
+    return [string(`snapshot.calls[${i}][0]`, pair[0]), string(`snapshot.calls[${i}][1]`, pair[1])] as [string, string];
+  });
+  const ledger = array('snapshot.ledger', snap.ledger).map((r, i) => object(`snapshot.ledger[${i}]`, r)) as unknown as EngineState['ledger'];
+  const state = { log, messages, calls, summary: string('snapshot.summary', snap.summary), tail: string('snapshot.tail', snap.tail), ledger };
+  if (string('snapshot.check', snap.check) !== check(version, format, config, state)) {
+    throw argumentError(TypeError, 'snapshot.check', 'does not match the snapshot: it was altered or cut short after it was taken');
+  }
+  return state;
+}
+
+/**
+ * A check of everything a snapshot holds, over its JSON with keys in order: a database
+ * that reorders keys (PostgreSQL's jsonb) keeps it valid, an edit does not.
+ */
+function check(version: number, format: string, config: string, state: EngineState): string {
+  return textKey(canonical({ version, format, config, ...state }));
+}
+
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const keys = Object.keys(value).filter((k) => (value as Record<string, unknown>)[k] !== undefined).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+function partIndex(field: string, value: unknown): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
+    throw argumentError(isObject(value) || typeof value !== 'number' ? TypeError : RangeError, field, 'must be a part number, a whole number >= 0');
+  }
+  return value;
+}
+
+/** The snapshot of an engine's state, with what `readSnapshot` checks it against. */
+export function toSnapshot(state: EngineState, format: ContextFormat, config: string): ContextSnapshot {
+  return { version: SNAPSHOT_VERSION, format, config, ...state, check: check(SNAPSHOT_VERSION, format, config, state) } as ContextSnapshot;
+}
