@@ -153,4 +153,4 @@ function gen(seed = 42, targetBytes = 4 * 1024 * 1024) {
   return { chunks, whole: chunks.join(''), bytes };
 }
 
-export { gen, mulberry32 };
+export { CJK_ZH, WORDS, gen, mulberry32 };

@@ -222,3 +222,15 @@ fn agrees_with_the_merge_around_token_and_ring_lengths() {
         }
     }
 }
+
+#[test]
+fn agrees_with_the_merge_on_pieces_of_several_chunks() {
+    // The pass runs in calls of CHUNK prefixes; the skip may jump across their ends.
+    let n = 2 * super::dp::CHUNK + 37;
+    let mut rng = Rng(0x0123_4567_89AB_CDEF);
+    for fixture in Fixture::both() {
+        let letters: Vec<u8> = (0..n).map(|_| b'a' + rng.below(26) as u8).collect();
+        fixture.check(&letters);
+        fixture.check(&[b"x".repeat(5000), b"=".repeat(n), b"ab".repeat(n / 2)].concat());
+    }
+}
