@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the build and tests need, idempotently: the wasm32 target, the
 # wasm-bindgen CLI at exactly the version Cargo.lock pins, Chromium for the browser test,
-# pkg/'s npm dependencies from its lockfile, and code-server for the VS Code host test.
+# a PostgreSQL server for the PostgreSQL tests, pkg/'s npm dependencies from its lockfile,
+# and code-server for the VS Code host test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,6 +23,23 @@ if ! command -v chromium >/dev/null 2>&1; then
   echo "setup: installing chromium from Debian's packages"
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+fi
+
+# A PostgreSQL server, for the PostgreSQL store's tests: each starts a throwaway cluster of
+# its own (pkg/test/postgres.mjs), so only initdb and postgres are needed, found where that
+# helper looks. Debian's packages keep them off PATH, in /usr/lib/postgresql/<version>/bin.
+has_postgres() {
+  local initdb dir
+  initdb=$(command -v initdb || true)
+  for dir in "${initdb%/initdb}" /usr/lib/postgresql/*/bin; do
+    if [ -x "$dir/initdb" ] && [ -x "$dir/postgres" ]; then return 0; fi
+  done
+  return 1
+}
+if ! has_postgres; then
+  echo "setup: installing postgresql from Debian's packages"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null
 fi
 
 # npm ci only when the lockfile changed since the last install.
