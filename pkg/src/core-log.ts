@@ -7,11 +7,18 @@
 /** One call: the method's name, then its arguments as JSON data. */
 export type LoggedCall = [string, ...unknown[]];
 
-/** The core's methods that change it; every other one only reads. */
+/**
+ * The core's methods that change it. A method added to the core goes here or in READING
+ * (pkg/test/snapshot.test.mjs fails on one in neither): one missing here would be left
+ * out of every snapshot.
+ */
 const CHANGING = new Set([
   'append', 'begin', 'commit', 'rollback', 'plan', 'persisted', 'measured', 'summarized', 'summary_failed', 'no_summarizer',
   'set_tail', 'compact', 'render', 'ledger', 'observe', 'reset_calibration',
 ]);
+
+/** The core's methods that only read it: not logged. */
+export const READING = new Set(['calibration', 'part_tokens', 'placeholder', 'store_id', 'summarizer_prompt']);
 
 const plain = (value: unknown): unknown => (ArrayBuffer.isView(value) ? Array.from(value as unknown as ArrayLike<number>) : value);
 
@@ -27,7 +34,8 @@ export class CoreLog {
       get: (target, key) => {
         const value = Reflect.get(target, key, target) as unknown;
         if (typeof value !== 'function') return value;
-        if (typeof key !== 'string' || !CHANGING.has(key)) return value.bind(target);
+        if (typeof key !== 'string' || READING.has(key) || key === 'free') return value.bind(target);
+        if (!CHANGING.has(key)) throw new Error(`context engine: the rules' ${key}() is neither changing nor reading (src/core-log.ts)`);
         return (...args: unknown[]) => {
           const result = (value as (...a: unknown[]) => unknown).apply(target, args);
           this.#note(key, args);

@@ -132,3 +132,19 @@ describe('a snapshot that cannot be restored', () => {
     assertFieldError(thrown(() => vscode.snapshot()), TypeError, 'options.format');
   });
 });
+
+describe("the rules' calls a snapshot keeps", () => {
+  it('every method of the rules\' ManagerCore is either logged as changing it or known to only read it', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { ManagerCore } = await import('../dist/glue.mjs');
+    const source = readFileSync(new URL('../src/core-log.ts', import.meta.url), 'utf8');
+    const listed = (name) => new Set([...source.match(new RegExp(`const ${name} = new Set\\(\\[([^\\]]*)\\]`))[1].matchAll(/'([a-z_]+)'/g)].map((m) => m[1]));
+    const changing = listed('CHANGING');
+    const reading = listed('READING');
+    const methods = Object.entries(Object.getOwnPropertyDescriptors(ManagerCore.prototype))
+      .filter(([name, d]) => typeof d.value === 'function' && !['constructor', 'free', '__destroy_into_raw'].includes(name) && typeof name === 'string')
+      .map(([name]) => name);
+    assert.ok(methods.length >= 15, `${methods.length} methods`);
+    for (const m of methods) assert.ok(changing.has(m) !== reading.has(m), `${m} must be in exactly one of CHANGING and READING`);
+  });
+});
