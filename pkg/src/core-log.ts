@@ -18,7 +18,7 @@ const CHANGING = new Set([
 ]);
 
 /** The core's methods that only read it: not logged. */
-export const READING = new Set(['calibration', 'part_tokens', 'placeholder', 'store_id', 'summarizer_prompt']);
+const READING = new Set(['calibration', 'part_tokens', 'placeholder', 'store_id', 'summarizer_prompt']);
 
 const plain = (value: unknown): unknown => (ArrayBuffer.isView(value) ? Array.from(value as unknown as ArrayLike<number>) : value);
 

@@ -3,7 +3,7 @@
 // field that is wrong, and nothing is touched.
 import { argumentError } from './errors.js';
 import type { EngineState } from './engine.js';
-import { array, isObject, number, object, string } from './read.js';
+import { array, number, object, string } from './read.js';
 import { textKey } from './text-key.js';
 import type { ContextFormat, ContextSnapshot } from './types.js';
 
@@ -75,7 +75,7 @@ function canonical(value: unknown): string {
 
 function partIndex(field: string, value: unknown): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
-    throw argumentError(isObject(value) || typeof value !== 'number' ? TypeError : RangeError, field, 'must be a part number, a whole number >= 0');
+    throw argumentError(typeof value === 'number' ? RangeError : TypeError, field, 'must be a part number, a whole number >= 0');
   }
   return value;
 }

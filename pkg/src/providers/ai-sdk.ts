@@ -4,7 +4,7 @@
 // `providerOptions.anthropic.cacheControl`, which only the Anthropic provider reads.
 import type { Bag } from '../read.js';
 import {
-  type Adapter, type NeutralPart, type Plan, Kind, OPAQUE_TOKENS, Role, bag, count, json, optionalCount, shapeError, text, slot, intern } from './neutral.js';
+  type Adapter, type NeutralPart, type Plan, Kind, OPAQUE_TOKENS, Role, bag, count, json, optionalCount, shapeError, shownContent, text, slot, intern } from './neutral.js';
 
 function roleOf(role: unknown): number | undefined {
   return ({ user: Role.User, assistant: Role.Assistant, system: Role.System, tool: Role.Tool } as Record<string, number>)[role as string];
@@ -65,22 +65,14 @@ function marked(message: Bag, breakpoint: boolean): Bag {
 
 /** `source` with its parts shown as `shown` says; `drop`: a `null` part is left out (else kept). */
 function shownMessage(source: Bag, shown: ReadonlyArray<string | null | undefined>, drop: boolean): Bag {
-  if (typeof source.content === 'string') {
-    return { ...source, content: typeof shown[0] === 'string' ? shown[0] : shown[0] === null && drop ? '' : source.content };
-  }
-  return {
-    ...source,
-    content: (source.content as Bag[]).flatMap((p, i) => {
-      const s = shown[i];
-      if (s === null) return drop ? [] : [p];
-      if (s === undefined) return [p];
-      if (p.type === 'tool-result') {
-        const error = String((p.output as Bag).type).startsWith('error');
-        return [{ ...p, output: { type: error ? 'error-text' : 'text', value: s } }];
-      }
-      return [{ ...p, text: s }];
-    }),
-  };
+  return { ...source, content: shownContent(source.content, shown, drop, shownPart) };
+}
+
+/** A part shown as `text`: a result's output becomes a text output, an error's an error text. */
+function shownPart(p: Bag, text: string): Bag {
+  if (p.type !== 'tool-result') return { ...p, text };
+  const error = String((p.output as Bag).type).startsWith('error');
+  return { ...p, output: { type: error ? 'error-text' : 'text', value: text } };
 }
 
 export const aiSdk: Adapter = {

@@ -34,6 +34,22 @@ export function intern(path: string): string {
   return path;
 }
 
+/**
+ * A message's `content`, a string or a list of parts, with each part shown as `shown`
+ * says: a text in its place (`show` writes it into the part), or, for `null`, left out
+ * when `drop` (a request) and kept when not (a message rewritten in memory).
+ */
+export function shownContent(
+  content: unknown, shown: ReadonlyArray<string | null | undefined>, drop: boolean,
+  show: (part: Bag, text: string) => Bag = (part, text) => ({ ...part, text }),
+): unknown {
+  if (typeof content === 'string') return typeof shown[0] === 'string' ? shown[0] : shown[0] === null && drop ? '' : content;
+  return (content as Bag[]).flatMap((p, i) => {
+    const s = shown[i];
+    return s === null ? (drop ? [] : [p]) : s === undefined ? [p] : [show(p, s)];
+  });
+}
+
 /** A part's path, `content[2]`. */
 export function slot(name: string, k: number): string {
   return intern(`${name}[${k}]`);

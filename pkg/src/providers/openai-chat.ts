@@ -3,7 +3,7 @@
 // the next user or assistant message. The provider caches a repeated prefix by itself.
 import type { Bag } from '../read.js';
 import {
-  type Adapter, type NeutralMessage, type NeutralPart, type Plan, Kind, OPAQUE_TOKENS, Role, bag, count, optionalCount, shapeError, text, slot } from './neutral.js';
+  type Adapter, type NeutralPart, type Plan, Kind, OPAQUE_TOKENS, Role, bag, count, optionalCount, shapeError, shownContent, text, slot } from './neutral.js';
 
 /** The rules' role of a message's `role` (read when called: see `lazy`). */
 const roleOf = (role: unknown): number | undefined => ({
@@ -31,23 +31,11 @@ function joined(field: string, content: unknown): string {
 }
 
 /** `source` with its parts shown as `shown` says; `drop`: a `null` part is left out (else kept). */
-function shownMessage(source: Bag, neutral: NeutralMessage, shown: ReadonlyArray<string | null | undefined>, drop: boolean): Bag {
+function shownMessage(source: Bag, shown: ReadonlyArray<string | null | undefined>, drop: boolean): Bag {
   const message = { ...source };
-  if (source.role === 'tool') {
-    message.content = shown[0] ?? source.content;
-  } else {
-    const textAt = neutral.parts.findIndex((p) => p.kind !== Kind.Call);
-    if (typeof source.content === 'string' && textAt === 0 && typeof shown[0] === 'string') {
-      message.content = shown[0];
-    } else if (typeof source.content === 'string' && textAt === 0 && shown[0] === null && drop) {
-      message.content = '';
-    } else if (Array.isArray(source.content)) {
-      message.content = (source.content as Bag[]).flatMap((p, i) => {
-        const s = shown[i];
-        return s === null ? (drop ? [] : [p]) : s === undefined ? [p] : [{ ...p, text: s }];
-      });
-    }
-  }
+  if (source.role === 'tool') message.content = shown[0] ?? source.content;
+  // A string content is part 0; calls come after the content's parts.
+  else if (typeof source.content === 'string' || Array.isArray(source.content)) message.content = shownContent(source.content, shown, drop);
   return message;
 }
 
@@ -89,14 +77,14 @@ export const openaiChat: Adapter = {
     if (plan.leftOut) out.push({ role: 'user', content: plan.leftOutText });
     for (const pm of plan.messages) {
       const source = pm.source as Bag;
-      out.push(pm.shown.some((s) => s !== undefined) ? shownMessage(source, pm.neutral, pm.shown, true) : source);
+      out.push(pm.shown.some((s) => s !== undefined) ? shownMessage(source, pm.shown, true) : source);
       for (const c of pm.unanswered) out.push({ role: 'tool', tool_call_id: c.id, content: plan.unansweredText });
     }
     return { messages: out };
   },
 
-  rewrite(source, neutral, shown) {
-    return shownMessage(source as Bag, neutral, shown, false);
+  rewrite(source, _neutral, shown) {
+    return shownMessage(source as Bag, shown, false);
   },
 
   reminder(text) {

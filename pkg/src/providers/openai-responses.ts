@@ -5,7 +5,7 @@
 import type { Bag } from '../read.js';
 import {
   type Adapter, type NeutralMessage, type NeutralPart, type Plan, Kind, OPAQUE_TOKENS, Role, bag, count, json,
-  optionalCount, shapeError, text, slot } from './neutral.js';
+  optionalCount, shapeError, shownContent, text, slot } from './neutral.js';
 
 const MESSAGE_ROLES = ['user', 'assistant', 'system', 'developer'];
 
@@ -80,12 +80,7 @@ function shownItem(source: Bag, shown: ReadonlyArray<string | null | undefined>,
   if (type === 'function_call_output' || type === 'custom_tool_call_output') {
     item.output = shown[0] ?? source.output;
   } else if (type === 'message') {
-    item.content = typeof source.content === 'string'
-      ? (typeof shown[0] === 'string' ? shown[0] : shown[0] === null && drop ? '' : source.content)
-      : (source.content as Bag[]).flatMap((p, i) => {
-        const s = shown[i];
-        return s === null ? (drop ? [] : [p]) : s === undefined ? [p] : [{ ...p, text: s }];
-      });
+    item.content = shownContent(source.content, shown, drop);
   }
   return item;
 }
