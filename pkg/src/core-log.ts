@@ -30,19 +30,30 @@ export class CoreLog {
 
   /** `core`, recording each call that changes it once it returned. */
   wrap<T extends object>(core: T): T {
+    // Made once per method: a build calls the core per part, and a function per call would be garbage.
+    const methods = new Map<PropertyKey, unknown>();
     return new Proxy(core, {
       get: (target, key) => {
         const value = Reflect.get(target, key, target) as unknown;
         if (typeof value !== 'function') return value;
-        if (typeof key !== 'string' || READING.has(key) || key === 'free') return value.bind(target);
-        if (!CHANGING.has(key)) throw new Error(`context engine: the rules' ${key}() is neither changing nor reading (src/core-log.ts)`);
-        return (...args: unknown[]) => {
-          const result = (value as (...a: unknown[]) => unknown).apply(target, args);
-          this.#note(key, args);
-          return result;
-        };
+        let method = methods.get(key);
+        if (method === undefined) {
+          method = this.#method(target, key, value as (...a: unknown[]) => unknown);
+          methods.set(key, method);
+        }
+        return method;
       },
     });
+  }
+
+  #method(target: object, key: PropertyKey, value: (...a: unknown[]) => unknown): unknown {
+    if (typeof key !== 'string' || READING.has(key) || key === 'free') return value.bind(target);
+    if (!CHANGING.has(key)) throw new Error(`context engine: the rules' ${key}() is neither changing nor reading (src/core-log.ts)`);
+    return (...args: unknown[]) => {
+      const result = value.apply(target, args);
+      this.#note(key, args);
+      return result;
+    };
   }
 
   #note(method: string, args: unknown[]): void {
