@@ -119,6 +119,37 @@ export interface EngineState {
   ledger: LedgerRecord[];
 }
 
+/**
+ * What changed in an engine since the last `changes()`, as JSON data: a session writes one
+ * per call, and the states they fold into (`foldChanges`) are the engine's, call by call.
+ */
+export interface EngineChanges {
+  log: LoggedCall[];
+  /** Messages new or changed, by index (`null`: released). */
+  messages: Array<[number, EngineState['messages'][number]]>;
+  calls: Array<[string, string]>;
+  summary?: string;
+  tail?: string;
+  /** Records from this index on replace the ledger's (`recordUsage` fills in the last one). */
+  ledgerFrom: number;
+  ledger: LedgerRecord[];
+}
+
+/** The state `list`, each from the state the one before it left, makes, from a new engine. */
+export function foldChanges(list: Iterable<EngineChanges>): EngineState {
+  const state: EngineState = { log: [], messages: [], calls: [], summary: '', tail: '', ledger: [] };
+  for (const c of list) {
+    for (const call of c.log) state.log.push(call);
+    for (const [i, m] of c.messages) state.messages[i] = m;
+    for (const call of c.calls) state.calls.push(call);
+    if (c.summary !== undefined) state.summary = c.summary;
+    if (c.tail !== undefined) state.tail = c.tail;
+    state.ledger.length = c.ledgerFrom;
+    for (const r of c.ledger) state.ledger.push(r);
+  }
+  return state;
+}
+
 export class Engine {
   readonly core: InstanceType<typeof rules.ManagerCore>;
   readonly #log = new CoreLog();
@@ -146,6 +177,9 @@ export class Engine {
   #storedBefore = new Map<string, { raw: string; id: string }>();
   /** Parts shown anew by the open build, `[message, part]`: baked into their messages on commit. */
   #shownNow: Array<[number, number]> = [];
+  /** Messages changed since the last `changes()`; what of the rest `changes()` has given. */
+  #dirty = new Set<number>();
+  #given = { log: 0, calls: 0, ledger: 0, summary: '', tail: '' };
 
   constructor(o: EngineOptions) {
     this.#o = o;
@@ -159,20 +193,47 @@ export class Engine {
 
   /** The engine between builds, as JSON data of its own: what `restore` makes the same engine from. */
   state(): EngineState {
-    const messages = this.#messages.map((m, i) => {
-      if (i < this.#released) return null;
-      const kept: NonNullable<EngineState['messages'][number]> = { source: m.source };
-      m.display?.forEach((text, k) => {
-        if (typeof text === 'string' && !m.parts[k].baked) (kept.shown ??= {})[k] = text;
-      });
-      const baked = m.parts.flatMap((p, k) => (p.baked ? [k] : []));
-      if (baked.length) kept.baked = baked;
-      return kept;
-    });
+    const messages = this.#messages.map((_, i) => this.#kept(i));
     const calls = this.#callIds.map((id, c): [string, string] => [id, this.#callNames[c]]);
     const log = this.#log.calls;
     // A copy through JSON: the caller's snapshot shares nothing with the engine.
     return JSON.parse(JSON.stringify({ log, messages, calls, summary: this.#summary, tail: this.#tail, ledger: this.records })) as EngineState;
+  }
+
+  #kept(i: number): EngineState['messages'][number] {
+    if (i < this.#released) return null;
+    const m = this.#messages[i];
+    const kept: NonNullable<EngineState['messages'][number]> = { source: m.source };
+    m.display?.forEach((text, k) => {
+      if (typeof text === 'string' && !m.parts[k].baked) (kept.shown ??= {})[k] = text;
+    });
+    const baked = m.parts.flatMap((p, k) => (p.baked ? [k] : []));
+    if (baked.length) kept.baked = baked;
+    return kept;
+  }
+
+  /**
+   * What changed since the last call (or since `restore`), as JSON data of its own, taken
+   * between builds. Folded after the states before it (`foldChanges`), it gives `state()`.
+   */
+  changes(): EngineChanges {
+    const given = this.#given;
+    const messages: EngineChanges['messages'] = [];
+    for (const i of [...this.#dirty].sort((a, b) => a - b)) if (i < this.#messages.length) messages.push([i, this.#kept(i)]);
+    const log = this.#log.calls;
+    const ledgerFrom = Math.min(given.ledger, this.records.length);
+    const changes: EngineChanges = {
+      log: log.slice(given.log),
+      messages,
+      calls: this.#callIds.slice(given.calls).map((id, c): [string, string] => [id, this.#callNames[given.calls + c]]),
+      ledgerFrom,
+      ledger: this.records.slice(ledgerFrom),
+    };
+    if (this.#summary !== given.summary) changes.summary = this.#summary;
+    if (this.#tail !== given.tail) changes.tail = this.#tail;
+    this.#dirty.clear();
+    this.#given = { log: log.length, calls: this.#callIds.length, ledger: this.records.length, summary: this.#summary, tail: this.#tail };
+    return JSON.parse(JSON.stringify(changes)) as EngineChanges;
   }
 
   /**
@@ -205,6 +266,7 @@ export class Engine {
     this.#summary = state.summary;
     this.#tail = state.tail;
     this.records.push(...state.ledger);
+    this.#given = { log: this.#log.calls.length, calls: this.#callIds.length, ledger: this.records.length, summary: this.#summary, tail: this.#tail };
   }
 
   /** Opens a journal: `rollback()` takes back everything until `commit()`. */
@@ -253,6 +315,7 @@ export class Engine {
       const shown = m.parts.map((_, k) => (ks.includes(k) ? display[k] : undefined));
       m.source = this.#o.adapter.rewrite(m.source, m, shown);
       for (const k of ks) m.parts[k] = { ...m.parts[k], text: display[k], raw: undefined, baked: true };
+      this.#dirty.add(i);
       // The parts now say it themselves.
       if (display.every((text, k) => text === undefined || m.parts[k].baked)) m.display = undefined;
     }
@@ -264,7 +327,10 @@ export class Engine {
    */
   #release(): void {
     const live = this.core.first_live;
-    for (; this.#released < live; this.#released++) this.#messages[this.#released] = RELEASED;
+    for (; this.#released < live; this.#released++) {
+      this.#messages[this.#released] = RELEASED;
+      this.#dirty.add(this.#released);
+    }
   }
 
   /** From now on, ids of stored texts go to `known` too, and a text found there is not stored again. */
@@ -322,6 +388,7 @@ export class Engine {
     const lengths = [this.#messages.length, this.#callIds.length];
     const added: string[] = [];
     for (const m of read) {
+      this.#dirty.add(this.#messages.length);
       this.#messages.push(new Kept(m));
       for (const p of m.parts) {
         if (p.kind !== Kind.Call) continue;
@@ -358,6 +425,8 @@ export class Engine {
     if (this.#o.calibrate) checked(() => this.core.observe(figures.input));
     const last = this.records[this.records.length - 1];
     if (last) {
+      // Its figures change: the next `changes()` gives it again.
+      this.#given.ledger = Math.min(this.#given.ledger, this.records.length - 1);
       if (figures.read !== undefined) last.cache.observedRead = figures.read;
       if (figures.write !== undefined) last.cache.observedWrite = figures.write;
     }
@@ -399,6 +468,7 @@ export class Engine {
       if (baked) part.baked = true;
     });
     display[k] = text;
+    this.#dirty.add(i);
     // A part already written into its message is shown anew over it.
     if (baked) part.baked = false;
     this.#shownNow.push([i, k]);

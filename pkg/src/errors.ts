@@ -103,6 +103,41 @@ export class ReentrantCallError extends Error {
   }
 }
 
+/**
+ * A session advanced by someone else: another worker moved it on since this one read it,
+ * or it is already open in this process. Nothing of the call that got it was written; a
+ * worker that gets it has lost the session, and opens it again to go on from where the
+ * other one left it.
+ * @example
+ * import { ContextManager, SessionConflictError } from '@devs/context';
+ * import { SqliteStateRepository } from '@devs/context/sqlite';
+ *
+ * const store = new SqliteStateRepository('state.sqlite');
+ * const first = await ContextManager.open({ sessionId: 'task-42', store, format: 'openai-chat', budget: 100_000 });
+ * const second = await ContextManager.open({ sessionId: 'task-42', store, format: 'openai-chat', budget: 100_000 }).catch((e: unknown) => e);
+ * console.log(second instanceof SessionConflictError); // true: one manager per session
+ * await first.close();
+ */
+export class SessionConflictError extends Error {
+  /** Always `ERR_SESSION_CONFLICT`. */
+  readonly code: 'ERR_SESSION_CONFLICT' = 'ERR_SESSION_CONFLICT';
+  /** The session. */
+  readonly sessionId: string;
+  /** The version this manager had read: the calls it had seen committed. */
+  readonly expectedVersion: number;
+  /** The session's version in the store: `expectedVersion` or more. */
+  readonly actualVersion: number;
+
+  /** `reason` replaces the default explanation (a session already open in this process). */
+  constructor(sessionId: string, expectedVersion: number, actualVersion: number, reason?: string) {
+    super(`session ${JSON.stringify(sessionId)}: ${reason ?? `this manager read it at version ${expectedVersion}, but the store has version ${actualVersion}: another worker moved it on; nothing of this call was written`}`);
+    this.name = 'SessionConflictError';
+    this.sessionId = sessionId;
+    this.expectedVersion = expectedVersion;
+    this.actualVersion = actualVersion;
+  }
+}
+
 /** Separates the parts of a rule's error report (see `FieldError::report` in Rust). */
 const SEPARATOR = '\u001f';
 

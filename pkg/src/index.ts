@@ -13,6 +13,7 @@ export { AgentRunner } from './runner.js';
 export { applyContextManagement } from './management.js';
 export { ContextComposer } from './composer.js';
 export { ContextManager } from './manager.js';
+export { ContextSession } from './session.js';
 export { ContextPruner, ToolOutputPruner, validateToolOutputEntry } from './pruners.js';
 export { ContextRefresher, OrchestratorContextInjector } from './refresher.js';
 export { countTokens } from './tokens.js';
@@ -23,7 +24,7 @@ export { shouldInjectSpec, SlidingRelevanceWindow, SpecRefreshProtocol } from '.
 export { SummarizationHandoff } from './handoff.js';
 export { TokenThresholdMonitor } from './monitor.js';
 export { TurnTracker } from './tracker.js';
-export { ReentrantCallError, SummarizationError, UseAfterFreeError } from './errors.js';
+export { ReentrantCallError, SessionConflictError, SummarizationError, UseAfterFreeError } from './errors.js';
 export { CallbackTimeoutError } from './timeout.js';
 export type { ArgumentError, ArgumentErrorCode, SummarizationErrorOptions } from './errors.js';
 export type * from './types.js';

@@ -12,7 +12,8 @@ import {
   holder, method, number, object, optionalBoolean, optionalFunction, optionalNumber, optionalString, string, type Bag,
 } from './read.js';
 import { readSnapshot, toSnapshot } from './snapshot.js';
-import type { ContextBuild, ContextFormat, ContextReminder, LedgerRecord, ContextManagerOptions, ContextSnapshot, ContextWarning, TokenCounter } from './types.js';
+import { ContextSession } from './session.js';
+import type { ContextBuild, ContextFormat, ContextReminder, LedgerRecord, ContextManagerOptions, ContextSessionOptions, ContextSnapshot, ContextWarning, TokenCounter } from './types.js';
 
 const DEFAULT_SUMMARIZER_TIMEOUT_MS = 120_000;
 
@@ -100,18 +101,14 @@ export class ContextManager<Message = unknown> {
    * @throws {RangeError} for a `budget` under 1000 or one that cannot hold `system`, `pinned` and the summary's reserve, naming each size.
    */
   constructor(options: ContextManagerOptions) {
-    const opts = object('options', options);
-    const format = opts.format;
-    if (typeof format !== 'string' || !(FORMATS as readonly string[]).includes(format)) {
-      throw argumentError(TypeError, 'options.format', `must be one of ${FORMATS.map((f) => `'${f}'`).join(', ')}, got ${typeof format === 'string' ? JSON.stringify(format) : typeof format}`);
-    }
-    this.#format = format as ContextFormat;
-    this.#adapter = ADAPTERS[format as ContextFormat](opts);
-    this.#onLedger = optionalFunction('options.onLedger', opts.onLedger);
-    this.#onWarning = optionalFunction('options.onWarning', opts.onWarning);
-    this.#reminders = reminders(opts.reminders);
-    this.#timeoutMs = timeoutOption('options.callbackTimeoutMs', opts.callbackTimeoutMs);
-    this.#engine = new Engine(engineOptions('options', opts, this.#adapter));
+    const parts = managerParts(object('options', options));
+    this.#format = parts.format;
+    this.#adapter = parts.adapter;
+    this.#onLedger = parts.onLedger;
+    this.#onWarning = parts.onWarning;
+    this.#reminders = parts.reminders;
+    this.#timeoutMs = parts.timeoutMs;
+    this.#engine = new Engine(engineOptions('options', parts.opts, this.#adapter));
   }
 
   /**
@@ -177,6 +174,32 @@ export class ContextManager<Message = unknown> {
   }
 
   /**
+   * Opens the session `sessionId` in `store`, or creates it: a manager written ahead, whose
+   * `append`, `build` and `recordUsage` resolve once the call is in the store. A process
+   * killed at any point opens the session again and goes on from its last acknowledged
+   * call, with no summary asked for twice.
+   * @throws {SessionConflictError} when the session is already open in this process.
+   * @throws {TypeError} naming the option that differs from the session's (`options.format`, `options`).
+   * @example
+   * import { ContextManager } from '@devs/context';
+   * import { SqliteStateRepository } from '@devs/context/sqlite';
+   *
+   * const store = new SqliteStateRepository('state.sqlite');
+   * const context = await ContextManager.open({ sessionId: 'task-42', store, format: 'openai-chat', budget: 100_000 });
+   * await context.append({ role: 'user', content: 'Make the parser tests pass' });
+   * const { messages } = await context.build();
+   * console.log(messages.length, context.version); // 1 2: two calls written
+   * await context.close();
+   */
+  static open<M = unknown>(options: ContextSessionOptions): Promise<ContextSession<M>> {
+    try {
+      return ContextSession.open<M>(options);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /**
    * Records the provider's usage of the request last built, as its SDK returns it: it
    * feeds the calibration and the ledger's observed cache figures. A usage of the wrong
    * shape is a TypeError naming the field, and changes nothing.
@@ -212,30 +235,65 @@ export class ContextManager<Message = unknown> {
     this.#engine = null;
   }
 
-  /** Appends the reminders due at this request, inside its journal. */
-  async #remind(engine: Engine): Promise<void> {
-    const request = engine.records.length + 1;
-    for (const [i, r] of this.#reminders.entries()) {
-      if (request % r.every !== 0) continue;
-      const field = `options.reminders[${i}].text`;
-      const text = string(typeof r.text === 'function' ? `${field}()` : field, typeof r.text === 'function' ? await within(this.#timeoutMs, r.text(), field) : r.text);
-      engine.append([this.#adapter.reminder!(text)], () => field);
-    }
+  #build(engine: Engine): Promise<ContextBuild<Message>> {
+    const hooks = { adapter: this.#adapter, reminders: this.#reminders, timeoutMs: this.#timeoutMs, onLedger: this.#onLedger, onWarning: this.#onWarning };
+    return buildOnce<Message>(engine, hooks);
   }
+}
 
-  async #build(engine: Engine): Promise<ContextBuild<Message>> {
-    const started = performance.now();
-    engine.begin();
-    try {
-      await this.#remind(engine);
-      const { request, record, warnings } = await engine.build(started);
-      this.#onLedger?.(record);
-      if (this.#onWarning) for (const w of warnings) this.#onWarning(w);
-      engine.commit(record);
-      return { ...request, tokens: record.tokens, ledger: record } as ContextBuild<Message>;
-    } catch (error) {
-      engine.rollback();
-      throw error;
-    }
+/** @internal What a manager reads from the host's options besides the engine's, once. */
+export function managerParts(opts: Bag) {
+  const format = opts.format;
+  if (typeof format !== 'string' || !(FORMATS as readonly string[]).includes(format)) {
+    throw argumentError(TypeError, 'options.format', `must be one of ${FORMATS.map((f) => `'${f}'`).join(', ')}, got ${typeof format === 'string' ? JSON.stringify(format) : typeof format}`);
+  }
+  return {
+    opts,
+    format: format as ContextFormat,
+    adapter: ADAPTERS[format as ContextFormat](opts),
+    onLedger: optionalFunction('options.onLedger', opts.onLedger) as ((record: LedgerRecord) => void) | undefined,
+    onWarning: optionalFunction('options.onWarning', opts.onWarning) as ((warning: ContextWarning) => void) | undefined,
+    reminders: reminders(opts.reminders),
+    timeoutMs: timeoutOption('options.callbackTimeoutMs', opts.callbackTimeoutMs),
+  };
+}
+
+/** @internal The host's callbacks a build calls, besides the engine's. */
+export interface Hooks {
+  adapter: Adapter;
+  reminders: ContextReminder[];
+  timeoutMs: number | undefined;
+  onLedger: ((record: LedgerRecord) => void) | undefined;
+  onWarning: ((warning: ContextWarning) => void) | undefined;
+}
+
+/**
+ * @internal One build, all or nothing: the reminders due, the request, the host's
+ * callbacks, then the commit. A callback that fails takes back everything.
+ */
+export async function buildOnce<Message>(engine: Engine, hooks: Hooks): Promise<ContextBuild<Message>> {
+  const started = performance.now();
+  engine.begin();
+  try {
+    await remind(engine, hooks);
+    const { request, record, warnings } = await engine.build(started);
+    hooks.onLedger?.(record);
+    if (hooks.onWarning) for (const w of warnings) hooks.onWarning(w);
+    engine.commit(record);
+    return { ...request, tokens: record.tokens, ledger: record } as ContextBuild<Message>;
+  } catch (error) {
+    engine.rollback();
+    throw error;
+  }
+}
+
+/** Appends the reminders due at this request, inside its journal. */
+async function remind(engine: Engine, hooks: Hooks): Promise<void> {
+  const request = engine.records.length + 1;
+  for (const [i, r] of hooks.reminders.entries()) {
+    if (request % r.every !== 0) continue;
+    const field = `options.reminders[${i}].text`;
+    const text = string(typeof r.text === 'function' ? `${field}()` : field, typeof r.text === 'function' ? await within(hooks.timeoutMs, r.text(), field) : r.text);
+    engine.append([hooks.adapter.reminder!(text)], () => field);
   }
 }

@@ -18,6 +18,30 @@ const MIGRATIONS: readonly string[] = [
   // 2: the UTF-16 code units of a string UTF-8 cannot hold (a lone surrogate), beside its readable copy.
   `ALTER TABLE raw_tool_outputs ADD COLUMN raw_content_exact BLOB;
    ALTER TABLE raw_tool_outputs ADD COLUMN tool_name_exact BLOB;`,
+  // 3: sessions written ahead (\`ContextManager.open\`): one row per call, the texts each stored, and summaries paid for.
+  `CREATE TABLE context_sessions (
+     session_id TEXT    PRIMARY KEY,
+     version    INTEGER NOT NULL,
+     format     TEXT    NOT NULL,
+     config     TEXT    NOT NULL,
+     outputs    INTEGER NOT NULL,
+     updated_at TEXT    NOT NULL
+   );
+   CREATE TABLE context_changes (
+     session_id TEXT    NOT NULL,
+     version    INTEGER NOT NULL,
+     changes    TEXT    NOT NULL,
+     PRIMARY KEY (session_id, version)
+   ) WITHOUT ROWID;
+   CREATE TABLE context_summaries (
+     session_id TEXT NOT NULL,
+     key        TEXT NOT NULL,
+     summary    TEXT NOT NULL,
+     PRIMARY KEY (session_id, key)
+   ) WITHOUT ROWID;
+   ALTER TABLE raw_tool_outputs ADD COLUMN session_id TEXT;
+   ALTER TABLE raw_tool_outputs ADD COLUMN session_seq INTEGER;
+   CREATE UNIQUE INDEX raw_tool_outputs_by_session ON raw_tool_outputs (session_id, session_seq) WHERE session_id IS NOT NULL;`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -7,13 +7,16 @@ import Database from 'better-sqlite3';
 import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { validateToolOutputEntry, type RawToolOutputRow, type StateRepository, type ToolOutputEntry } from '@devs/context';
+import {
+  SessionConflictError, validateToolOutputEntry, type RawToolOutputRow, type SessionCommit, type SessionRows, type SessionStore, type StateRepository, type ToolOutputEntry,
+} from '@devs/context';
 
 export type { RawToolOutputRow } from '@devs/context';
 import { argumentError as invalid } from './errors.js';
 import { fitsText, fromUtf16Bytes, readableText, utf16Bytes } from './exact-text.js';
 import { isoTime } from './rows.js';
 import { checkReadable, migrate } from './sqlite-schema.js';
+import { sessionOutputId, sqliteSessions } from './sqlite-sessions.js';
 
 /** Options of `SqliteStateRepository`. */
 export interface SqliteStateRepositoryOptions {
@@ -75,7 +78,7 @@ function storeError(file: string, error: unknown): Error {
  * repo.getRawToolOutput(id)?.rawContent; // 'ok'
  * repo.close();
  */
-export class SqliteStateRepository implements StateRepository {
+export class SqliteStateRepository implements StateRepository, SessionStore {
   /** The database file. */
   readonly filename: string;
   /** Opened with `readonly: true`. */
@@ -87,6 +90,7 @@ export class SqliteStateRepository implements StateRepository {
   /** The folder of a copy read instead of the file, where the file's folder is read-only. */
   private readonly copy: string | null = null;
   private readonly insertRow: ((row: Omit<Row, 'id'>) => number) | null;
+  private readonly sessions: ReturnType<typeof sqliteSessions> | null;
 
   /**
    * Opens (or creates) `filename`, default `state.sqlite`.
@@ -103,12 +107,18 @@ export class SqliteStateRepository implements StateRepository {
     try {
       if (this.readonly) {
         [this.db, this.copy] = openReadonly(filename);
-        this.exactColumns = checkReadable(this.db, filename) >= 2;
+        const version = checkReadable(this.db, filename);
+        this.exactColumns = version >= 2;
         this.insertRow = null;
+        this.sessions = version >= 3 ? sqliteSessions(this.db) : null;
       } else {
         this.db = new Database(filename);
         this.db.pragma('journal_mode = WAL');
+        // In WAL mode a commit is in the file once written, so a killed process keeps it;
+        // only the OS going down may take the last ones back (never a torn write).
+        this.db.pragma('synchronous = NORMAL');
         migrate(this.db, filename);
+        this.sessions = sqliteSessions(this.db);
         this.exactColumns = true;
         const insert = this.db.prepare(
           `INSERT INTO raw_tool_outputs (tool_name, raw_content, byte_size, turn_age, captured_at, stored_at, raw_content_exact, tool_name_exact)
@@ -153,10 +163,47 @@ export class SqliteStateRepository implements StateRepository {
     }
   }
 
-  /** The stored output with id `id` (as `insertRawToolOutput` resolved it), or `undefined`. */
+  /** The stored output with id `id` (as `insertRawToolOutput` resolved it, or a session's `<sessionId>:<n>`), or `undefined`. */
   getRawToolOutput(id: string | number): RawToolOutputRow | undefined {
-    const row = this.read(() => this.db.prepare('SELECT * FROM raw_tool_outputs WHERE id = ?').get(Number(id)) as Row | undefined);
+    const session = sessionOutputId(id);
+    const row = this.read(() => (session
+      ? this.db.prepare('SELECT * FROM raw_tool_outputs WHERE session_id = ? AND session_seq = ?').get(session[0], session[1])
+      : this.db.prepare('SELECT * FROM raw_tool_outputs WHERE id = ?').get(Number(id))) as Row | undefined);
     return row && toRow(row);
+  }
+
+  /** A session's committed calls (`SessionStore`), read in one transaction; `undefined` if there is none. */
+  loadSession(sessionId: string): SessionRows | undefined {
+    return this.read(() => this.sessions?.load(sessionId));
+  }
+
+  /**
+   * Writes one call of a session (`SessionStore`) in one IMMEDIATE transaction, or nothing.
+   * @throws {SessionConflictError} when the session is no longer at `commit.version`.
+   * @throws {Error} naming the file, with SQLite's `code` (`SQLITE_FULL`, `SQLITE_READONLY`, …).
+   */
+  commitSession(commit: SessionCommit): void {
+    this.write(() => this.sessions?.commit(commit));
+  }
+
+  /** The summary kept for `key` in `sessionId`, if any (`SessionStore`). */
+  readSummary(sessionId: string, key: string): string | undefined {
+    return this.read(() => this.sessions?.readSummary(sessionId, key));
+  }
+
+  /** Keeps a summary the moment it is paid for (`SessionStore`); the first one kept for a key stays. */
+  writeSummary(sessionId: string, key: string, text: string): void {
+    this.write(() => this.sessions?.writeSummary(sessionId, key, text));
+  }
+
+  private write(query: () => void): void {
+    if (!this.insertRow) throw Object.assign(new Error(`${this.filename}: opened read-only; nothing was written`), { code: 'SQLITE_READONLY' });
+    this.checkIdentity();
+    try {
+      query();
+    } catch (error) {
+      throw error instanceof SessionConflictError ? error : storeError(this.filename, error);
+    }
   }
 
   /** Stored outputs, oldest first; only `toolName`'s when given. */

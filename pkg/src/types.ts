@@ -675,6 +675,64 @@ export interface ContextSnapshot {
   ledger: LedgerRecord[];
 }
 
+/** Options of `ContextManager.open`: a manager's, and the session to keep it in. */
+export interface ContextSessionOptions extends Omit<ContextManagerOptions, 'store'> {
+  /** The session's name in the store: created on first open, resumed after. */
+  sessionId: string;
+  /** Keeps the session, and the texts it stores whole (`SqliteStateRepository`, `PostgresStateRepository`). */
+  store: SessionStore;
+}
+
+/**
+ * A store that keeps sessions written ahead: `SqliteStateRepository` from
+ * `@devs/context/sqlite`, `PostgresStateRepository` from `@devs/context/postgres`. A host's
+ * own store implements these methods; each may return a promise.
+ */
+export interface SessionStore {
+  /** The session's committed calls, in order, and what it has stored; `undefined` for a new session. */
+  loadSession(sessionId: string): Promise<SessionRows | undefined> | SessionRows | undefined;
+  /**
+   * Writes one call, all or nothing: its changes as version `version + 1`, and the texts it
+   * stored. Throws `SessionConflictError` (writing nothing) when the session is no longer at
+   * `version`; at version 0, when it exists.
+   */
+  commitSession(commit: SessionCommit): Promise<void> | void;
+  /** A summary written for `key` (the summarizer's prompt's key), if one was. */
+  readSummary(sessionId: string, key: string): Promise<string | undefined> | string | undefined;
+  /** Keeps a summary the moment it is paid for: asked again for `key`, `readSummary` gives it. */
+  writeSummary(sessionId: string, key: string, text: string): Promise<void> | void;
+}
+
+/** A session as `SessionStore.loadSession` reads it. */
+export interface SessionRows {
+  /** The calls committed. */
+  version: number;
+  format: string;
+  config: string;
+  /** Each call's changes, as `SessionCommit.changes` wrote them, oldest first. */
+  changes: string[];
+  /** How many texts the session stored (their ids run `sessionId:1` on). */
+  outputs: number;
+}
+
+/** One call of a session, as `SessionStore.commitSession` writes it. */
+export interface SessionCommit {
+  sessionId: string;
+  /** The version the call was made on: the store's must still be this one. */
+  version: number;
+  format: string;
+  config: string;
+  /** What the call changed, as JSON text. */
+  changes: string;
+  /** Texts the call stored whole, numbered on from the session's last. */
+  outputs: SessionOutput[];
+}
+
+/** A text a session stored whole: its id is `<sessionId>:<seq>`, which `getRawToolOutput` reads back. */
+export interface SessionOutput extends ToolOutputEntry {
+  seq: number;
+}
+
 /** What `ContextManager.build` returns: a request to pass straight to the provider's SDK. */
 export interface ContextBuild<Message = unknown> {
   /** Anthropic's `system` (a string, or text blocks with a cache breakpoint); other formats carry the system prompt in `messages`. */

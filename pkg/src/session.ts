@@ -1,0 +1,246 @@
+// A `ContextManager` written ahead into a store: every call's changes are one row,
+// written before the call returns, so a process killed at any point resumes at its last
+// acknowledged call. The rules stay in memory; the store holds what replays them
+// (`Engine.changes`, `foldChanges`), the texts stored whole, and each summary the moment
+// it is paid for, so a resumed session never asks for it again.
+import { Engine, foldChanges } from './engine.js';
+import { ReentrantCallError, SessionConflictError, argumentError } from './errors.js';
+import { buildOnce, engineOptions, managerParts } from './manager.js';
+import { validateToolOutputEntry } from './pruners.js';
+import { callMethod, holder, method, object, string, type Bag } from './read.js';
+import { turnScope } from './wasm.js';
+import type { ContextBuild, ContextSessionOptions, ContextSnapshot, LedgerRecord, SessionOutput, SessionRows, SessionStore, ToolOutputEntry } from './types.js';
+import { toSnapshot } from './snapshot.js';
+
+/** Sessions open in this process, per store: a second `open` of one is a conflict. */
+const OPEN = new WeakMap<object, Set<string>>();
+
+/** The summarizer prompt's key: SHA-256 of its UTF-16 units, so no two prompts share one. */
+async function promptKey(prompt: string): Promise<string> {
+  const units = new Uint16Array(prompt.length);
+  for (let i = 0; i < prompt.length; i++) units[i] = prompt.charCodeAt(i);
+  const digest = new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', units));
+  return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * A `ContextManager` kept in a store (`ContextManager.open`): `append`, `build` and
+ * `recordUsage` each resolve once the call is written, in one transaction, so what they
+ * acknowledged survives the process being killed. Open the session again, here or in
+ * another process, and the next `build()` is the one this one would have given.
+ * Calls run one at a time, in call order. A call whose write fails rejects and leaves the
+ * session as it was: the next call reads it back from the store first.
+ * @example
+ * import { ContextManager } from '@devs/context';
+ * import { SqliteStateRepository } from '@devs/context/sqlite';
+ *
+ * const store = new SqliteStateRepository('state.sqlite');
+ * const options = { sessionId: 'task-7', store, format: 'anthropic', budget: 100_000 } as const;
+ * const context = await ContextManager.open(options);
+ * await context.append({ role: 'user', content: 'Fix the flaky test' });
+ * const first = await context.build();
+ * await context.close(); // or the process is killed here
+ *
+ * const resumed = await ContextManager.open(options);
+ * const again = await resumed.build();
+ * console.log(resumed.version, again.tokens === first.tokens); // 3 true
+ * await resumed.close();
+ */
+export class ContextSession<Message = unknown> {
+  /** The session's name in the store. */
+  readonly sessionId: string;
+  readonly #store: Bag;
+  readonly #parts: ReturnType<typeof managerParts>;
+  readonly #summarizer: Bag | undefined;
+  #engine: Engine | null = null;
+  #version = 0;
+  /** Texts stored by committed calls. */
+  #outputs = 0;
+  /** Texts the engine stored since the last commit: written with the next one. */
+  #pending: SessionOutput[] = [];
+  /** A write failed: the state is read back from the store before the next call. */
+  #stale = false;
+  /** Another worker moved the session on, or it was closed: every call rejects with this. */
+  #lost: Error | null = null;
+  #tail: Promise<unknown> = Promise.resolve();
+
+  private constructor(opts: Bag, store: Bag, sessionId: string) {
+    this.sessionId = sessionId;
+    this.#store = store;
+    this.#parts = managerParts(opts);
+    this.#summarizer = opts.summarizer === undefined ? undefined : holder('options.summarizer', opts.summarizer, ['summarize']);
+  }
+
+  /** @internal `ContextManager.open`. */
+  static async open<M>(options: ContextSessionOptions): Promise<ContextSession<M>> {
+    const opts = object('options', options);
+    const sessionId = string('options.sessionId', opts.sessionId);
+    if (sessionId === '') throw argumentError(TypeError, 'options.sessionId', 'must be a non-empty string');
+    const store = object('options.store', opts.store);
+    for (const name of ['loadSession', 'commitSession', 'readSummary', 'writeSummary', 'getRawToolOutput']) method(store, name, `options.store.${name}`);
+    const session = new ContextSession<M>(opts, store, sessionId);
+    const open = OPEN.get(store) ?? new Set<string>();
+    if (open.has(sessionId)) throw new SessionConflictError(sessionId, 0, 0, 'it is already open in this process: close() the other manager first');
+    open.add(sessionId);
+    OPEN.set(store, open);
+    try {
+      await session.#load();
+    } catch (error) {
+      open.delete(sessionId);
+      throw error;
+    }
+    return session;
+  }
+
+  /** Calls committed to the store: a host that drives a session call by call resumes at this one. */
+  get version(): number {
+    return this.#version;
+  }
+
+  /** Every request's ledger record so far, oldest first. */
+  get ledger(): LedgerRecord[] {
+    return this.#live().records.slice();
+  }
+
+  /** How the provider's reported input tokens relate to ours: `provider ≈ overhead + ratio × ours`. */
+  get calibration(): { overhead: number; ratio: number; samples: number } {
+    return this.#live().calibration;
+  }
+
+  /** Appends messages, as `ContextManager.append`; resolves once written. A bad message rejects with a TypeError naming it, and nothing is written. */
+  append(message: Message | Message[]): Promise<void> {
+    return this.#call(async (engine) => {
+      const list: unknown[] = Array.isArray(message) ? message : [message];
+      engine.begin();
+      try {
+        engine.append(list, (i) => (Array.isArray(message) ? `messages[${i}]` : 'message'));
+      } catch (error) {
+        engine.rollback();
+        throw error;
+      }
+      engine.commit();
+    });
+  }
+
+  /** The request to send now, as `ContextManager.build`; resolves once the build is written. */
+  build(): Promise<ContextBuild<Message>> {
+    if (turnScope?.inside(this)) return Promise.reject(new ReentrantCallError('ContextSession.build'));
+    const p = this.#parts;
+    const hooks = { adapter: p.adapter, reminders: p.reminders, timeoutMs: p.timeoutMs, onLedger: p.onLedger, onWarning: p.onWarning };
+    return this.#call((engine) => (turnScope ? turnScope.run(this, () => buildOnce<Message>(engine, hooks)) : buildOnce<Message>(engine, hooks)));
+  }
+
+  /** Records the provider's usage of the request last built, as `ContextManager.recordUsage`; resolves once written. */
+  recordUsage(usage: unknown): Promise<void> {
+    return this.#call(async (engine) => engine.observe(this.#parts.adapter.usage(usage, 'usage')));
+  }
+
+  /** The next build compacts, whatever the request's size; resolves once written. */
+  compact(): Promise<void> {
+    return this.#call(async (engine) => engine.core.compact());
+  }
+
+  /** The session as a `ContextSnapshot`, as `ContextManager.snapshot` gives it. */
+  snapshot(): ContextSnapshot {
+    const engine = this.#live();
+    return toSnapshot(engine.state(), this.#parts.format, engine.config);
+  }
+
+  /** Waits for the calls in flight, then lets the session go: it can be opened again. */
+  async close(): Promise<void> {
+    await this.#tail;
+    this.#lost ??= Object.assign(new Error(`session ${JSON.stringify(this.sessionId)} was closed; open it again to go on`), { code: 'ERR_SESSION_CLOSED' });
+    this.#release();
+  }
+
+  #release(): void {
+    OPEN.get(this.#store)?.delete(this.sessionId);
+    this.#engine?.core.free();
+    this.#engine = null;
+  }
+
+  #live(): Engine {
+    if (this.#lost) throw this.#lost;
+    if (!this.#engine) throw new Error(`session ${JSON.stringify(this.sessionId)}: its last write failed; the next call reads it back from the store`);
+    return this.#engine;
+  }
+
+  /** Runs `body` after the calls before it, then writes what it changed. */
+  #call<T>(body: (engine: Engine) => Promise<T>): Promise<T> {
+    const run = this.#tail.then(async () => {
+      if (this.#lost) throw this.#lost;
+      if (this.#stale) await this.#load();
+      const engine = this.#engine as Engine;
+      const result = await body(engine);
+      await this.#commit(engine);
+      return result;
+    });
+    this.#tail = run.catch(() => undefined);
+    return run;
+  }
+
+  async #commit(engine: Engine): Promise<void> {
+    const outputs = this.#pending;
+    const commit = {
+      sessionId: this.sessionId, version: this.#version, format: this.#parts.format, config: engine.config,
+      changes: JSON.stringify(engine.changes()), outputs,
+    };
+    try {
+      await callMethod(this.#store, 'commitSession', 'options.store.commitSession', [commit]);
+    } catch (error) {
+      if (error instanceof SessionConflictError) {
+        this.#lost = error;
+        this.#release();
+      } else {
+        this.#stale = true;
+      }
+      throw error;
+    }
+    this.#version++;
+    this.#outputs += outputs.length;
+    this.#pending = [];
+  }
+
+  /** Makes the engine the store's session (a new one if there is none). */
+  async #load(): Promise<void> {
+    const rows = (await callMethod(this.#store, 'loadSession', 'options.store.loadSession', [this.sessionId])) as SessionRows | undefined;
+    const p = this.#parts;
+    const opts: Bag = { ...p.opts, store: { insertRawToolOutput: (entry: ToolOutputEntry) => this.#stash(entry) } };
+    if (this.#summarizer) opts.summarizer = { summarize: (prompt: string) => this.#summarize(prompt) };
+    const engine = new Engine(engineOptions('options', opts, p.adapter));
+    if (rows) {
+      if (rows.format !== p.format) throw argumentError(TypeError, 'options.format', `is '${p.format}', but session ${JSON.stringify(this.sessionId)} was made with ${JSON.stringify(rows.format)}`);
+      if (rows.config !== engine.config) {
+        throw argumentError(TypeError, 'options', `differ from those session ${JSON.stringify(this.sessionId)} was made with: open it with the budget, shares, system prompt and pinned texts it had`);
+      }
+      engine.restore(foldChanges(rows.changes.map((c) => JSON.parse(c))), `session ${this.sessionId}`);
+    }
+    this.#engine?.core.free();
+    this.#engine = engine;
+    this.#version = rows?.version ?? 0;
+    this.#outputs = rows?.outputs ?? 0;
+    this.#pending = [];
+    this.#stale = false;
+  }
+
+  /** The engine stores a text: it is written with the call, under the session's next number. */
+  #stash(entry: ToolOutputEntry): string {
+    validateToolOutputEntry(entry);
+    const seq = this.#outputs + this.#pending.length + 1;
+    this.#pending.push({ ...entry, seq });
+    return `${this.sessionId}:${seq}`;
+  }
+
+  /** A summary already paid for is read back; a new one is kept before the build goes on. */
+  async #summarize(prompt: string): Promise<unknown> {
+    const key = await promptKey(prompt);
+    const known = await callMethod(this.#store, 'readSummary', 'options.store.readSummary', [this.sessionId, key]);
+    if (typeof known === 'string') return known;
+    const summary = await callMethod(this.#summarizer as Bag, 'summarize', 'options.summarizer.summarize', [prompt]);
+    if (typeof summary === 'string' && summary.trim() !== '') {
+      // Best effort: the summary is also in the build's own changes, written with it.
+      await Promise.resolve(callMethod(this.#store, 'writeSummary', 'options.store.writeSummary', [this.sessionId, key, summary])).catch(() => undefined);
+    }
+    return summary;
+  }
+}

@@ -1,0 +1,77 @@
+// The session tables of the SQLite store (schema version 3): each call of a session is one
+// IMMEDIATE transaction that checks the session's version, writes the call's changes and
+// the texts it stored, and moves the version on, or writes nothing.
+import type Database from 'better-sqlite3';
+import { SessionConflictError, type SessionCommit, type SessionRows } from '@devs/context';
+import { fitsText, readableText, utf16Bytes } from './exact-text.js';
+import { isoTime } from './rows.js';
+
+interface SessionRow {
+  version: number;
+  format: string;
+  config: string;
+  outputs: number;
+}
+
+/** The session tables' statements on `db`. */
+export function sqliteSessions(db: Database.Database) {
+  const session = db.prepare('SELECT version, format, config, outputs FROM context_sessions WHERE session_id = ?');
+  const changes = db.prepare('SELECT changes FROM context_changes WHERE session_id = ? ORDER BY version').pluck();
+  const create = db.prepare('INSERT INTO context_sessions (session_id, version, format, config, outputs, updated_at) VALUES (?, 1, ?, ?, ?, ?)');
+  const advance = db.prepare('UPDATE context_sessions SET version = version + 1, outputs = outputs + ?, updated_at = ? WHERE session_id = ?');
+  const change = db.prepare('INSERT INTO context_changes (session_id, version, changes) VALUES (?, ?, ?)');
+  const output = db.prepare(
+    `INSERT INTO raw_tool_outputs (tool_name, raw_content, byte_size, turn_age, captured_at, stored_at, raw_content_exact, tool_name_exact, session_id, session_seq)
+     VALUES (@tool_name, @raw_content, @byte_size, @turn_age, @captured_at, @stored_at, @raw_content_exact, @tool_name_exact, @session_id, @session_seq)`,
+  );
+  const summary = db.prepare('SELECT summary FROM context_summaries WHERE session_id = ? AND key = ?').pluck();
+  const keep = db.prepare('INSERT OR IGNORE INTO context_summaries (session_id, key, summary) VALUES (?, ?, ?)');
+
+  const commit = db.transaction((c: SessionCommit) => {
+    const now = new Date().toISOString();
+    const row = session.get(c.sessionId) as SessionRow | undefined;
+    const actual = row?.version ?? 0;
+    if (actual !== c.version) throw new SessionConflictError(c.sessionId, c.version, actual);
+    if (row) advance.run(c.outputs.length, now, c.sessionId);
+    else create.run(c.sessionId, c.format, c.config, c.outputs.length, now);
+    change.run(c.sessionId, c.version + 1, c.changes);
+    for (const o of c.outputs) {
+      output.run({
+        tool_name: readableText(o.toolName),
+        raw_content: readableText(o.rawContent),
+        byte_size: o.byteSize,
+        turn_age: o.turnAge,
+        captured_at: isoTime(o.capturedAt),
+        stored_at: now,
+        raw_content_exact: fitsText(o.rawContent) ? null : utf16Bytes(o.rawContent),
+        tool_name_exact: fitsText(o.toolName) ? null : utf16Bytes(o.toolName),
+        session_id: c.sessionId,
+        session_seq: o.seq,
+      });
+    }
+  });
+
+  return {
+    load(sessionId: string): SessionRows | undefined {
+      return db.transaction(() => {
+        const row = session.get(sessionId) as SessionRow | undefined;
+        return row && { ...row, changes: changes.all(sessionId) as string[] };
+      })();
+    },
+    commit: (c: SessionCommit) => commit.immediate(c),
+    readSummary: (sessionId: string, key: string): string | undefined => {
+      const text = summary.get(sessionId, key) as string | undefined;
+      return text === undefined ? undefined : (JSON.parse(text) as string);
+    },
+    // JSON keeps a summary's lone surrogates exact in a UTF-8 column.
+    writeSummary: (sessionId: string, key: string, text: string) => void keep.run(sessionId, key, JSON.stringify(text)),
+  };
+}
+
+/** `<sessionId>:<seq>`, as a session names a text it stored, split; `undefined` for a plain row id. */
+export function sessionOutputId(id: string | number): [string, number] | undefined {
+  if (typeof id !== 'string') return undefined;
+  const at = id.lastIndexOf(':');
+  if (at <= 0 || !/^\d+$/.test(id.slice(at + 1))) return undefined;
+  return [id.slice(0, at), Number(id.slice(at + 1))];
+}
