@@ -18,6 +18,7 @@
 //   tokenizers.cjs, tokenizers.mjs        `@devs/context/tokenizers`, every host
 //   tokenizers-wasm.js                    the tokenizers' wasm as base64, once
 //   sqlite.cjs, sqlite.mjs                `@devs/context/sqlite`, Node only
+//   postgres.cjs, postgres.mjs            `@devs/context/postgres`, Node only
 // A bytes module (`*-wasm.js`) is a plain script: it stores its base64 text on
 // `globalThis` under a registered symbol named for the package version, and the entries
 // import it for that effect. A script with no `import`, `export` or `require` loads the
@@ -232,6 +233,8 @@ const entries = [
   { name: 'tokenizers', entry: join(src, 'tokenizers.ts'), plugins: [inlineWasm], browserSafe: true },
   // Node-only, and loads better-sqlite3 (an optional peer) and the rules from the host.
   { name: 'sqlite', entry: join(src, 'sqlite.ts'), options: { platform: 'node', external: ['better-sqlite3', '@devs/context'] } },
+  // Node-only; the host passes its own pg pool, so nothing of pg is imported.
+  { name: 'postgres', entry: join(src, 'postgres.ts'), options: { platform: 'node', external: ['@devs/context'] } },
   // The replay engine and view (`devs-context replay`, www/): the rules come from the host.
   { name: 'replay', entry: join(src, 'replay/index.ts'), options: { external: ['@devs/context', '@devs/context/tokenizers'], minify: true }, browserSafe: true },
 ];
@@ -262,9 +265,10 @@ run('node', [tsc, '-p', 'tsconfig.json'], pkgDir);
 await rollDeclarations('index', disposeDeclarations);
 await rollDeclarations('tokenizers');
 // The store's declarations import the rules' types from the package itself, built above.
-run('node', [tsc, 'src/sqlite.ts', '--declaration', '--emitDeclarationOnly', '--strict', '--target', 'es2022',
+run('node', [tsc, 'src/sqlite.ts', 'src/postgres.ts', '--declaration', '--emitDeclarationOnly', '--strict', '--target', 'es2022',
   '--module', 'nodenext', '--moduleResolution', 'nodenext', '--skipLibCheck', '--rootDir', 'src', '--outDir', join(dist, 'types')], pkgDir);
 await rollDeclarations('sqlite');
+await rollDeclarations('postgres');
 run('node', [tsc, 'src/replay/index.ts', '--declaration', '--emitDeclarationOnly', '--strict', '--target', 'es2022', '--lib', 'es2022,dom',
   '--module', 'nodenext', '--moduleResolution', 'nodenext', '--skipLibCheck', '--rootDir', 'src', '--outDir', join(dist, 'types')], pkgDir);
 await rollDeclarations('replay', (text) => text, 'replay/index');
@@ -307,7 +311,7 @@ async function rollDeclarations(name, edit = (text) => text, input = name) {
   });
   const { output } = await bundle.generate({ format: 'es' });
   const text = edit(exportInPlace(output[0].code));
-  if (name !== 'sqlite' && /from '\.\.?\//.test(text)) throw new Error(`${name}.d.ts must not import relative paths`);
+  if (name !== 'sqlite' && name !== 'postgres' && /from '\.\.?\//.test(text)) throw new Error(`${name}.d.ts must not import relative paths`);
   const untyped = text.split('\n').filter((line) => /[:|<(,]\s*any\b/.test(line));
   if (untyped.length) throw new Error(`untyped (any) declarations in ${name}.d.ts:\n${untyped.join('\n')}`);
   writeDeclarations(name, () => text);

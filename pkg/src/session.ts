@@ -11,6 +11,7 @@ import { callMethod, holder, method, object, string, type Bag } from './read.js'
 import { turnScope } from './wasm.js';
 import type { ContextBuild, ContextSessionOptions, ContextSnapshot, LedgerRecord, SessionOutput, SessionRows, SessionStore, ToolOutputEntry } from './types.js';
 import { toSnapshot } from './snapshot.js';
+import { fitsText } from './exact-text.js';
 
 /** Sessions open in this process, per store: a second `open` of one is a conflict. */
 const OPEN = new WeakMap<object, Set<string>>();
@@ -63,6 +64,8 @@ export class ContextSession<Message = unknown> {
   /** Another worker moved the session on, or it was closed: every call rejects with this. */
   #lost: Error | null = null;
   #tail: Promise<unknown> = Promise.resolve();
+  /** Summaries paid for that the store could not keep yet (it was down): never asked for again here. */
+  readonly #paid = new Map<string, string>();
 
   private constructor(opts: Bag, store: Bag, sessionId: string) {
     this.sessionId = sessionId;
@@ -75,7 +78,9 @@ export class ContextSession<Message = unknown> {
   static async open<M>(options: ContextSessionOptions): Promise<ContextSession<M>> {
     const opts = object('options', options);
     const sessionId = string('options.sessionId', opts.sessionId);
-    if (sessionId === '') throw argumentError(TypeError, 'options.sessionId', 'must be a non-empty string');
+    if (sessionId === '' || sessionId.length > 1024 || !fitsText(sessionId, false)) {
+      throw argumentError(TypeError, 'options.sessionId', 'must be a non-empty string of at most 1024 characters, with no NUL and no lone surrogate (a database key holds neither)');
+    }
     const store = object('options.store', opts.store);
     for (const name of ['loadSession', 'commitSession', 'readSummary', 'writeSummary', 'getRawToolOutput']) method(store, name, `options.store.${name}`);
     const session = new ContextSession<M>(opts, store, sessionId);
@@ -127,7 +132,7 @@ export class ContextSession<Message = unknown> {
     if (turnScope?.inside(this)) return Promise.reject(new ReentrantCallError('ContextSession.build'));
     const p = this.#parts;
     const hooks = { adapter: p.adapter, reminders: p.reminders, timeoutMs: p.timeoutMs, onLedger: p.onLedger, onWarning: p.onWarning };
-    return this.#call((engine) => (turnScope ? turnScope.run(this, () => buildOnce<Message>(engine, hooks)) : buildOnce<Message>(engine, hooks)));
+    return this.#call((engine) => (turnScope ? turnScope.run(this, () => buildOnce<Message>(engine, hooks)) : buildOnce<Message>(engine, hooks)), () => this.#paid.clear());
   }
 
   /** Records the provider's usage of the request last built, as `ContextManager.recordUsage`; resolves once written. */
@@ -166,13 +171,14 @@ export class ContextSession<Message = unknown> {
   }
 
   /** Runs `body` after the calls before it, then writes what it changed. */
-  #call<T>(body: (engine: Engine) => Promise<T>): Promise<T> {
+  #call<T>(body: (engine: Engine) => Promise<T>, written = () => {}): Promise<T> {
     const run = this.#tail.then(async () => {
       if (this.#lost) throw this.#lost;
       if (this.#stale) await this.#load();
       const engine = this.#engine as Engine;
       const result = await body(engine);
       await this.#commit(engine);
+      written();
       return result;
     });
     this.#tail = run.catch(() => undefined);
@@ -234,11 +240,14 @@ export class ContextSession<Message = unknown> {
   /** A summary already paid for is read back; a new one is kept before the build goes on. */
   async #summarize(prompt: string): Promise<unknown> {
     const key = await promptKey(prompt);
+    const paid = this.#paid.get(key);
+    if (paid !== undefined) return paid;
     const known = await callMethod(this.#store, 'readSummary', 'options.store.readSummary', [this.sessionId, key]);
     if (typeof known === 'string') return known;
     const summary = await callMethod(this.#summarizer as Bag, 'summarize', 'options.summarizer.summarize', [prompt]);
     if (typeof summary === 'string' && summary.trim() !== '') {
-      // Best effort: the summary is also in the build's own changes, written with it.
+      this.#paid.set(key, summary);
+      // A store that fails here fails the build's own write too, which holds the summary as well.
       await Promise.resolve(callMethod(this.#store, 'writeSummary', 'options.store.writeSummary', [this.sessionId, key, summary])).catch(() => undefined);
     }
     return summary;

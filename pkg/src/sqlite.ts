@@ -14,9 +14,9 @@ import {
 export type { RawToolOutputRow } from '@devs/context';
 import { argumentError as invalid } from './errors.js';
 import { fitsText, fromUtf16Bytes, readableText, utf16Bytes } from './exact-text.js';
-import { isoTime } from './rows.js';
+import { isoTime, sessionOutputId } from './rows.js';
 import { checkReadable, migrate } from './sqlite-schema.js';
-import { sessionOutputId, sqliteSessions } from './sqlite-sessions.js';
+import { sqliteSessions } from './sqlite-sessions.js';
 
 /** Options of `SqliteStateRepository`. */
 export interface SqliteStateRepositoryOptions {

@@ -1,0 +1,226 @@
+// Issue 21, items 2-4: sessions written ahead (`ContextManager.open`) on SQLite and on a
+// real PostgreSQL server. Closed and opened again at any call, a session gives, build after
+// build, the requests of one run straight through, and never asks for a summary twice; a
+// worker behind the store's version gets a SessionConflictError and writes nothing; a store
+// that fails mid-call rejects the call, keeps nothing of it, and takes it again once back.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { ContextManager, SessionConflictError } from '@devs/context';
+import { PostgresStateRepository } from '@devs/context/postgres';
+import { SqliteStateRepository } from '@devs/context/sqlite';
+import { assertFieldError, rejected } from './helpers.mjs';
+import { startPostgres } from './postgres.mjs';
+import { drive, sessionCalls, sessionOptions, sessionSpecs, timeless } from './session-driver.mjs';
+
+const sqliteFile = () => join(mkdtempSync(join(tmpdir(), 'session-')), 'state.sqlite');
+let server;
+const pools = [];
+
+before(async () => {
+  server = await startPostgres();
+});
+after(async () => {
+  for (const pool of pools) await pool.end();
+  await server?.destroy();
+});
+
+/** A new database on the server, and a pool on it. */
+let databases = 0;
+async function pgPool() {
+  const name = `s${++databases}`;
+  const admin = new pg.Pool({ connectionString: server.connectionString, max: 1 });
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const pool = new pg.Pool({ connectionString: server.connectionString.replace(/\/postgres$/, `/${name}`), max: 4 });
+  pool.on('error', () => {});
+  pools.push(pool);
+  return pool;
+}
+
+const STORES = {
+  sqlite: async () => {
+    const file = sqliteFile();
+    return { store: new SqliteStateRepository(file), another: () => new SqliteStateRepository(file) };
+  },
+  postgres: async () => {
+    const pool = await pgPool();
+    return { store: new PostgresStateRepository(pool), another: () => new PostgresStateRepository(pool), pool };
+  },
+};
+
+/** One run straight through, in a store of its own: the requests every other run must give. */
+async function reference(spec) {
+  const store = new SqliteStateRepository(sqliteFile());
+  const paid = [];
+  const context = await ContextManager.open(sessionOptions(spec, store, (key) => paid.push(key)));
+  const requests = await drive(context, spec);
+  const snapshot = timeless(context.snapshot());
+  await context.close();
+  return { requests, paid, snapshot, outputs: store.getRawToolOutputs().map((r) => r.rawContent) };
+}
+
+const specs = sessionSpecs(24, 'resume').filter((s) => s.turns >= 20).slice(0, 4);
+
+for (const [kind, make] of Object.entries(STORES)) {
+  describe(`ContextManager.open on ${kind}`, () => {
+    it('opened again at random calls, every request is the uninterrupted run\'s, and no summary is asked for twice', async () => {
+      for (const spec of specs) {
+        const whole = await reference(spec);
+        assert.ok(whole.paid.length > 0, `${spec.id}: the budget makes the manager summarize`);
+        const { store } = await make();
+        const paid = [];
+        const requests = new Map();
+        const total = sessionCalls(spec).length;
+        let context = await ContextManager.open(sessionOptions(spec, store, (key) => paid.push(key)));
+        // Close after a few calls each time, as a process that ends there would.
+        let stopAt = 3;
+        while (context.version < total) {
+          await drive(context, spec, requests, async (k) => {
+            if (k + 1 === stopAt) throw Object.assign(new Error('stop'), { stop: true });
+          }).catch((error) => {
+            if (!error.stop) throw error;
+          });
+          await context.close();
+          stopAt += 1 + ((stopAt * 7) % 11);
+          context = await ContextManager.open(sessionOptions(spec, store, (key) => paid.push(key)));
+        }
+        assert.equal(requests.size, whole.requests.size);
+        for (const [k, request] of whole.requests) assert.equal(requests.get(k), request, `${spec.id}: call ${k}`);
+        assert.deepEqual(paid, whole.paid, `${spec.id}: each summary is asked for once, as in one run`);
+        assert.ok(timeless(context.snapshot()) === whole.snapshot, `${spec.id}: the state at the end is the one run's (build times aside)`);
+        const outputs = (await store.getRawToolOutputs()).map((r) => r.rawContent);
+        assert.deepEqual(outputs, whole.outputs, `${spec.id}: each text stored once`);
+        await context.close();
+      }
+    });
+
+    it('a second open in this process, and a worker behind the store, get SessionConflictError; nothing of theirs is written', async () => {
+      const { store, another } = await make();
+      const spec = specs[0];
+      const calls = sessionCalls(spec);
+      const first = await ContextManager.open(sessionOptions(spec, store));
+      const again = await rejected(ContextManager.open(sessionOptions(spec, store)));
+      assert.ok(again instanceof SessionConflictError);
+      assert.match(again.message, /already open in this process/);
+
+      // Another worker (its own store object) reads the session, then the first moves it on.
+      await calls[0](first);
+      const other = await ContextManager.open(sessionOptions(spec, another()));
+      assert.equal(other.version, 1);
+      await calls[1](first);
+      const before = await store.loadSession(spec.id);
+      const conflict = await rejected(calls[1](other));
+      assert.ok(conflict instanceof SessionConflictError, String(conflict));
+      assert.equal(conflict.code, 'ERR_SESSION_CONFLICT');
+      assert.deepEqual([conflict.sessionId, conflict.expectedVersion, conflict.actualVersion], [spec.id, 1, 2]);
+      assert.match(conflict.message, new RegExp(`"${spec.id}".*version 1.*version 2`));
+      assert.deepEqual(await store.loadSession(spec.id), before, 'nothing of the refused call was written');
+      // The session is lost to it: it never writes again.
+      assert.equal(await rejected(other.append({ role: 'user', content: 'more' })), conflict);
+      await calls[2](first);
+      assert.equal(first.version, 3);
+      await first.close();
+      await other.close();
+      const reopened = await ContextManager.open(sessionOptions(spec, store));
+      assert.equal(reopened.version, 3);
+      await reopened.close();
+    });
+
+    it('refuses bad options naming the field, and options that differ from the session\'s', async () => {
+      const { store } = await make();
+      const spec = specs[0];
+      for (const [sessionId, why] of [['', 'empty'], [42, 'a number'], ['a\u0000b', 'NUL'], ['a\uD800', 'a lone surrogate'], ['x'.repeat(1025), 'too long']]) {
+        assertFieldError(await rejected(ContextManager.open({ ...sessionOptions(spec, store), sessionId })), TypeError, 'options.sessionId');
+        void why;
+      }
+      assertFieldError(await rejected(ContextManager.open({ ...sessionOptions(spec, store), store: { insertRawToolOutput() {} } })), TypeError, 'options.store.loadSession');
+      const context = await ContextManager.open(sessionOptions(spec, store));
+      await sessionCalls(spec)[0](context);
+      await context.close();
+      assertFieldError(await rejected(ContextManager.open({ ...sessionOptions(spec, store), budget: spec.budget + 1 })), TypeError, 'options');
+      const other = spec.format === 'anthropic' ? 'openai-chat' : 'anthropic';
+      assertFieldError(await rejected(ContextManager.open({ ...sessionOptions(spec, store), format: other })), TypeError, 'options.format');
+      // A refused open leaves the session free.
+      const ok = await ContextManager.open(sessionOptions(spec, store));
+      assert.equal(ok.version, 1);
+      await ok.close();
+    });
+  });
+}
+
+describe('a store that fails mid-call', () => {
+  it('PostgreSQL stopped during a build: the build rejects, nothing is half-written, the same call succeeds after the restart; the summary is not asked for again', async () => {
+    const pool = await pgPool();
+    const store = new PostgresStateRepository(pool);
+    const spec = specs[0];
+    const whole = await reference(spec);
+    const calls = sessionCalls(spec);
+    const paid = [];
+    let stopNext = false;
+    const options = sessionOptions(spec, store, (key) => paid.push(key));
+    const summarize = options.summarizer;
+    // The server goes away while the summarizer runs: the build's own write meets it gone.
+    options.summarizer = async (prompt) => {
+      const answer = await summarize(prompt);
+      if (stopNext) {
+        stopNext = false;
+        await server.stop();
+      }
+      return answer;
+    };
+    const context = await ContextManager.open(options);
+    const requests = new Map();
+    let failed = 0;
+    for (let k = 0; k < calls.length; k++) {
+      // Before the first build that summarizes, arrange the stop.
+      if (!failed && whole.paid.length && paid.length === 0) stopNext = true;
+      let result;
+      try {
+        result = await calls[k](context);
+      } catch (error) {
+        failed++;
+        assert.match(error.message, /^PostgreSQL: .*not acknowledged/);
+        assert.ok(['57P01', 'ECONNREFUSED', '57P03'].includes(error.code) || /terminat/i.test(error.message), `${error.code}: ${error.message}`);
+        assert.equal(context.version, k, 'the version stays at the last acknowledged call');
+        await server.start();
+        const rows = await store.loadSession(spec.id);
+        assert.equal(rows.version, k, 'nothing of the failed call is in the store');
+        assert.equal(rows.changes.length, k);
+        result = await calls[k](context);
+      }
+      if (typeof result === 'string') requests.set(k, result);
+    }
+    assert.equal(failed, 1, 'the stop met one call');
+    for (const [k, request] of whole.requests) assert.equal(requests.get(k), request, `call ${k}`);
+    assert.deepEqual(paid, whole.paid, 'the summary paid for before the failure is not asked for again');
+    await context.close();
+  });
+
+  it('SQLite read-only: the call rejects naming the file, and the sessions before stay readable', async () => {
+    const file = sqliteFile();
+    const store = new SqliteStateRepository(file);
+    const spec = specs[0];
+    const context = await ContextManager.open(sessionOptions(spec, store));
+    const calls = sessionCalls(spec);
+    for (let k = 0; k < 6; k++) await calls[k](context);
+    await context.close();
+    store.close();
+
+    const readonly = new SqliteStateRepository(file, { readonly: true });
+    const resumed = await ContextManager.open(sessionOptions(spec, readonly));
+    assert.equal(resumed.version, 6);
+    const error = await rejected(calls[6](resumed));
+    assert.equal(error.code, 'SQLITE_READONLY');
+    assert.ok(error.message.startsWith(`${file}: `), error.message);
+    assert.equal(resumed.version, 6);
+    await resumed.close();
+    readonly.close();
+    const again = new SqliteStateRepository(file);
+    assert.equal(again.loadSession(spec.id).version, 6);
+    again.close();
+  });
+});
