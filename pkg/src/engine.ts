@@ -88,7 +88,8 @@ export interface EngineOptions {
   counter: TokenCounter | undefined;
   store: Bag;
   summarizer: Bag | undefined;
-  summarizerTimeoutMs: number;
+  /** No bound when undefined: a session bounds the host's summarizer itself, not its wait for another worker's. */
+  summarizerTimeoutMs: number | undefined;
   system: string | undefined;
   pinned: string[];
   cacheControl: boolean;

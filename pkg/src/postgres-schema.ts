@@ -34,7 +34,9 @@ export const PG_MIGRATIONS: readonly string[] = [
    CREATE TABLE context_summaries (
      session_id TEXT NOT NULL,
      key        TEXT NOT NULL,
-     summary    TEXT NOT NULL,
+     summary    TEXT,
+     claimed_by TEXT,
+     claimed_until BIGINT,
      PRIMARY KEY (session_id, key)
    );
    ALTER TABLE raw_tool_outputs ADD COLUMN session_id TEXT;

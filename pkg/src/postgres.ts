@@ -168,14 +168,30 @@ export class PostgresStateRepository implements StateRepository, SessionStore {
 
   /** The summary kept for `key` in `sessionId`, if any (`SessionStore`). */
   async readSummary(sessionId: string, key: string): Promise<string | undefined> {
-    const { rows } = await this.#query('SELECT summary FROM context_summaries WHERE session_id = $1 AND key = $2', [sessionId, key]);
+    const { rows } = await this.#query('SELECT summary FROM context_summaries WHERE session_id = $1 AND key = $2 AND summary IS NOT NULL', [sessionId, key]);
     return rows[0] ? (JSON.parse(String(rows[0].summary)) as string) : undefined;
   }
 
   /** Keeps a summary the moment it is paid for (`SessionStore`); the first one kept for a key stays. */
   async writeSummary(sessionId: string, key: string, text: string): Promise<void> {
     // JSON: PostgreSQL's text holds neither NUL nor a lone surrogate; their escapes it does.
-    await this.#query('INSERT INTO context_summaries (session_id, key, summary) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [sessionId, key, JSON.stringify(text)]);
+    await this.#query(`INSERT INTO context_summaries AS s (session_id, key, summary) VALUES ($1, $2, $3)
+      ON CONFLICT (session_id, key) DO UPDATE SET summary = EXCLUDED.summary, claimed_by = NULL, claimed_until = NULL WHERE s.summary IS NULL`, [sessionId, key, JSON.stringify(text)]);
+  }
+
+  /** Claims the asking of `key`'s summary for `owner`, for `ttlMs` by the server's clock (`SessionStore`). */
+  async claimSummary(sessionId: string, key: string, owner: string, ttlMs: number): Promise<boolean> {
+    const { rows } = await this.#query(`WITH now AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint AS ms)
+      INSERT INTO context_summaries AS s (session_id, key, claimed_by, claimed_until) SELECT $1, $2, $3, ms + $4 FROM now
+      ON CONFLICT (session_id, key) DO UPDATE SET claimed_by = $3, claimed_until = EXCLUDED.claimed_until
+        WHERE s.summary IS NULL AND (s.claimed_until < EXCLUDED.claimed_until - $4 OR s.claimed_by = $3)
+      RETURNING 1`, [sessionId, key, owner, Math.ceil(ttlMs)]);
+    return rows.length === 1;
+  }
+
+  /** Ends `owner`'s claim on `key`, with no summary kept (`SessionStore`). */
+  async releaseSummary(sessionId: string, key: string, owner: string): Promise<void> {
+    await this.#query('DELETE FROM context_summaries WHERE session_id = $1 AND key = $2 AND summary IS NULL AND claimed_by = $3', [sessionId, key, owner]);
   }
 
   async #query(text: string, values?: unknown[]): Promise<{ rows: Array<Record<string, unknown>> }> {

@@ -9,9 +9,15 @@ import { buildOnce, engineOptions, managerParts } from './manager.js';
 import { validateToolOutputEntry } from './pruners.js';
 import { callMethod, holder, method, object, string, type Bag } from './read.js';
 import { turnScope } from './wasm.js';
+import { within } from './timeout.js';
 import type { ContextBuild, ContextSessionOptions, ContextSnapshot, LedgerRecord, SessionOutput, SessionRows, SessionStore, ToolOutputEntry } from './types.js';
 import { toSnapshot } from './snapshot.js';
 import { fitsText } from './exact-text.js';
+
+/** A summary's claim outlasts its summarizer's bound by this much. */
+const CLAIM_MARGIN_MS = 1_000;
+/** How often a worker waiting for another's summary looks for it. */
+const CLAIM_POLL_MS = 25;
 
 /** Sessions open in this process, per store: a second `open` of one is a conflict. */
 const OPEN = new WeakMap<object, Set<string>>();
@@ -66,6 +72,9 @@ export class ContextSession<Message = unknown> {
   #tail: Promise<unknown> = Promise.resolve();
   /** Summaries paid for that the store could not keep yet (it was down): never asked for again here. */
   readonly #paid = new Map<string, string>();
+  /** Who this manager is in a summary's claim. */
+  readonly #owner = globalThis.crypto.randomUUID();
+  #summarizerTimeoutMs = 0;
 
   private constructor(opts: Bag, store: Bag, sessionId: string) {
     this.sessionId = sessionId;
@@ -82,7 +91,7 @@ export class ContextSession<Message = unknown> {
       throw argumentError(TypeError, 'options.sessionId', 'must be a non-empty string of at most 1024 characters, with no NUL and no lone surrogate (a database key holds neither)');
     }
     const store = object('options.store', opts.store);
-    for (const name of ['loadSession', 'commitSession', 'readSummary', 'writeSummary', 'getRawToolOutput']) method(store, name, `options.store.${name}`);
+    for (const name of ['loadSession', 'commitSession', 'readSummary', 'claimSummary', 'writeSummary', 'releaseSummary', 'getRawToolOutput']) method(store, name, `options.store.${name}`);
     const session = new ContextSession<M>(opts, store, sessionId);
     const open = OPEN.get(store) ?? new Set<string>();
     if (open.has(sessionId)) throw new SessionConflictError(sessionId, 0, 0, 'it is already open in this process: close() the other manager first');
@@ -213,7 +222,10 @@ export class ContextSession<Message = unknown> {
     const p = this.#parts;
     const opts: Bag = { ...p.opts, store: { insertRawToolOutput: (entry: ToolOutputEntry) => this.#stash(entry) } };
     if (this.#summarizer) opts.summarizer = { summarize: (prompt: string) => this.#summarize(prompt) };
-    const engine = new Engine(engineOptions('options', opts, p.adapter));
+    const o = engineOptions('options', opts, p.adapter);
+    this.#summarizerTimeoutMs = o.summarizerTimeoutMs;
+    // The bound is on the host's summarizer (`#summarize`), not on waiting for another worker's answer.
+    const engine = new Engine({ ...o, summarizerTimeoutMs: undefined });
     if (rows) {
       if (rows.format !== p.format) throw argumentError(TypeError, 'options.format', `is '${p.format}', but session ${JSON.stringify(this.sessionId)} was made with ${JSON.stringify(rows.format)}`);
       if (rows.config !== engine.config) {
@@ -237,18 +249,37 @@ export class ContextSession<Message = unknown> {
     return `${this.sessionId}:${seq}`;
   }
 
-  /** A summary already paid for is read back; a new one is kept before the build goes on. */
+  /**
+   * A summary already paid for is read back. A new one is asked for by one worker at a
+   * time (a claim in the store): the others wait for its answer. It is kept the moment it
+   * comes, before the build goes on.
+   */
   async #summarize(prompt: string): Promise<unknown> {
     const key = await promptKey(prompt);
     const paid = this.#paid.get(key);
     if (paid !== undefined) return paid;
-    const known = await callMethod(this.#store, 'readSummary', 'options.store.readSummary', [this.sessionId, key]);
-    if (typeof known === 'string') return known;
-    const summary = await callMethod(this.#summarizer as Bag, 'summarize', 'options.summarizer.summarize', [prompt]);
+    const store = (name: string, ...args: unknown[]) => Promise.resolve(callMethod(this.#store, name, `options.store.${name}`, [this.sessionId, key, ...args]));
+    const timeout = this.#summarizerTimeoutMs;
+    for (;;) {
+      const known = await store('readSummary');
+      if (typeof known === 'string') return known;
+      // A claim lasts as long as its summarizer may take: a worker killed while asking holds it no longer.
+      if (await store('claimSummary', this.#owner, timeout + CLAIM_MARGIN_MS)) break;
+      await new Promise((resolve) => setTimeout(resolve, CLAIM_POLL_MS));
+    }
+    let summary: unknown;
+    try {
+      summary = await within(timeout, Promise.resolve(callMethod(this.#summarizer as Bag, 'summarize', 'summarizer.summarize', [prompt])), 'summarizer.summarize', 'summarizerTimeoutMs');
+    } catch (error) {
+      await store('releaseSummary', this.#owner).catch(() => undefined);
+      throw error;
+    }
     if (typeof summary === 'string' && summary.trim() !== '') {
       this.#paid.set(key, summary);
       // A store that fails here fails the build's own write too, which holds the summary as well.
-      await Promise.resolve(callMethod(this.#store, 'writeSummary', 'options.store.writeSummary', [this.sessionId, key, summary])).catch(() => undefined);
+      await store('writeSummary', summary).catch(() => undefined);
+    } else {
+      await store('releaseSummary', this.#owner).catch(() => undefined);
     }
     return summary;
   }

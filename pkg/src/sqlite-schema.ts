@@ -36,7 +36,9 @@ const MIGRATIONS: readonly string[] = [
    CREATE TABLE context_summaries (
      session_id TEXT NOT NULL,
      key        TEXT NOT NULL,
-     summary    TEXT NOT NULL,
+     summary    TEXT,
+     claimed_by TEXT,
+     claimed_until BIGINT,
      PRIMARY KEY (session_id, key)
    ) WITHOUT ROWID;
    ALTER TABLE raw_tool_outputs ADD COLUMN session_id TEXT;

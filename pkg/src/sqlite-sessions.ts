@@ -24,8 +24,13 @@ export function sqliteSessions(db: Database.Database) {
     `INSERT INTO raw_tool_outputs (tool_name, raw_content, byte_size, turn_age, captured_at, stored_at, raw_content_exact, tool_name_exact, session_id, session_seq)
      VALUES (@tool_name, @raw_content, @byte_size, @turn_age, @captured_at, @stored_at, @raw_content_exact, @tool_name_exact, @session_id, @session_seq)`,
   );
-  const summary = db.prepare('SELECT summary FROM context_summaries WHERE session_id = ? AND key = ?').pluck();
-  const keep = db.prepare('INSERT OR IGNORE INTO context_summaries (session_id, key, summary) VALUES (?, ?, ?)');
+  const summary = db.prepare('SELECT summary FROM context_summaries WHERE session_id = ? AND key = ? AND summary IS NOT NULL').pluck();
+  const keep = db.prepare(`INSERT INTO context_summaries (session_id, key, summary) VALUES (?, ?, ?)
+    ON CONFLICT (session_id, key) DO UPDATE SET summary = excluded.summary, claimed_by = NULL, claimed_until = NULL WHERE summary IS NULL`);
+  const claim = db.prepare(`INSERT INTO context_summaries (session_id, key, claimed_by, claimed_until) VALUES (@session, @key, @owner, @until)
+    ON CONFLICT (session_id, key) DO UPDATE SET claimed_by = @owner, claimed_until = @until
+    WHERE summary IS NULL AND (claimed_until < @now OR claimed_by = @owner)`);
+  const release = db.prepare('DELETE FROM context_summaries WHERE session_id = ? AND key = ? AND summary IS NULL AND claimed_by = ?');
 
   const commit = db.transaction((c: SessionCommit) => {
     const now = new Date().toISOString();
@@ -65,5 +70,10 @@ export function sqliteSessions(db: Database.Database) {
     },
     // JSON keeps a summary's lone surrogates exact in a UTF-8 column.
     writeSummary: (sessionId: string, key: string, text: string) => void keep.run(sessionId, key, JSON.stringify(text)),
+    claimSummary: (sessionId: string, key: string, owner: string, ttlMs: number): boolean => {
+      const now = Date.now();
+      return claim.run({ session: sessionId, key, owner, until: now + ttlMs, now }).changes === 1;
+    },
+    releaseSummary: (sessionId: string, key: string, owner: string) => void release.run(sessionId, key, owner),
   };
 }

@@ -196,6 +196,20 @@ export class SqliteStateRepository implements StateRepository, SessionStore {
     this.write(() => this.sessions?.writeSummary(sessionId, key, text));
   }
 
+  /** Claims the asking of `key`'s summary for `owner`, for `ttlMs` (`SessionStore`). */
+  claimSummary(sessionId: string, key: string, owner: string, ttlMs: number): boolean {
+    let claimed = false;
+    this.write(() => {
+      claimed = this.sessions?.claimSummary(sessionId, key, owner, ttlMs) ?? false;
+    });
+    return claimed;
+  }
+
+  /** Ends `owner`'s claim on `key`, with no summary kept (`SessionStore`). */
+  releaseSummary(sessionId: string, key: string, owner: string): void {
+    this.write(() => this.sessions?.releaseSummary(sessionId, key, owner));
+  }
+
   private write(query: () => void): void {
     if (!this.insertRow) throw Object.assign(new Error(`${this.filename}: opened read-only; nothing was written`), { code: 'SQLITE_READONLY' });
     this.checkIdentity();

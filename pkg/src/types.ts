@@ -699,8 +699,16 @@ export interface SessionStore {
   commitSession(commit: SessionCommit): Promise<void> | void;
   /** A summary written for `key` (the summarizer's prompt's key), if one was. */
   readSummary(sessionId: string, key: string): Promise<string | undefined> | string | undefined;
-  /** Keeps a summary the moment it is paid for: asked again for `key`, `readSummary` gives it. */
+  /**
+   * Claims the asking of `key`'s summary for `owner`, for `ttlMs` (by the store's clock):
+   * true when no summary is kept for it and no other owner's claim is live. Workers that
+   * build one session at once ask the summarizer once: the others wait for its answer.
+   */
+  claimSummary(sessionId: string, key: string, owner: string, ttlMs: number): Promise<boolean> | boolean;
+  /** Keeps a summary the moment it is paid for, and ends the claim: asked again for `key`, `readSummary` gives it. */
   writeSummary(sessionId: string, key: string, text: string): Promise<void> | void;
+  /** Ends `owner`'s claim on `key` with no summary (the summarizer failed): another may ask. */
+  releaseSummary(sessionId: string, key: string, owner: string): Promise<void> | void;
 }
 
 /** A session as `SessionStore.loadSession` reads it. */
