@@ -1,0 +1,226 @@
+// Issue 21, item 5: the fleet. Four worker processes share one database (a real PostgreSQL
+// server; then one SQLite file) and drive 200 sessions made from the real transcripts.
+// Workers are killed with SIGKILL at random, or stopped past their lease so that another
+// takes their session while they live; new ones replace the dead. In the end every
+// session's state and next request are those of one uninterrupted run, each text it stored
+// is there once, and no summary was asked for twice, but where a worker was killed after
+// its summarizer answered and before the answer was written.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import Database from 'better-sqlite3';
+import { ContextManager } from '@devs/context';
+import { PostgresStateRepository } from '@devs/context/postgres';
+import { SqliteStateRepository } from '@devs/context/sqlite';
+import { fleetJobs } from './fleet-jobs.mjs';
+import { startPostgres } from './postgres.mjs';
+import { drive, sessionOptions, sessionSpecs, timeless } from './session-driver.mjs';
+
+const SESSIONS = 200;
+const WORKERS = 4;
+const LEASE_MS = 1_000;
+const SUMMARIZER_TIMEOUT_MS = 3_000;
+const worker = new URL('./fleet-worker.mjs', import.meta.url).pathname;
+const specs = sessionSpecs(SESSIONS, 'fleet');
+
+let server;
+before(async () => {
+  server = await startPostgres();
+});
+after(async () => {
+  await server?.destroy();
+});
+
+/** A seeded generator, so a failing run can be told apart from another. */
+function random(seed) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(s ^ (s >>> 15), 1 | s);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+}
+
+/** Every session run straight through in this process, in a store of its own. */
+async function reference() {
+  const store = new SqliteStateRepository(join(mkdtempSync(join(tmpdir(), 'fleet-ref-')), 'state.sqlite'));
+  const out = new Map();
+  for (const spec of specs) {
+    const paid = [];
+    const context = await ContextManager.open({ ...sessionOptions(spec, store, (key) => paid.push(key)), summarizerTimeoutMs: SUMMARIZER_TIMEOUT_MS });
+    await drive(context, spec);
+    const whole = { paid: [...paid], snapshot: timeless(context.snapshot()), outputs: await outputsOf(store, spec.id, context) };
+    const next = await context.build();
+    whole.next = JSON.stringify([next.system, next.messages]);
+    out.set(spec.id, whole);
+    await context.close();
+  }
+  return { sessions: out };
+}
+
+/** The texts a session stored, by number, and how many rows the store has for it. */
+async function outputsOf(store, id, context) {
+  const seqs = new Set();
+  for (const m of context.snapshot().log) if (m[0] === 'persisted' && typeof m[1] === 'string') seqs.add(m[1]);
+  const texts = [];
+  for (const storeId of [...seqs].sort()) texts.push([storeId, (await store.getRawToolOutput(storeId))?.rawContent]);
+  return texts;
+}
+
+/** Runs the fleet on `target` until every session is done, with chaos; what happened. */
+async function runFleet(target, seed) {
+  const dir = mkdtempSync(join(tmpdir(), 'fleet-'));
+  const log = join(dir, 'fleet.log');
+  const jobs = await fleetJobs(target, 'test', LEASE_MS);
+  await jobs.add(specs.map((s) => s.id));
+  const config = JSON.stringify({ target, log, count: SESSIONS, prefix: 'fleet', leaseMs: LEASE_MS, summarizerTimeoutMs: SUMMARIZER_TIMEOUT_MS });
+  const live = new Set();
+  const exits = [];
+  const stderr = [];
+  const launch = () => {
+    const child = spawn(process.execPath, [worker, config], { stdio: ['ignore', 'ignore', 'pipe'] });
+    child.stderr.on('data', (chunk) => stderr.push(String(chunk)));
+    child.exitedWith = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+    child.exitedWith.then((how) => {
+      live.delete(child);
+      exits.push({ pid: child.pid, ...how });
+    });
+    live.add(child);
+    return child;
+  };
+  const killed = new Set();
+  let kills = 0;
+  let stops = 0;
+  const next = random(seed);
+  const started = performance.now();
+  for (let i = 0; i < WORKERS; i++) launch();
+  const deadline = Date.now() + 600_000;
+  while ((await jobs.remaining()) > 0) {
+    assert.ok(Date.now() < deadline, `the fleet did not finish within 10 minutes: ${await jobs.remaining()} sessions left`);
+    await new Promise((resolve) => setTimeout(resolve, 150 + next() * 450));
+    const running = [...live].filter((c) => c.exitCode === null && !c.stopped);
+    if (!running.length) continue;
+    const victim = running[Math.floor(next() * running.length)];
+    if (next() < 0.85) {
+      killed.add(victim.pid);
+      victim.kill('SIGKILL');
+      kills++;
+      launch();
+    } else {
+      // Stopped past its lease: another worker takes its session while it lives.
+      victim.stopped = true;
+      victim.kill('SIGSTOP');
+      stops++;
+      setTimeout(() => {
+        victim.kill('SIGCONT');
+        victim.stopped = false;
+      }, LEASE_MS * 1.6);
+    }
+  }
+  const seconds = (performance.now() - started) / 1000;
+  await new Promise((resolve) => setTimeout(resolve, LEASE_MS * 2));
+  for (const child of live) child.kill('SIGCONT');
+  await Promise.all([...live].map((c) => c.exitedWith));
+  await jobs.close();
+  const lines = existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').map((l) => l.split(' ')) : [];
+  return { lines, kills, stops, killed, seconds, exits, stderr: stderr.join('') };
+}
+
+/** Checks every session of the fleet's store against the reference; the figures. */
+async function verify(fleetStore, ref, run) {
+  const unexpected = run.lines.filter((l) => l[0] === 'error');
+  assert.deepEqual(unexpected, [], `no worker failed but by the test's own hand:\n${run.stderr}`);
+  const badExits = run.exits.filter((e) => e.signal !== 'SIGKILL' && e.code !== 0);
+  assert.deepEqual(badExits, [], run.stderr);
+  const paidBy = new Map();
+  for (const [word, id, key, pid] of run.lines) {
+    if (word !== 'paid') continue;
+    if (!paidBy.has(id)) paidBy.set(id, []);
+    paidBy.get(id).push({ key, pid: Number(pid) });
+  }
+  let repeats = 0;
+  for (const spec of specs) {
+    const whole = ref.sessions.get(spec.id);
+    const context = await ContextManager.open({ ...sessionOptions(spec, fleetStore), summarizerTimeoutMs: SUMMARIZER_TIMEOUT_MS });
+    assert.ok(timeless(context.snapshot()) === whole.snapshot, `${spec.id}: the fleet's state is the uninterrupted run's (build times aside)`);
+    assert.deepEqual(await outputsOf(fleetStore, spec.id, context), whole.outputs, `${spec.id}: every stored text is there`);
+    // And the request each would build next is the same.
+    const next = await context.build();
+    assert.ok(JSON.stringify([next.system, next.messages]) === whole.next, `${spec.id}: the next request`);
+    await context.close();
+    // Each summary was asked for once; a second time only after a worker was killed holding its answer.
+    const asked = paidBy.get(spec.id) ?? [];
+    assert.deepEqual([...new Set(asked.map((p) => p.key))].sort(), [...new Set(whole.paid)].sort(), `${spec.id}: the summaries asked for`);
+    const first = new Map();
+    for (const p of asked) {
+      if (!first.has(p.key)) {
+        first.set(p.key, p.pid);
+        continue;
+      }
+      repeats++;
+      assert.ok(run.killed.has(first.get(p.key)), `${spec.id}: summary ${p.key} asked for again though worker ${first.get(p.key)}, which had it, was not killed`);
+    }
+  }
+  return repeats;
+}
+
+/** Rows a store holds for sessions, by session: no text stored twice, none missing. */
+function assertRowCounts(counts, ref) {
+  for (const spec of specs) {
+    const expected = ref.sessions.get(spec.id).outputs.length;
+    assert.equal(counts.get(spec.id) ?? 0, expected, `${spec.id}: ${expected} texts stored, each once`);
+  }
+}
+
+describe('a fleet of 4 workers, 200 sessions, SIGKILL at random', () => {
+  let ref;
+  before(async () => {
+    ref = await reference();
+  });
+
+  it('PostgreSQL: every session ends as one uninterrupted run; no text missing or stored twice; no summary asked for twice', async (t) => {
+    const admin = new pg.Pool({ connectionString: server.connectionString, max: 1 });
+    await admin.query('CREATE DATABASE fleet');
+    await admin.end();
+    const target = { kind: 'postgres', connectionString: server.connectionString.replace(/\/postgres$/, '/fleet') };
+    const run = await runFleet(target, 21);
+    const pool = new pg.Pool({ connectionString: target.connectionString, max: 2 });
+    try {
+      const { rows } = await pool.query('SELECT session_id, count(*)::int AS n FROM raw_tool_outputs GROUP BY session_id');
+      assertRowCounts(new Map(rows.map((r) => [r.session_id, r.n])), ref);
+      const repeats = await verify(new PostgresStateRepository(pool), ref, run);
+      const conflicts = run.lines.filter((l) => l[0] === 'conflict').length;
+      const takeovers = run.lines.filter((l) => l[0] === 'open' && l[2] !== '0').length;
+      t.diagnostic(`postgres: ${SESSIONS} sessions, ${run.kills} SIGKILLs, ${run.stops} stops, ${takeovers} sessions taken over, ${conflicts} conflicts, ${repeats} summaries asked again, ${run.seconds.toFixed(1)} s, ${(SESSIONS / run.seconds).toFixed(1)} sessions/s`);
+      assert.ok(run.kills >= 5, `the chaos killed workers (${run.kills})`);
+      assert.ok(takeovers > 0, 'sessions were taken over');
+    } finally {
+      await pool.end();
+    }
+  });
+
+  it('SQLite: the same, with the processes on one file', async (t) => {
+    const file = join(mkdtempSync(join(tmpdir(), 'fleet-sqlite-')), 'state.sqlite');
+    new SqliteStateRepository(file).close();
+    const run = await runFleet({ kind: 'sqlite', file }, 2121);
+    const store = new SqliteStateRepository(file);
+    try {
+      const db = new Database(file, { readonly: true });
+      const rows = db.prepare('SELECT session_id, count(*) AS n FROM raw_tool_outputs GROUP BY session_id').all();
+      db.close();
+      assertRowCounts(new Map(rows.map((r) => [r.session_id, r.n])), ref);
+      const repeats = await verify(store, ref, run);
+      const conflicts = run.lines.filter((l) => l[0] === 'conflict').length;
+      const takeovers = run.lines.filter((l) => l[0] === 'open' && l[2] !== '0').length;
+      t.diagnostic(`sqlite: ${SESSIONS} sessions, ${run.kills} SIGKILLs, ${run.stops} stops, ${takeovers} sessions taken over, ${conflicts} conflicts, ${repeats} summaries asked again, ${run.seconds.toFixed(1)} s, ${(SESSIONS / run.seconds).toFixed(1)} sessions/s`);
+      assert.ok(run.kills >= 5, `the chaos killed workers (${run.kills})`);
+    } finally {
+      store.close();
+    }
+  });
+});
