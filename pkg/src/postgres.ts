@@ -15,7 +15,7 @@ export type { RawToolOutputRow } from '@devs/context';
 
 /** What the store uses of a `pg` `Pool` (or `Client`): `query`, and `connect` for the migration. */
 export interface PgQueryable {
-  query(text: string, values?: unknown[]): Promise<{ rows: Array<Record<string, unknown>>; rowCount: number | null }>;
+  query(query: string | { name: string; text: string; values?: unknown[] }, values?: unknown[]): Promise<{ rows: Array<Record<string, unknown>>; rowCount: number | null }>;
   connect?(): Promise<PgClient>;
 }
 
@@ -194,10 +194,11 @@ export class PostgresStateRepository implements StateRepository, SessionStore {
     await this.#query('DELETE FROM context_summaries WHERE session_id = $1 AND key = $2 AND summary IS NULL AND claimed_by = $3', [sessionId, key, owner]);
   }
 
+  /** A statement made ready once per connection (pg's named statements): the call's statement is planned once, not per call. */
   async #query(text: string, values?: unknown[]): Promise<{ rows: Array<Record<string, unknown>> }> {
     await this.ready();
     try {
-      return await this.#db.query(text, values);
+      return await this.#db.query({ name: statementName(text), text, values });
     } catch (error) {
       throw storeError(this.#label, error);
     }
@@ -225,6 +226,14 @@ export class PostgresStateRepository implements StateRepository, SessionStore {
       client?.release(failed instanceof Error ? failed : undefined);
     }
   }
+}
+
+const names = new Map<string, string>();
+/** A statement's name: one per text, the same in every store of this process. */
+function statementName(text: string): string {
+  let name = names.get(text);
+  if (name === undefined) names.set(text, (name = `devs-context-${names.size + 1}`));
+  return name;
 }
 
 /** The code units of a string PostgreSQL's text cannot hold; `null` for one it can. */

@@ -7,8 +7,7 @@
 // its summarizer answered and before the answer was written.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -16,15 +15,10 @@ import Database from 'better-sqlite3';
 import { ContextManager } from '@devs/context';
 import { PostgresStateRepository } from '@devs/context/postgres';
 import { SqliteStateRepository } from '@devs/context/sqlite';
-import { fleetJobs } from './fleet-jobs.mjs';
+import { SESSIONS, SUMMARIZER_TIMEOUT_MS, runFleet } from './fleet-run.mjs';
 import { startPostgres } from './postgres.mjs';
 import { drive, sessionOptions, sessionSpecs, timeless } from './session-driver.mjs';
 
-const SESSIONS = 200;
-const WORKERS = 4;
-const LEASE_MS = 1_000;
-const SUMMARIZER_TIMEOUT_MS = 3_000;
-const worker = new URL('./fleet-worker.mjs', import.meta.url).pathname;
 const specs = sessionSpecs(SESSIONS, 'fleet');
 
 let server;
@@ -34,17 +28,6 @@ before(async () => {
 after(async () => {
   await server?.destroy();
 });
-
-/** A seeded generator, so a failing run can be told apart from another. */
-function random(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 /** Every session run straight through in this process, in a store of its own. */
 async function reference() {
@@ -70,65 +53,6 @@ async function outputsOf(store, id, context) {
   const texts = [];
   for (const storeId of [...seqs].sort()) texts.push([storeId, (await store.getRawToolOutput(storeId))?.rawContent]);
   return texts;
-}
-
-/** Runs the fleet on `target` until every session is done, with chaos; what happened. */
-async function runFleet(target, seed) {
-  const dir = mkdtempSync(join(tmpdir(), 'fleet-'));
-  const log = join(dir, 'fleet.log');
-  const jobs = await fleetJobs(target, 'test', LEASE_MS);
-  await jobs.add(specs.map((s) => s.id));
-  const config = JSON.stringify({ target, log, count: SESSIONS, prefix: 'fleet', leaseMs: LEASE_MS, summarizerTimeoutMs: SUMMARIZER_TIMEOUT_MS });
-  const live = new Set();
-  const exits = [];
-  const stderr = [];
-  const launch = () => {
-    const child = spawn(process.execPath, [worker, config], { stdio: ['ignore', 'ignore', 'pipe'] });
-    child.stderr.on('data', (chunk) => stderr.push(String(chunk)));
-    child.exitedWith = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-    child.exitedWith.then((how) => {
-      live.delete(child);
-      exits.push({ pid: child.pid, ...how });
-    });
-    live.add(child);
-    return child;
-  };
-  const killed = new Set();
-  let kills = 0;
-  let stops = 0;
-  const next = random(seed);
-  const started = performance.now();
-  for (let i = 0; i < WORKERS; i++) launch();
-  const deadline = Date.now() + 600_000;
-  while ((await jobs.remaining()) > 0) {
-    assert.ok(Date.now() < deadline, `the fleet did not finish within 10 minutes: ${await jobs.remaining()} sessions left`);
-    await new Promise((resolve) => setTimeout(resolve, 150 + next() * 450));
-    const running = [...live].filter((c) => c.exitCode === null && !c.stopped);
-    if (!running.length) continue;
-    const victim = running[Math.floor(next() * running.length)];
-    if (next() < 0.85) {
-      killed.add(victim.pid);
-      victim.kill('SIGKILL');
-      kills++;
-      launch();
-    } else {
-      // Stopped past its lease: another worker takes its session while it lives.
-      victim.stopped = true;
-      victim.kill('SIGSTOP');
-      stops++;
-      setTimeout(() => {
-        victim.kill('SIGCONT');
-        victim.stopped = false;
-      }, LEASE_MS * 1.6);
-    }
-  }
-  const seconds = (performance.now() - started) / 1000;
-  await new Promise((resolve) => setTimeout(resolve, LEASE_MS * 2));
-  for (const child of live) child.kill('SIGCONT');
-  await Promise.all([...live].map((c) => c.exitedWith));
-  await jobs.close();
-  const lines = existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').map((l) => l.split(' ')) : [];
-  return { lines, kills, stops, killed, seconds, exits, stderr: stderr.join('') };
 }
 
 /** Checks every session of the fleet's store against the reference; the figures. */
@@ -188,7 +112,7 @@ describe('a fleet of 4 workers, 200 sessions, SIGKILL at random', () => {
     await admin.query('CREATE DATABASE fleet');
     await admin.end();
     const target = { kind: 'postgres', connectionString: server.connectionString.replace(/\/postgres$/, '/fleet') };
-    const run = await runFleet(target, 21);
+    const run = await runFleet(target, { seed: 21 });
     const pool = new pg.Pool({ connectionString: target.connectionString, max: 2 });
     try {
       const { rows } = await pool.query('SELECT session_id, count(*)::int AS n FROM raw_tool_outputs GROUP BY session_id');
@@ -207,7 +131,7 @@ describe('a fleet of 4 workers, 200 sessions, SIGKILL at random', () => {
   it('SQLite: the same, with the processes on one file', async (t) => {
     const file = join(mkdtempSync(join(tmpdir(), 'fleet-sqlite-')), 'state.sqlite');
     new SqliteStateRepository(file).close();
-    const run = await runFleet({ kind: 'sqlite', file }, 2121);
+    const run = await runFleet({ kind: 'sqlite', file }, { seed: 2121 });
     const store = new SqliteStateRepository(file);
     try {
       const db = new Database(file, { readonly: true });

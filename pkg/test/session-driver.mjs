@@ -31,20 +31,21 @@ export function sessionSpecs(count, prefix = 'fleet') {
   });
 }
 
-/** The session's calls, each `(context) => Promise`: build calls resolve the request's JSON. */
+/** The session's calls, each `(context) => Promise` with its `kind`: build calls resolve the request's JSON. */
 export function sessionCalls(spec) {
   const turns = providerTurns(real()[spec.fixture], spec.format).slice(0, spec.turns);
   const calls = [];
+  const add = (kind, call) => calls.push(Object.assign(call, { kind }));
   for (const turn of turns) {
-    if (turn.input.length) calls.push((c) => c.append(turn.input));
-    calls.push(async (c) => {
+    if (turn.input.length) add('append', (c) => c.append(turn.input));
+    add('build', async (c) => {
       const built = await c.build();
       return JSON.stringify([built.system, built.messages]);
     });
     // The provider counts a little more than we do: the calibration moves.
-    calls.push((c) => c.recordUsage(USAGE[spec.format](Math.round(c.ledger.at(-1).rawTokens * 1.07) + 40)));
+    add('recordUsage', (c) => c.recordUsage(USAGE[spec.format](Math.round(c.ledger.at(-1).rawTokens * 1.07) + 40)));
     const after = [...turn.response, ...turn.results];
-    if (after.length) calls.push((c) => c.append(after));
+    if (after.length) add('append', (c) => c.append(after));
   }
   return calls;
 }
