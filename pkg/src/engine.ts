@@ -243,30 +243,39 @@ export class Engine {
    * by the caller for its shape; `field` names it in errors.
    */
   restore(state: EngineState, field: string): void {
-    const read = state.messages.map((m, i) => (m === null ? null : this.#o.adapter.read(m.source, `${field}.messages[${i}].source`)));
-    const messages = read.map((m, i) => {
-      if (m === null) return RELEASED;
-      const kept = new Kept(m);
-      const saved = state.messages[i] as NonNullable<EngineState['messages'][number]>;
-      const part = (k: number, key: string) => {
-        if (k >= kept.parts.length) throw argumentError(RangeError, `${field}.messages[${i}].${key}`, `names part ${k} of a message of ${kept.parts.length}`);
-        return k;
+    this.apply({ ...state, messages: state.messages.map((m, i) => [i, m]), ledgerFrom: 0 }, field);
+  }
+
+  /**
+   * Brings this engine, between builds, to where `changes` (given by another engine that
+   * was where this one is) left that one: a session catching up with what other workers
+   * wrote. An engine it fails on is left half-changed, to be made anew.
+   */
+  apply(changes: EngineChanges, field: string): void {
+    const kept = changes.messages.map(([i, m]): [number, Kept] => {
+      if (m === null) return [i, RELEASED];
+      const k = new Kept(this.#o.adapter.read(m.source, `${field}.messages[${i}].source`));
+      const part = (n: number, key: string) => {
+        if (n >= k.parts.length) throw argumentError(RangeError, `${field}.messages[${i}].${key}`, `names part ${n} of a message of ${k.parts.length}`);
+        return n;
       };
-      for (const [k, text] of Object.entries(saved.shown ?? {})) (kept.display ??= [])[part(Number(k), 'shown')] = text;
-      for (const k of saved.baked ?? []) kept.parts[part(k, 'baked')] = { ...kept.parts[k], baked: true };
-      return kept;
+      for (const [n, text] of Object.entries(m.shown ?? {})) (k.display ??= [])[part(Number(n), 'shown')] = text;
+      for (const n of m.baked ?? []) k.parts[part(n, 'baked')] = { ...k.parts[n], baked: true };
+      return [i, k];
     });
-    checked(() => replay(this.core, state.log));
-    this.#messages = messages;
+    checked(() => replay(this.core, changes.log));
+    for (const [i, k] of kept) this.#messages[i] = k;
     this.#released = this.core.first_live;
-    for (const [id, name] of state.calls) {
+    for (const [id, name] of changes.calls) {
       if (id !== '') this.#callIndex.set(id, this.#callIds.length);
       this.#callIds.push(id);
       this.#callNames.push(name);
     }
-    this.#summary = state.summary;
-    this.#tail = state.tail;
-    this.records.push(...state.ledger);
+    if (changes.summary !== undefined) this.#summary = changes.summary;
+    if (changes.tail !== undefined) this.#tail = changes.tail;
+    this.records.length = changes.ledgerFrom;
+    this.records.push(...changes.ledger);
+    this.#dirty.clear();
     this.#given = { log: this.#log.calls.length, calls: this.#callIds.length, ledger: this.records.length, summary: this.#summary, tail: this.#tail };
   }
 

@@ -265,6 +265,8 @@ export interface Hooks {
   timeoutMs: number | undefined;
   onLedger: ((record: LedgerRecord) => void) | undefined;
   onWarning: ((warning: ContextWarning) => void) | undefined;
+  /** Runs first inside the build's journal (a shared session takes in queued appends). */
+  before?: () => void;
 }
 
 /**
@@ -275,6 +277,7 @@ export async function buildOnce<Message>(engine: Engine, hooks: Hooks): Promise<
   const started = performance.now();
   engine.begin();
   try {
+    hooks.before?.();
     await remind(engine, hooks);
     const { request, record, warnings } = await engine.build(started);
     hooks.onLedger?.(record);

@@ -39,6 +39,13 @@ export const PG_MIGRATIONS: readonly string[] = [
      claimed_until BIGINT,
      PRIMARY KEY (session_id, key)
    );
+   CREATE TABLE context_inbox (
+     seq        BIGSERIAL PRIMARY KEY,
+     session_id TEXT NOT NULL,
+     messages   TEXT NOT NULL,
+     taken_in   BIGINT
+   );
+   CREATE INDEX context_inbox_by_session ON context_inbox (session_id, seq);
    ALTER TABLE raw_tool_outputs ADD COLUMN session_id TEXT;
    ALTER TABLE raw_tool_outputs ADD COLUMN session_seq BIGINT;
    CREATE UNIQUE INDEX raw_tool_outputs_by_session ON raw_tool_outputs (session_id, session_seq) WHERE session_id IS NOT NULL;`,

@@ -48,6 +48,8 @@ WITH created AS (
   SELECT version FROM created UNION ALL SELECT version FROM advanced
 ), changed AS (
   INSERT INTO context_changes (session_id, version, changes) SELECT $1, version, $6 FROM moved
+), drained AS (
+  UPDATE context_inbox SET taken_in = (SELECT version FROM moved) WHERE session_id = $1 AND seq = ANY($16::bigint[]) AND taken_in IS NULL AND EXISTS (SELECT 1 FROM moved)
 ), stored AS (
   INSERT INTO raw_tool_outputs (tool_name, raw_content, byte_size, turn_age, captured_at, stored_at, raw_content_exact, tool_name_exact, session_id, session_seq)
   SELECT o.tool_name, o.raw_content, o.byte_size, o.turn_age, o.captured_at, $7, o.raw_content_exact, o.tool_name_exact, $1, o.seq
@@ -56,10 +58,13 @@ WITH created AS (
 )
 SELECT version FROM moved`;
 
+// One statement, so one snapshot of the session and its queue.
 const LOAD = `
 SELECT s.version, s.format, s.config, s.outputs,
-  COALESCE((SELECT array_agg(c.changes ORDER BY c.version) FROM context_changes c WHERE c.session_id = s.session_id), '{}') AS changes
-FROM context_sessions s WHERE s.session_id = $1`;
+  COALESCE((SELECT array_agg(c.changes ORDER BY c.version) FROM context_changes c WHERE c.session_id = $1 AND c.version > $2::bigint), '{}') AS changes,
+  COALESCE((SELECT array_agg(i.seq ORDER BY i.seq) FROM context_inbox i WHERE i.session_id = $1 AND i.taken_in IS NULL), '{}') AS inbox_seqs,
+  COALESCE((SELECT array_agg(i.messages ORDER BY i.seq) FROM context_inbox i WHERE i.session_id = $1 AND i.taken_in IS NULL), '{}') AS inbox
+FROM (SELECT 1) AS one LEFT JOIN context_sessions s ON s.session_id = $1`;
 
 const COLUMNS = 'id, tool_name, raw_content, byte_size, turn_age, captured_at, stored_at, raw_content_exact, tool_name_exact';
 
@@ -141,12 +146,20 @@ export class PostgresStateRepository implements StateRepository, SessionStore {
     return toolName === undefined ? out : out.filter((r) => r.toolName === toolName);
   }
 
-  /** A session's committed calls (`SessionStore`), read in one statement; `undefined` if there is none. */
-  async loadSession(sessionId: string): Promise<SessionRows | undefined> {
-    const { rows } = await this.#query(LOAD, [sessionId]);
+  /** A session's committed calls after `after` and its queued appends (`SessionStore`), read in one statement; `undefined` if there is none. */
+  async loadSession(sessionId: string, after = 0): Promise<SessionRows | undefined> {
+    const { rows } = await this.#query(LOAD, [sessionId, after]);
     const r = rows[0];
-    if (!r) return undefined;
-    return { version: Number(r.version), format: String(r.format), config: String(r.config), outputs: Number(r.outputs), changes: r.changes as string[] };
+    const seqs = (r.inbox_seqs as Array<string | number>).map(Number);
+    if (r.version === null && !seqs.length) return undefined;
+    const inbox = seqs.map((seq, i): [number, string] => [seq, (r.inbox as string[])[i]]);
+    if (r.version === null) return { version: 0, format: '', config: '', outputs: 0, changes: [], inbox };
+    return { version: Number(r.version), format: String(r.format), config: String(r.config), outputs: Number(r.outputs), changes: r.changes as string[], inbox };
+  }
+
+  /** Queues appends to a shared session (`SessionStore`). */
+  async enqueue(sessionId: string, messages: string): Promise<void> {
+    await this.#query('INSERT INTO context_inbox (session_id, messages) VALUES ($1, $2)', [sessionId, messages]);
   }
 
   /**
@@ -160,6 +173,7 @@ export class PostgresStateRepository implements StateRepository, SessionStore {
       commit.sessionId, commit.version, commit.format, commit.config, o.length, commit.changes, new Date().toISOString(),
       o.map((e) => readableText(e.toolName, false)), o.map((e) => readableText(e.rawContent, false)), o.map((e) => e.byteSize), o.map((e) => e.turnAge),
       o.map((e) => isoTime(e.capturedAt)), o.map((e) => exact(e.rawContent)), o.map((e) => exact(e.toolName)), o.map((e) => e.seq),
+      commit.inbox ?? [],
     ]);
     if (rows.length === 1) return;
     const now = await this.#query('SELECT version FROM context_sessions WHERE session_id = $1', [commit.sessionId]);
@@ -179,8 +193,8 @@ export class PostgresStateRepository implements StateRepository, SessionStore {
       ON CONFLICT (session_id, key) DO UPDATE SET summary = EXCLUDED.summary, claimed_by = NULL, claimed_until = NULL WHERE s.summary IS NULL`, [sessionId, key, JSON.stringify(text)]);
   }
 
-  /** Claims the asking of `key`'s summary for `owner`, for `ttlMs` by the server's clock (`SessionStore`). */
-  async claimSummary(sessionId: string, key: string, owner: string, ttlMs: number): Promise<boolean> {
+  /** Claims `key` of the session for `owner`, for `ttlMs` by the server's clock (`SessionStore`). */
+  async claim(sessionId: string, key: string, owner: string, ttlMs: number): Promise<boolean> {
     const { rows } = await this.#query(`WITH now AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint AS ms)
       INSERT INTO context_summaries AS s (session_id, key, claimed_by, claimed_until) SELECT $1, $2, $3, ms + $4 FROM now
       ON CONFLICT (session_id, key) DO UPDATE SET claimed_by = $3, claimed_until = EXCLUDED.claimed_until
@@ -189,8 +203,8 @@ export class PostgresStateRepository implements StateRepository, SessionStore {
     return rows.length === 1;
   }
 
-  /** Ends `owner`'s claim on `key`, with no summary kept (`SessionStore`). */
-  async releaseSummary(sessionId: string, key: string, owner: string): Promise<void> {
+  /** Ends `owner`'s claim on `key` (`SessionStore`). */
+  async release(sessionId: string, key: string, owner: string): Promise<void> {
     await this.#query('DELETE FROM context_summaries WHERE session_id = $1 AND key = $2 AND summary IS NULL AND claimed_by = $3', [sessionId, key, owner]);
   }
 

@@ -4,10 +4,10 @@
 // (`Engine.changes`, `foldChanges`), the texts stored whole, and each summary the moment
 // it is paid for, so a resumed session never asks for it again.
 import { Engine, foldChanges } from './engine.js';
-import { ReentrantCallError, SessionConflictError, argumentError } from './errors.js';
+import { ReentrantCallError, SessionConflictError, argumentError, errorText } from './errors.js';
 import { buildOnce, engineOptions, managerParts } from './manager.js';
 import { validateToolOutputEntry } from './pruners.js';
-import { callMethod, holder, method, object, string, type Bag } from './read.js';
+import { callMethod, holder, method, object, optionalBoolean, string, type Bag } from './read.js';
 import { turnScope } from './wasm.js';
 import { within } from './timeout.js';
 import type { ContextBuild, ContextSessionOptions, ContextSnapshot, LedgerRecord, SessionOutput, SessionRows, SessionStore, ToolOutputEntry } from './types.js';
@@ -18,6 +18,9 @@ import { fitsText } from './exact-text.js';
 const CLAIM_MARGIN_MS = 1_000;
 /** How often a worker waiting for another's summary looks for it. */
 const CLAIM_POLL_MS = 25;
+
+/** Times a shared session's call starts over when another worker wrote first. */
+const SHARED_ATTEMPTS = 20;
 
 /** Sessions open in this process, per store: a second `open` of one is a conflict. */
 const OPEN = new WeakMap<object, Set<string>>();
@@ -75,11 +78,16 @@ export class ContextSession<Message = unknown> {
   /** Who this manager is in a summary's claim. */
   readonly #owner = globalThis.crypto.randomUUID();
   #summarizerTimeoutMs = 0;
+  /** Workers in several processes append to it (`options.shared`). */
+  readonly #shared: boolean;
 
   private constructor(opts: Bag, store: Bag, sessionId: string) {
     this.sessionId = sessionId;
     this.#store = store;
     this.#parts = managerParts(opts);
+    // A VS Code message is a class instance: written as JSON, it would come back as something else.
+    if (this.#parts.format === 'vscode') throw argumentError(TypeError, 'options.format', "is 'vscode', whose messages are VS Code objects, not JSON data: sessions take the other formats");
+    this.#shared = optionalBoolean('options.shared', opts.shared) === true;
     this.#summarizer = opts.summarizer === undefined ? undefined : holder('options.summarizer', opts.summarizer, ['summarize']);
   }
 
@@ -91,7 +99,7 @@ export class ContextSession<Message = unknown> {
       throw argumentError(TypeError, 'options.sessionId', 'must be a non-empty string of at most 1024 characters, with no NUL and no lone surrogate (a database key holds neither)');
     }
     const store = object('options.store', opts.store);
-    for (const name of ['loadSession', 'commitSession', 'readSummary', 'claimSummary', 'writeSummary', 'releaseSummary', 'getRawToolOutput']) method(store, name, `options.store.${name}`);
+    for (const name of ['loadSession', 'commitSession', 'readSummary', 'claim', 'release', 'writeSummary', 'enqueue', 'getRawToolOutput']) method(store, name, `options.store.${name}`);
     const session = new ContextSession<M>(opts, store, sessionId);
     const open = OPEN.get(store) ?? new Set<string>();
     if (open.has(sessionId)) throw new SessionConflictError(sessionId, 0, 0, 'it is already open in this process: close() the other manager first');
@@ -121,8 +129,22 @@ export class ContextSession<Message = unknown> {
     return this.#live().calibration;
   }
 
-  /** Appends messages, as `ContextManager.append`; resolves once written. A bad message rejects with a TypeError naming it, and nothing is written. */
+  /**
+   * Appends messages, as `ContextManager.append`; resolves once written. A bad message
+   * rejects with a TypeError naming it, and nothing is written. In a shared session the
+   * messages are queued, checked for their shape now and against the history when the
+   * next build takes them in (one that does not fit then is left out, with an
+   * `append-refused` warning).
+   */
   append(message: Message | Message[]): Promise<void> {
+    const field = (i: number) => (Array.isArray(message) ? `messages[${i}]` : 'message');
+    if (this.#shared) {
+      return this.#queue(async () => {
+        const list: unknown[] = Array.isArray(message) ? message : [message];
+        list.forEach((m, i) => this.#parts.adapter.read(m, field(i)));
+        await this.#ask('enqueue', JSON.stringify(list));
+      });
+    }
     return this.#call(async (engine) => {
       const list: unknown[] = Array.isArray(message) ? message : [message];
       engine.begin();
@@ -141,7 +163,10 @@ export class ContextSession<Message = unknown> {
     if (turnScope?.inside(this)) return Promise.reject(new ReentrantCallError('ContextSession.build'));
     const p = this.#parts;
     const hooks = { adapter: p.adapter, reminders: p.reminders, timeoutMs: p.timeoutMs, onLedger: p.onLedger, onWarning: p.onWarning };
-    return this.#call((engine) => (turnScope ? turnScope.run(this, () => buildOnce<Message>(engine, hooks)) : buildOnce<Message>(engine, hooks)), () => this.#paid.clear());
+    return this.#call((engine, inbox) => {
+      const build = () => buildOnce<Message>(engine, { ...hooks, before: () => this.#takeIn(engine, inbox) });
+      return turnScope ? turnScope.run(this, build) : build();
+    }, () => this.#paid.clear(), true);
   }
 
   /** Records the provider's usage of the request last built, as `ContextManager.recordUsage`; resolves once written. */
@@ -179,31 +204,107 @@ export class ContextSession<Message = unknown> {
     return this.#engine;
   }
 
-  /** Runs `body` after the calls before it, then writes what it changed. */
-  #call<T>(body: (engine: Engine) => Promise<T>, written = () => {}): Promise<T> {
-    const run = this.#tail.then(async () => {
+  /** Runs `body` after the calls before it. */
+  #queue<T>(body: () => Promise<T>): Promise<T> {
+    const run = this.#tail.then(() => {
       if (this.#lost) throw this.#lost;
-      if (this.#stale) await this.#load();
-      const engine = this.#engine as Engine;
-      const result = await body(engine);
-      await this.#commit(engine);
-      written();
-      return result;
+      return body();
     });
     this.#tail = run.catch(() => undefined);
     return run;
   }
 
-  async #commit(engine: Engine): Promise<void> {
+  /** Runs `body` after the calls before it, then writes what it changed (in a shared session, as the one worker building). */
+  #call<T>(body: (engine: Engine, inbox: Array<[number, string]>) => Promise<T>, written = () => {}, takesIn = false): Promise<T> {
+    return this.#queue(() => (this.#shared ? this.#sharedRun(body, written, takesIn) : this.#run(body, written, [])));
+  }
+
+  async #run<T>(body: (engine: Engine, inbox: Array<[number, string]>) => Promise<T>, written: () => void, inbox: Array<[number, string]>): Promise<T> {
+    if (this.#stale) await this.#load();
+    const engine = this.#engine as Engine;
+    const result = await body(engine, inbox);
+    await this.#commit(engine, inbox.map(([seq]) => seq));
+    written();
+    return result;
+  }
+
+  /**
+   * A call on a shared session: made by one worker at a time (the session's `'build'`
+   * claim), on the session as the others left it, with the appends they queued. A worker
+   * whose claim ran out while it worked starts over from what was written meanwhile.
+   */
+  async #sharedRun<T>(body: (engine: Engine, inbox: Array<[number, string]>) => Promise<T>, written: () => void, takesIn: boolean): Promise<T> {
+    await this.#claim('build');
+    try {
+      for (let attempt = 1; ; attempt++) {
+        if (this.#stale) await this.#load();
+        const rows = (await this.#ask('loadSession', this.#version)) as SessionRows | undefined;
+        if (rows && rows.version > this.#version) {
+          // Texts this worker stored and never wrote are numbered from a count others moved on.
+          if (this.#pending.length) await this.#load();
+          else this.#catchUp(rows);
+        }
+        try {
+          return await this.#run(body, written, takesIn ? rows?.inbox ?? [] : []);
+        } catch (error) {
+          if (!(error instanceof SessionConflictError) || attempt >= SHARED_ATTEMPTS) throw error;
+        }
+      }
+    } finally {
+      await this.#ask('release', 'build', this.#owner).catch(() => undefined);
+    }
+  }
+
+  /** Applies what other workers wrote after this one's version. */
+  #catchUp(rows: SessionRows): void {
+    const engine = this.#engine as Engine;
+    try {
+      rows.changes.forEach((c, i) => engine.apply(JSON.parse(c), `session ${this.sessionId} version ${this.#version + i + 1}`));
+    } catch (error) {
+      this.#stale = true;
+      throw error;
+    }
+    this.#version = rows.version;
+    this.#outputs = rows.outputs;
+  }
+
+  /** Takes in a shared session's queued appends, inside the build's journal; one that no longer fits is left out, with a warning. */
+  #takeIn(engine: Engine, inbox: Array<[number, string]>): void {
+    for (const [seq, text] of inbox) {
+      try {
+        engine.append(JSON.parse(text) as unknown[], (i) => `queued append ${seq}, messages[${i}]`);
+      } catch (error) {
+        this.#parts.onWarning?.({ request: engine.records.length + 1, code: 'append-refused', message: `a queued append was left out: ${errorText(error)}`, error });
+      }
+    }
+  }
+
+  /** Waits until this manager holds `key` of the session (a dead holder's claim runs out). */
+  async #claim(key: string): Promise<void> {
+    while (!(await this.#ask('claim', key, this.#owner, this.#summarizerTimeoutMs + CLAIM_MARGIN_MS))) {
+      await new Promise((resolve) => setTimeout(resolve, CLAIM_POLL_MS));
+    }
+  }
+
+  /** The store's `name(sessionId, ...args)`, as a promise. */
+  #ask(name: string, ...args: unknown[]): Promise<unknown> {
+    try {
+      return Promise.resolve(callMethod(this.#store, name, `options.store.${name}`, [this.sessionId, ...args]));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  async #commit(engine: Engine, inbox: number[]): Promise<void> {
     const outputs = this.#pending;
     const commit = {
       sessionId: this.sessionId, version: this.#version, format: this.#parts.format, config: engine.config,
-      changes: JSON.stringify(engine.changes()), outputs,
+      changes: JSON.stringify(engine.changes()), outputs, inbox,
     };
     try {
       await callMethod(this.#store, 'commitSession', 'options.store.commitSession', [commit]);
     } catch (error) {
-      if (error instanceof SessionConflictError) {
+      if (error instanceof SessionConflictError && !this.#shared) {
         this.#lost = error;
         this.#release();
       } else {
@@ -226,7 +327,8 @@ export class ContextSession<Message = unknown> {
     this.#summarizerTimeoutMs = o.summarizerTimeoutMs;
     // The bound is on the host's summarizer (`#summarize`), not on waiting for another worker's answer.
     const engine = new Engine({ ...o, summarizerTimeoutMs: undefined });
-    if (rows) {
+    // A shared session may have appends queued before its first call is written.
+    if (rows && rows.version > 0) {
       if (rows.format !== p.format) throw argumentError(TypeError, 'options.format', `is '${p.format}', but session ${JSON.stringify(this.sessionId)} was made with ${JSON.stringify(rows.format)}`);
       if (rows.config !== engine.config) {
         throw argumentError(TypeError, 'options', `differ from those session ${JSON.stringify(this.sessionId)} was made with: open it with the budget, shares, system prompt and pinned texts it had`);
@@ -258,20 +360,20 @@ export class ContextSession<Message = unknown> {
     const key = await promptKey(prompt);
     const paid = this.#paid.get(key);
     if (paid !== undefined) return paid;
-    const store = (name: string, ...args: unknown[]) => Promise.resolve(callMethod(this.#store, name, `options.store.${name}`, [this.sessionId, key, ...args]));
+    const store = (name: string, ...args: unknown[]) => this.#ask(name, key, ...args);
     const timeout = this.#summarizerTimeoutMs;
     for (;;) {
       const known = await store('readSummary');
       if (typeof known === 'string') return known;
       // A claim lasts as long as its summarizer may take: a worker killed while asking holds it no longer.
-      if (await store('claimSummary', this.#owner, timeout + CLAIM_MARGIN_MS)) break;
+      if (await store('claim', this.#owner, timeout + CLAIM_MARGIN_MS)) break;
       await new Promise((resolve) => setTimeout(resolve, CLAIM_POLL_MS));
     }
     let summary: unknown;
     try {
       summary = await within(timeout, Promise.resolve(callMethod(this.#summarizer as Bag, 'summarize', 'summarizer.summarize', [prompt])), 'summarizer.summarize', 'summarizerTimeoutMs');
     } catch (error) {
-      await store('releaseSummary', this.#owner).catch(() => undefined);
+      await store('release', this.#owner).catch(() => undefined);
       throw error;
     }
     if (typeof summary === 'string' && summary.trim() !== '') {
@@ -279,7 +381,7 @@ export class ContextSession<Message = unknown> {
       // A store that fails here fails the build's own write too, which holds the summary as well.
       await store('writeSummary', summary).catch(() => undefined);
     } else {
-      await store('releaseSummary', this.#owner).catch(() => undefined);
+      await store('release', this.#owner).catch(() => undefined);
     }
     return summary;
   }

@@ -41,6 +41,13 @@ const MIGRATIONS: readonly string[] = [
      claimed_until BIGINT,
      PRIMARY KEY (session_id, key)
    ) WITHOUT ROWID;
+   CREATE TABLE context_inbox (
+     seq        INTEGER PRIMARY KEY AUTOINCREMENT,
+     session_id TEXT    NOT NULL,
+     messages   TEXT    NOT NULL,
+     taken_in   INTEGER
+   );
+   CREATE INDEX context_inbox_by_session ON context_inbox (session_id, seq);
    ALTER TABLE raw_tool_outputs ADD COLUMN session_id TEXT;
    ALTER TABLE raw_tool_outputs ADD COLUMN session_seq INTEGER;
    CREATE UNIQUE INDEX raw_tool_outputs_by_session ON raw_tool_outputs (session_id, session_seq) WHERE session_id IS NOT NULL;`,

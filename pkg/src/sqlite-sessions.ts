@@ -16,7 +16,11 @@ interface SessionRow {
 /** The session tables' statements on `db`. */
 export function sqliteSessions(db: Database.Database) {
   const session = db.prepare('SELECT version, format, config, outputs FROM context_sessions WHERE session_id = ?');
-  const changes = db.prepare('SELECT changes FROM context_changes WHERE session_id = ? ORDER BY version').pluck();
+  const changes = db.prepare('SELECT changes FROM context_changes WHERE session_id = ? AND version > ? ORDER BY version').pluck();
+  const inbox = db.prepare('SELECT seq, messages FROM context_inbox WHERE session_id = ? AND taken_in IS NULL ORDER BY seq').raw();
+  const enqueue = db.prepare('INSERT INTO context_inbox (session_id, messages) VALUES (?, ?)');
+  // Kept, marked with the version that took them in: which build took in which append.
+  const drain = db.prepare('UPDATE context_inbox SET taken_in = ? WHERE session_id = ? AND seq = ? AND taken_in IS NULL');
   const create = db.prepare('INSERT INTO context_sessions (session_id, version, format, config, outputs, updated_at) VALUES (?, 1, ?, ?, ?, ?)');
   const advance = db.prepare('UPDATE context_sessions SET version = version + 1, outputs = outputs + ?, updated_at = ? WHERE session_id = ?');
   const change = db.prepare('INSERT INTO context_changes (session_id, version, changes) VALUES (?, ?, ?)');
@@ -40,6 +44,7 @@ export function sqliteSessions(db: Database.Database) {
     if (row) advance.run(c.outputs.length, now, c.sessionId);
     else create.run(c.sessionId, c.format, c.config, c.outputs.length, now);
     change.run(c.sessionId, c.version + 1, c.changes);
+    for (const seq of c.inbox ?? []) drain.run(c.version + 1, c.sessionId, seq);
     for (const o of c.outputs) {
       output.run({
         tool_name: readableText(o.toolName),
@@ -57,12 +62,15 @@ export function sqliteSessions(db: Database.Database) {
   });
 
   return {
-    load(sessionId: string): SessionRows | undefined {
+    load(sessionId: string, after = 0): SessionRows | undefined {
       return db.transaction(() => {
         const row = session.get(sessionId) as SessionRow | undefined;
-        return row && { ...row, changes: changes.all(sessionId) as string[] };
+        const queued = inbox.all(sessionId) as Array<[number, string]>;
+        if (!row && !queued.length) return undefined;
+        return { ...(row ?? { version: 0, format: '', config: '', outputs: 0 }), changes: (row ? changes.all(sessionId, after) : []) as string[], inbox: queued };
       })();
     },
+    enqueue: (sessionId: string, messages: string) => void enqueue.run(sessionId, messages),
     commit: (c: SessionCommit) => commit.immediate(c),
     readSummary: (sessionId: string, key: string): string | undefined => {
       const text = summary.get(sessionId, key) as string | undefined;
@@ -70,10 +78,10 @@ export function sqliteSessions(db: Database.Database) {
     },
     // JSON keeps a summary's lone surrogates exact in a UTF-8 column.
     writeSummary: (sessionId: string, key: string, text: string) => void keep.run(sessionId, key, JSON.stringify(text)),
-    claimSummary: (sessionId: string, key: string, owner: string, ttlMs: number): boolean => {
+    claim: (sessionId: string, key: string, owner: string, ttlMs: number): boolean => {
       const now = Date.now();
       return claim.run({ session: sessionId, key, owner, until: now + ttlMs, now }).changes === 1;
     },
-    releaseSummary: (sessionId: string, key: string, owner: string) => void release.run(sessionId, key, owner),
+    release: (sessionId: string, key: string, owner: string) => void release.run(sessionId, key, owner),
   };
 }

@@ -172,9 +172,14 @@ export class SqliteStateRepository implements StateRepository, SessionStore {
     return row && toRow(row);
   }
 
-  /** A session's committed calls (`SessionStore`), read in one transaction; `undefined` if there is none. */
-  loadSession(sessionId: string): SessionRows | undefined {
-    return this.read(() => this.sessions?.load(sessionId));
+  /** A session's committed calls after `after` and its queued appends (`SessionStore`), read in one transaction; `undefined` if there is none. */
+  loadSession(sessionId: string, after = 0): SessionRows | undefined {
+    return this.read(() => this.sessions?.load(sessionId, after));
+  }
+
+  /** Queues appends to a shared session (`SessionStore`). */
+  enqueue(sessionId: string, messages: string): void {
+    this.write(() => this.sessions?.enqueue(sessionId, messages));
   }
 
   /**
@@ -196,18 +201,18 @@ export class SqliteStateRepository implements StateRepository, SessionStore {
     this.write(() => this.sessions?.writeSummary(sessionId, key, text));
   }
 
-  /** Claims the asking of `key`'s summary for `owner`, for `ttlMs` (`SessionStore`). */
-  claimSummary(sessionId: string, key: string, owner: string, ttlMs: number): boolean {
+  /** Claims `key` of the session for `owner`, for `ttlMs` (`SessionStore`). */
+  claim(sessionId: string, key: string, owner: string, ttlMs: number): boolean {
     let claimed = false;
     this.write(() => {
-      claimed = this.sessions?.claimSummary(sessionId, key, owner, ttlMs) ?? false;
+      claimed = this.sessions?.claim(sessionId, key, owner, ttlMs) ?? false;
     });
     return claimed;
   }
 
-  /** Ends `owner`'s claim on `key`, with no summary kept (`SessionStore`). */
-  releaseSummary(sessionId: string, key: string, owner: string): void {
-    this.write(() => this.sessions?.releaseSummary(sessionId, key, owner));
+  /** Ends `owner`'s claim on `key` (`SessionStore`). */
+  release(sessionId: string, key: string, owner: string): void {
+    this.write(() => this.sessions?.release(sessionId, key, owner));
   }
 
   private write(query: () => void): void {

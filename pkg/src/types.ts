@@ -679,6 +679,13 @@ export interface ContextSnapshot {
 export interface ContextSessionOptions extends Omit<ContextManagerOptions, 'store'> {
   /** The session's name in the store: created on first open, resumed after. */
   sessionId: string;
+  /**
+   * Workers in several processes share the session: `append` queues its messages (the next
+   * build by any worker takes them in, in queue order), and one worker at a time builds, so
+   * each compaction asks the summarizer once. Default false: one worker owns the session,
+   * and another's call on it is a `SessionConflictError`.
+   */
+  shared?: boolean;
   /** Keeps the session, and the texts it stores whole (`SqliteStateRepository`, `PostgresStateRepository`). */
   store: SessionStore;
 }
@@ -689,8 +696,8 @@ export interface ContextSessionOptions extends Omit<ContextManagerOptions, 'stor
  * own store implements these methods; each may return a promise.
  */
 export interface SessionStore {
-  /** The session's committed calls, in order, and what it has stored; `undefined` for a new session. */
-  loadSession(sessionId: string): Promise<SessionRows | undefined> | SessionRows | undefined;
+  /** The session's committed calls after version `after` (default 0), in order, what it has stored, and the appends queued for it; `undefined` for a new session with none queued. */
+  loadSession(sessionId: string, after?: number): Promise<SessionRows | undefined> | SessionRows | undefined;
   /**
    * Writes one call, all or nothing: its changes as version `version + 1`, and the texts it
    * stored. Throws `SessionConflictError` (writing nothing) when the session is no longer at
@@ -700,15 +707,18 @@ export interface SessionStore {
   /** A summary written for `key` (the summarizer's prompt's key), if one was. */
   readSummary(sessionId: string, key: string): Promise<string | undefined> | string | undefined;
   /**
-   * Claims the asking of `key`'s summary for `owner`, for `ttlMs` (by the store's clock):
-   * true when no summary is kept for it and no other owner's claim is live. Workers that
-   * build one session at once ask the summarizer once: the others wait for its answer.
+   * Claims `key` of the session for `owner`, for `ttlMs` (by the store's clock): true when
+   * no summary is kept for `key` and no other owner's claim on it is live. A summary's key
+   * is claimed by the one worker that asks for it, the others wait for its answer; a shared
+   * session's `'build'` by the one worker that builds.
    */
-  claimSummary(sessionId: string, key: string, owner: string, ttlMs: number): Promise<boolean> | boolean;
-  /** Keeps a summary the moment it is paid for, and ends the claim: asked again for `key`, `readSummary` gives it. */
+  claim(sessionId: string, key: string, owner: string, ttlMs: number): Promise<boolean> | boolean;
+  /** Ends `owner`'s claim on `key` (no summary came, or the build is written): another may claim it. */
+  release(sessionId: string, key: string, owner: string): Promise<void> | void;
+  /** Keeps a summary the moment it is paid for, and ends its claim: asked again for `key`, `readSummary` gives it. */
   writeSummary(sessionId: string, key: string, text: string): Promise<void> | void;
-  /** Ends `owner`'s claim on `key` with no summary (the summarizer failed): another may ask. */
-  releaseSummary(sessionId: string, key: string, owner: string): Promise<void> | void;
+  /** Queues messages (JSON text) appended to a shared session: the next build, by any worker, takes them in, in queue order. */
+  enqueue(sessionId: string, messages: string): Promise<void> | void;
 }
 
 /** A session as `SessionStore.loadSession` reads it. */
@@ -721,6 +731,8 @@ export interface SessionRows {
   changes: string[];
   /** How many texts the session stored (their ids run `sessionId:1` on). */
   outputs: number;
+  /** Appends queued for a shared session and not yet taken in: `[seq, messages]`, in queue order. */
+  inbox: Array<[number, string]>;
 }
 
 /** One call of a session, as `SessionStore.commitSession` writes it. */
@@ -734,6 +746,8 @@ export interface SessionCommit {
   changes: string;
   /** Texts the call stored whole, numbered on from the session's last. */
   outputs: SessionOutput[];
+  /** Queued appends the call took in (their `seq`): marked as taken in by this version, with it. */
+  inbox?: number[];
 }
 
 /** A text a session stored whole: its id is `<sessionId>:<seq>`, which `getRawToolOutput` reads back. */
