@@ -45,10 +45,16 @@ describe('every exported class checks its config', () => {
     const exported = Object.entries(api)
       .filter(([name, value]) => typeof value === 'function' && /^[A-Z]/.test(name) && !(value.prototype instanceof Error))
       .map(([name]) => name);
-    // SpecRefreshProtocol takes no parameter at all.
-    const covered = new Set([...CLASSES.map(([name]) => name.split(' ')[0]), 'SpecRefreshProtocol']);
+    // SpecRefreshProtocol takes no parameter at all; a ContextSession is made by ContextManager.open (below).
+    const covered = new Set([...CLASSES.map(([name]) => name.split(' ')[0]), 'SpecRefreshProtocol', 'ContextSession']);
     assert.deepEqual(exported.filter((name) => !covered.has(name)), []);
   });
+
+  for (const [kind, value] of Object.entries(KINDS)) {
+    it(`ContextSession (ContextManager.open): ${kind} rejects with a TypeError naming options`, async () => {
+      assertFieldError(await api.ContextManager.open(value).then(() => assert.fail('expected a rejection'), (e) => e), TypeError, 'options');
+    });
+  }
 
   for (const [name, make, field, takes] of CLASSES) {
     for (const [kind, value] of Object.entries(KINDS)) {

@@ -34,7 +34,7 @@ describe('SqliteStateRepository', () => {
     const columns = db.prepare('PRAGMA table_info(raw_tool_outputs)').all().map((c) => c.name);
     assert.deepEqual(columns, ['id', 'tool_name', 'raw_content', 'byte_size', 'turn_age', 'captured_at', 'stored_at', 'raw_content_exact', 'tool_name_exact', 'session_id', 'session_seq']);
     const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'context_%' ORDER BY name").pluck().all();
-    assert.deepEqual(tables, ['context_changes', 'context_sessions', 'context_summaries']);
+    assert.deepEqual(tables, ['context_changes', 'context_inbox', 'context_sessions', 'context_summaries']);
     db.close();
   });
 
