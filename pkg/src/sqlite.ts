@@ -57,7 +57,9 @@ const utf8Size = (text: string) => Buffer.byteLength(text, 'utf8');
  */
 function storeError(file: string, error: unknown): Error {
   const e = error as { message?: unknown; code?: unknown };
-  const wrapped = new Error(`${file}: ${String(e?.message ?? error)}`, { cause: error });
+  // SQLite says "disk I/O error" for a write the file system refused: say what that usually is.
+  const hint = e?.code === 'SQLITE_FULL' || e?.code === 'SQLITE_IOERR_WRITE' ? ' (the disk is full, or the file is over a size limit); nothing of the call was written' : '';
+  const wrapped = new Error(`${file}: ${String(e?.message ?? error)}${hint}`, { cause: error });
   if (typeof e?.code === 'string') Object.assign(wrapped, { code: e.code });
   return wrapped;
 }

@@ -5,6 +5,7 @@
 // that fails mid-call rejects the call, keeps nothing of it, and takes it again once back.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -198,6 +199,24 @@ describe('a store that fails mid-call', () => {
     for (const [k, request] of whole.requests) assert.equal(requests.get(k), request, `call ${k}`);
     assert.deepEqual(paid, whole.paid, 'the summary paid for before the failure is not asked for again');
     await context.close();
+  });
+
+  it('SQLite disk full (a file size limit): the call rejects naming the file; the sessions written before stay readable', async () => {
+    const file = sqliteFile();
+    const child = new URL('./sqlite-full-child.mjs', import.meta.url).pathname;
+    // SIGXFSZ ignored, so the write fails with EFBIG instead of killing the process: as a full disk does.
+    const out = execFileSync('sh', ['-c', `trap '' XFSZ; ulimit -f 2000; exec "${process.execPath}" "${child}" "${file}"`], { encoding: 'utf8' });
+    const seen = JSON.parse(out);
+    assert.ok(seen.message.startsWith(`${file}: `), seen.message);
+    assert.match(seen.code, /^SQLITE_(FULL|IOERR)/);
+    assert.match(seen.message, /disk is full/);
+    assert.ok(seen.version > 5, `calls were written before (${seen.version})`);
+    const store = new SqliteStateRepository(file);
+    assert.equal(store.loadSession('before').version, 1);
+    const filling = await ContextManager.open({ sessionId: 'filling', store, format: 'openai-chat', budget: 100_000 });
+    assert.equal(filling.version, seen.version, 'every acknowledged call is there, and nothing of the refused one');
+    await filling.close();
+    store.close();
   });
 
   it('SQLite read-only: the call rejects naming the file, and the sessions before stay readable', async () => {
