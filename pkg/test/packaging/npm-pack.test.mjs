@@ -46,6 +46,10 @@ describe('the tarball', () => {
       'dist/index.mjs',
       'dist/licenses/tokenizers/LICENSE-APACHE',
       'dist/licenses/tokenizers/LICENSE-MIT',
+      'dist/postgres.cjs',
+      'dist/postgres.d.mts',
+      'dist/postgres.d.ts',
+      'dist/postgres.mjs',
       'dist/replay-view.js',
       'dist/replay.cjs',
       'dist/replay.d.mts',
@@ -179,5 +183,19 @@ describe('installed in a host project', () => {
         catch (e) { console.log(e.code, /better-sqlite3/.test(e.message)); }`,
     });
     assert.equal(run('node', ['main.cjs'], dir).trim(), 'MODULE_NOT_FOUND true');
+  });
+
+  it('@devs/context/postgres loads without pg (the host passes its pool), CJS and ESM, and refuses a pool that is not one', () => {
+    const dir = hostProject('no-pg', {
+      'main.cjs': `
+        const { PostgresStateRepository } = require('@devs/context/postgres');
+        try { new PostgresStateRepository({}); } catch (e) { console.log(e instanceof TypeError, e.field); }`,
+      'main.mjs': `
+        import { PostgresStateRepository } from '@devs/context/postgres';
+        import { SessionConflictError } from '@devs/context';
+        console.log(typeof PostgresStateRepository, typeof SessionConflictError);`,
+    });
+    assert.equal(run('node', ['main.cjs'], dir).trim(), 'true pool');
+    assert.equal(run('node', ['main.mjs'], dir).trim(), 'function function');
   });
 });
