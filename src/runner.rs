@@ -49,6 +49,16 @@ impl RunnerCore {
         self.runner.accumulated()
     }
 
+    /// The runner's state between turns: `[turnCount, fresh, carried]` (a snapshot's `runner`).
+    pub fn state(&self) -> Vec<f64> {
+        self.runner.state().to_vec()
+    }
+
+    /// Takes back a `state()`, checked, under `field`; all or nothing.
+    pub fn resume(&mut self, field: &str, state: &[f64]) -> Out<()> {
+        report(self.runner.resume(field, state))
+    }
+
     /// Starts a turn and returns its number.
     pub fn begin(&mut self, has_input: bool) -> u32 {
         let turn = self.runner.begin(has_input);

@@ -4,8 +4,9 @@ import { Engine } from './engine.js';
 import { engineOptions } from './manager.js';
 import { textFormat, type TextMessage } from './providers/text.js';
 import { object, optionalFunction, type Bag } from './read.js';
+import { readSnapshot, toSnapshot } from './snapshot.js';
 import { textKey } from './text-key.js';
-import type { BoundedOptions, ContextWarning, LedgerRecord, SaopEnvelope, StateRepository, TokenCounter } from './types.js';
+import type { BoundedOptions, ContextFormat, ContextSnapshot, ContextWarning, LedgerRecord, SaopEnvelope, StateRepository, TokenCounter } from './types.js';
 
 export class BoundedHistory {
   readonly #engine: Engine;
@@ -127,4 +128,18 @@ export class BoundedHistory {
   get records(): LedgerRecord[] {
     return this.#engine.records;
   }
+
+  /** The history between turns, as JSON data: a snapshot of its engine, and the ids it shares with the seeds' pruner. */
+  snapshot(): { bounded: ContextSnapshot; known: Array<[string, string]> } {
+    return { bounded: toSnapshot(this.#engine.state(), TEXT, this.#engine.config), known: [...this.#known] };
+  }
+
+  /** Makes this new history the one `snapshot` was taken of; `field` names it in errors. */
+  restore(bounded: unknown, known: Array<[string, string]>, field: string): void {
+    this.#engine.restore(readSnapshot(bounded, TEXT, this.#engine.config, field), field);
+    for (const [key, id] of known) this.#known.set(key, id);
+  }
 }
+
+/** The runner's history is one prompt string: no provider's format, so a name of its own. */
+const TEXT = 'text' as ContextFormat;

@@ -8,12 +8,13 @@ import { LIMITS } from './limits.js';
 import { agentTurn, prepare, run, shownText, type Applied } from './management.js';
 import { OrchestratorContextInjector, ContextRefresher, REFRESH_STATE } from './refresher.js';
 import { array, callMethod, describe, holder, isObject, joinTexts, nonEmptyString, number, object, optionalNumber, probe, string, type Bag } from './read.js';
+import { readRunnerSnapshot, runnerSnapshot } from './runner-snapshot.js';
 import { utf8Length } from './runtime.js';
 import { validateAll } from './saop.js';
 import { timeoutOption, within } from './timeout.js';
 import { count, counterOption } from './tokens.js';
 import { TRACKER_STATE, TurnTracker } from './tracker.js';
-import type { AgentRunnerOptions, AgentTurnResult, BoundedOptions, ContextWindow, LedgerRecord, MediumTermSummary, SaopEnvelope, StateRepository, TokenCounter, TurnEntry } from './types.js';
+import type { AgentRunnerOptions, AgentRunnerSnapshot, AgentTurnResult, BoundedOptions, ContextWindow, LedgerRecord, MediumTermSummary, SaopEnvelope, StateRepository, TokenCounter, TurnEntry } from './types.js';
 import { SlidingRelevanceWindow, turnEntry } from './window.js';
 import { rules, turnScope } from './wasm.js';
 
@@ -69,6 +70,8 @@ export class AgentRunner {
   #tail: Promise<unknown> = Promise.resolve();
   /** The newest envelope's plan: pinned in a bounded prompt. */
   #plan = '';
+  /** Turns called and not yet settled. */
+  #running = 0;
 
   /**
    * @throws {TypeError} naming the option that is missing or of the wrong type.
@@ -173,9 +176,55 @@ export class AgentRunner {
       return Promise.reject(error);
     }
     if (turnScope?.inside(this)) return Promise.reject(new ReentrantCallError('AgentRunner.runTurn'));
-    const turn = this.#tail.then(() => (turnScope ? turnScope.run(this, () => this.#turn(input)) : this.#turn(input)));
+    this.#running++;
+    const turn = this.#tail.then(() => (turnScope ? turnScope.run(this, () => this.#turn(input)) : this.#turn(input)))
+      .finally(() => this.#running--);
     this.#tail = turn.catch(() => undefined);
     return turn;
+  }
+
+  /**
+   * The runner between turns as JSON data (`bounded` runners), to store and give to
+   * `AgentRunner.restore` after a crash or in another process: its next turn sends the
+   * prompt this runner would have sent. Raw outputs stay in the store.
+   * @throws {TypeError} naming `options.bounded` for a runner without it.
+   * @throws {Error} during a turn (`ERR_TURN_IN_FLIGHT`): await it first.
+   */
+  snapshot(): AgentRunnerSnapshot {
+    const core = this.#live();
+    const bounded = this.#config.bounded;
+    if (!bounded) throw argumentError(TypeError, 'options.bounded', 'is not set: snapshot() takes a runner whose conversation is bounded, the state it can give back whole');
+    if (this.#running > 0) throw Object.assign(new Error('AgentRunner.snapshot() was called while a turn is in flight; await the turn, then take the snapshot'), { code: 'ERR_TURN_IN_FLIGHT' });
+    return runnerSnapshot({ runner: Array.from(core.state()), turns: this.#history, plan: this.#plan, ...bounded.snapshot() });
+  }
+
+  /**
+   * A runner made from `snapshot`, with the options of the one that took it (the callbacks
+   * may be new ones): its next turn's prompt is byte for byte the one the first runner
+   * would have sent. No callback is called, so a summary already paid for is not asked
+   * for again.
+   * @throws {Error} for a snapshot newer than this package, naming both versions.
+   * @throws {TypeError} naming the first field of a snapshot that is altered or cut short, or that does not match `options`.
+   * @example
+   * import { AgentRunner, type AgentRunnerOptions } from '@devs/context';
+   *
+   * const options: AgentRunnerOptions = { agentId: 'dev-agent', taskGoal: 'Fix the parser', llm: async () => ({ text: 'done' }), bounded: { budget: 50_000 } };
+   * const runner = new AgentRunner(options);
+   * await runner.runTurn('go');
+   * const saved = JSON.stringify(runner.snapshot());
+   * const again = AgentRunner.restore(JSON.parse(saved), options);
+   * console.log(again.turnCount); // 1
+   */
+  static restore(snapshot: AgentRunnerSnapshot, options: AgentRunnerOptions): AgentRunner {
+    const runner = new AgentRunner(options);
+    const bounded = runner.#config.bounded;
+    if (!bounded) throw argumentError(TypeError, 'options.bounded', 'is not set: a runner is restored with the options it was made with, `bounded` among them');
+    const snap = readRunnerSnapshot(snapshot);
+    bounded.restore(snap.bounded, snap.known, 'snapshot.bounded');
+    checked(() => runner.#live().resume('snapshot.runner', Float64Array.from(snap.runner)));
+    runner.#history = snap.turns;
+    runner.#plan = snap.plan;
+    return runner;
   }
 
   /** Frees the runner's wasm state now; it is also reclaimed when collected. */

@@ -11,28 +11,28 @@ import type { ContextFormat, ContextSnapshot } from './types.js';
 export const SNAPSHOT_VERSION = 1;
 
 /** An `Error` for a snapshot newer than this package: it names both versions. */
-export function newerSnapshot(version: number): Error {
-  return Object.assign(new Error(`snapshot.version is ${version}, newer than this package's ${SNAPSHOT_VERSION}: restore it with the version of @devs/context that wrote it, or a newer one`), { code: 'ERR_SNAPSHOT_VERSION', field: 'snapshot.version' });
+export function newerSnapshot(version: number, at = 'snapshot'): Error {
+  return Object.assign(new Error(`${at}.version is ${version}, newer than this package's ${SNAPSHOT_VERSION}: restore it with the version of @devs/context that wrote it, or a newer one`), { code: 'ERR_SNAPSHOT_VERSION', field: `${at}.version` });
 }
 
 /** The snapshot as the engine takes it, once its shape is right. */
-export function readSnapshot(value: unknown, format: ContextFormat, config: string): EngineState {
-  const snap = object('snapshot', value);
-  const version = number('snapshot.version', snap.version);
-  if (version > SNAPSHOT_VERSION) throw newerSnapshot(version);
-  if (version !== SNAPSHOT_VERSION) throw argumentError(RangeError, 'snapshot.version', `must be ${SNAPSHOT_VERSION}, got ${version}`);
-  if (snap.format !== format) throw argumentError(TypeError, 'snapshot.format', `is ${JSON.stringify(snap.format)}, but options.format is '${format}'`);
-  if (string('snapshot.config', snap.config) !== config) {
-    throw argumentError(TypeError, 'snapshot.config', 'does not match the options: restore with the budget, shares, system prompt and pinned texts the manager had');
+export function readSnapshot(value: unknown, format: ContextFormat, config: string, at = 'snapshot'): EngineState {
+  const snap = object(at, value);
+  const version = number(`${at}.version`, snap.version);
+  if (version > SNAPSHOT_VERSION) throw newerSnapshot(version, at);
+  if (version !== SNAPSHOT_VERSION) throw argumentError(RangeError, `${at}.version`, `must be ${SNAPSHOT_VERSION}, got ${version}`);
+  if (snap.format !== format) throw argumentError(TypeError, `${at}.format`, `is ${JSON.stringify(snap.format)}, but options.format is '${format}'`);
+  if (string(`${at}.config`, snap.config) !== config) {
+    throw argumentError(TypeError, `${at}.config`, 'does not match the options: restore with the budget, shares, system prompt and pinned texts the manager had');
   }
-  const log = array('snapshot.log', snap.log).map((call, i) => {
-    const c = array(`snapshot.log[${i}]`, call);
-    string(`snapshot.log[${i}][0]`, c[0]);
+  const log = array(`${at}.log`, snap.log).map((call, i) => {
+    const c = array(`${at}.log[${i}]`, call);
+    string(`${at}.log[${i}][0]`, c[0]);
     return c as [string, ...unknown[]];
   });
-  const messages = array('snapshot.messages', snap.messages).map((m, i) => {
+  const messages = array(`${at}.messages`, snap.messages).map((m, i) => {
     if (m === null) return null;
-    const field = `snapshot.messages[${i}]`;
+    const field = `${at}.messages[${i}]`;
     const kept = object(field, m);
     if (!('source' in kept)) throw argumentError(TypeError, `${field}.source`, 'is missing');
     if (kept.shown !== undefined) {
@@ -44,14 +44,14 @@ export function readSnapshot(value: unknown, format: ContextFormat, config: stri
     if (kept.baked !== undefined) array(`${field}.baked`, kept.baked).forEach((k, j) => partIndex(`${field}.baked[${j}]`, k));
     return kept as NonNullable<EngineState['messages'][number]>;
   });
-  const calls = array('snapshot.calls', snap.calls).map((c, i) => {
-    const pair = array(`snapshot.calls[${i}]`, c);
-    return [string(`snapshot.calls[${i}][0]`, pair[0]), string(`snapshot.calls[${i}][1]`, pair[1])] as [string, string];
+  const calls = array(`${at}.calls`, snap.calls).map((c, i) => {
+    const pair = array(`${at}.calls[${i}]`, c);
+    return [string(`${at}.calls[${i}][0]`, pair[0]), string(`${at}.calls[${i}][1]`, pair[1])] as [string, string];
   });
-  const ledger = array('snapshot.ledger', snap.ledger).map((r, i) => object(`snapshot.ledger[${i}]`, r)) as unknown as EngineState['ledger'];
-  const state = { log, messages, calls, summary: string('snapshot.summary', snap.summary), tail: string('snapshot.tail', snap.tail), ledger };
-  if (string('snapshot.check', snap.check) !== check(version, format, config, state)) {
-    throw argumentError(TypeError, 'snapshot.check', 'does not match the snapshot: it was altered or cut short after it was taken');
+  const ledger = array(`${at}.ledger`, snap.ledger).map((r, i) => object(`${at}.ledger[${i}]`, r)) as unknown as EngineState['ledger'];
+  const state = { log, messages, calls, summary: string(`${at}.summary`, snap.summary), tail: string(`${at}.tail`, snap.tail), ledger };
+  if (string(`${at}.check`, snap.check) !== check(version, format, config, state)) {
+    throw argumentError(TypeError, `${at}.check`, 'does not match the snapshot: it was altered or cut short after it was taken');
   }
   return state;
 }
@@ -61,7 +61,12 @@ export function readSnapshot(value: unknown, format: ContextFormat, config: stri
  * that reorders keys (PostgreSQL's jsonb) keeps it valid, an edit does not.
  */
 function check(version: number, format: string, config: string, state: EngineState): string {
-  return textKey(canonical({ version, format, config, ...state }));
+  return checkOf({ version, format, config, ...state });
+}
+
+/** The check of any JSON data: its canonical JSON's key. */
+export function checkOf(value: unknown): string {
+  return textKey(canonical(value));
 }
 
 function canonical(value: unknown): string {

@@ -755,6 +755,30 @@ export interface SessionOutput extends ToolOutputEntry {
   seq: number;
 }
 
+/**
+ * An `AgentRunner`'s state between turns (`bounded` runners), as JSON data: what
+ * `AgentRunner.restore` makes the same runner from. Objects you pass the runner (the
+ * `contextManagement` context, a tracker, a log, an injector) keep their own state: keep
+ * them with it. Store it as it is (`JSON.stringify`): it is checked when restored.
+ */
+export interface AgentRunnerSnapshot {
+  /** The snapshot's own version: 1. A newer one is refused, naming both versions. */
+  version: number;
+  kind: 'agent-runner';
+  /** The runner's own counts: turns completed, then the token monitor's fresh and carried tokens. */
+  runner: number[];
+  /** The conversation (`runner.turns`). */
+  turns: TurnEntry[];
+  /** The newest envelope's plan, pinned last in the prompt. */
+  plan: string;
+  /** Ids of texts stored in a store shared with `contextManagement`, by key: none is stored twice. */
+  known: Array<[string, string]>;
+  /** The bounded history: the snapshot of its manager. */
+  bounded: ContextSnapshot;
+  /** A check of all the rest: a snapshot altered or cut short is refused. */
+  check: string;
+}
+
 /** What `ContextManager.build` returns: a request to pass straight to the provider's SDK. */
 export interface ContextBuild<Message = unknown> {
   /** Anthropic's `system` (a string, or text blocks with a cache breakpoint); other formats carry the system prompt in `messages`. */

@@ -74,6 +74,31 @@ impl ThresholdMonitor {
         self.fresh = 0.0;
         self.carried = 0.0;
     }
+
+    /// The tokens not yet refreshed: `[fresh, carried]`, what `resumed` takes back.
+    pub fn counts(&self) -> [f64; 2] {
+        [self.fresh, self.carried]
+    }
+
+    /// This monitor with the counts a snapshot kept (`counts`), each checked: `field` names them.
+    pub fn resumed(self, field: &str, fresh: f64, carried: f64) -> Result<Self, FieldError> {
+        let fresh = non_negative(&format!("{field}[1]"), fresh)?;
+        let carried = non_negative(&format!("{field}[2]"), carried)?;
+        if fresh >= self.threshold {
+            return Err(FieldError::range_error(
+                &format!("{field}[1]"),
+                format!(
+                    "must be under the threshold, {}, or the crossing would have fired",
+                    self.threshold
+                ),
+            ));
+        }
+        Ok(Self {
+            fresh,
+            carried,
+            ..self
+        })
+    }
 }
 
 #[cfg(test)]

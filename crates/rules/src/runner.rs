@@ -8,7 +8,7 @@
 //! in the context, and log it. Every step that can fail runs before the log append, the
 //! last host call; then the turn commits.
 
-use super::args::{FieldError, non_negative};
+use super::args::{FieldError, non_negative, whole_number};
 use super::frame::Frame;
 use super::monitor::ThresholdMonitor;
 use super::text::{Probe, cut_end};
@@ -151,6 +151,31 @@ impl Runner {
     pub fn rollback(&mut self, turn: &Turn) {
         self.monitor = turn.monitor_before;
     }
+
+    /// The runner's own state between turns: `[turn_count, fresh, carried]`.
+    pub fn state(&self) -> [f64; 3] {
+        let [fresh, carried] = self.monitor.counts();
+        [f64::from(self.turn_count), fresh, carried]
+    }
+
+    /// Takes back a `state()` (from a snapshot, under `field`), all or nothing.
+    pub fn resume(&mut self, field: &str, state: &[f64]) -> Result<(), FieldError> {
+        if state.len() != 3 {
+            return Err(FieldError::type_error(
+                field,
+                format!(
+                    "must be [turnCount, fresh, carried], got {} numbers",
+                    state.len()
+                ),
+            ));
+        }
+        let turns = whole_number(&format!("{field}[0]"), state[0], 0)?;
+        let turn_count = u32::try_from(turns)
+            .map_err(|_| FieldError::range_error(&format!("{field}[0]"), "must be under 2^32"))?;
+        self.monitor = self.monitor.resumed(field, state[1], state[2])?;
+        self.turn_count = turn_count;
+        Ok(())
+    }
 }
 
 /// How many of the newest history turns the handoff summarizes: those the window held.
@@ -197,6 +222,45 @@ mod tests {
 
     fn all_steps(turn: &mut Turn) -> Vec<Step> {
         std::iter::from_fn(|| turn.next_step()).collect()
+    }
+
+    #[test]
+    fn a_resumed_runner_goes_on_as_the_one_whose_state_it_took() {
+        let mut a = Runner::new(Some(100.0), Parts::default()).unwrap();
+        for tokens in [30.0, 50.0] {
+            let mut turn = a.begin(true);
+            a.record(&mut turn, tokens, tokens, false).unwrap();
+            a.commit(&turn);
+        }
+        let mut b = Runner::new(Some(100.0), Parts::default()).unwrap();
+        b.resume("snapshot.runner", &a.state()).unwrap();
+        assert_eq!(b.state(), [2.0, 80.0, 0.0]);
+        // The next turn crosses the threshold in both.
+        for r in [&mut a, &mut b] {
+            let mut turn = r.begin(false);
+            all_steps(&mut turn);
+            r.record(&mut turn, 30.0, 30.0, false).unwrap();
+            assert_eq!(all_steps(&mut turn), vec![Step::Handoff, Step::Commit]);
+            r.commit(&turn);
+        }
+        assert_eq!(a.state(), b.state());
+    }
+
+    #[test]
+    fn a_resume_that_cannot_be_is_refused_naming_the_field_and_changes_nothing() {
+        let mut r = Runner::new(Some(100.0), Parts::default()).unwrap();
+        for (state, field) in [
+            (vec![1.0, 2.0], "snapshot.runner"),
+            (vec![1.5, 0.0, 0.0], "snapshot.runner[0]"),
+            (vec![-1.0, 0.0, 0.0], "snapshot.runner[0]"),
+            (vec![1.0, f64::NAN, 0.0], "snapshot.runner[1]"),
+            (vec![1.0, 100.0, 0.0], "snapshot.runner[1]"),
+            (vec![1.0, 0.0, -3.0], "snapshot.runner[2]"),
+        ] {
+            let error = r.resume("snapshot.runner", &state).unwrap_err();
+            assert_eq!(error.field, field, "{state:?}");
+            assert_eq!(r.state(), [0.0, 0.0, 0.0]);
+        }
     }
 
     #[test]
