@@ -86,7 +86,7 @@ impl ThresholdMonitor {
         let carried = non_negative(&format!("{field}[2]"), carried)?;
         if fresh >= self.threshold {
             return Err(FieldError::range_error(
-                &format!("{field}[1]"),
+                format!("{field}[1]"),
                 format!(
                     "must be under the threshold, {}, or the crossing would have fired",
                     self.threshold

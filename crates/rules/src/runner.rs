@@ -171,7 +171,7 @@ impl Runner {
         }
         let turns = whole_number(&format!("{field}[0]"), state[0], 0)?;
         let turn_count = u32::try_from(turns)
-            .map_err(|_| FieldError::range_error(&format!("{field}[0]"), "must be under 2^32"))?;
+            .map_err(|_| FieldError::range_error(format!("{field}[0]"), "must be under 2^32"))?;
         self.monitor = self.monitor.resumed(field, state[1], state[2])?;
         self.turn_count = turn_count;
         Ok(())
