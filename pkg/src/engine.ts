@@ -204,7 +204,8 @@ export class Engine {
   #kept(i: number): EngineState['messages'][number] {
     if (i < this.#released) return null;
     const m = this.#messages[i];
-    const kept: NonNullable<EngineState['messages'][number]> = { source: m.source };
+    const { adapter } = this.#o;
+    const kept: NonNullable<EngineState['messages'][number]> = { source: adapter.plain ? adapter.plain(m.source, `messages[${i}]`) : m.source };
     m.display?.forEach((text, k) => {
       if (typeof text === 'string' && !m.parts[k].baked) (kept.shown ??= {})[k] = text;
     });
@@ -254,7 +255,9 @@ export class Engine {
   apply(changes: EngineChanges, field: string): void {
     const kept = changes.messages.map(([i, m]): [number, Kept] => {
       if (m === null) return [i, RELEASED];
-      const k = new Kept(this.#o.adapter.read(m.source, `${field}.messages[${i}].source`));
+      const { adapter } = this.#o;
+      const source = adapter.revive && m.source !== null && typeof m.source === 'object' ? adapter.revive(m.source) : m.source;
+      const k = new Kept(adapter.read(source, `${field}.messages[${i}].source`));
       const part = (n: number, key: string) => {
         if (n >= k.parts.length) throw argumentError(RangeError, `${field}.messages[${i}].${key}`, `names part ${n} of a message of ${k.parts.length}`);
         return n;

@@ -149,12 +149,12 @@ export class ContextManager<Message = unknown> {
    * or in another process: its next `build()` is the one this manager would give. Raw
    * outputs stay in the store. Taken between builds: during one it throws, so await the
    * build first.
-   * @throws {Error} during a build; for the `vscode` format, whose messages are VS Code objects.
+   * @throws {Error} during a build.
+   * @throws {TypeError} for a `vscode` message with a part JSON cannot hold (a data part), naming it: text, tool call and tool result parts are kept, and come back as the `vscode` module's own classes.
    */
   snapshot(): ContextSnapshot {
     const engine = live(this.#engine, 'ContextManager');
     if (this.#building > 0) throw Object.assign(new Error('ContextManager.snapshot() was called while a build is in flight; await the build, then take the snapshot'), { code: 'ERR_BUILD_IN_FLIGHT' });
-    if (this.#format === 'vscode') throw argumentError(TypeError, 'options.format', "is 'vscode', whose messages are VS Code objects, not JSON data: snapshot() takes the other formats");
     return toSnapshot(engine.state(), this.#format, engine.config);
   }
 

@@ -85,8 +85,6 @@ export class ContextSession<Message = unknown> {
     this.sessionId = sessionId;
     this.#store = store;
     this.#parts = managerParts(opts);
-    // A VS Code message is a class instance: written as JSON, it would come back as something else.
-    if (this.#parts.format === 'vscode') throw argumentError(TypeError, 'options.format', "is 'vscode', whose messages are VS Code objects, not JSON data: sessions take the other formats");
     this.#shared = optionalBoolean('options.shared', opts.shared) === true;
     this.#summarizer = opts.summarizer === undefined ? undefined : holder('options.summarizer', opts.summarizer, ['summarize']);
   }

@@ -2,7 +2,7 @@
 // bench/persistence.mjs: call k is the k-th `append`, `build` or `recordUsage` of the
 // session's turns, so a session opened again after a crash goes on at call `version`.
 import { createHash } from 'node:crypto';
-import { providerTurns, realSessions } from './provider-sessions.mjs';
+import { fakeVscode, providerTurns, realSessions } from './provider-sessions.mjs';
 
 export const FORMATS = ['anthropic', 'openai-chat', 'openai-responses', 'ai-sdk'];
 
@@ -12,6 +12,7 @@ export const USAGE = {
   'openai-chat': (n) => ({ prompt_tokens: n }),
   'openai-responses': (n) => ({ input_tokens: n }),
   'ai-sdk': (n) => ({ inputTokens: n }),
+  vscode: (n) => ({ inputTokens: n }),
 };
 
 let sessions;
@@ -61,7 +62,7 @@ export function summarizer(paid = () => {}) {
 
 /** `ContextManager.open`'s options for `spec` on `store`. */
 export function sessionOptions(spec, store, paid) {
-  return { sessionId: spec.id, store, format: spec.format, budget: spec.budget, summarizer: summarizer(paid) };
+  return { sessionId: spec.id, store, format: spec.format, vscode: fakeVscode, budget: spec.budget, summarizer: summarizer(paid) };
 }
 
 /** Runs `spec`'s calls from the session's version to the end; each build's request by call number. */

@@ -65,6 +65,8 @@ async function reference(spec) {
 }
 
 const specs = sessionSpecs(24, 'resume').filter((s) => s.turns >= 20).slice(0, 4);
+// A VS Code extension's session too: its messages come back as the vscode module's classes.
+specs.push({ ...specs[0], id: 'resume-vscode', format: 'vscode' });
 
 for (const [kind, make] of Object.entries(STORES)) {
   describe(`ContextManager.open on ${kind}`, () => {

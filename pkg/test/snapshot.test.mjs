@@ -7,15 +7,16 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ContextManager, MemoryStateRepository } from '@devs/context';
 import { assertFieldError, thrown } from './helpers.mjs';
-import { providerTurns, realSessions } from './provider-sessions.mjs';
+import { fakeVscode, providerTurns, realSessions } from './provider-sessions.mjs';
 
-const FORMATS = ['anthropic', 'openai-chat', 'openai-responses', 'ai-sdk'];
+const FORMATS = ['anthropic', 'openai-chat', 'openai-responses', 'ai-sdk', 'vscode'];
 /** A provider's usage report in each format's own shape, as its SDK returns it. */
 const USAGE = {
   anthropic: (n) => ({ input_tokens: n, cache_read_input_tokens: Math.floor(n / 2) }),
   'openai-chat': (n) => ({ prompt_tokens: n }),
   'openai-responses': (n) => ({ input_tokens: n }),
   'ai-sdk': (n) => ({ inputTokens: n }),
+  vscode: (n) => ({ inputTokens: n }),
 };
 const sessions = realSessions();
 
@@ -26,6 +27,7 @@ async function run(manager, turns, format, from, each = () => {}) {
     manager.append(turns[t].input);
     const built = await manager.build();
     requests.push(JSON.stringify([built.system, built.messages]));
+    if (format === 'vscode') assertVscodeClasses(built.messages);
     // The provider counts a little more than we do: the calibration moves.
     manager.recordUsage(USAGE[format](Math.round(built.ledger.rawTokens * 1.07) + 40));
     manager.append([...turns[t].response, ...turns[t].results]);
@@ -35,7 +37,16 @@ async function run(manager, turns, format, from, each = () => {}) {
 }
 
 function options(format, store, calls) {
-  return { format, budget: 8_000, store, summarizer: async (prompt) => { calls.push(prompt); return `Earlier: ${prompt.length} characters.`; } };
+  return { format, vscode: fakeVscode, budget: 8_000, store, summarizer: async (prompt) => { calls.push(prompt); return `Earlier: ${prompt.length} characters.`; } };
+}
+
+/** A restored `vscode` manager's requests are made of the extension's own classes, as the first one's were. */
+function assertVscodeClasses(messages) {
+  const { LanguageModelChatMessage, LanguageModelTextPart, LanguageModelToolCallPart, LanguageModelToolResultPart } = fakeVscode;
+  for (const m of messages) {
+    assert.ok(m instanceof LanguageModelChatMessage, 'a LanguageModelChatMessage');
+    for (const p of m.content) assert.ok([LanguageModelTextPart, LanguageModelToolCallPart, LanguageModelToolResultPart].some((c) => p instanceof c), `a part of the vscode module: ${JSON.stringify(p).slice(0, 80)}`);
+  }
 }
 
 /** A new store holding what `rows` held, with the same ids: the store as it was when the snapshot was taken. */
@@ -121,15 +132,17 @@ describe('a snapshot that cannot be restored', () => {
     assert.ok(rows > 0, 'the session stored outputs');
   });
 
-  it('is not taken during a build, nor for the vscode format', async () => {
+  it('is not taken during a build, nor of a vscode message with a part JSON cannot hold', async () => {
     const manager = new ContextManager(options('openai-chat', new MemoryStateRepository(), []));
     manager.append(turns[0].input);
     const build = manager.build();
     assert.equal(thrown(() => manager.snapshot()).code, 'ERR_BUILD_IN_FLIGHT');
     await build;
     assert.equal(manager.snapshot().version, 1);
-    const vscode = new ContextManager({ format: 'vscode', budget: 8_000, vscode: (await import('./provider-sessions.mjs')).fakeVscode });
-    assertFieldError(thrown(() => vscode.snapshot()), TypeError, 'options.format');
+    const vscode = new ContextManager({ format: 'vscode', budget: 8_000, vscode: fakeVscode });
+    class LanguageModelDataPart { constructor(data, mimeType) { Object.assign(this, { data, mimeType }); } }
+    vscode.append([fakeVscode.LanguageModelChatMessage.User('look'), fakeVscode.LanguageModelChatMessage.User([new LanguageModelDataPart(new Uint8Array([1, 2]), 'image/png')])]);
+    assertFieldError(thrown(() => vscode.snapshot()), TypeError, 'messages[1].content[0]');
   });
 });
 

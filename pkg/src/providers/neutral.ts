@@ -137,6 +137,13 @@ export interface Adapter {
   reminder?(text: string): unknown;
   /** The provider's usage object, as its SDK returns it. */
   usage(usage: unknown, field: string): UsageFigures;
+  /**
+   * For a format whose messages are class instances: a message as JSON data (for a
+   * snapshot or a session's row), throwing a TypeError naming `field` for a part JSON
+   * cannot hold; and such data made a message of the host's classes again.
+   */
+  plain?(message: unknown, field: string): unknown;
+  revive?(data: unknown): unknown;
 }
 
 /** A TypeError for a message that does not fit its format. */

@@ -116,5 +116,29 @@ export function vscodeAdapter(api: unknown): Adapter {
       const u = bag(field, usage);
       return { input: count(`${field}.inputTokens`, u.inputTokens) };
     },
+
+    plain(m, field) {
+      const msg = m as Bag;
+      const part = (p: unknown, at: string): unknown => {
+        const b = p as Bag;
+        if (typeof b.value === 'string' && !('callId' in b)) return { value: b.value };
+        if (typeof b.callId === 'string' && typeof b.name === 'string' && 'input' in b) return { callId: b.callId, name: b.name, input: b.input };
+        if (typeof b.callId === 'string' && Array.isArray(b.content)) return { callId: b.callId, content: b.content.map((c, i) => part(c, `${at}.content[${i}]`)) };
+        throw argumentError(TypeError, at, `is a ${b?.constructor?.name ?? 'part'}, which a snapshot or a session cannot keep as JSON data: only text, tool call and tool result parts`);
+      };
+      const content = (msg.content as unknown[]).map((p, i) => part(p, `${field}.content[${i}]`));
+      return msg.name === undefined ? { role: msg.role, content } : { role: msg.role, content, name: msg.name };
+    },
+
+    revive(data) {
+      const msg = data as Bag;
+      const part = (p: unknown): unknown => {
+        const b = p as Bag;
+        if (typeof b.callId === 'string' && typeof b.name === 'string' && 'input' in b) return new vscode.LanguageModelToolCallPart(b.callId, b.name, b.input as object);
+        if (typeof b.callId === 'string' && Array.isArray(b.content)) return resultPart(b.callId, b.content.map(part));
+        return textPart(String(b.value));
+      };
+      return message(msg.role as number, Array.isArray(msg.content) ? msg.content.map(part) : [], msg.name as string | undefined);
+    },
   };
 }
