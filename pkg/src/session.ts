@@ -3,11 +3,11 @@
 // acknowledged call. The rules stay in memory; the store holds what replays them
 // (`Engine.changes`, `foldChanges`), the texts stored whole, and each summary the moment
 // it is paid for, so a resumed session never asks for it again.
-import { Engine, foldChanges } from './engine.js';
+import { Engine, foldChanges, type EngineChanges } from './engine.js';
 import { ReentrantCallError, SessionConflictError, argumentError, errorText } from './errors.js';
 import { buildOnce, engineOptions, managerParts } from './manager.js';
 import { validateToolOutputEntry } from './pruners.js';
-import { callMethod, holder, method, object, optionalBoolean, string, type Bag } from './read.js';
+import { array, callMethod, holder, method, number, object, optionalBoolean, string, type Bag } from './read.js';
 import { turnScope } from './wasm.js';
 import { within } from './timeout.js';
 import type { ContextBuild, ContextSessionOptions, ContextSnapshot, LedgerRecord, SessionOutput, SessionRows, SessionStore, ToolOutputEntry } from './types.js';
@@ -24,6 +24,30 @@ const SHARED_ATTEMPTS = 20;
 
 /** Sessions open in this process, per store: a second `open` of one is a conflict. */
 const OPEN = new WeakMap<object, Set<string>>();
+
+/**
+ * One call's changes as the store gave them back, checked for their shape: a row altered
+ * or cut short is a TypeError naming the session and version, before anything is made of it.
+ */
+function readChanges(text: string, field: string): EngineChanges {
+  let value: unknown;
+  try {
+    value = JSON.parse(string(field, text));
+  } catch (error) {
+    if (error instanceof TypeError) throw error;
+    throw argumentError(TypeError, field, `is not JSON: the row was altered or cut short (${errorText(error)})`);
+  }
+  const c = object(field, value);
+  for (const key of ['log', 'messages', 'calls', 'ledger']) array(`${field}.${key}`, c[key]);
+  number(`${field}.ledgerFrom`, c.ledgerFrom);
+  (c.messages as unknown[]).forEach((m, i) => {
+    const pair = array(`${field}.messages[${i}]`, m);
+    number(`${field}.messages[${i}][0]`, pair[0]);
+    if (pair[1] !== null) object(`${field}.messages[${i}][1]`, pair[1]);
+  });
+  (c.log as unknown[]).forEach((call, i) => string(`${field}.log[${i}][0]`, array(`${field}.log[${i}]`, call)[0]));
+  return c as unknown as EngineChanges;
+}
 
 /** The summarizer prompt's key: SHA-256 of its UTF-16 units, so no two prompts share one. */
 async function promptKey(prompt: string): Promise<string> {
@@ -257,7 +281,10 @@ export class ContextSession<Message = unknown> {
   #catchUp(rows: SessionRows): void {
     const engine = this.#engine as Engine;
     try {
-      rows.changes.forEach((c, i) => engine.apply(JSON.parse(c), `session ${this.sessionId} version ${this.#version + i + 1}`));
+      rows.changes.forEach((c, i) => {
+        const field = `store: session ${this.sessionId}, version ${this.#version + i + 1}`;
+        engine.apply(readChanges(c, field), field);
+      });
     } catch (error) {
       this.#stale = true;
       throw error;
@@ -331,7 +358,8 @@ export class ContextSession<Message = unknown> {
       if (rows.config !== engine.config) {
         throw argumentError(TypeError, 'options', `differ from those session ${JSON.stringify(this.sessionId)} was made with: open it with the budget, shares, system prompt and pinned texts it had`);
       }
-      engine.restore(foldChanges(rows.changes.map((c) => JSON.parse(c))), `session ${this.sessionId}`);
+      const after = rows.version - rows.changes.length;
+      engine.restore(foldChanges(rows.changes.map((c, i) => readChanges(c, `store: session ${this.sessionId}, version ${after + i + 1}`))), `store: session ${this.sessionId}`);
     }
     this.#engine?.core.free();
     this.#engine = engine;

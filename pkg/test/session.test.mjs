@@ -10,6 +10,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import Database from 'better-sqlite3';
 import { ContextManager, SessionConflictError } from '@devs/context';
 import { PostgresStateRepository } from '@devs/context/postgres';
 import { SqliteStateRepository } from '@devs/context/sqlite';
@@ -218,6 +219,28 @@ describe('a store that fails mid-call', () => {
     const filling = await ContextManager.open({ sessionId: 'filling', store, format: 'openai-chat', budget: 100_000 });
     assert.equal(filling.version, seen.version, 'every acknowledged call is there, and nothing of the refused one');
     await filling.close();
+    store.close();
+  });
+
+  it('a row altered or cut short in the store: open rejects with a TypeError naming the session and version, and writes nothing', async () => {
+    const file = sqliteFile();
+    const store = new SqliteStateRepository(file);
+    const spec = specs[0];
+    const context = await ContextManager.open(sessionOptions(spec, store));
+    const calls = sessionCalls(spec);
+    for (let k = 0; k < 4; k++) await calls[k](context);
+    await context.close();
+    const db = new Database(file);
+    const row = db.prepare('SELECT changes FROM context_changes WHERE session_id = ? AND version = 3').pluck().get(spec.id);
+    for (const [altered, why] of [[row.slice(0, row.length / 2), 'is not JSON'], [JSON.stringify({ ...JSON.parse(row), log: 7 }), 'log']]) {
+      db.prepare('UPDATE context_changes SET changes = ? WHERE session_id = ? AND version = 3').run(altered, spec.id);
+      const error = await rejected(ContextManager.open(sessionOptions(spec, store)));
+      assert.ok(error instanceof TypeError, String(error));
+      assert.match(error.message, new RegExp(`^store: session ${spec.id}, version 3`));
+      assert.match(error.message, new RegExp(why));
+      assert.equal(store.loadSession(spec.id).version, 4, 'nothing written');
+    }
+    db.close();
     store.close();
   });
 
