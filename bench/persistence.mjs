@@ -13,6 +13,7 @@ import { ContextManager, MemoryStateRepository } from '../pkg/dist/index.mjs';
 import { PostgresStateRepository } from '../pkg/dist/postgres.mjs';
 import { SqliteStateRepository } from '../pkg/dist/sqlite.mjs';
 import { startPostgres } from '../pkg/test/postgres.mjs';
+import { realSessions } from '../pkg/test/provider-sessions.mjs';
 import { sessionCalls, sessionOptions, sessionSpecs } from '../pkg/test/session-driver.mjs';
 
 const pg = createRequire(new URL('../pkg/package.json', import.meta.url))('pg');
@@ -85,7 +86,6 @@ try {
     queries -= 1;
     return context;
   });
-  sqliteStore.close();
   const trips = queries / postgres.all.length;
 
   console.log(`Persistence per call: ${count} sessions from the real transcripts, ${memory.all.length} calls each way, Node ${process.version}`);
@@ -98,6 +98,33 @@ try {
     console.log(`| ${kind} (${m.length}) | ${f(m)} | ${f(s)} | +${(pct(s, 50) - pct(m, 50)).toFixed(3)} | ${f(p)} | +${(pct(p, 50) - pct(m, 50)).toFixed(3)} |`);
   }
   console.log(`\nPostgreSQL round trips per call: ${trips.toFixed(3)} (one statement per call; a build that summarizes adds its summary's read, claim and write)`);
+
+  // Opening a session reads and replays every call: its cost as the session grows.
+  const long = { id: 'long', fixture: realSessions().findIndex((x) => x.name.startsWith('claude-code')), format: 'anthropic', turns: 217, budget: 50_000 };
+  const calls = sessionCalls(long);
+  const stores = { SQLite: new SqliteStateRepository(join(mkdtempSync(join(tmpdir(), 'bench-open-')), 'state.sqlite')), PostgreSQL: pgStore };
+  console.log('\nOpening a session again (the Claude Code session, 217 turns, budget 50k), median of 5:\n');
+  console.log('| calls written | SQLite open ms | PostgreSQL open ms |');
+  console.log('|--:|--:|--:|');
+  const contexts = {};
+  for (const [name, store] of Object.entries(stores)) contexts[name] = await ContextManager.open({ ...sessionOptions(long, store), sessionId: `open-${name}` });
+  for (const upTo of [100, 200, 400, calls.length]) {
+    const row = [];
+    for (const [name, store] of Object.entries(stores)) {
+      const context = contexts[name];
+      for (let k = context.version; k < upTo; k++) await calls[k](context);
+      await context.close();
+      const times = [];
+      for (let i = 0; i < 5; i++) {
+        const started = performance.now();
+        contexts[name] = await ContextManager.open({ ...sessionOptions(long, store), sessionId: `open-${name}` });
+        times.push(performance.now() - started);
+        if (i < 4) await contexts[name].close();
+      }
+      row.push(pct(times, 50).toFixed(1));
+    }
+    console.log(`| ${upTo} | ${row.join(' | ')} |`);
+  }
 } finally {
   await pool.end();
   await server.destroy();
