@@ -49,6 +49,18 @@ function readChanges(text: string, field: string): EngineChanges {
   return c as unknown as EngineChanges;
 }
 
+/** Whether two calls' changes are one call's, made twice: a build's are, but for the time it took. */
+function sameCall(a: string, b: string): boolean {
+  if (a === b) return true;
+  const timeless = (text: string) => {
+    const c = JSON.parse(text) as EngineChanges;
+    for (const call of c.log) if (call[0] === 'ledger') call[1] = 0;
+    for (const r of c.ledger) r.ms = 0;
+    return JSON.stringify(c);
+  };
+  return timeless(a) === timeless(b);
+}
+
 /** The summarizer prompt's key: SHA-256 of its UTF-16 units, so no two prompts share one. */
 async function promptKey(prompt: string): Promise<string> {
   const units = new Uint16Array(prompt.length);
@@ -94,6 +106,10 @@ export class ContextSession<Message = unknown> {
   #pending: SessionOutput[] = [];
   /** A write failed: the state is read back from the store before the next call. */
   #stale = false;
+  /** The last write failed without saying whether it landed: what it wrote, to find it in the store. */
+  #unsure: { version: number; changes: string; outputs: number } | null = null;
+  /** That write had landed: the changes the next call must make to be taken as it. */
+  #landed: string | null = null;
   /** Another worker moved the session on, or it was closed: every call rejects with this. */
   #lost: Error | null = null;
   #tail: Promise<unknown> = Promise.resolve();
@@ -242,12 +258,22 @@ export class ContextSession<Message = unknown> {
   }
 
   async #run<T>(body: (engine: Engine, inbox: Array<[number, string]>) => Promise<T>, written: () => void, inbox: Array<[number, string]>): Promise<T> {
-    if (this.#stale) await this.#load();
-    const engine = this.#engine as Engine;
-    const result = await body(engine, inbox);
-    await this.#commit(engine, inbox.map(([seq]) => seq));
-    written();
-    return result;
+    for (;;) {
+      if (this.#stale) await this.#load();
+      const engine = this.#engine as Engine;
+      const result = await body(engine, inbox);
+      const changes = JSON.stringify(engine.changes());
+      const landed = this.#landed;
+      this.#landed = null;
+      if (landed === null) await this.#commit(engine, changes, inbox.map(([seq]) => seq));
+      else if (!sameCall(landed, changes)) {
+        // Another call than the one whose write landed: the session goes on from that write, then this call is made.
+        this.#stale = true;
+        continue;
+      } else this.#written(this.#pending.length);
+      written();
+      return result;
+    }
   }
 
   /**
@@ -320,12 +346,9 @@ export class ContextSession<Message = unknown> {
     }
   }
 
-  async #commit(engine: Engine, inbox: number[]): Promise<void> {
+  async #commit(engine: Engine, changes: string, inbox: number[]): Promise<void> {
     const outputs = this.#pending;
-    const commit = {
-      sessionId: this.sessionId, version: this.#version, format: this.#parts.format, config: engine.config,
-      changes: JSON.stringify(engine.changes()), outputs, inbox,
-    };
+    const commit = { sessionId: this.sessionId, version: this.#version, format: this.#parts.format, config: engine.config, changes, outputs, inbox };
     try {
       await callMethod(this.#store, 'commitSession', 'options.store.commitSession', [commit]);
     } catch (error) {
@@ -334,17 +357,31 @@ export class ContextSession<Message = unknown> {
         this.#release();
       } else {
         this.#stale = true;
+        // The write may have landed and only its answer been lost: the next load finds out.
+        if (!this.#shared) this.#unsure = { version: this.#version, changes, outputs: outputs.length };
       }
       throw error;
     }
+    this.#written(outputs.length);
+  }
+
+  #written(outputs: number): void {
     this.#version++;
-    this.#outputs += outputs.length;
+    this.#outputs += outputs;
     this.#pending = [];
   }
 
   /** Makes the engine the store's session (a new one if there is none). */
   async #load(): Promise<void> {
-    const rows = (await callMethod(this.#store, 'loadSession', 'options.store.loadSession', [this.sessionId])) as SessionRows | undefined;
+    let rows = (await callMethod(this.#store, 'loadSession', 'options.store.loadSession', [this.sessionId])) as SessionRows | undefined;
+    // A write reported failed that is in the store after all: the session is read as before
+    // it, and the next call, if it is the same one, is taken as written (not made twice).
+    const unsure = this.#unsure;
+    let landed: string | null = null;
+    if (unsure && rows && rows.version === unsure.version + 1 && rows.changes.length === rows.version && rows.changes[rows.version - 1] === unsure.changes) {
+      landed = unsure.changes;
+      rows = { ...rows, version: unsure.version, outputs: rows.outputs - unsure.outputs, changes: rows.changes.slice(0, -1) };
+    }
     const p = this.#parts;
     const opts: Bag = { ...p.opts, store: { insertRawToolOutput: (entry: ToolOutputEntry) => this.#stash(entry) } };
     if (this.#summarizer) opts.summarizer = { summarize: (prompt: string) => this.#summarize(prompt) };
@@ -367,6 +404,8 @@ export class ContextSession<Message = unknown> {
     this.#outputs = rows?.outputs ?? 0;
     this.#pending = [];
     this.#stale = false;
+    this.#unsure = null;
+    this.#landed = landed;
   }
 
   /** The engine stores a text: it is written with the call, under the session's next number. */

@@ -222,6 +222,52 @@ describe('a store that fails mid-call', () => {
     store.close();
   });
 
+  it('a write that landed but whose answer was lost: the same call again is not made twice; another call goes on from it', async () => {
+    const spec = specs[0];
+    const calls = sessionCalls(spec);
+    const whole = await reference(spec);
+    for (const [retry, lost] of [['the same call', [0, 3, 4, 6]], ['a later call', [2, 5]]]) {
+      const real = new SqliteStateRepository(sqliteFile());
+      // The store writes, then the connection drops before it answers, once for each call in `lost`.
+      let next = 0;
+      const store = new Proxy(real, {
+        get(target, key) {
+          const value = Reflect.get(target, key, target);
+          if (key !== 'commitSession') return typeof value === 'function' ? value.bind(target) : value;
+          return (commit) => {
+            target.commitSession(commit);
+            if (lost.includes(commit.version) && next <= commit.version) {
+              next = commit.version + 1;
+              throw Object.assign(new Error('Connection terminated unexpectedly'), { code: 'ECONNRESET' });
+            }
+          };
+        },
+      });
+      const context = await ContextManager.open(sessionOptions(spec, store));
+      const requests = new Map();
+      let failures = 0;
+      for (let k = 0; k < calls.length; k++) {
+        let result;
+        try {
+          result = await calls[k](context);
+        } catch (error) {
+          assert.equal(error.code, 'ECONNRESET');
+          failures++;
+          // The host tries the same call again, or (the second time round) goes on with the next.
+          if (retry === 'the same call') result = await calls[k](context);
+          else continue;
+        }
+        if (typeof result === 'string') requests.set(k, result);
+      }
+      assert.equal(failures, lost.length, retry);
+      assert.equal(context.version, calls.length, `${retry}: every call written once`);
+      for (const [k, request] of whole.requests) if (requests.has(k)) assert.equal(requests.get(k), request, `${retry}: call ${k}`);
+      assert.ok(timeless(context.snapshot()) === whole.snapshot, `${retry}: the state is the uninterrupted run's`);
+      await context.close();
+      real.close();
+    }
+  });
+
   it('a row altered or cut short in the store: open rejects with a TypeError naming the session and version, and writes nothing', async () => {
     const file = sqliteFile();
     const store = new SqliteStateRepository(file);
