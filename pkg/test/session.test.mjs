@@ -268,14 +268,19 @@ describe('a store that fails mid-call', () => {
     }
   });
 
-  it('a row altered or cut short in the store: open rejects with a TypeError naming the session and version, and writes nothing', async () => {
+  /** A SQLite file holding `specs[0]`'s first `n` calls, and its store, open. */
+  async function written(n) {
     const file = sqliteFile();
     const store = new SqliteStateRepository(file);
-    const spec = specs[0];
-    const context = await ContextManager.open(sessionOptions(spec, store));
-    const calls = sessionCalls(spec);
-    for (let k = 0; k < 4; k++) await calls[k](context);
+    const context = await ContextManager.open(sessionOptions(specs[0], store));
+    const calls = sessionCalls(specs[0]);
+    for (let k = 0; k < n; k++) await calls[k](context);
     await context.close();
+    return { file, store, spec: specs[0], calls };
+  }
+
+  it('a row altered or cut short in the store: open rejects with a TypeError naming the session and version, and writes nothing', async () => {
+    const { file, store, spec } = await written(4);
     const db = new Database(file);
     const row = db.prepare('SELECT changes FROM context_changes WHERE session_id = ? AND version = 3').pluck().get(spec.id);
     for (const [altered, why] of [[row.slice(0, row.length / 2), 'is not JSON'], [JSON.stringify({ ...JSON.parse(row), log: 7 }), 'log']]) {
@@ -291,13 +296,7 @@ describe('a store that fails mid-call', () => {
   });
 
   it('SQLite read-only: the call rejects naming the file, and the sessions before stay readable', async () => {
-    const file = sqliteFile();
-    const store = new SqliteStateRepository(file);
-    const spec = specs[0];
-    const context = await ContextManager.open(sessionOptions(spec, store));
-    const calls = sessionCalls(spec);
-    for (let k = 0; k < 6; k++) await calls[k](context);
-    await context.close();
+    const { file, store, spec, calls } = await written(6);
     store.close();
 
     const readonly = new SqliteStateRepository(file, { readonly: true });

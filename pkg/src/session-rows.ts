@@ -1,0 +1,48 @@
+// What a session reads back from its store, checked, and the keys it finds things by.
+import type { EngineChanges } from './engine.js';
+import { argumentError, errorText } from './errors.js';
+import { array, number, object, string } from './read.js';
+
+/**
+ * One call's changes as the store gave them back, checked for their shape: a row altered
+ * or cut short is a TypeError naming the session and version, before anything is made of it.
+ */
+export function readChanges(text: string, field: string): EngineChanges {
+  let value: unknown;
+  try {
+    value = JSON.parse(string(field, text));
+  } catch (error) {
+    if (error instanceof TypeError) throw error;
+    throw argumentError(TypeError, field, `is not JSON: the row was altered or cut short (${errorText(error)})`);
+  }
+  const c = object(field, value);
+  for (const key of ['log', 'messages', 'calls', 'ledger']) array(`${field}.${key}`, c[key]);
+  number(`${field}.ledgerFrom`, c.ledgerFrom);
+  (c.messages as unknown[]).forEach((m, i) => {
+    const pair = array(`${field}.messages[${i}]`, m);
+    number(`${field}.messages[${i}][0]`, pair[0]);
+    if (pair[1] !== null) object(`${field}.messages[${i}][1]`, pair[1]);
+  });
+  (c.log as unknown[]).forEach((call, i) => string(`${field}.log[${i}][0]`, array(`${field}.log[${i}]`, call)[0]));
+  return c as unknown as EngineChanges;
+}
+
+/** Whether two calls' changes are one call's, made twice: a build's are, but for the time it took. */
+export function sameCall(a: string, b: string): boolean {
+  if (a === b) return true;
+  const timeless = (text: string) => {
+    const c = JSON.parse(text) as EngineChanges;
+    for (const call of c.log) if (call[0] === 'ledger') call[1] = 0;
+    for (const r of c.ledger) r.ms = 0;
+    return JSON.stringify(c);
+  };
+  return timeless(a) === timeless(b);
+}
+
+/** The summarizer prompt's key: SHA-256 of its UTF-16 units, so no two prompts share one. */
+export async function promptKey(prompt: string): Promise<string> {
+  const units = new Uint16Array(prompt.length);
+  for (let i = 0; i < prompt.length; i++) units[i] = prompt.charCodeAt(i);
+  const digest = new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', units));
+  return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
+}
