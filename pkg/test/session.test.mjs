@@ -157,7 +157,7 @@ for (const [kind, make] of Object.entries(STORES)) {
 }
 
 describe('a store that fails mid-call', () => {
-  it('PostgreSQL stopped during a build: the build rejects, nothing is half-written, the same call succeeds after the restart; the summary is not asked for again', async () => {
+  for (const how of ['stop', 'kill']) it(`PostgreSQL ${how === 'stop' ? 'stopped' : 'killed'} during a build: the build rejects, nothing is half-written, the same call succeeds after the restart; the summary is not asked for again`, async () => {
     const pool = await pgPool();
     const store = new PostgresStateRepository(pool);
     const spec = specs[0];
@@ -172,7 +172,7 @@ describe('a store that fails mid-call', () => {
       const answer = await summarize(prompt);
       if (stopNext) {
         stopNext = false;
-        await server.stop();
+        await server[how]();
       }
       return answer;
     };
