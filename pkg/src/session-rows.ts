@@ -2,6 +2,7 @@
 import type { EngineChanges } from './engine.js';
 import { argumentError, errorText } from './errors.js';
 import { array, number, object, string } from './read.js';
+import { textKey } from './text-key.js';
 
 /**
  * One call's changes as the store gave them back, checked for their shape: a row altered
@@ -41,8 +42,18 @@ export function sameCall(a: string, b: string): boolean {
 
 /** The summarizer prompt's key: SHA-256 of its UTF-16 units, so no two prompts share one. */
 export async function promptKey(prompt: string): Promise<string> {
+  const subtle = (globalThis as { crypto?: Crypto }).crypto?.subtle;
+  // Node 18 has no global Web Crypto: the length and two 32-bit hashes stand in.
+  if (!subtle) return `fnv:${textKey(prompt)}`;
   const units = new Uint16Array(prompt.length);
   for (let i = 0; i < prompt.length; i++) units[i] = prompt.charCodeAt(i);
-  const digest = new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', units));
+  const digest = new Uint8Array(await subtle.digest('SHA-256', units));
   return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** A name for this manager in the store's claims, unique enough among a fleet's workers. */
+export function ownerId(): string {
+  const crypto = (globalThis as { crypto?: Crypto }).crypto;
+  if (crypto?.randomUUID) return crypto.randomUUID();
+  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}-${Math.random().toString(36).slice(2)}`;
 }

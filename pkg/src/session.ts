@@ -12,7 +12,7 @@ import { turnScope } from './wasm.js';
 import { within } from './timeout.js';
 import type { ContextBuild, ContextSessionOptions, ContextSnapshot, LedgerRecord, SessionOutput, SessionRows, ToolOutputEntry } from './types.js';
 import { toSnapshot } from './snapshot.js';
-import { promptKey, readChanges, sameCall } from './session-rows.js';
+import { ownerId, promptKey, readChanges, sameCall } from './session-rows.js';
 import { fitsText } from './exact-text.js';
 
 /** A summary's claim outlasts its summarizer's bound by this much. */
@@ -73,7 +73,7 @@ export class ContextSession<Message = unknown> {
   /** Summaries paid for that the store could not keep yet (it was down): never asked for again here. */
   readonly #paid = new Map<string, string>();
   /** Who this manager is in a summary's claim. */
-  readonly #owner = globalThis.crypto.randomUUID();
+  readonly #owner = ownerId();
   #summarizerTimeoutMs = 0;
   /** Workers in several processes append to it (`options.shared`). */
   readonly #shared: boolean;
