@@ -158,8 +158,8 @@ export class PostgresStateRepository implements StateRepository, SessionStore {
   }
 
   /** Queues appends to a shared session (`SessionStore`). */
-  async enqueue(sessionId: string, messages: string): Promise<void> {
-    await this.#query('INSERT INTO context_inbox (session_id, messages) VALUES ($1, $2)', [sessionId, messages]);
+  async enqueue(sessionId: string, messages: string, appendId: string): Promise<void> {
+    await this.#query('INSERT INTO context_inbox (session_id, messages, append_id) VALUES ($1, $2, $3) ON CONFLICT (append_id) DO NOTHING', [sessionId, messages, appendId]);
   }
 
   /**

@@ -65,6 +65,8 @@ export class ContextSession<Message = unknown> {
   #stale = false;
   /** The last write failed without saying whether it landed: what it wrote, to find it in the store. */
   #unsure: { version: number; changes: string; outputs: number } | null = null;
+  /** A shared session's append that failed: its text and id, for a retry to reuse. */
+  #unsureAppend: { text: string; id: string } | null = null;
   /** That write had landed: the changes the next call must make to be taken as it. */
   #landed: string | null = null;
   /** Another worker moved the session on, or it was closed: every call rejects with this. */
@@ -137,7 +139,16 @@ export class ContextSession<Message = unknown> {
       return this.#queue(async () => {
         const list: unknown[] = Array.isArray(message) ? message : [message];
         list.forEach((m, i) => this.#parts.adapter.read(m, field(i)));
-        await this.#ask('enqueue', JSON.stringify(list));
+        const text = JSON.stringify(list);
+        // The same append again after a failed one may be a retry of one that was queued: the same id queues it once.
+        const id = this.#unsureAppend?.text === text ? this.#unsureAppend.id : ownerId();
+        try {
+          await this.#ask('enqueue', text, id);
+        } catch (error) {
+          this.#unsureAppend = { text, id };
+          throw error;
+        }
+        this.#unsureAppend = null;
       });
     }
     return this.#call(async (engine) => {

@@ -18,7 +18,7 @@ export function sqliteSessions(db: Database.Database) {
   const session = db.prepare('SELECT version, format, config, outputs FROM context_sessions WHERE session_id = ?');
   const changes = db.prepare('SELECT changes FROM context_changes WHERE session_id = ? AND version > ? ORDER BY version').pluck();
   const inbox = db.prepare('SELECT seq, messages FROM context_inbox WHERE session_id = ? AND taken_in IS NULL ORDER BY seq').raw();
-  const enqueue = db.prepare('INSERT INTO context_inbox (session_id, messages) VALUES (?, ?)');
+  const enqueue = db.prepare('INSERT INTO context_inbox (session_id, messages, append_id) VALUES (?, ?, ?) ON CONFLICT (append_id) DO NOTHING');
   // Kept, marked with the version that took them in: which build took in which append.
   const drain = db.prepare('UPDATE context_inbox SET taken_in = ? WHERE session_id = ? AND seq = ? AND taken_in IS NULL');
   const create = db.prepare('INSERT INTO context_sessions (session_id, version, format, config, outputs, updated_at) VALUES (?, 1, ?, ?, ?, ?)');
@@ -70,7 +70,7 @@ export function sqliteSessions(db: Database.Database) {
         return { ...(row ?? { version: 0, format: '', config: '', outputs: 0 }), changes: (row ? changes.all(sessionId, after) : []) as string[], inbox: queued };
       })();
     },
-    enqueue: (sessionId: string, messages: string) => void enqueue.run(sessionId, messages),
+    enqueue: (sessionId: string, messages: string, appendId: string) => void enqueue.run(sessionId, messages, appendId),
     commit: (c: SessionCommit) => commit.immediate(c),
     readSummary: (sessionId: string, key: string): string | undefined => {
       const text = summary.get(sessionId, key) as string | undefined;

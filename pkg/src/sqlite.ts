@@ -180,8 +180,8 @@ export class SqliteStateRepository implements StateRepository, SessionStore {
   }
 
   /** Queues appends to a shared session (`SessionStore`). */
-  enqueue(sessionId: string, messages: string): void {
-    this.write(() => this.sessions?.enqueue(sessionId, messages));
+  enqueue(sessionId: string, messages: string, appendId: string): void {
+    this.write(() => this.sessions?.enqueue(sessionId, messages, appendId));
   }
 
   /**

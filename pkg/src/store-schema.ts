@@ -44,6 +44,7 @@ const STEPS: readonly string[] = [
      seq        {serial},
      session_id TEXT  NOT NULL,
      messages   TEXT  NOT NULL,
+     append_id  TEXT  NOT NULL UNIQUE,
      taken_in   {int}
    );
    CREATE INDEX context_inbox_by_session ON context_inbox (session_id, seq);

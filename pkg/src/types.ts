@@ -717,8 +717,12 @@ export interface SessionStore {
   release(sessionId: string, key: string, owner: string): Promise<void> | void;
   /** Keeps a summary the moment it is paid for, and ends its claim: asked again for `key`, `readSummary` gives it. */
   writeSummary(sessionId: string, key: string, text: string): Promise<void> | void;
-  /** Queues messages (JSON text) appended to a shared session: the next build, by any worker, takes them in, in queue order. */
-  enqueue(sessionId: string, messages: string): Promise<void> | void;
+  /**
+   * Queues messages (JSON text) appended to a shared session: the next build, by any
+   * worker, takes them in, in queue order. `appendId` names the append: queued again under
+   * the same id (a retry after a lost answer), it is queued once.
+   */
+  enqueue(sessionId: string, messages: string, appendId: string): Promise<void> | void;
 }
 
 /** A session as `SessionStore.loadSession` reads it. */

@@ -268,6 +268,31 @@ describe('a store that fails mid-call', () => {
     }
   });
 
+  it('a shared session\'s append whose answer was lost: the same append again is queued once', async () => {
+    const real = new SqliteStateRepository(sqliteFile());
+    let drop = 1;
+    const store = new Proxy(real, {
+      get(target, key) {
+        const value = Reflect.get(target, key, target);
+        if (key !== 'enqueue') return typeof value === 'function' ? value.bind(target) : value;
+        return (...args) => {
+          target.enqueue(...args);
+          if (drop-- > 0) throw Object.assign(new Error('Connection terminated unexpectedly'), { code: 'ECONNRESET' });
+        };
+      },
+    });
+    const context = await ContextManager.open({ sessionId: 'shared-retry', store, shared: true, format: 'openai-chat', budget: 10_000 });
+    const first = { role: 'user', content: 'run the tests' };
+    assert.equal((await rejected(context.append(first))).code, 'ECONNRESET');
+    await context.append(first);
+    await context.append({ role: 'assistant', content: 'ok' });
+    await context.append({ role: 'user', content: 'run the tests' });
+    const { messages } = await context.build();
+    assert.deepEqual(messages.map((m) => m.content), ['run the tests', 'ok', 'run the tests'], 'the retried append once; an append of the same text made later, again');
+    await context.close();
+    real.close();
+  });
+
   /** A SQLite file holding `specs[0]`'s first `n` calls, and its store, open. */
   async function written(n) {
     const file = sqliteFile();
