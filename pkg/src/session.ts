@@ -15,8 +15,11 @@ import { toSnapshot } from './snapshot.js';
 import { ownerId, promptKey, readChanges, sameCall } from './session-rows.js';
 import { fitsText } from './exact-text.js';
 
-/** A summary's claim outlasts its summarizer's bound by this much. */
-const CLAIM_MARGIN_MS = 1_000;
+/**
+ * A claim lapses this long after its holder last renewed it; a live holder renews it
+ * three times as often, so only a dead (or long-stalled) one loses it.
+ */
+const CLAIM_TTL_MS = 5_000;
 /** How often a worker waiting for another's summary looks for it. */
 const CLAIM_POLL_MS = 25;
 
@@ -250,7 +253,7 @@ export class ContextSession<Message = unknown> {
    * whose claim ran out while it worked starts over from what was written meanwhile.
    */
   async #sharedRun<T>(body: (engine: Engine, inbox: Array<[number, string]>) => Promise<T>, written: () => void, takesIn: boolean): Promise<T> {
-    await this.#claim('build');
+    const hold = await this.#hold('build');
     try {
       for (let attempt = 1; ; attempt++) {
         if (this.#stale) await this.#load();
@@ -267,7 +270,7 @@ export class ContextSession<Message = unknown> {
         }
       }
     } finally {
-      await this.#ask('release', 'build', this.#owner).catch(() => undefined);
+      await hold.release();
     }
   }
 
@@ -298,11 +301,25 @@ export class ContextSession<Message = unknown> {
     }
   }
 
-  /** Waits until this manager holds `key` of the session (a dead holder's claim runs out). */
-  async #claim(key: string): Promise<void> {
-    while (!(await this.#ask('claim', key, this.#owner, this.#summarizerTimeoutMs + CLAIM_MARGIN_MS))) {
+  /**
+   * Waits until this manager holds `key` of the session (a dead holder's claim lapses),
+   * then renews it until released; `ready()`, while waiting, ends the wait early with
+   * `null` (the summary it waits for came).
+   */
+  async #hold(key: string, ready: () => Promise<boolean> = async () => false): Promise<{ release(): Promise<void> }> {
+    while (!(await this.#ask('claim', key, this.#owner, CLAIM_TTL_MS))) {
+      if (await ready()) return { release: async () => undefined };
       await new Promise((resolve) => setTimeout(resolve, CLAIM_POLL_MS));
     }
+    // A renewal that fails leaves the claim to lapse: the version check keeps the session whole.
+    const timer = setInterval(() => void this.#ask('claim', key, this.#owner, CLAIM_TTL_MS).catch(() => undefined), CLAIM_TTL_MS / 3);
+    (timer as { unref?: () => void }).unref?.();
+    return {
+      release: async () => {
+        clearInterval(timer);
+        await this.#ask('release', key, this.#owner).catch(() => undefined);
+      },
+    };
   }
 
   /** The store's `name(sessionId, ...args)`, as a promise. */
@@ -393,29 +410,25 @@ export class ContextSession<Message = unknown> {
     const key = await promptKey(prompt);
     const paid = this.#paid.get(key);
     if (paid !== undefined) return paid;
-    const store = (name: string, ...args: unknown[]) => this.#ask(name, key, ...args);
-    const timeout = this.#summarizerTimeoutMs;
-    for (;;) {
-      const known = await store('readSummary');
-      if (typeof known === 'string') return known;
-      // A claim lasts as long as its summarizer may take: a worker killed while asking holds it no longer.
-      if (await store('claim', this.#owner, timeout + CLAIM_MARGIN_MS)) break;
-      await new Promise((resolve) => setTimeout(resolve, CLAIM_POLL_MS));
-    }
+    let known: unknown;
+    const came = async () => typeof (known = await this.#ask('readSummary', key)) === 'string';
+    if (await came()) return known;
+    // Held while the summarizer works: the others wait for its answer; a worker killed while asking holds it no longer.
+    const hold = await this.#hold(key, came);
+    if (typeof known === 'string') return known;
     let summary: unknown;
     try {
-      summary = await within(timeout, Promise.resolve(callMethod(this.#summarizer as Bag, 'summarize', 'summarizer.summarize', [prompt])), 'summarizer.summarize', 'summarizerTimeoutMs');
+      summary = await within(this.#summarizerTimeoutMs, Promise.resolve(callMethod(this.#summarizer as Bag, 'summarize', 'summarizer.summarize', [prompt])), 'summarizer.summarize', 'summarizerTimeoutMs');
     } catch (error) {
-      await store('release', this.#owner).catch(() => undefined);
+      await hold.release();
       throw error;
     }
     if (typeof summary === 'string' && summary.trim() !== '') {
       this.#paid.set(key, summary);
-      // A store that fails here fails the build's own write too, which holds the summary as well.
-      await store('writeSummary', summary).catch(() => undefined);
-    } else {
-      await store('release', this.#owner).catch(() => undefined);
+      // Writing it ends the claim. A store that fails here fails the build's own write too, which holds the summary as well.
+      await this.#ask('writeSummary', key, summary).catch(() => undefined);
     }
+    await hold.release();
     return summary;
   }
 }

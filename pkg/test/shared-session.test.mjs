@@ -5,11 +5,12 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import Database from 'better-sqlite3';
+import { ContextManager } from '@devs/context';
 import { PostgresStateRepository } from '@devs/context/postgres';
 import { SqliteStateRepository } from '@devs/context/sqlite';
 import { startPostgres } from './postgres.mjs';
@@ -75,6 +76,32 @@ describe('a session shared by 3 processes', () => {
     } finally {
       await pool.end();
     }
+  });
+
+  it('a worker killed while it builds (its summarizer never answers): its claim lapses, and another builds the session', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'shared-kill-')), 'state.sqlite');
+    new SqliteStateRepository(file).close();
+    const log = join(mkdtempSync(join(tmpdir(), 'shared-kill-log-')), 'paid.log');
+    const child = spawn(process.execPath, [worker, JSON.stringify({ target: { kind: 'sqlite', file }, log, worker: 0, appends: 30, sessionId: 'shared-kill', hang: true })], { stdio: 'ignore' });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    while (!(existsSync(log) && readFileSync(log, 'utf8').includes('hanging'))) await new Promise((resolve) => setTimeout(resolve, 20));
+    // While it waits on its summarizer the worker holds the build claim, renewed, for a few seconds at a time.
+    const db = new Database(file, { readonly: true });
+    const claim = db.prepare("SELECT claimed_by, claimed_until FROM context_summaries WHERE session_id = 'shared-kill' AND key = 'build'").get();
+    db.close();
+    assert.ok(claim?.claimed_by, 'the build is claimed');
+    assert.ok(claim.claimed_until - Date.now() <= 5_000, `the claim runs ${claim.claimed_until - Date.now()} ms ahead, not the summarizer's 120 s`);
+    child.kill('SIGKILL');
+    await exited;
+    const store = new SqliteStateRepository(file);
+    const asked = [];
+    const context = await ContextManager.open({ sessionId: 'shared-kill', store, shared: true, format: 'openai-chat', budget: 3_000, summarizer: async (p) => { asked.push(p); return 'Earlier work.'; } });
+    const { ledger } = await context.build();
+    assert.ok(asked.length > 0, 'the compaction the dead worker began is made by this one');
+    assert.ok(ledger.tokens <= 3_000, 'within the budget');
+    assert.equal(store.loadSession('shared-kill').inbox.length, 0, 'every queued append taken in');
+    await context.close();
+    store.close();
   });
 
   it('SQLite: the same, on one file', async () => {

@@ -23,6 +23,11 @@ let context;
 context = await ContextManager.open({
   sessionId: config.sessionId, store, shared: true, format: 'openai-chat', budget: 3_000,
   summarizer: async (prompt) => {
+    if (config.hang) {
+      // A summarizer that never answers: the test kills this process while it waits.
+      appendFileSync(config.log, `${JSON.stringify({ hanging: process.pid })}\n`);
+      return new Promise(() => {});
+    }
     // Long enough for the others to want the same compaction meanwhile.
     await sleep(30);
     const answer = `Earlier: ${prompt.length} characters (${createHash('sha256').update(prompt).digest('hex').slice(0, 16)}).`;
