@@ -158,7 +158,7 @@ export class ContextSession<Message = unknown> {
       const list: unknown[] = Array.isArray(message) ? message : [message];
       engine.begin();
       try {
-        engine.append(list, (i) => (Array.isArray(message) ? `messages[${i}]` : 'message'));
+        engine.append(list, field);
       } catch (error) {
         engine.rollback();
         throw error;
@@ -303,8 +303,8 @@ export class ContextSession<Message = unknown> {
 
   /**
    * Waits until this manager holds `key` of the session (a dead holder's claim lapses),
-   * then renews it until released; `ready()`, while waiting, ends the wait early with
-   * `null` (the summary it waits for came).
+   * then renews it until released. `ready()`, asked while waiting, ends the wait early
+   * (the summary it waits for came): the claim is then not held, and its release does nothing.
    */
   async #hold(key: string, ready: () => Promise<boolean> = async () => false): Promise<{ release(): Promise<void> }> {
     while (!(await this.#ask('claim', key, this.#owner, CLAIM_TTL_MS))) {
