@@ -230,18 +230,10 @@ describe('a store that fails mid-call', () => {
       const real = new SqliteStateRepository(sqliteFile());
       // The store writes, then the connection drops before it answers, once for each call in `lost`.
       let next = 0;
-      const store = new Proxy(real, {
-        get(target, key) {
-          const value = Reflect.get(target, key, target);
-          if (key !== 'commitSession') return typeof value === 'function' ? value.bind(target) : value;
-          return (commit) => {
-            target.commitSession(commit);
-            if (lost.includes(commit.version) && next <= commit.version) {
-              next = commit.version + 1;
-              throw Object.assign(new Error('Connection terminated unexpectedly'), { code: 'ECONNRESET' });
-            }
-          };
-        },
+      const store = answerLost(real, 'commitSession', (commit) => {
+        if (!lost.includes(commit.version) || next > commit.version) return false;
+        next = commit.version + 1;
+        return true;
       });
       const context = await ContextManager.open(sessionOptions(spec, store));
       const requests = new Map();
@@ -271,16 +263,7 @@ describe('a store that fails mid-call', () => {
   it('a shared session\'s append whose answer was lost: the same append again is queued once', async () => {
     const real = new SqliteStateRepository(sqliteFile());
     let drop = 1;
-    const store = new Proxy(real, {
-      get(target, key) {
-        const value = Reflect.get(target, key, target);
-        if (key !== 'enqueue') return typeof value === 'function' ? value.bind(target) : value;
-        return (...args) => {
-          target.enqueue(...args);
-          if (drop-- > 0) throw Object.assign(new Error('Connection terminated unexpectedly'), { code: 'ECONNRESET' });
-        };
-      },
-    });
+    const store = answerLost(real, 'enqueue', () => drop-- > 0);
     const context = await ContextManager.open({ sessionId: 'shared-retry', store, shared: true, format: 'openai-chat', budget: 10_000 });
     const first = { role: 'user', content: 'run the tests' };
     assert.equal((await rejected(context.append(first))).code, 'ECONNRESET');
@@ -292,6 +275,20 @@ describe('a store that fails mid-call', () => {
     await context.close();
     real.close();
   });
+
+  /** `real`, whose `method` does its work and then, when `lose(...args)` says so, loses its answer as a dropped connection does. */
+  function answerLost(real, method, lose) {
+    return new Proxy(real, {
+      get(target, key) {
+        const value = Reflect.get(target, key, target);
+        if (key !== method) return typeof value === 'function' ? value.bind(target) : value;
+        return (...args) => {
+          value.apply(target, args);
+          if (lose(...args)) throw Object.assign(new Error('Connection terminated unexpectedly'), { code: 'ECONNRESET' });
+        };
+      },
+    });
+  }
 
   /** A SQLite file holding `specs[0]`'s first `n` calls, and its store, open. */
   async function written(n) {
