@@ -100,8 +100,8 @@ pub struct ManagerCore(Manager);
 
 #[wasm_bindgen]
 impl ManagerCore {
-    /// `shares`: `[highWater, lowWater, recentShare, partShare, summarizerShare]`, NaN for
-    /// each default.
+    /// `shares`: `[highWater, lowWater, recentShare, partShare, summarizerShare,
+    /// keepFirstMessage (1 or 0)]`, NaN for each default.
     /// `prefix` names the options in errors: `options`, or `options.bounded`.
     #[wasm_bindgen(constructor)]
     pub fn new(
@@ -118,6 +118,7 @@ impl ManagerCore {
             recent_share: opt(2),
             part_share: opt(3),
             summarizer_share: opt(4),
+            keep_first: opt(5).map(|v| v != 0.0),
         };
         let config = report(Config::new(prefix, budget, options))?;
         Ok(ManagerCore(report(Manager::new(
@@ -291,6 +292,12 @@ impl ManagerCore {
     #[wasm_bindgen(getter)]
     pub fn first_live(&self) -> usize {
         self.0.first_live
+    }
+
+    /// Message 0 is kept in every request (`Config::keep_first`).
+    #[wasm_bindgen(getter)]
+    pub fn pins_first(&self) -> bool {
+        self.0.pins_first()
     }
 
     #[wasm_bindgen(getter)]

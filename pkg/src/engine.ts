@@ -189,7 +189,10 @@ export class Engine {
     const systemTokens = (o.system ? count(o.counter, o.system, 'options.system') + framing : 0) + (o.adapter.framing.request ?? 0);
     const pinnedTokens = o.pinned.reduce((n, p, i) => n + count(o.counter, p, `options.pinned[${i}]`) + framing, 0);
     this.core = this.#log.wrap(checked(() => new rules.ManagerCore(o.field, o.budget, o.shares, systemTokens, pinnedTokens)));
-    this.config = textKey(JSON.stringify([o.budget, Array.from(o.shares), systemTokens, pinnedTokens, o.cacheControl]));
+    // Options added later are left out while unset, so a config key stays what it was.
+    const shares = Array.from(o.shares);
+    while (shares.length > 5 && Number.isNaN(shares[shares.length - 1])) shares.pop();
+    this.config = textKey(JSON.stringify([o.budget, shares, systemTokens, pinnedTokens, o.cacheControl]));
   }
 
   /** The engine between builds, as JSON data of its own: what `restore` makes the same engine from. */
@@ -202,8 +205,8 @@ export class Engine {
   }
 
   #kept(i: number): EngineState['messages'][number] {
-    if (i < this.#released) return null;
     const m = this.#messages[i];
+    if (m === RELEASED) return null;
     const { adapter } = this.#o;
     const kept: NonNullable<EngineState['messages'][number]> = { source: adapter.plain ? adapter.plain(m.source, `messages[${i}]`) : m.source };
     m.display?.forEach((text, k) => {
@@ -340,7 +343,10 @@ export class Engine {
    */
   #release(): void {
     const live = this.core.first_live;
+    const opening = this.core.pins_first;
     for (; this.#released < live; this.#released++) {
+      // The opening message is sent in every request (`keepFirstMessage`).
+      if (this.#released === 0 && opening) continue;
       this.#messages[this.#released] = RELEASED;
       this.#dirty.add(this.#released);
     }
@@ -584,7 +590,7 @@ export class Engine {
     for (let n = encoded[at++]; n > 0; n--) breakpoints.add(encoded[at++]);
     const plan: Plan = {
       system: this.#o.system, pinned: this.#o.pinned, fixedBreakpoint: false, summary: undefined, summaryBreakpoint: false,
-      messages: [], tail: this.#tail, leftOut: false,
+      messages: [], summaryAt: 0, tail: this.#tail, leftOut: false,
       unansweredText: ownText(1), leftOutText: ownText(2), cacheControl: cache,
     };
     at = 1;
@@ -592,8 +598,11 @@ export class Engine {
       const code = encoded[at++];
       const mark = cache && breakpoints.has(e);
       if (code === Fixed) plan.fixedBreakpoint = mark;
-      else if (code === LeftOut) plan.leftOut = true;
-      else if (code === Summary) {
+      else if (code === LeftOut) {
+        plan.leftOut = true;
+        plan.summaryAt = plan.messages.length;
+      } else if (code === Summary) {
+        plan.summaryAt = plan.messages.length;
         plan.summary = ownText(0, this.#summary);
         plan.summaryBreakpoint = mark;
       } else if (code === Message) {

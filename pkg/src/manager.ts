@@ -41,11 +41,12 @@ export function engineOptions(field: string, opts: Bag, adapter: Adapter, defaul
   const pinned = opts.pinned === undefined ? [] : opts.pinned;
   if (!Array.isArray(pinned)) throw argumentError(TypeError, `${field}.pinned`, 'must be an array of strings');
   const share = (key: string) => optionalNumber(`${field}.${key}`, opts[key]) ?? NaN;
+  const keepFirst = optionalBoolean(`${field}.keepFirstMessage`, opts.keepFirstMessage);
   return {
     field,
     adapter,
     budget,
-    shares: Float64Array.from(['highWater', 'lowWater', 'recentShare', 'partShare', 'summarizerShare'], share),
+    shares: Float64Array.from([...['highWater', 'lowWater', 'recentShare', 'partShare', 'summarizerShare'].map(share), keepFirst === undefined ? NaN : Number(keepFirst)]),
     counter: (opts.countTokens === undefined ? defaults.counter : optionalFunction(`${field}.countTokens`, opts.countTokens)) as TokenCounter | undefined,
     store,
     summarizer: opts.summarizer === undefined ? undefined : holder(`${field}.summarizer`, opts.summarizer, ['summarize']),

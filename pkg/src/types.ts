@@ -621,6 +621,12 @@ export interface ContextManagerOptions {
   partShare?: number;
   /** No summarizer prompt exceeds this share of the budget. Default 0.4. */
   summarizerShare?: number;
+  /**
+   * Keep the opening user message (where most agents put the task) in every request, before
+   * the summary, while the turns after it are folded away. Default true; false lets it be
+   * summarized or dropped like any other turn.
+   */
+  keepFirstMessage?: boolean;
   /** For format `'vscode'`: the extension's `vscode` module, whose classes the messages are built with. */
   vscode?: VscodeLanguageModelApi;
   /**
@@ -799,7 +805,7 @@ export interface ContextBuild<Message = unknown> {
 export interface ContextWarning {
   /** The request it happened in (1-based). */
   request: number;
-  /** `'store-failed'`, `'summarizer-failed'`, `'summary-over-cap'`, `'summary-dropped'`, `'squeezed'`, `'deferred'` or `'open-loop-thinking-dropped'`. */
+  /** `'store-failed'`, `'summarizer-failed'`, `'summary-over-cap'`, `'summary-dropped'`, `'squeezed'`, `'deferred'`, `'open-loop-thinking-dropped'` or `'user-text-dropped'`. */
   code: string;
   /** What happened, with the host's error in parentheses where a callback failed. */
   message: string;

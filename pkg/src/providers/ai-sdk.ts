@@ -95,9 +95,12 @@ export const aiSdk: Adapter = {
     const out: Bag[] = [];
     const fixed = [plan.system, ...plan.pinned].filter((t): t is string => t !== undefined && t !== '');
     if (fixed.length) out.push(marked({ role: 'system', content: fixed.join('\n\n') }, plan.cacheControl && plan.fixedBreakpoint));
-    if (plan.summary !== undefined) out.push(marked({ role: 'user', content: plan.summary }, plan.summaryBreakpoint));
-    if (plan.leftOut) out.push({ role: 'user', content: plan.leftOutText });
-    for (const pm of plan.messages) {
+    const folded = () => {
+      if (plan.summary !== undefined) out.push(marked({ role: 'user', content: plan.summary }, plan.summaryBreakpoint));
+      if (plan.leftOut) out.push({ role: 'user', content: plan.leftOutText });
+    };
+    plan.messages.forEach((pm, i) => {
+      if (i === plan.summaryAt) folded();
       const source = pm.source as Bag;
       const message = pm.shown.some((s) => s !== undefined) ? shownMessage(source, pm.shown, true) : source;
       out.push(marked(message, pm.breakpoint));
@@ -107,7 +110,8 @@ export const aiSdk: Adapter = {
           content: pm.unanswered.map((c) => ({ type: 'tool-result', toolCallId: c.id, toolName: c.name, output: { type: 'error-text', value: plan.unansweredText } })),
         });
       }
-    }
+    });
+    if (plan.summaryAt >= plan.messages.length) folded();
     return { messages: out };
   },
 

@@ -99,11 +99,14 @@ export const anthropic: Adapter = {
         out.push(m);
       }
     };
-    if (plan.summary !== undefined) {
+    const folded = () => {
+      if (plan.summary === undefined) return;
       push({ role: 'user', content: [plan.summaryBreakpoint ? { type: 'text', text: plan.summary, cache_control: CACHE } : { type: 'text', text: plan.summary }] });
-    }
+    };
     let pending: Bag[] = []; // marked results owed to the next user message
-    for (const pm of plan.messages) {
+    plan.messages.forEach((pm, i) => {
+      // The opening message has no calls: nothing is pending before the summary.
+      if (i === plan.summaryAt) folded();
       const source = pm.source as Bag;
       const changed = pm.shown.some((s) => s !== undefined);
       let message: Bag = source;
@@ -127,7 +130,8 @@ export const anthropic: Adapter = {
       }
       push(message);
       pending = pm.unanswered.map((c) => ({ type: 'tool_result', tool_use_id: c.id, content: plan.unansweredText, is_error: true }));
-    }
+    });
+    if (plan.summaryAt >= plan.messages.length) folded();
     if (pending.length) push({ role: 'user', content: pending });
     if (out.length === 0 || out[0].role !== 'user') out.unshift({ role: 'user', content: plan.leftOutText });
     const fixed = [plan.system, ...plan.pinned].filter((t): t is string => t !== undefined && t !== '');

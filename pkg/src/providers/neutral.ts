@@ -103,6 +103,8 @@ export interface Plan {
   summary: string | undefined;
   summaryBreakpoint: boolean;
   messages: PlannedMessage[];
+  /** How many of `messages` come before the summary and the note for dropped turns: 1 when the opening message is kept (`keepFirstMessage`), else 0. */
+  summaryAt: number;
   /** The host's text after the conversation (the runner's plan), '' for none. */
   tail: string;
   /** The earliest turns were dropped, with no summary in their place. */

@@ -39,6 +39,12 @@ function shownMessage(source: Bag, shown: ReadonlyArray<string | null | undefine
   return message;
 }
 
+/** The summary, and the note for dropped turns, as user messages. */
+function folded(plan: Plan, out: Bag[]): void {
+  if (plan.summary !== undefined) out.push({ role: 'user', content: plan.summary });
+  if (plan.leftOut) out.push({ role: 'user', content: plan.leftOutText });
+}
+
 export const openaiChat: Adapter = {
   format: 'openai-chat',
   framing: { message: 4, part: 1 },
@@ -73,13 +79,13 @@ export const openaiChat: Adapter = {
     const out: Bag[] = [];
     const fixed = [plan.system, ...plan.pinned].filter((t): t is string => t !== undefined && t !== '');
     if (fixed.length) out.push({ role: 'system', content: fixed.join('\n\n') });
-    if (plan.summary !== undefined) out.push({ role: 'user', content: plan.summary });
-    if (plan.leftOut) out.push({ role: 'user', content: plan.leftOutText });
-    for (const pm of plan.messages) {
+    plan.messages.forEach((pm, i) => {
+      if (i === plan.summaryAt) folded(plan, out);
       const source = pm.source as Bag;
       out.push(pm.shown.some((s) => s !== undefined) ? shownMessage(source, pm.shown, true) : source);
       for (const c of pm.unanswered) out.push({ role: 'tool', tool_call_id: c.id, content: plan.unansweredText });
-    }
+    });
+    if (plan.summaryAt >= plan.messages.length) folded(plan, out);
     return { messages: out };
   },
 

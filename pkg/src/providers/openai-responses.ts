@@ -94,16 +94,20 @@ export const openaiResponses: Adapter = {
     const out: unknown[] = [];
     const fixed = [plan.system, ...plan.pinned].filter((t): t is string => t !== undefined && t !== '');
     if (fixed.length) out.push({ role: 'system', content: fixed.join('\n\n') });
-    if (plan.summary !== undefined) out.push({ role: 'user', content: plan.summary });
-    if (plan.leftOut) out.push({ role: 'user', content: plan.leftOutText });
-    for (const pm of plan.messages) {
+    const folded = () => {
+      if (plan.summary !== undefined) out.push({ role: 'user', content: plan.summary });
+      if (plan.leftOut) out.push({ role: 'user', content: plan.leftOutText });
+    };
+    plan.messages.forEach((pm, i) => {
+      if (i === plan.summaryAt) folded();
       const source = pm.source as Bag;
       out.push(pm.shown.some((s) => s !== undefined) ? shownItem(source, pm.shown, true) : source);
       for (const c of pm.unanswered) {
         const custom = source.type === 'custom_tool_call';
         out.push({ type: custom ? 'custom_tool_call_output' : 'function_call_output', call_id: c.id, output: plan.unansweredText });
       }
-    }
+    });
+    if (plan.summaryAt >= plan.messages.length) folded();
     return { messages: out };
   },
 

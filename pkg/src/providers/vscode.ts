@@ -74,11 +74,17 @@ export function vscodeAdapter(api: unknown): Adapter {
           out.push({ role, content, name, fresh: source === undefined, source });
         }
       };
-      const opening = [plan.system, ...plan.pinned, plan.summary, plan.leftOut ? plan.leftOutText : undefined]
-        .filter((t): t is string => t !== undefined && t !== '');
-      if (opening.length) push(User, opening.map(textPart));
+      // No system role: the fixed texts, then the summary, open the first user message.
+      const texts = (list: Array<string | undefined>) => list.filter((t): t is string => t !== undefined && t !== '');
+      const fixed = texts([plan.system, ...plan.pinned]);
+      if (fixed.length) push(User, fixed.map(textPart));
+      const folded = () => {
+        const list = texts([plan.summary, plan.leftOut ? plan.leftOutText : undefined]);
+        if (list.length) push(User, list.map(textPart));
+      };
       let pending: unknown[] = [];
-      for (const pm of plan.messages) {
+      plan.messages.forEach((pm, i) => {
+        if (i === plan.summaryAt) folded();
         const source = pm.source as Bag;
         const role = source.role as number;
         const parts = source.content as unknown[];
@@ -97,7 +103,8 @@ export function vscodeAdapter(api: unknown): Adapter {
           push(role, content, changed ? undefined : source, source.name as string | undefined);
         }
         pending = pm.unanswered.map((c) => resultPart(c.id, [textPart(plan.unansweredText)]));
-      }
+      });
+      if (plan.summaryAt >= plan.messages.length) folded();
       if (pending.length) push(User, pending);
       if (out.length && out[0].role !== User) out.unshift({ role: User, content: [textPart(plan.leftOutText)], fresh: true });
       return { messages: out.map((m) => (m.fresh || m.source === undefined ? message(m.role, m.content, m.name) : m.source)) };

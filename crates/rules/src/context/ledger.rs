@@ -112,6 +112,8 @@ pub enum Warning {
     Deferred,
     /// A compaction that had to reach past the thinking of an open tool loop dropped it.
     OpenLoopThinkingDropped,
+    /// Turns dropped without a summary held text the user wrote.
+    UserTextDropped,
 }
 
 impl Warning {
@@ -124,6 +126,7 @@ impl Warning {
             Warning::Squeezed => "squeezed",
             Warning::Deferred => "deferred",
             Warning::OpenLoopThinkingDropped => "open-loop-thinking-dropped",
+            Warning::UserTextDropped => "user-text-dropped",
         }
     }
 
@@ -145,6 +148,9 @@ impl Warning {
             }
             Warning::OpenLoopThinkingDropped => {
                 "the compaction had to edit before the thinking of the open tool loop, which was dropped: the provider may refuse a tool loop without it"
+            }
+            Warning::UserTextDropped => {
+                "turns holding text the user wrote were dropped without a summary: the stored transcript named in the index still holds them"
             }
         }
     }

@@ -51,6 +51,8 @@ pub struct Config {
     pub summarizer_share: f64,
     /// A summary may take at most this share of the budget.
     pub summary_share: f64,
+    /// The opening user message (the task, in most agents) is never folded away.
+    pub keep_first: bool,
 }
 
 pub const DEFAULT_HIGH_WATER: f64 = 0.85;
@@ -74,6 +76,7 @@ pub struct Options {
     pub recent_share: Option<f64>,
     pub part_share: Option<f64>,
     pub summarizer_share: Option<f64>,
+    pub keep_first: Option<bool>,
 }
 
 fn share(field: &str, v: Option<f64>, default: f64, max: f64) -> Result<f64, FieldError> {
@@ -150,6 +153,7 @@ impl Config {
             part_share,
             summarizer_share,
             summary_share: DEFAULT_SUMMARY_SHARE,
+            keep_first: o.keep_first.unwrap_or(true),
         })
     }
 
@@ -384,6 +388,32 @@ impl Manager {
         self.first_live..self.history.messages.len()
     }
 
+    /// Whether message 0 is the task: a user message of text, kept by the config. Most
+    /// agents put the task there, and without it a request stops saying what to do.
+    pub fn pins_first(&self) -> bool {
+        self.config.keep_first
+            && self.history.messages.first().is_some_and(|m| {
+                m.role == Role::User && m.has_kind(Kind::Text) && !m.has_kind(Kind::Result)
+            })
+    }
+
+    /// The opening message, once the turns after it are folded away: sent before the
+    /// summary, as it was first sent, so its place in the cache stays.
+    pub fn opening(&self) -> Option<usize> {
+        (self.first_live > 0 && self.pins_first()).then_some(0)
+    }
+
+    /// Tokens that folding messages `from..to` takes out of the request: the opening
+    /// message stays.
+    pub fn fold_tokens(&self, from: usize, to: usize) -> f64 {
+        let from = if from == 0 && self.pins_first() {
+            1
+        } else {
+            from
+        };
+        (from..to).map(|i| self.history.messages[i].tokens()).sum()
+    }
+
     fn fixed_tokens(&self) -> f64 {
         self.system_tokens + self.pinned_tokens
     }
@@ -391,7 +421,11 @@ impl Manager {
     /// Tokens of the request as it stands, by our counter.
     pub fn raw_tokens(&self) -> f64 {
         let messages: f64 = self.live().map(|i| self.history.messages[i].tokens()).sum();
+        let opening = self
+            .opening()
+            .map_or(0.0, |i| self.history.messages[i].tokens());
         self.fixed_tokens()
+            + opening
             + self.summary_tokens
             + messages
             + self.unanswered_tokens()
@@ -828,7 +862,7 @@ impl Manager {
         let mut used = 0.0;
         while to < self.summary_target {
             let end = self.history.next_group(to);
-            let t: f64 = (to..end).map(|i| self.history.messages[i].tokens()).sum();
+            let t = self.fold_tokens(to, end);
             if to > self.first_live && used + t > cap {
                 break;
             }
@@ -860,6 +894,14 @@ impl Manager {
             self.summary_tokens = 0.0;
             self.summary_version += 1;
             self.record.warn(Warning::SummaryDropped);
+        }
+        let pinned = self.pins_first();
+        let user_text = (start..self.first_live).any(|i| {
+            let m = &self.history.messages[i];
+            m.role == Role::User && m.has_kind(Kind::Text) && !(i == 0 && pinned)
+        });
+        if user_text {
+            self.record.warn(Warning::UserTextDropped);
         }
         if self.first_live > start {
             self.record.compaction_mut().dropped = Some(Span {
@@ -895,7 +937,7 @@ impl Manager {
 
     fn largest_live_part(&self) -> Option<(usize, usize)> {
         let mut best: Option<(usize, usize, f64)> = None;
-        for i in self.live() {
+        for i in self.opening().into_iter().chain(self.live()) {
             for (k, p) in self.history.messages[i].parts.iter().enumerate() {
                 if p.kind.editable()
                     && p.shown != Shown::Placeholder
@@ -1012,7 +1054,7 @@ impl Manager {
     pub fn sections(&self) -> Sections {
         let (mut history, mut appended, mut framing) = (0.0, 0.0, 0.0);
         let sent_before = self.journal.as_ref().map_or(self.sent, |j| j.sent);
-        for i in self.live() {
+        for i in self.opening().into_iter().chain(self.live()) {
             let m = &self.history.messages[i];
             let parts: f64 = m.parts.iter().map(Part::visible_tokens).sum();
             framing += m.framing;

@@ -147,9 +147,7 @@ pub fn summary_end(m: &Manager, newest: usize) -> usize {
     let mut end = m.first_live;
     while end < newest && freed < over {
         let next = m.history.next_group(end);
-        freed += (end..next)
-            .map(|i| m.history.messages[i].tokens())
-            .sum::<f64>();
+        freed += m.fold_tokens(end, next);
         end = next;
     }
     end

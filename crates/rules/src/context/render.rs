@@ -105,6 +105,13 @@ pub fn plan(m: &Manager, has_fixed: bool) -> Plan {
             m.system_tokens + m.pinned_tokens,
         ));
     }
+    if let Some(i) = m.opening() {
+        // Before the summary, where it was first sent: the cache keeps it.
+        let msg = &m.history.messages[i];
+        owner.push(p.emits.len());
+        keys.push((Key::Message(i, msg.version), msg.tokens()));
+        p.emits.push(message_emit(m, i));
+    }
     if m.summary_tokens > 0.0 {
         owner.push(p.emits.len());
         p.emits.push(Emit::Summary);
@@ -116,34 +123,19 @@ pub fn plan(m: &Manager, has_fixed: bool) -> Plan {
         keys.push((Key::LeftOut(m.first_live), LEFT_OUT_TOKENS));
     }
     for (i, msg) in m.history.messages.iter().enumerate().skip(m.first_live) {
-        let changed: Vec<(usize, u8)> = msg
-            .parts
-            .iter()
-            .enumerate()
-            .filter(|(_, part)| part.shown != Shown::Whole)
-            .map(|(k, part)| (k, shown_code(part.shown)))
-            .collect();
-        let unanswered: Vec<u32> = msg
-            .parts
-            .iter()
-            .filter(|part| part.kind == Kind::Call)
-            .filter_map(|part| part.call)
-            .filter(|&c| m.history.calls[c as usize].answer.is_none())
-            .collect();
+        let emit = message_emit(m, i);
         keys.push((Key::Message(i, msg.version), msg.tokens()));
         owner.push(p.emits.len());
-        if !unanswered.is_empty() {
+        if let Emit::Message { unanswered, .. } = &emit
+            && !unanswered.is_empty()
+        {
             owner.push(p.emits.len());
             keys.push((
                 Key::Unanswered(i, unanswered.len() as u32),
                 UNANSWERED_TOKENS * unanswered.len() as f64,
             ));
         }
-        p.emits.push(Emit::Message {
-            index: i,
-            changed,
-            unanswered,
-        });
+        p.emits.push(emit);
     }
     if m.tail_tokens > 0.0 {
         owner.push(p.emits.len());
@@ -162,6 +154,31 @@ pub fn plan(m: &Manager, has_fixed: bool) -> Plan {
     p.breakpoints = breakpoints(&p.emits, &keys, &owner, &m.last);
     p.sent = Sent { keys };
     p
+}
+
+/// Message `i` as the plan sends it: the parts shown otherwise than whole, and its calls
+/// that get a marked result.
+fn message_emit(m: &Manager, i: usize) -> Emit {
+    let msg = &m.history.messages[i];
+    let changed: Vec<(usize, u8)> = msg
+        .parts
+        .iter()
+        .enumerate()
+        .filter(|(_, part)| part.shown != Shown::Whole)
+        .map(|(k, part)| (k, shown_code(part.shown)))
+        .collect();
+    let unanswered: Vec<u32> = msg
+        .parts
+        .iter()
+        .filter(|part| part.kind == Kind::Call)
+        .filter_map(|part| part.call)
+        .filter(|&c| m.history.calls[c as usize].answer.is_none())
+        .collect();
+    Emit::Message {
+        index: i,
+        changed,
+        unanswered,
+    }
 }
 
 /// At most [`MAX_BREAKPOINTS`]: after the fixed texts (or the summary) so they are cached
@@ -232,6 +249,11 @@ pub fn summarizer_prompt(p: &mut Pieces<'_>, m: &Manager, from: usize, to: usize
     let mut host = SUMMARY_SO_FAR + 1;
     for i in from..to {
         let msg = &m.history.messages[i];
+        if i == 0 && m.pins_first() {
+            // Kept in every request: not the summary's to repeat.
+            host += 2 * msg.parts.len();
+            continue;
+        }
         let role = match msg.role {
             super::Role::User => "user",
             super::Role::Assistant => "assistant",

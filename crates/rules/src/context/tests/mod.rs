@@ -834,3 +834,5 @@ fn the_ledger_escapes_what_it_writes() {
         "{json}"
     );
 }
+
+mod fold;
