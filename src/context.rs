@@ -3,7 +3,7 @@
 //! numbers is copied by hand.
 
 use devs_context_rules::context::{
-    self, Config, Kind, Manager, Need, NewMessage, Options, Part, Rejection, Role, render,
+    self, Config, Kind, Manager, Need, NewMessage, Options, Part, Rejection, Role, index, render,
 };
 use wasm_bindgen::prelude::*;
 
@@ -19,6 +19,8 @@ pub enum NeedCode {
     Cut = 2,
     Summarize = 3,
     Done = 4,
+    PersistSpan = 5,
+    PersistGroup = 6,
 }
 
 /// What a part of a message is.
@@ -92,6 +94,12 @@ fn need(n: Need) -> Vec<f64> {
             vec![NeedCode::Summarize as u8 as f64, from as f64, to as f64]
         }
         Need::Done => vec![NeedCode::Done as u8 as f64],
+        Need::PersistSpan { from, to } => {
+            vec![NeedCode::PersistSpan as u8 as f64, from as f64, to as f64]
+        }
+        Need::PersistGroup { count } => {
+            vec![NeedCode::PersistGroup as u8 as f64, count as f64]
+        }
     }
 }
 
@@ -200,9 +208,95 @@ impl ManagerCore {
         Ok(need(report(self.0.plan())?))
     }
 
-    /// The part was stored as `id`; `None`: the store failed.
-    pub fn persisted(&mut self, id: Option<String>) -> Vec<f64> {
-        need(self.0.persisted(id))
+    /// The part was stored as `id` (`None`: the store failed), with an index line of
+    /// `line_tokens` (NaN or none: not counted).
+    pub fn persisted(&mut self, id: Option<String>, line_tokens: Option<f64>) -> Vec<f64> {
+        need(self.0.persisted(id, line_tokens.unwrap_or(f64::NAN)))
+    }
+
+    /// The span's transcript was stored as `id` (`None`: the store failed).
+    pub fn span_persisted(&mut self, id: Option<String>, line_tokens: f64) -> Vec<f64> {
+        need(self.0.span_persisted(id, line_tokens))
+    }
+
+    /// The index's listing was stored as `id` (`None`: the store failed).
+    pub fn group_persisted(&mut self, id: Option<String>, line_tokens: f64) -> Vec<f64> {
+        need(self.0.group_persisted(id, line_tokens))
+    }
+
+    /// The index line of part `part` of message `message`, stored, over `[id, label]`:
+    /// `text` is its whole text (its names are read from it), `args` its call's arguments
+    /// for a result ("" otherwise).
+    pub fn index_line(&self, message: usize, part: usize, text: &str, args: &str) -> String {
+        let p = *self.0.part(message, part);
+        let (what, description) = if p.kind == Kind::Result {
+            (index::What::Output, index::describe(args))
+        } else {
+            (index::What::Text, index::one_line(text, 100))
+        };
+        let names = index::names(text, index::MAX_NAMES);
+        frame(|f| {
+            f.text(|pieces| index::line(pieces, what, p.tokens, &description, &names));
+        })
+    }
+
+    /// The index line of the transcript of messages `from..to`, over `[id, label]`.
+    pub fn span_line(&self, from: usize, to: usize, text: &str) -> String {
+        let tokens = self.0.fold_tokens(from, to);
+        let names = index::names(text, index::MAX_NAMES);
+        frame(|f| {
+            f.text(|p| index::line(p, index::What::Span { from, to }, tokens, "", &names));
+        })
+    }
+
+    /// The listing of the oldest `count` entries (with those listed before them): its
+    /// heading, then its index line over `[id, label]`.
+    pub fn group_line(&self, count: usize) -> String {
+        let count = count + self.0.index.group.as_ref().map_or(0, |g| g.1);
+        frame(|f| {
+            f.text(index::listing_header);
+            f.text(|p| index::line(p, index::What::Group { count }, 0.0, "", &[]));
+        })
+    }
+
+    /// The transcript of messages `from..to` over `[(text as shown, label) per part]`.
+    pub fn transcript(&self, from: usize, to: usize) -> String {
+        frame(|f| {
+            f.text(|p| render::transcript(p, &self.0, from, to));
+        })
+    }
+
+    /// The store ids the index names, in order, one text each: whether the first is the
+    /// listing of grouped entries (1 or 0), then the ids.
+    pub fn index_ids(&self) -> String {
+        let index = &self.0.index;
+        frame(|f| {
+            f.flag(index.group.is_some());
+            for id in index
+                .group
+                .iter()
+                .map(|g| &g.0.id)
+                .chain(index.entries.iter().map(|e| &e.id))
+            {
+                f.text(|p| {
+                    p.lit(id);
+                });
+            }
+        })
+    }
+
+    /// Whether `id` is a text this manager stored: only those are recalled.
+    pub fn owns(&self, id: &str) -> bool {
+        self.0.owns(id)
+    }
+
+    /// The call a result answers, `[message, part]`, or `[]`.
+    pub fn call_of(&self, message: usize, part: usize) -> Vec<f64> {
+        let h = &self.0.history;
+        h.messages[message].parts[part]
+            .call
+            .and_then(|c| h.calls.get(c as usize))
+            .map_or_else(Vec::new, |c| vec![c.message as f64, c.part as f64])
     }
 
     pub fn measured(&mut self, tokens: f64) -> Vec<f64> {
@@ -336,6 +430,14 @@ pub fn manager_defaults() -> Vec<f64> {
 #[wasm_bindgen(js_name = managerTexts)]
 pub fn manager_texts() -> String {
     frame(render::own_texts)
+}
+
+/// The index's heading; `recall`: the agent has the recall tool.
+#[wasm_bindgen(js_name = indexHeader)]
+pub fn index_header(recall: bool) -> String {
+    frame(|f| {
+        f.text(|p| index::header(p, recall));
+    })
 }
 
 /// A head-and-tail cut over `[text, storeId]`, off surrogate pairs: `head_window` holds

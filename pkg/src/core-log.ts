@@ -13,12 +13,15 @@ export type LoggedCall = [string, ...unknown[]];
  * out of every snapshot.
  */
 const CHANGING = new Set([
-  'append', 'begin', 'commit', 'rollback', 'plan', 'persisted', 'measured', 'summarized', 'summary_failed', 'no_summarizer',
+  'append', 'begin', 'commit', 'rollback', 'plan', 'persisted', 'span_persisted', 'group_persisted', 'measured', 'summarized', 'summary_failed', 'no_summarizer',
   'set_tail', 'compact', 'render', 'ledger', 'observe', 'reset_calibration',
 ]);
 
 /** The core's methods that only read it: not logged. */
-const READING = new Set(['calibration', 'part_tokens', 'placeholder', 'store_id', 'summarizer_prompt']);
+const READING = new Set([
+  'calibration', 'part_tokens', 'placeholder', 'store_id', 'summarizer_prompt', 'index_line', 'span_line', 'group_line', 'transcript', 'index_ids',
+  'owns', 'call_of',
+]);
 
 const plain = (value: unknown): unknown => (ArrayBuffer.isView(value) ? Array.from(value as unknown as ArrayLike<number>) : value);
 

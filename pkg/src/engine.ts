@@ -98,6 +98,8 @@ export interface EngineOptions {
   /** Ids of texts in the store by `textKey`, shared with whoever else stores there: none is stored twice. */
   known?: Map<string, string>;
   calibrate: boolean;
+  /** The agent has the recall tool: the index says how to read a text back. */
+  recall?: boolean;
 }
 
 /** One built request: what to send, its record, and the warnings with their host errors. */
@@ -118,6 +120,8 @@ export interface EngineState {
   summary: string;
   tail: string;
   ledger: LedgerRecord[];
+  /** The index line of each text the engine stored, by store id (absent in snapshots written before the index). */
+  lines?: Record<string, string>;
 }
 
 /**
@@ -134,6 +138,8 @@ export interface EngineChanges {
   /** Records from this index on replace the ledger's (`recordUsage` fills in the last one). */
   ledgerFrom: number;
   ledger: LedgerRecord[];
+  /** Index lines of the texts stored since, `[id, line]`. */
+  lines?: Array<[string, string]>;
 }
 
 /** The state `list`, each from the state the one before it left, makes, from a new engine. */
@@ -147,6 +153,7 @@ export function foldChanges(list: Iterable<EngineChanges>): EngineState {
     if (c.tail !== undefined) state.tail = c.tail;
     state.ledger.length = c.ledgerFrom;
     for (const r of c.ledger) state.ledger.push(r);
+    for (const [id, line] of c.lines ?? []) (state.lines ??= {})[id] = line;
   }
   return state;
 }
@@ -167,6 +174,10 @@ export class Engine {
   #callIndex = new Map<string, number>();
   #summary = '';
   #tail = '';
+  /** The index line of each text stored, by store id, in the order stored. */
+  #lines = new Map<string, string>();
+  /** The index as last written, and the frame of ids it was written from. */
+  #index = { ids: '', text: '' };
   /** Committed records, oldest first. */
   readonly records: LedgerRecord[] = [];
   /** While a journal is open: how to take back what changed, newest last. */
@@ -180,7 +191,7 @@ export class Engine {
   #shownNow: Array<[number, number]> = [];
   /** Messages changed since the last `changes()`; what of the rest `changes()` has given. */
   #dirty = new Set<number>();
-  #given = { log: 0, calls: 0, ledger: 0, summary: '', tail: '' };
+  #given = { log: 0, calls: 0, ledger: 0, summary: '', tail: '', lines: 0 };
 
   constructor(o: EngineOptions) {
     this.#o = o;
@@ -201,7 +212,9 @@ export class Engine {
     const calls = this.#callIds.map((id, c): [string, string] => [id, this.#callNames[c]]);
     const log = this.#log.calls;
     // A copy through JSON: the caller's snapshot shares nothing with the engine.
-    return JSON.parse(JSON.stringify({ log, messages, calls, summary: this.#summary, tail: this.#tail, ledger: this.records })) as EngineState;
+    const state: EngineState = { log, messages, calls, summary: this.#summary, tail: this.#tail, ledger: this.records };
+    if (this.#lines.size) state.lines = Object.fromEntries(this.#lines);
+    return JSON.parse(JSON.stringify(state)) as EngineState;
   }
 
   #kept(i: number): EngineState['messages'][number] {
@@ -236,8 +249,9 @@ export class Engine {
     };
     if (this.#summary !== given.summary) changes.summary = this.#summary;
     if (this.#tail !== given.tail) changes.tail = this.#tail;
+    if (this.#lines.size > given.lines) changes.lines = [...this.#lines].slice(given.lines);
     this.#dirty.clear();
-    this.#given = { log: log.length, calls: this.#callIds.length, ledger: this.records.length, summary: this.#summary, tail: this.#tail };
+    this.#given = { log: log.length, calls: this.#callIds.length, ledger: this.records.length, summary: this.#summary, tail: this.#tail, lines: this.#lines.size };
     return JSON.parse(JSON.stringify(changes)) as EngineChanges;
   }
 
@@ -247,7 +261,7 @@ export class Engine {
    * by the caller for its shape; `field` names it in errors.
    */
   restore(state: EngineState, field: string): void {
-    this.apply({ ...state, messages: state.messages.map((m, i) => [i, m]), ledgerFrom: 0 }, field);
+    this.apply({ ...state, messages: state.messages.map((m, i) => [i, m]), ledgerFrom: 0, lines: Object.entries(state.lines ?? {}) }, field);
   }
 
   /**
@@ -281,8 +295,9 @@ export class Engine {
     if (changes.tail !== undefined) this.#tail = changes.tail;
     this.records.length = changes.ledgerFrom;
     this.records.push(...changes.ledger);
+    for (const [id, line] of changes.lines ?? []) this.#lines.set(id, line);
     this.#dirty.clear();
-    this.#given = { log: this.#log.calls.length, calls: this.#callIds.length, ledger: this.records.length, summary: this.#summary, tail: this.#tail };
+    this.#given = { log: this.#log.calls.length, calls: this.#callIds.length, ledger: this.records.length, summary: this.#summary, tail: this.#tail, lines: this.#lines.size };
   }
 
   /** Opens a journal: `rollback()` takes back everything until `commit()`. */
@@ -463,7 +478,9 @@ export class Engine {
     let need = checked(() => core.plan());
     while (need[0] !== Need.Done) {
       const [code, a, b, c, d] = need;
-      if (code === Need.Persist) need = core.persisted(await this.#persist(a, b, failures.store));
+      if (code === Need.Persist) need = core.persisted(...(await this.#persist(a, b, failures.store)));
+      else if (code === Need.PersistSpan) need = core.span_persisted(...(await this.#persistSpan(a, b, failures.store)));
+      else if (code === Need.PersistGroup) need = core.group_persisted(...(await this.#persistGroup(a, failures.store)));
       else if (code === Need.Placeholder) need = core.measured(this.#show(a, b, this.#placeholder(a, b)));
       else if (code === Need.Cut) need = core.measured(this.#show(a, b, this.#cut(a, b, c, d)));
       else if (code === Need.Summarize) need = await this.#summarize(a, b, failures.summarizer);
@@ -517,21 +534,79 @@ export class Engine {
     return frame.text([whole, id ?? '']);
   }
 
-  async #persist(i: number, k: number, failed: unknown[]): Promise<string | undefined> {
+  /** Stores part `k` of message `i` whole: its id and its index line's tokens, or nothing when the store failed. */
+  async #persist(i: number, k: number, failed: unknown[]): Promise<[string?, number?]> {
     const p = this.#messages[i].parts[k];
     const raw = p.raw ?? p.text;
-    const earlier = this.#storedBefore.get(`${i}/${k}`);
+    const id = await this.#storeText(`message-${i}/part-${k}`, raw, this.#label(i, k), failed);
+    if (id === undefined) return [];
+    let args = '';
+    if (p.kind === Kind.Result) {
+      const [m, c] = this.core.call_of(i, k);
+      args = m === undefined ? '' : this.#messages[m]?.parts[c]?.text ?? '';
+    }
+    return [id, this.#line(id, this.core.index_line(i, k, raw, args), this.#label(i, k))];
+  }
+
+  /** Stores the transcript of messages `from..to`, as last sent, for the index. */
+  async #persistSpan(from: number, to: number, failed: unknown[]): Promise<[string | undefined, number]> {
+    const hosts: string[] = [];
+    for (let i = from; i < to; i++) {
+      const m = this.#messages[i];
+      m.parts.forEach((p, k) => {
+        const shown = m.display?.[k];
+        hosts.push(shown === null ? '' : shown ?? p.text, this.#label(i, k));
+      });
+    }
+    const text = frameText(this.core.transcript(from, to), hosts);
+    const id = await this.#storeText(`messages-${from}-${to}`, text, 'transcript', failed);
+    return id === undefined ? [undefined, NaN] : [id, this.#line(id, this.core.span_line(from, to, text), '')];
+  }
+
+  /** Stores the listing of the index's oldest `count` entries, after the listing before them. */
+  async #persistGroup(count: number, failed: unknown[]): Promise<[string | undefined, number]> {
+    const reader = new FrameReader(this.core.index_ids());
+    const grouped = reader.flag();
+    const ids: string[] = [];
+    while (!reader.done()) ids.push(reader.text([]));
+    const frame = new FrameReader(this.core.group_line(count));
+    const listing = [frame.text([]), ...ids.slice(0, count + Number(grouped)).map((id) => this.#lines.get(id) ?? `- ${id}`)].join('\n');
+    const id = await this.#storeText(`index-${ids.length}-${count}`, listing, 'index', failed);
+    if (id === undefined) return [undefined, NaN];
+    const line = frame.text([id, '']);
+    return [id, this.#noteLine(id, line)];
+  }
+
+  /** The index line of stored text `id` from its frame: kept, and its tokens. */
+  #line(id: string, frame: string, label: string): number {
+    return this.#noteLine(id, frameText(frame, [id, label]));
+  }
+
+  #noteLine(id: string, line: string): number {
+    if (!this.#lines.has(id)) {
+      this.#lines.set(id, line);
+      this.#changed(() => this.#lines.delete(id));
+    }
+    return count(this.#o.counter, line, 'index line') + 1;
+  }
+
+  /**
+   * Stores `raw` (what `key` names in this build), once: its id, or nothing when the store
+   * failed. A store that gives no id leaves `key` as the text's name.
+   */
+  async #storeText(key: string, raw: string, toolName: string, failed: unknown[]): Promise<string | undefined> {
+    const earlier = this.#storedBefore.get(key);
     if (earlier && earlier.raw === raw) return earlier.id;
-    const key = this.#o.known ? textKey(raw) : '';
-    const known = this.#o.known?.get(key);
+    const textKeyOf = this.#o.known ? textKey(raw) : '';
+    const known = this.#o.known?.get(textKeyOf);
     if (known !== undefined) return known;
     try {
       const id = await within(this.#o.callbackTimeoutMs, callMethod(this.#o.store, 'insertRawToolOutput', 'store.insertRawToolOutput', [{
-        toolName: this.#label(i, k), rawContent: raw, byteSize: utf8Length(raw), turnAge: 0, capturedAt: Date.now(),
+        toolName, rawContent: raw, byteSize: utf8Length(raw), turnAge: 0, capturedAt: Date.now(),
       }]), 'store.insertRawToolOutput');
-      const stored = typeof id === 'string' || typeof id === 'number' ? String(id) : `message-${i}/part-${k}`;
-      this.#storedBefore.set(`${i}/${k}`, { raw, id: stored });
-      if (stored === String(id)) this.#o.known?.set(key, stored);
+      const stored = typeof id === 'string' || typeof id === 'number' ? String(id) : key;
+      this.#storedBefore.set(key, { raw, id: stored });
+      if (stored === String(id)) this.#o.known?.set(textKeyOf, stored);
       return stored;
     } catch (error) {
       failed.push(error);
@@ -603,7 +678,7 @@ export class Engine {
         plan.summaryAt = plan.messages.length;
       } else if (code === Summary) {
         plan.summaryAt = plan.messages.length;
-        plan.summary = ownText(0, this.#summary);
+        plan.summary = [this.core.has_summary ? ownText(0, this.#summary) : '', this.#indexText()].filter(Boolean).join('\n\n');
         plan.summaryBreakpoint = mark;
       } else if (code === Message) {
         const m = this.#messages[encoded[at++]];
@@ -631,7 +706,28 @@ export class Engine {
         else plan.messages.push({ source: m.source, neutral: m, shown: shown ?? WHOLE, breakpoint: mark, unanswered });
       }
     }
+    // Turns dropped with no summary, but an index: the note opens it, in one message.
+    if (plan.leftOut && plan.summary !== undefined && !this.core.has_summary) {
+      plan.summary = `${plan.leftOutText}\n\n${plan.summary}`;
+      plan.leftOut = false;
+    }
     return plan;
+  }
+
+  /** The index of the texts folded out of the request, as it carries it after the summary. */
+  #indexText(): string {
+    const ids = this.core.index_ids();
+    if (ids === this.#index.ids) return this.#index.text;
+    const reader = new FrameReader(ids);
+    reader.flag();
+    const lines: string[] = [];
+    while (!reader.done()) {
+      const id = reader.text([]);
+      lines.push(this.#lines.get(id) ?? `- ${id}`);
+    }
+    const text = lines.length ? [frameText(rules.indexHeader(this.#o.recall === true), []), ...lines].join('\n') : '';
+    this.#index = { ids, text };
+    return text;
   }
 
   /** The record's warnings, each with the host error behind it. */

@@ -24,6 +24,11 @@ export class FrameReader {
     return this.num() === 1;
   }
 
+  /** Whether every number and text has been read. */
+  done(): boolean {
+    return this.at >= this.frame.length;
+  }
+
   /** The next text, with `hosts[i]` where the rule refers to host text `i`. */
   text(hosts: readonly string[]): string {
     const frame = this.frame;

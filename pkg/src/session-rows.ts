@@ -25,6 +25,13 @@ export function readChanges(text: string, field: string): EngineChanges {
     if (pair[1] !== null) object(`${field}.messages[${i}][1]`, pair[1]);
   });
   (c.log as unknown[]).forEach((call, i) => string(`${field}.log[${i}][0]`, array(`${field}.log[${i}]`, call)[0]));
+  if (c.lines !== undefined) {
+    array(`${field}.lines`, c.lines).forEach((pair, i) => {
+      const [id, line] = array(`${field}.lines[${i}]`, pair);
+      string(`${field}.lines[${i}][0]`, id);
+      string(`${field}.lines[${i}][1]`, line);
+    });
+  }
   return c as unknown as EngineChanges;
 }
 

@@ -49,7 +49,12 @@ export function readSnapshot(value: unknown, format: ContextFormat, config: stri
     return [string(`${at}.calls[${i}][0]`, pair[0]), string(`${at}.calls[${i}][1]`, pair[1])] as [string, string];
   });
   const ledger = array(`${at}.ledger`, snap.ledger).map((r, i) => object(`${at}.ledger[${i}]`, r)) as unknown as EngineState['ledger'];
-  const state = { log, messages, calls, summary: string(`${at}.summary`, snap.summary), tail: string(`${at}.tail`, snap.tail), ledger };
+  const state: EngineState = { log, messages, calls, summary: string(`${at}.summary`, snap.summary), tail: string(`${at}.tail`, snap.tail), ledger };
+  if (snap.lines !== undefined) {
+    const lines = object(`${at}.lines`, snap.lines);
+    for (const [id, line] of Object.entries(lines)) string(`${at}.lines[${JSON.stringify(id)}]`, line);
+    state.lines = lines as Record<string, string>;
+  }
   if (string(`${at}.check`, snap.check) !== check(version, format, config, state)) {
     throw argumentError(TypeError, `${at}.check`, 'does not match the snapshot: it was altered or cut short after it was taken');
   }

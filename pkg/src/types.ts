@@ -679,6 +679,8 @@ export interface ContextSnapshot {
   summary: string;
   tail: string;
   ledger: LedgerRecord[];
+  /** The index line of each text the manager stored, by store id. */
+  lines?: Record<string, string>;
 }
 
 /** Options of `ContextManager.open`: a manager's, and the session to keep it in. */
@@ -850,6 +852,8 @@ export interface LedgerRecord {
     summarized: MessageSpan | null;
     dropped: MessageSpan | null;
     masked: string[];
+    /** Store ids the index of folded texts names now that it did not before. */
+    indexed: string[];
     summarizerChunks: number;
     largestSummarizerPrompt: number;
   } | null;

@@ -202,6 +202,8 @@ pub struct Compaction {
     pub dropped: Option<Span>,
     /// Store ids of the texts it replaced by placeholders.
     pub masked: Vec<String>,
+    /// Store ids the index names now that it did not before: texts of the turns folded away.
+    pub indexed: Vec<String>,
     pub summarizer_chunks: usize,
     pub largest_summarizer_prompt: f64,
 }
@@ -345,7 +347,7 @@ impl Json for Compaction {
             "trigger" => self.trigger, "before" => self.before, "after" => self.after,
             "highWater" => self.high_water, "lowWater" => self.low_water, "belowTrigger" => self.below_trigger,
             "editFrom" => self.edit_from, "kept" => self.kept, "summarized" => self.summarized, "dropped" => self.dropped,
-            "masked" => self.masked, "summarizerChunks" => self.summarizer_chunks,
+            "masked" => self.masked, "indexed" => self.indexed, "summarizerChunks" => self.summarizer_chunks,
             "largestSummarizerPrompt" => self.largest_summarizer_prompt,
         );
     }

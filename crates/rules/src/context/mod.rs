@@ -21,7 +21,9 @@
 //! ledger says so; a compaction that would have to drop the thinking of an open tool loop
 //! waits while the request still fits the budget.
 
+mod fold;
 pub mod history;
+pub mod index;
 pub mod ledger;
 pub mod policy;
 pub mod render;
@@ -210,6 +212,13 @@ pub enum Need {
     /// Summarize messages `from..to` with the summary so far; answer
     /// [`Manager::summarized`] or [`Manager::summary_failed`].
     Summarize { from: usize, to: usize },
+    /// Messages `from..to` left the request: store their transcript (as shown) and write
+    /// its index line; answer [`Manager::span_persisted`].
+    PersistSpan { from: usize, to: usize },
+    /// The index passed its share: store the listing of its oldest `count` entries (after
+    /// the listing before them, if any) and write its line; answer
+    /// [`Manager::group_persisted`].
+    PersistGroup { count: usize },
     /// The request fits: render it ([`render`]).
     Done,
 }
@@ -242,6 +251,9 @@ struct Journal {
     calibration: Calibration,
     forced: bool,
     tail: (f64, u32),
+    index: index::Index,
+    /// Ids whose index line this build noted.
+    lines: Vec<String>,
 }
 
 /// What the previous request held, in order, to tell how much of the next one repeats it.
@@ -293,6 +305,14 @@ pub struct Manager {
     rendered_raw: f64,
     /// Store ids of stored parts, by `(message, part)`.
     pub store_ids: HashMap<(usize, usize), String>,
+    /// The tokens of the index line of each text this manager stored, by store id.
+    pub lines: HashMap<String, f64>,
+    /// What the request names of the texts folded out of it.
+    pub index: index::Index,
+    /// Messages folded away whose transcript is not stored yet.
+    unindexed: Option<(usize, usize)>,
+    /// The store failed to take the index's listing in this build: not asked again.
+    group_failed: bool,
     /// The parts a compaction masks, next last.
     mask_queue: Vec<(usize, usize)>,
     /// The plan of the request being built, kept by [`Manager::commit`].
@@ -341,6 +361,10 @@ impl Manager {
             last_raw: 0.0,
             rendered_raw: 0.0,
             store_ids: HashMap::new(),
+            lines: HashMap::new(),
+            index: index::Index::default(),
+            unindexed: None,
+            group_failed: false,
             mask_queue: Vec::new(),
             pending_plan: None,
             forced: false,
@@ -430,6 +454,7 @@ impl Manager {
             + messages
             + self.unanswered_tokens()
             + self.left_out_tokens()
+            + self.index.tokens()
             + self.tail_tokens
     }
 
@@ -478,6 +503,8 @@ impl Manager {
             calibration: self.calibration.clone(),
             forced: self.forced,
             tail: (self.tail_tokens, self.tail_version),
+            index: self.index.clone(),
+            lines: Vec::new(),
         });
     }
 
@@ -531,6 +558,11 @@ impl Manager {
         self.summary_tokens = j.summary_tokens;
         self.summary_version = j.summary_version;
         self.sent = j.sent;
+        self.index = j.index;
+        for id in j.lines {
+            self.lines.remove(&id);
+        }
+        self.unindexed = None;
         self.pending = None;
         self.pending_plan = None;
         self.summarizing = None;
@@ -582,14 +614,19 @@ impl Manager {
         self.record = Ledger::default();
         self.record.before = self.tokens();
         self.squeezes = 0;
+        self.group_failed = false;
         self.phase = Phase::Fresh;
         Ok(self.advance())
     }
 
-    /// The host stored the part's whole text as `id` (`None`: the store failed).
-    pub fn persisted(&mut self, id: Option<String>) -> Need {
+    /// The host stored the part's whole text as `id` (`None`: the store failed), and wrote
+    /// its index line of `line_tokens` (NaN: not counted).
+    pub fn persisted(&mut self, id: Option<String>, line_tokens: f64) -> Need {
         if let Some(Need::Persist { message, part }) = self.pending.take() {
             self.touch(message);
+            if let Some(id) = &id {
+                self.note_line(id, line_tokens);
+            }
             // Storing changes nothing sent: the version stays.
             let stored = &mut self.history.messages[message].parts[part].stored;
             match id {
@@ -665,6 +702,7 @@ impl Manager {
         self.summary_tokens = tokens;
         self.summary_version += 1;
         self.first_live = to;
+        self.folded(from, to);
         let span = self
             .record
             .compaction_mut()
@@ -701,6 +739,9 @@ impl Manager {
 
     fn next_need(&mut self) -> Need {
         loop {
+            if let Some(need) = self.next_index_need() {
+                return need;
+            }
             match self.phase {
                 Phase::Fresh => {
                     if let Some(need) = self.next_fresh_cut() {
@@ -887,7 +928,15 @@ impl Manager {
         let Some(newest) = self.history.messages.last().map(|m| m.group) else {
             return;
         };
-        while self.over(self.config.low_water) && self.first_live < newest {
+        // What the index gains for the turns dropped counts against the low water mark.
+        let low = self.config.budget * self.config.low_water;
+        while self.first_live < newest
+            && self
+                .calibration
+                .predict(self.raw_tokens() + self.index_growth(start, self.first_live))
+                .ceil()
+                > low
+        {
             self.first_live = self.history.next_group(self.first_live);
         }
         if !self.fits() && self.summary_tokens > 0.0 {
@@ -908,6 +957,7 @@ impl Manager {
                 from: start,
                 to: self.first_live,
             });
+            self.folded(start, self.first_live);
         }
     }
 
@@ -1069,7 +1119,7 @@ impl Manager {
             system: self.system_tokens,
             // The host's text after the conversation is pinned too: never cut.
             pinned: self.pinned_tokens + self.tail_tokens,
-            summary: self.summary_tokens,
+            summary: self.summary_tokens + self.index.tokens(),
             history,
             appended,
             framing,

@@ -143,11 +143,12 @@ pub fn summary_end(m: &Manager, newest: usize) -> usize {
     let over = m
         .calibration
         .ours_for(m.tokens() - m.config.budget * m.config.low_water);
-    let mut freed = -(m.config.summary_cap() - m.summary_tokens);
-    let mut end = m.first_live;
-    while end < newest && freed < over {
+    let reserve = m.config.summary_cap() - m.summary_tokens;
+    let (mut folded, mut end) = (0.0, m.first_live);
+    // The index gains a line for each stored text folded, and one for the transcript.
+    while end < newest && folded - m.index_growth(m.first_live, end) - reserve < over {
         let next = m.history.next_group(end);
-        freed += m.fold_tokens(end, next);
+        folded += m.fold_tokens(end, next);
         end = next;
     }
     end

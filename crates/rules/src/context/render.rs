@@ -112,10 +112,14 @@ pub fn plan(m: &Manager, has_fixed: bool) -> Plan {
         keys.push((Key::Message(i, msg.version), msg.tokens()));
         p.emits.push(message_emit(m, i));
     }
-    if m.summary_tokens > 0.0 {
+    if m.summary_tokens > 0.0 || !m.index.is_empty() {
+        // The summary and the index of what was folded away: they change together.
         owner.push(p.emits.len());
         p.emits.push(Emit::Summary);
-        keys.push((Key::Summary(m.summary_version), m.summary_tokens));
+        keys.push((
+            Key::Summary(m.summary_version),
+            m.summary_tokens + m.index.tokens(),
+        ));
     }
     if m.left_out() {
         owner.push(p.emits.len());
@@ -246,7 +250,23 @@ pub fn summarizer_prompt(p: &mut Pieces<'_>, m: &Manager, from: usize, to: usize
             .lit("\n");
     }
     p.lit("\n## Messages to add to it\n");
-    let mut host = SUMMARY_SO_FAR + 1;
+    messages_text(p, m, from, to, SUMMARY_SO_FAR + 1);
+}
+
+/// The transcript of messages `from..to` as stored when they are folded away, over
+/// `[(text as shown, label) per part of each message]`: what the agent reads back.
+pub fn transcript(p: &mut Pieces<'_>, m: &Manager, from: usize, to: usize) {
+    p.lit(&format!(
+        "[Transcript of messages {}–{} of the conversation, as they were last sent]\n",
+        from + 1,
+        to
+    ));
+    messages_text(p, m, from, to, 0);
+}
+
+/// Messages `from..to`, each its role then its parts, over `(text, label)` per part from
+/// host text `host` on. Thinking is left out; the kept opening message too.
+fn messages_text(p: &mut Pieces<'_>, m: &Manager, from: usize, to: usize, mut host: usize) {
     for i in from..to {
         let msg = &m.history.messages[i];
         if i == 0 && m.pins_first() {

@@ -87,3 +87,112 @@ fn the_summarizer_is_not_given_the_kept_opening_message() {
     }
     assert!(h.summarizer_calls > 0);
 }
+
+/// The ids a request names, directly or through the stored listings it names.
+fn named_ids(h: &Host, text: &str) -> Vec<String> {
+    let mut ids: Vec<String> = Vec::new();
+    let mut queue = vec![text.to_string()];
+    while let Some(t) = queue.pop() {
+        for (n, stored) in h.stored.iter().enumerate() {
+            let id = (n + 1).to_string();
+            let named = t.contains(&format!("- {id}: ")) || t.contains(&format!("stored as {id}]"));
+            if named && !ids.contains(&id) {
+                ids.push(id.clone());
+                if let Some(list) = stored.strip_prefix("listing of ") {
+                    queue.push(list.split(", ").map(|i| format!("- {i}: ")).collect());
+                }
+            }
+        }
+    }
+    ids
+}
+
+/// A summarizer that keeps nothing: the ids of what was folded away still reach the
+/// agent, through the index the engine writes.
+#[test]
+fn every_stored_text_of_a_folded_turn_stays_named() {
+    for summarizer in [
+        Some((|_: &str| "nothing".to_string()) as fn(&str) -> String),
+        None,
+    ] {
+        let budget = 6_000.0;
+        let mut m = Manager::new("options", config(budget), 0.0, 0.0).unwrap();
+        let mut h = Host {
+            summarizer,
+            ..Host::default()
+        };
+        h.append(&mut m, Role::User, &[P::Text("task")]).unwrap();
+        let mut grouped = false;
+        for turn in 0..150 {
+            tool_turn(&mut h, &mut m, 900, turn);
+            let (_, text) = h.build(&mut m);
+            assert!(m.tokens() <= budget, "turn {turn}");
+            assert!(
+                tokens(&text) <= m.raw_tokens(),
+                "turn {turn}: the index is counted"
+            );
+            assert!(
+                m.index.tokens() <= m.index_cap(),
+                "turn {turn}: the index keeps its share"
+            );
+            let named = named_ids(&h, &text);
+            for (&(i, _), id) in &m.store_ids {
+                if i < m.first_live {
+                    assert!(
+                        named.contains(id),
+                        "turn {turn}: {id} of message {i} is named"
+                    );
+                }
+            }
+            for (n, &(from, _)) in h.spans.iter().enumerate() {
+                let id = h
+                    .stored
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, s)| s.starts_with("[Transcript"))
+                    .nth(n)
+                    .unwrap()
+                    .0
+                    + 1;
+                assert!(
+                    named.contains(&id.to_string()),
+                    "turn {turn}: the transcript from {from}"
+                );
+            }
+            grouped |= m.index.group.is_some();
+        }
+        assert!(!h.spans.is_empty(), "turns were folded");
+        assert!(grouped, "the index grew past its share and was grouped");
+    }
+}
+
+/// A transcript holds every text of its span as it was last sent: the outputs too small to
+/// store on their own included.
+#[test]
+fn a_folded_span_is_stored_whole_as_its_transcript() {
+    let budget = 4_000.0;
+    let mut m = Manager::new("options", config(budget), 0.0, 0.0).unwrap();
+    let mut h = Host::default();
+    h.append(&mut m, Role::User, &[P::Text("task")]).unwrap();
+    for turn in 0..200 {
+        h.append(&mut m, Role::User, &[P::Text(&format!("note_{turn}"))])
+            .unwrap();
+        tool_turn(&mut h, &mut m, 80, turn);
+        h.build(&mut m);
+    }
+    let transcripts: Vec<&String> = h
+        .stored
+        .iter()
+        .filter(|s| s.starts_with("[Transcript"))
+        .collect();
+    assert_eq!(transcripts.len(), h.spans.len());
+    assert!(transcripts.len() > 1);
+    for turn in 0..h.spans[1].1 / 3 {
+        assert!(
+            transcripts
+                .iter()
+                .any(|t| t.contains(&format!("note_{turn}\n"))),
+            "note_{turn} is in a transcript"
+        );
+    }
+}

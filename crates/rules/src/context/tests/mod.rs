@@ -34,6 +34,10 @@ struct Host {
     fail_store: bool,
     summarizer: Option<fn(&str) -> String>,
     summarizer_calls: usize,
+    /// The spans whose transcripts were stored, in order.
+    spans: Vec<(usize, usize)>,
+    /// The index line of each stored text, by id.
+    lines: HashMap<String, String>,
     /// The host sends a system prompt or pinned texts.
     fixed: bool,
 }
@@ -97,11 +101,70 @@ impl Host {
                 Need::Done => break,
                 Need::Persist { message, part } => {
                     if self.fail_store {
-                        m.persisted(None)
+                        m.persisted(None, f64::NAN)
                     } else {
                         self.stored.push(self.texts[message][part].clone());
-                        m.persisted(Some(format!("{}", self.stored.len())))
+                        let id = format!("{}", self.stored.len());
+                        let p = *m.part(message, part);
+                        let text = &self.texts[message][part];
+                        let (what, description) = if p.kind == Kind::Result {
+                            (
+                                index::What::Output,
+                                index::describe("{\"command\":\"cargo test\"}"),
+                            )
+                        } else {
+                            (index::What::Text, index::one_line(text, 100))
+                        };
+                        let names = index::names(text, index::MAX_NAMES);
+                        let t = self.line(&id, "bash", |pieces| {
+                            index::line(pieces, what, p.tokens, &description, &names)
+                        });
+                        m.persisted(Some(id), t)
                     }
+                }
+                Need::PersistSpan { from, to } => {
+                    if self.fail_store {
+                        m.span_persisted(None, f64::NAN)
+                    } else {
+                        let mut hosts = Vec::new();
+                        for i in from..to {
+                            for k in 0..self.texts[i].len() {
+                                hosts.push(self.shown(i, k));
+                                hosts.push(self.labels[i][k].clone());
+                            }
+                        }
+                        let mut f = Frame::new();
+                        f.text(|p| render::transcript(p, m, from, to));
+                        let hosts: Vec<&str> = hosts.iter().map(String::as_str).collect();
+                        let text = Reader::new(&f.into_string()).text(&hosts);
+                        let names = index::names(&text, index::MAX_NAMES);
+                        self.stored.push(text);
+                        self.spans.push((from, to));
+                        let id = format!("{}", self.stored.len());
+                        let tokens = m.fold_tokens(from, to);
+                        let t = self.line(&id, "", |p| {
+                            index::line(p, index::What::Span { from, to }, tokens, "", &names)
+                        });
+                        m.span_persisted(Some(id), t)
+                    }
+                }
+                Need::PersistGroup { count } => {
+                    // The listing before it first, so every grouped id stays reachable.
+                    let listed: Vec<String> = m
+                        .index
+                        .group
+                        .iter()
+                        .map(|g| g.0.id.clone())
+                        .chain(m.index.entries[..count].iter().map(|e| e.id.clone()))
+                        .collect();
+                    self.stored
+                        .push(format!("listing of {}", listed.join(", ")));
+                    let id = format!("{}", self.stored.len());
+                    let all = count + m.index.group.as_ref().map_or(0, |g| g.1);
+                    let t = self.line(&id, "", |p| {
+                        index::line(p, index::What::Group { count: all }, 0.0, "", &[])
+                    });
+                    m.group_persisted(Some(id), t)
                 }
                 Need::Placeholder { message, part } => {
                     let p = *m.part(message, part);
@@ -154,19 +217,62 @@ impl Host {
             };
         }
         let plan = m.render(self.fixed);
-        let text = self.request_text(&plan);
+        let text = self.request_text(m, &plan);
         m.commit();
         (plan, text)
     }
 
+    /// Writes the index line of stored text `id` from the rules' frame; its tokens.
+    fn line(
+        &mut self,
+        id: &str,
+        label: &str,
+        write: impl FnOnce(&mut crate::frame::Pieces<'_>),
+    ) -> f64 {
+        let mut f = Frame::new();
+        f.text(write);
+        let text = Reader::new(&f.into_string()).text(&[id, label]);
+        let t = tokens(&text) + 1.0;
+        self.lines.insert(id.to_string(), text);
+        t
+    }
+
+    /// The summary, then the index of what was folded away, as the request carries them.
+    fn folded_text(&self, m: &Manager) -> String {
+        let mut out = if m.summary_tokens > 0.0 {
+            own_text(0, &self.summary)
+        } else {
+            String::new()
+        };
+        if !m.index.is_empty() {
+            if !out.is_empty() {
+                out.push_str("\n\n");
+            }
+            let mut f = Frame::new();
+            f.text(|p| index::header(p, true));
+            out.push_str(&Reader::new(&f.into_string()).text(&[]));
+            let ids = m
+                .index
+                .group
+                .iter()
+                .map(|g| &g.0.id)
+                .chain(m.index.entries.iter().map(|e| &e.id));
+            for id in ids {
+                out.push('\n');
+                out.push_str(&self.lines[id]);
+            }
+        }
+        out
+    }
+
     /// The request as one text, each message on its own: to count it whole.
-    fn request_text(&self, plan: &Plan) -> String {
+    fn request_text(&self, m: &Manager, plan: &Plan) -> String {
         let mut out = String::new();
         for e in &plan.emits {
             match e {
                 Emit::Fixed | Emit::Tail => {}
                 Emit::LeftOut => out.push_str(&own_text(2, "")),
-                Emit::Summary => out.push_str(&own_text(0, &self.summary)),
+                Emit::Summary => out.push_str(&self.folded_text(m)),
                 Emit::Message {
                     index,
                     changed,
@@ -546,7 +652,9 @@ fn a_failed_build_leaves_everything_as_it_was() {
             m.first_live,
             m.summary_tokens,
             &m.last,
-            m.requests
+            m.requests,
+            &m.index,
+            m.lines.len()
         )
     );
     m.begin();
@@ -554,9 +662,11 @@ fn a_failed_build_leaves_everything_as_it_was() {
     let mut steps = 0;
     while need != Need::Done && steps < 3 {
         need = match need {
-            Need::Persist { .. } => m.persisted(Some("x".into())),
+            Need::Persist { .. } => m.persisted(Some("x".into()), f64::NAN),
             Need::Placeholder { .. } | Need::Cut { .. } => m.measured(10.0),
             Need::Summarize { .. } => m.no_summarizer(),
+            Need::PersistSpan { .. } => m.span_persisted(Some("s".into()), 20.0),
+            Need::PersistGroup { .. } => m.group_persisted(Some("g".into()), 20.0),
             Need::Done => Need::Done,
         };
         steps += 1;
@@ -570,7 +680,9 @@ fn a_failed_build_leaves_everything_as_it_was() {
                 m.first_live,
                 m.summary_tokens,
                 &m.last,
-                m.requests
+                m.requests,
+                &m.index,
+                m.lines.len()
             )
         ),
         before
@@ -594,7 +706,7 @@ fn breakpoints_are_few_and_mark_the_previous_end_and_this_one() {
         m.begin();
         let mut need = m.plan().unwrap();
         while need != Need::Done {
-            need = m.persisted(Some("id".into()));
+            need = m.persisted(Some("id".into()), f64::NAN);
         }
         let plan = m.render(true);
         m.commit();

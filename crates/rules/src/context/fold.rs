@@ -1,0 +1,156 @@
+//! What a fold leaves behind. Turns summarized or dropped leave the request, but nothing
+//! of them is lost for the agent: the span is stored whole as a transcript, and every
+//! stored text of it (its masked and cut outputs, the transcript itself) gets a line in the
+//! index ([`index`](super::index)), which the request carries after the summary.
+
+use super::index::{HEADER_TOKENS, INDEX_SHARE, LINE_TOKENS, SPAN_LINE_TOKENS};
+use super::ledger::Warning;
+use super::{Manager, Need};
+
+impl Manager {
+    /// Messages `from..to` left the request: their transcript is asked to be stored next.
+    pub(super) fn folded(&mut self, from: usize, to: usize) {
+        // Chunks summarized one after another make one span.
+        self.unindexed = match self.unindexed {
+            Some((a, b)) if b == from => Some((a, to)),
+            Some(span) => {
+                // A second span in one build: the first is indexed without a transcript.
+                self.index_span(span.0, span.1, None);
+                Some((from, to))
+            }
+            None => Some((from, to)),
+        };
+    }
+
+    /// What the index needs next: a span's transcript stored, or its oldest entries
+    /// listed in a stored text of their own.
+    pub(super) fn next_index_need(&mut self) -> Option<Need> {
+        if let Some((from, to)) = self.unindexed {
+            let from = if from == 0 && self.pins_first() {
+                1
+            } else {
+                from
+            };
+            if from >= to {
+                self.unindexed = None;
+                return None;
+            }
+            return Some(Need::PersistSpan { from, to });
+        }
+        let count = self.index.to_group(self.index_cap());
+        (count > 0 && !self.group_failed).then_some(Need::PersistGroup { count })
+    }
+
+    /// Tokens the index gains when messages `from..to` fold away: a line for their
+    /// transcript (assumed, the host has not written it) and one for each stored text of
+    /// them it does not name yet, with its heading if it is the first.
+    pub fn index_growth(&self, from: usize, to: usize) -> f64 {
+        if from >= to {
+            return 0.0;
+        }
+        let mut growth = SPAN_LINE_TOKENS;
+        if self.index.is_empty() {
+            growth += HEADER_TOKENS;
+        }
+        for i in from..to {
+            for k in 0..self.history.messages[i].parts.len() {
+                if let Some(id) = self.store_ids.get(&(i, k))
+                    && !self.index.names(id)
+                {
+                    growth += self.line_tokens(id);
+                }
+            }
+        }
+        growth.min(self.index_cap())
+    }
+
+    pub fn index_cap(&self) -> f64 {
+        (self.config.budget * INDEX_SHARE).floor()
+    }
+
+    /// Tokens of the line the host wrote for stored text `id`.
+    fn line_tokens(&self, id: &str) -> f64 {
+        self.lines.get(id).copied().unwrap_or(LINE_TOKENS)
+    }
+
+    /// Notes the line the host wrote for a text it stored as `id` (NaN: not counted).
+    pub(super) fn note_line(&mut self, id: &str, tokens: f64) {
+        let tokens = if tokens.is_finite() && tokens > 0.0 {
+            tokens
+        } else {
+            LINE_TOKENS
+        };
+        if self.lines.insert(id.to_string(), tokens).is_none()
+            && let Some(j) = self.journal.as_mut()
+        {
+            j.lines.push(id.to_string());
+        }
+    }
+
+    /// The host stored the transcript of the span asked for as `id` (`None`: the store
+    /// failed), with a line of `line_tokens`.
+    pub fn span_persisted(&mut self, id: Option<String>, line_tokens: f64) -> Need {
+        if let Some(Need::PersistSpan { from, to }) = self.pending.take() {
+            self.unindexed = None;
+            if let Some(id) = &id {
+                self.note_line(id, line_tokens);
+            } else {
+                self.record.warn(Warning::StoreFailed);
+            }
+            self.index_span(from, to, id);
+        }
+        self.advance()
+    }
+
+    /// The span's transcript, then each stored text of it, join the index.
+    fn index_span(&mut self, from: usize, to: usize, transcript: Option<String>) {
+        let mut ids: Vec<String> = transcript.into_iter().collect();
+        let pinned = self.pins_first();
+        for i in from..to {
+            if i == 0 && pinned {
+                continue;
+            }
+            for k in 0..self.history.messages[i].parts.len() {
+                if let Some(id) = self.store_ids.get(&(i, k)) {
+                    ids.push(id.clone());
+                }
+            }
+        }
+        let mut added = false;
+        for id in ids {
+            let tokens = self.line_tokens(&id);
+            if self.index.add(&id, tokens) {
+                added = true;
+                self.record.compaction_mut().indexed.push(id);
+            }
+        }
+        if added {
+            self.summary_version += 1;
+        }
+    }
+
+    /// The host stored the listing of the index's oldest `count` entries as `id`.
+    pub fn group_persisted(&mut self, id: Option<String>, line_tokens: f64) -> Need {
+        if let Some(Need::PersistGroup { count }) = self.pending.take() {
+            match id {
+                Some(id) => {
+                    self.note_line(&id, line_tokens);
+                    let tokens = self.line_tokens(&id);
+                    self.index.group(count, id, tokens);
+                    self.summary_version += 1;
+                }
+                None => {
+                    // The index stays whole, past its share, rather than lose a line.
+                    self.group_failed = true;
+                    self.record.warn(Warning::StoreFailed);
+                }
+            }
+        }
+        self.advance()
+    }
+
+    /// Whether `id` is one of this manager's stored texts: only those are recalled.
+    pub fn owns(&self, id: &str) -> bool {
+        self.lines.contains_key(id)
+    }
+}

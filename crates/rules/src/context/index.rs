@@ -1,0 +1,400 @@
+//! The index of what was folded out of the request. Every stored text whose message left
+//! the request is named there by its store id, with what it was, a one-line description,
+//! its size and the names it holds, so the agent can still name it and read it back with
+//! the recall tool. The engine writes the index, not the summarizer: a summary that keeps
+//! nothing, or fails, loses no id.
+//!
+//! The index is bounded: past [`INDEX_SHARE`] of the budget, its oldest entries are listed
+//! in a stored text of their own, which one line names, so they stay recallable too. It
+//! changes only at a compaction, which rewrites everything after the summary anyway.
+
+use crate::args::show_number;
+use crate::frame::Pieces;
+
+/// The index may take at most this share of the budget.
+pub const INDEX_SHARE: f64 = 0.05;
+/// Its heading's tokens, with a message's framing: assumed, never counted short.
+pub const HEADER_TOKENS: f64 = 40.0;
+/// A line's tokens when the host did not count it (a log written before lines were).
+pub const LINE_TOKENS: f64 = 40.0;
+/// A transcript's line, assumed until the host writes it: its names make it the longest.
+pub const SPAN_LINE_TOKENS: f64 = 120.0;
+/// Names a line lists at most, and the characters they take at most.
+pub const MAX_NAMES: usize = 12;
+const MAX_NAMES_CHARS: usize = 360;
+/// Characters of a description at most.
+const MAX_DESCRIPTION: usize = 100;
+
+/// One stored text, named by the line the host wrote for it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    pub id: String,
+    /// Tokens of its line, as the host counted it.
+    pub tokens: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Index {
+    /// Oldest first.
+    pub entries: Vec<Entry>,
+    /// The line naming the stored listing of the entries grouped away, with its count.
+    pub group: Option<(Entry, usize)>,
+}
+
+impl Index {
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty() && self.group.is_none()
+    }
+
+    /// Tokens the index takes in the request.
+    pub fn tokens(&self) -> f64 {
+        if self.is_empty() {
+            return 0.0;
+        }
+        HEADER_TOKENS
+            + self.entries.iter().map(|e| e.tokens).sum::<f64>()
+            + self.group.as_ref().map_or(0.0, |(e, _)| e.tokens)
+    }
+
+    /// Adds an entry unless the index names its id already (one text stored for two parts).
+    pub fn add(&mut self, id: &str, tokens: f64) -> bool {
+        if self.entries.iter().any(|e| e.id == id)
+            || self.group.as_ref().is_some_and(|g| g.0.id == id)
+        {
+            return false;
+        }
+        self.entries.push(Entry {
+            id: id.to_string(),
+            tokens,
+        });
+        true
+    }
+
+    /// How many of the oldest entries to list in a stored text of their own so that the
+    /// index keeps within `cap`: none while it does. Enough to bring it to half the cap,
+    /// so the next compactions add lines without grouping again.
+    pub fn to_group(&self, cap: f64) -> usize {
+        if self.tokens() <= cap || self.entries.is_empty() {
+            return 0;
+        }
+        let mut tokens = self.tokens();
+        let mut n = 0;
+        while n < self.entries.len() && tokens > cap / 2.0 {
+            tokens -= self.entries[n].tokens;
+            n += 1;
+        }
+        n.max(1)
+    }
+
+    /// The oldest `n` entries, and the group before them, are now listed in stored text
+    /// `id`, named by a line of `tokens`.
+    pub fn group(&mut self, n: usize, id: String, tokens: f64) {
+        let n = n.min(self.entries.len());
+        let before = self.group.as_ref().map_or(0, |g| g.1);
+        self.entries.drain(..n);
+        self.group = Some((Entry { id, tokens }, before + n));
+    }
+
+    /// Whether the index names `id`.
+    pub fn names(&self, id: &str) -> bool {
+        self.entries.iter().any(|e| e.id == id) || self.group.as_ref().is_some_and(|g| g.0.id == id)
+    }
+}
+
+/// What a line names.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum What {
+    /// A tool's output (host text: the tool's name).
+    Output,
+    /// A text of a message (host text: the role).
+    Text,
+    /// Messages `from..to`, as a transcript.
+    Span { from: usize, to: usize },
+    /// The listing of `count` earlier entries.
+    Group { count: usize },
+}
+
+/// Host texts of a line: the store id, and what the text was (a tool's name or a role).
+pub const ID: usize = 0;
+pub const LABEL: usize = 1;
+
+/// The index's heading. `recall`: the agent has the recall tool.
+pub fn header(p: &mut Pieces<'_>, recall: bool) {
+    p.lit(if recall {
+        "[Texts folded out of this conversation, stored whole. Read one back with the recall tool, by its id:]"
+    } else {
+        "[Texts folded out of this conversation, stored whole, by id:]"
+    });
+}
+
+/// The heading of a stored listing of grouped entries.
+pub fn listing_header(p: &mut Pieces<'_>) {
+    p.lit("[Entries of the index of stored texts, grouped out of the request to keep it within its share]");
+}
+
+/// One line of the index: `- 17: output of bash `cargo test`, 18,342 tokens; names: …`.
+/// `description` and `names` are the rules' own reading of the text ([`describe`], [`names`]).
+pub fn line(p: &mut Pieces<'_>, what: What, tokens: f64, description: &str, names: &[String]) {
+    p.lit("- ").host(ID).lit(": ");
+    match what {
+        What::Output => {
+            p.lit("output of ").host(LABEL);
+        }
+        What::Text => {
+            p.host(LABEL).lit(" message");
+        }
+        What::Span { from, to } => {
+            p.lit(&format!("conversation, messages {}–{}", from + 1, to));
+        }
+        What::Group { count } => {
+            p.lit(&format!(
+                "{} earlier entries of this index, listed in that stored text",
+                show_number(count as f64)
+            ));
+            return;
+        }
+    }
+    if !description.is_empty() {
+        p.lit(" `").lit(description).lit("`");
+    }
+    p.lit(&format!(", {} tokens", show_number(tokens)));
+    if !names.is_empty() {
+        p.lit("; names: ").lit(&names.join(", "));
+    }
+}
+
+/// A call's arguments in one short line: the command, path, pattern or query they name
+/// when they are JSON with such a field, else their first line.
+pub fn describe(args: &str) -> String {
+    const KEYS: [&str; 10] = [
+        "command",
+        "cmd",
+        "file_path",
+        "filePath",
+        "path",
+        "pattern",
+        "query",
+        "url",
+        "regex",
+        "file",
+    ];
+    for key in KEYS {
+        if let Some(v) = json_string_field(args, key)
+            && !v.trim().is_empty()
+        {
+            return one_line(&v, MAX_DESCRIPTION);
+        }
+    }
+    one_line(
+        args.trim_start_matches(['{', '[', ' ', '\n']),
+        MAX_DESCRIPTION,
+    )
+}
+
+/// The first line of `text`, whitespace collapsed, at most `max` characters.
+pub fn one_line(text: &str, max: usize) -> String {
+    let first = text.trim().lines().next().unwrap_or("");
+    let mut out = String::new();
+    for word in first.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    // Backticks would close the description's quotes.
+    let out = out.replace('`', "'");
+    if out.chars().count() <= max {
+        return out;
+    }
+    let mut cut: String = out.chars().take(max.saturating_sub(1)).collect();
+    cut.push('…');
+    cut
+}
+
+/// The string value of `"key": "…"` in a JSON text, unescaped, without parsing the rest.
+fn json_string_field(json: &str, key: &str) -> Option<String> {
+    let quoted = format!("\"{key}\"");
+    let at = json.find(&quoted)? + quoted.len();
+    let rest = json[at..].trim_start().strip_prefix(':')?.trim_start();
+    let body = rest.strip_prefix('"')?;
+    let mut out = String::new();
+    let mut chars = body.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => return Some(out),
+            '\\' => match chars.next()? {
+                'n' | 't' | 'r' => out.push(' '),
+                'u' => {
+                    let hex: String = chars.by_ref().take(4).collect();
+                    out.push(
+                        u32::from_str_radix(&hex, 16)
+                            .ok()
+                            .and_then(char::from_u32)
+                            .unwrap_or('?'),
+                    );
+                }
+                other => out.push(other),
+            },
+            c => out.push(c),
+        }
+    }
+    None
+}
+
+/// Which kind of name a word is, most telling first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Class {
+    Path,
+    Error,
+    Identifier,
+}
+
+/// The names a text holds that an agent reaches back for: file paths, error names and
+/// distinctive identifiers (6+ characters with `_`, an inner capital or a digit). Paths
+/// first, then errors, then identifiers; in each, the most frequent first.
+pub fn names(text: &str, max: usize) -> Vec<String> {
+    let mut found: Vec<(Class, usize, usize, &str)> = Vec::new(); // class, count, first seen, word
+    let mut at: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    let word_char = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '/' | '-');
+    for (seen, raw) in text.split(|c: char| !word_char(c)).enumerate() {
+        let word = raw.trim_matches(|c: char| matches!(c, '.' | '-' | '/'));
+        if word.len() < 4 || word.len() > 120 {
+            continue;
+        }
+        let Some(class) = classify(word) else {
+            continue;
+        };
+        match at.get(word) {
+            Some(&i) => found[i].1 += 1,
+            None => {
+                at.insert(word, found.len());
+                found.push((class, 1, seen, word));
+            }
+        }
+        if found.len() > 4096 {
+            break;
+        }
+    }
+    found.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
+    let mut out = Vec::new();
+    let mut chars = 0;
+    for (_, _, _, word) in found {
+        if out.len() == max || chars + word.len() > MAX_NAMES_CHARS {
+            break;
+        }
+        chars += word.len() + 2;
+        out.push(word.to_string());
+    }
+    out
+}
+
+fn classify(word: &str) -> Option<Class> {
+    let letters = word.chars().any(|c| c.is_ascii_alphabetic());
+    if !letters {
+        return None;
+    }
+    if word.contains('/') {
+        // A path: at least one segment that reads as a name.
+        return word
+            .split('/')
+            .any(|s| s.len() >= 2 && s.chars().any(|c| c.is_ascii_alphabetic()))
+            .then_some(Class::Path);
+    }
+    if let Some((stem, ext)) = word.rsplit_once('.')
+        && !stem.is_empty()
+        && (1..=5).contains(&ext.len())
+        && ext.chars().all(|c| c.is_ascii_alphabetic())
+        && ext.chars().any(|c| c.is_ascii_lowercase())
+        && stem.chars().any(|c| c.is_ascii_alphabetic())
+    {
+        return Some(Class::Path);
+    }
+    if word.contains('.') || word.contains('-') {
+        return None;
+    }
+    if (word.ends_with("Error") || word.ends_with("Exception")) && word.len() > 6 {
+        return Some(Class::Error);
+    }
+    let b = word.as_bytes();
+    if b.len() == 5 && b[0] == b'E' && b[1..].iter().all(u8::is_ascii_digit) {
+        return Some(Class::Error);
+    }
+    if word.len() < 6 || !(b[0].is_ascii_alphabetic() || b[0] == b'_') {
+        return None;
+    }
+    let inner_capital = b
+        .windows(2)
+        .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase());
+    let digit = b.iter().any(u8::is_ascii_digit);
+    (word.contains('_') || inner_capital || digit).then_some(Class::Identifier)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_paths_errors_and_distinctive_identifiers() {
+        let text = "error[E0308]: mismatched types\n --> src/parse.rs:12:5\nin parse_header and parseHeader2 \
+                    and parse_header again; see README.md, version 1.2.3, the word something, TypeError: x, ./x";
+        let n = names(text, 12);
+        assert_eq!(
+            n,
+            [
+                "src/parse.rs",
+                "README.md",
+                "E0308",
+                "TypeError",
+                "parse_header",
+                "parseHeader2"
+            ]
+        );
+        assert_eq!(names(text, 2), ["src/parse.rs", "README.md"]);
+    }
+
+    #[test]
+    fn a_description_is_the_field_that_says_what_a_call_did() {
+        assert_eq!(
+            describe(r#"{"command":"cargo test -p parser","timeout":5}"#),
+            "cargo test -p parser"
+        );
+        assert_eq!(describe(r#"{"file_path":"/a/b.rs"}"#), "/a/b.rs");
+        assert_eq!(describe(r#"{"x": 1}"#), "\"x\": 1}");
+        assert_eq!(describe("ls -la\nmore"), "ls -la");
+        assert_eq!(
+            describe(r#"{"command":"echo \"hi\"\nls"}"#),
+            "echo \"hi\" ls"
+        );
+        assert_eq!(
+            describe(&format!("{{\"command\":\"{}\"}}", "a".repeat(300)))
+                .chars()
+                .count(),
+            MAX_DESCRIPTION
+        );
+        assert_eq!(describe("run `this`"), "run 'this'");
+    }
+
+    #[test]
+    fn the_index_groups_its_oldest_entries_past_its_cap() {
+        let mut index = Index::default();
+        assert_eq!(index.tokens(), 0.0);
+        for i in 0..10 {
+            assert!(index.add(&i.to_string(), 50.0));
+        }
+        assert!(!index.add("3", 50.0), "one line per id");
+        assert_eq!(index.tokens(), HEADER_TOKENS + 500.0);
+        assert_eq!(index.to_group(1_000.0), 0);
+        let n = index.to_group(400.0);
+        assert_eq!(n, 7);
+        index.group(n, "g1".into(), 30.0);
+        assert!(index.tokens() <= 400.0);
+        assert_eq!(index.entries.len(), 3);
+        assert!(index.names("g1") && !index.names("0") && index.names("9"));
+        index.group(1, "g2".into(), 30.0);
+        assert_eq!(
+            index.group.as_ref().map(|g| g.1),
+            Some(8),
+            "the earlier group is in the new listing"
+        );
+    }
+}
