@@ -3,7 +3,8 @@
 //! numbers is copied by hand.
 
 use devs_context_rules::context::{
-    self, Config, Kind, Manager, Need, NewMessage, Options, Part, Rejection, Role, index, render,
+    self, Config, Kind, Manager, Need, NewMessage, Options, Part, Rejection, Role, index, recall,
+    render,
 };
 use wasm_bindgen::prelude::*;
 
@@ -224,10 +225,10 @@ impl ManagerCore {
         need(self.0.group_persisted(id, line_tokens))
     }
 
-    /// The index line of part `part` of message `message`, stored, over `[id, label]`:
-    /// `text` is its whole text (its names are read from it), `args` its call's arguments
-    /// for a result ("" otherwise).
-    pub fn index_line(&self, message: usize, part: usize, text: &str, args: &str) -> String {
+    /// What part `part` of message `message`, stored, is in one line (`index::body`) over
+    /// `[id, label]`: `text` is its whole text (its names are read from it), `args` its
+    /// call's arguments for a result ("" otherwise).
+    pub fn index_body(&self, message: usize, part: usize, text: &str, args: &str) -> String {
         let p = *self.0.part(message, part);
         let (what, description) = if p.kind == Kind::Result {
             (index::What::Output, index::describe(args))
@@ -236,26 +237,41 @@ impl ManagerCore {
         };
         let names = index::names(text, index::MAX_NAMES);
         frame(|f| {
-            f.text(|pieces| index::line(pieces, what, p.tokens, &description, &names));
+            f.text(|pieces| index::body(pieces, what, p.tokens, &description, &names));
         })
     }
 
-    /// The index line of the transcript of messages `from..to`, over `[id, label]`.
-    pub fn span_line(&self, from: usize, to: usize, text: &str) -> String {
-        let tokens = self.0.fold_tokens(from, to);
-        let names = index::names(text, index::MAX_NAMES);
+    /// The body a placeholder of part `part` of message `message` shows, over `[id,
+    /// label]`: what `index_body` says but the names, so a masked output stays one short
+    /// line. `args`: its call's arguments for a result ("" otherwise).
+    pub fn placeholder_body(&self, message: usize, part: usize, args: &str) -> String {
+        let p = *self.0.part(message, part);
+        let (what, description) = if p.kind == Kind::Result {
+            (index::What::Output, index::describe(args))
+        } else {
+            (index::What::Text, String::new())
+        };
         frame(|f| {
-            f.text(|p| index::line(p, index::What::Span { from, to }, tokens, "", &names));
+            f.text(|pieces| index::body(pieces, what, p.tokens, &description, &[]));
+        })
+    }
+
+    /// The body of the transcript of messages `from..to`, over `[id, label]`.
+    pub fn span_body(&self, from: usize, to: usize, text: &str) -> String {
+        let tokens = self.0.fold_tokens(from, to);
+        let names = index::names(text, index::MAX_SPAN_NAMES);
+        frame(|f| {
+            f.text(|p| index::body(p, index::What::Span { from, to }, tokens, "", &names));
         })
     }
 
     /// The listing of the oldest `count` entries (with those listed before them): its
-    /// heading, then its index line over `[id, label]`.
-    pub fn group_line(&self, count: usize) -> String {
+    /// heading, then its body over `[id, label]`.
+    pub fn group_body(&self, count: usize) -> String {
         let count = count + self.0.index.group.as_ref().map_or(0, |g| g.1);
         frame(|f| {
             f.text(index::listing_header);
-            f.text(|p| index::line(p, index::What::Group { count }, 0.0, "", &[]));
+            f.text(|p| index::body(p, index::What::Group { count }, 0.0, "", &[]));
         })
     }
 
@@ -266,18 +282,10 @@ impl ManagerCore {
         })
     }
 
-    /// The store ids the index names, in order, one text each: whether the first is the
-    /// listing of grouped entries (1 or 0), then the ids.
+    /// The store ids the index names, in the order it lists them, one text each.
     pub fn index_ids(&self) -> String {
-        let index = &self.0.index;
         frame(|f| {
-            f.flag(index.group.is_some());
-            for id in index
-                .group
-                .iter()
-                .map(|g| &g.0.id)
-                .chain(index.entries.iter().map(|e| &e.id))
-            {
+            for id in self.0.index.ids() {
                 f.text(|p| {
                     p.lit(id);
                 });
@@ -285,9 +293,32 @@ impl ManagerCore {
         })
     }
 
-    /// Whether `id` is a text this manager stored: only those are recalled.
-    pub fn owns(&self, id: &str) -> bool {
-        self.0.owns(id)
+    /// The store ids a listing of `count` entries holds, in order, one text each.
+    pub fn grouped_ids(&self, count: usize) -> String {
+        frame(|f| {
+            for id in self.0.index.grouped_ids(count) {
+                f.text(|p| {
+                    p.lit(id);
+                });
+            }
+        })
+    }
+
+    /// What to do with a recall of `id` (`offset`, `length`, `query`: NaN, NaN, "" for
+    /// none): `[0]` refuse it (not this manager's id), `[1, call]` the same page is the
+    /// result of `call` already, `[2, units]` read it, a page of at most `units`.
+    pub fn recall_check(&self, id: &str, offset: f64, length: f64, query: &str) -> Vec<f64> {
+        match self.0.recall_check(id, &ask(offset, length, query)) {
+            recall::Check::Unknown => vec![0.0],
+            recall::Check::Repeat { call } => vec![1.0, f64::from(call)],
+            recall::Check::Read => vec![2.0, self.0.recall_units() as f64],
+        }
+    }
+
+    /// A recall of `id` by call `call` (-1: none) was answered with its text.
+    pub fn recalled(&mut self, call: f64, id: &str, offset: f64, length: f64, query: &str) {
+        let call = (call >= 0.0).then_some(call as u32);
+        self.0.recalled(call, id, &ask(offset, length, query));
     }
 
     /// The call a result answers, `[message, part]`, or `[]`.
@@ -345,14 +376,6 @@ impl ManagerCore {
     /// The whole tokens of a part (what a placeholder stands for).
     pub fn part_tokens(&self, message: usize, part: usize) -> f64 {
         self.0.part(message, part).tokens
-    }
-
-    /// A placeholder over `[what, storeId]`.
-    pub fn placeholder(&self, message: usize, part: usize) -> String {
-        let p = *self.0.part(message, part);
-        frame(|f| {
-            f.text(|pieces| render::placeholder(pieces, p.kind == Kind::Result, p.tokens));
-        })
     }
 
     /// The summarizer's prompt for messages `from..to` over `[summary so far, (text,
@@ -430,6 +453,69 @@ pub fn manager_defaults() -> Vec<f64> {
 #[wasm_bindgen(js_name = managerTexts)]
 pub fn manager_texts() -> String {
     frame(render::own_texts)
+}
+
+/// The frames of a stored text's one-line body as the request shows it: `[index line
+/// over [body], placeholder over [body], body of an unknown text over [id]]`.
+#[wasm_bindgen(js_name = bodyFrames)]
+pub fn body_frames() -> String {
+    frame(|f| {
+        f.text(index::line);
+        f.text(index::placeholder);
+        f.text(index::unknown_body);
+    })
+}
+
+/// A recall as the rules read it: NaN and "" for what was not asked.
+fn ask(offset: f64, length: f64, query: &str) -> recall::Ask {
+    let whole = |v: f64| (v.is_finite() && v >= 0.0).then_some(v as usize);
+    recall::Ask {
+        offset: whole(offset).unwrap_or(0),
+        length: whole(length).filter(|&l| l > 0),
+        query: (!query.is_empty()).then(|| query.to_string()),
+    }
+}
+
+/// The answer to a recall of `text`, at most `max` units of it, over `[text, id, label]`.
+#[wasm_bindgen(js_name = recallAnswer)]
+pub fn recall_answer(text: &str, offset: f64, length: f64, query: &str, max: usize) -> String {
+    let units = devs_context_rules::cut::Units::of(text);
+    frame(|f| {
+        f.text(|p| recall::answer(p, &units, &ask(offset, length, query), max));
+    })
+}
+
+/// A recall that gives no text, over `[id, detail]`: `why` 0 unknown id, 1 the same page
+/// again, 2 the store cannot read, 3 no such text, 4 the store failed, 5 a bad input.
+#[wasm_bindgen(js_name = recallRefusal)]
+pub fn recall_refusal(why: u8) -> String {
+    let why = match why {
+        0 => recall::Refusal::Unknown,
+        1 => recall::Refusal::Repeat,
+        2 => recall::Refusal::Unreadable,
+        3 => recall::Refusal::Missing,
+        4 => recall::Refusal::Failed,
+        _ => recall::Refusal::BadInput,
+    };
+    frame(|f| {
+        f.text(|p| recall::refusal(p, why));
+    })
+}
+
+/// The recall tool: `[name, description, parameters as JSON Schema text]`, one text each.
+#[wasm_bindgen(js_name = recallTool)]
+pub fn recall_tool() -> String {
+    frame(|f| {
+        f.text(|p| {
+            p.lit(recall::TOOL);
+        });
+        f.text(|p| {
+            p.lit(recall::DESCRIPTION);
+        });
+        f.text(|p| {
+            p.lit(recall::PARAMETERS);
+        });
+    })
 }
 
 /// The index's heading; `recall`: the agent has the recall tool.

@@ -14,13 +14,13 @@ export type LoggedCall = [string, ...unknown[]];
  */
 const CHANGING = new Set([
   'append', 'begin', 'commit', 'rollback', 'plan', 'persisted', 'span_persisted', 'group_persisted', 'measured', 'summarized', 'summary_failed', 'no_summarizer',
-  'set_tail', 'compact', 'render', 'ledger', 'observe', 'reset_calibration',
+  'set_tail', 'compact', 'render', 'ledger', 'observe', 'reset_calibration', 'recalled',
 ]);
 
 /** The core's methods that only read it: not logged. */
 const READING = new Set([
-  'calibration', 'part_tokens', 'placeholder', 'store_id', 'summarizer_prompt', 'index_line', 'span_line', 'group_line', 'transcript', 'index_ids',
-  'owns', 'call_of',
+  'calibration', 'part_tokens', 'store_id', 'summarizer_prompt', 'index_body', 'placeholder_body', 'span_body', 'group_body', 'transcript', 'index_ids', 'grouped_ids',
+  'call_of', 'recall_check',
 ]);
 
 const plain = (value: unknown): unknown => (ArrayBuffer.isView(value) ? Array.from(value as unknown as ArrayLike<number>) : value);

@@ -4,7 +4,7 @@
 // rules ask, and writes the request back through the adapter. Everything it changes
 // between `begin()` and `commit()` is taken back by `rollback()`.
 import { argumentError, checked, errorText } from './errors.js';
-import { FrameReader, frameText } from './frame.js';
+import { FrameReader, frameTemplates, frameText, frameTexts } from './frame.js';
 import { type Adapter, type NeutralMessage, type NeutralPart, type Plan, type PlannedMessage, Kind, NONE, Role, WHOLE, lazy } from './providers/neutral.js';
 import { CoreLog, replay, type LoggedCall } from './core-log.js';
 import { callMethod, string, type Bag } from './read.js';
@@ -74,6 +74,13 @@ class Kept implements NeutralMessage, PlannedMessage {
     return NONE;
   }
 }
+
+/** A stored text's body as an index line, as a placeholder, and an unknown text's body (`index.rs`). */
+const BODY = (() => {
+  let frames: Array<(hosts: readonly string[]) => string> | undefined;
+  const at = (n: number) => (hosts: readonly string[]) => (frames ??= frameTemplates(rules.bodyFrames()))[n](hosts);
+  return { line: at(0), placeholder: at(1), unknown: at(2) };
+})();
 
 /** In the place of a message behind the summary: nothing of it is read again. */
 const RELEASED = new Kept({ role: -1, parts: [], source: null });
@@ -203,7 +210,9 @@ export class Engine {
     // Options added later are left out while unset, so a config key stays what it was.
     const shares = Array.from(o.shares);
     while (shares.length > 5 && Number.isNaN(shares[shares.length - 1])) shares.pop();
-    this.config = textKey(JSON.stringify([o.budget, shares, systemTokens, pinnedTokens, o.cacheControl]));
+    const key: unknown[] = [o.budget, shares, systemTokens, pinnedTokens, o.cacheControl];
+    if (o.recall) key.push('recall');
+    this.config = textKey(JSON.stringify(key));
   }
 
   /** The engine between builds, as JSON data of its own: what `restore` makes the same engine from. */
@@ -367,6 +376,25 @@ export class Engine {
     }
   }
 
+  /** Where texts are stored, and read back from by the recall tool. */
+  get store(): Bag {
+    return this.#o.store;
+  }
+
+  /** The agent has the recall tool (`options.recall`). */
+  get recall(): boolean {
+    return this.#o.recall === true;
+  }
+
+  get callbackTimeoutMs(): number | undefined {
+    return this.#o.callbackTimeoutMs;
+  }
+
+  /** The rules' index of the call with id `id`, if the conversation has it. */
+  callOf(id: string): number | undefined {
+    return this.#callIndex.get(id);
+  }
+
   /** From now on, ids of stored texts go to `known` too, and a text found there is not stored again. */
   remember(known: Map<string, string>): void {
     this.#o.known = known;
@@ -520,7 +548,15 @@ export class Engine {
   }
 
   #placeholder(i: number, k: number): string {
-    return frameText(this.core.placeholder(i, k), [this.#label(i, k), this.core.store_id(i, k) ?? '']);
+    const body = frameText(this.core.placeholder_body(i, k, this.#args(i, k)), [this.core.store_id(i, k) ?? '', this.#label(i, k)]);
+    return BODY.placeholder([body]);
+  }
+
+  /** The arguments of the call a result answers ('' for any other part). */
+  #args(i: number, k: number): string {
+    if (this.#messages[i].parts[k].kind !== Kind.Result) return '';
+    const [m, c] = this.core.call_of(i, k);
+    return m === undefined ? '' : this.#messages[m]?.parts[c]?.text ?? '';
   }
 
   #cut(i: number, k: number, head: number, tail: number): string {
@@ -540,54 +576,68 @@ export class Engine {
     const raw = p.raw ?? p.text;
     const id = await this.#storeText(`message-${i}/part-${k}`, raw, this.#label(i, k), failed);
     if (id === undefined) return [];
-    let args = '';
-    if (p.kind === Kind.Result) {
-      const [m, c] = this.core.call_of(i, k);
-      args = m === undefined ? '' : this.#messages[m]?.parts[c]?.text ?? '';
-    }
-    return [id, this.#line(id, this.core.index_line(i, k, raw, args), this.#label(i, k))];
+    return [id, this.#line(id, this.core.index_body(i, k, raw, this.#args(i, k)), this.#label(i, k))];
   }
 
-  /** Stores the transcript of messages `from..to`, as last sent, for the index. */
+  /**
+   * Stores the transcript of messages `from..to` for the index: each text whole, outputs
+   * stored before read back from the store, so one recall of it gives back the whole span.
+   */
   async #persistSpan(from: number, to: number, failed: unknown[]): Promise<[string | undefined, number]> {
-    const hosts: string[] = [];
+    const hosts: Array<string | Promise<string>> = [];
     for (let i = from; i < to; i++) {
       const m = this.#messages[i];
       m.parts.forEach((p, k) => {
         const shown = m.display?.[k];
-        hosts.push(shown === null ? '' : shown ?? p.text, this.#label(i, k));
+        const id = this.core.store_id(i, k);
+        const whole = p.baked && id !== undefined ? this.#readStored(id).then((t) => t ?? p.text) : p.raw ?? p.text;
+        hosts.push(shown === null && p.kind === Kind.Thinking ? '' : whole, this.#label(i, k));
       });
     }
-    const text = frameText(this.core.transcript(from, to), hosts);
+    const text = frameText(this.core.transcript(from, to), await Promise.all(hosts));
     const id = await this.#storeText(`messages-${from}-${to}`, text, 'transcript', failed);
-    return id === undefined ? [undefined, NaN] : [id, this.#line(id, this.core.span_line(from, to, text), '')];
+    return id === undefined ? [undefined, NaN] : [id, this.#line(id, this.core.span_body(from, to, text), '')];
   }
 
   /** Stores the listing of the index's oldest `count` entries, after the listing before them. */
   async #persistGroup(count: number, failed: unknown[]): Promise<[string | undefined, number]> {
-    const reader = new FrameReader(this.core.index_ids());
-    const grouped = reader.flag();
-    const ids: string[] = [];
-    while (!reader.done()) ids.push(reader.text([]));
-    const frame = new FrameReader(this.core.group_line(count));
-    const listing = [frame.text([]), ...ids.slice(0, count + Number(grouped)).map((id) => this.#lines.get(id) ?? `- ${id}`)].join('\n');
-    const id = await this.#storeText(`index-${ids.length}-${count}`, listing, 'index', failed);
+    const ids = frameTexts(this.core.grouped_ids(count));
+    const frame = new FrameReader(this.core.group_body(count));
+    const listing = [frame.text([]), ...ids.map((id) => BODY.line([this.#body(id)]))].join('\n');
+    const id = await this.#storeText(`index-${ids.join(',')}`, listing, 'index', failed);
     if (id === undefined) return [undefined, NaN];
     const line = frame.text([id, '']);
     return [id, this.#noteLine(id, line)];
   }
 
-  /** The index line of stored text `id` from its frame: kept, and its tokens. */
+  /** The text stored as `id`, read back, or `undefined` when the store cannot say. */
+  async #readStored(id: string): Promise<string | undefined> {
+    const store = this.#o.store;
+    if (typeof store.getRawToolOutput !== 'function') return undefined;
+    try {
+      const row = await within(this.#o.callbackTimeoutMs, Promise.resolve(callMethod(store, 'getRawToolOutput', 'store.getRawToolOutput', [id])), 'store.getRawToolOutput') as Bag | undefined;
+      return typeof row?.rawContent === 'string' ? row.rawContent : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The body of stored text `id` from its frame: kept, and the tokens of its index line. */
   #line(id: string, frame: string, label: string): number {
     return this.#noteLine(id, frameText(frame, [id, label]));
   }
 
-  #noteLine(id: string, line: string): number {
+  #noteLine(id: string, body: string): number {
     if (!this.#lines.has(id)) {
-      this.#lines.set(id, line);
+      this.#lines.set(id, body);
       this.#changed(() => this.#lines.delete(id));
     }
-    return count(this.#o.counter, line, 'index line') + 1;
+    return count(this.#o.counter, BODY.line([body]), 'index line') + 1;
+  }
+
+  /** What stored text `id` is, in one line (`index::body`). */
+  #body(id: string): string {
+    return this.#lines.get(id) ?? BODY.unknown([id]);
   }
 
   /**
@@ -718,13 +768,7 @@ export class Engine {
   #indexText(): string {
     const ids = this.core.index_ids();
     if (ids === this.#index.ids) return this.#index.text;
-    const reader = new FrameReader(ids);
-    reader.flag();
-    const lines: string[] = [];
-    while (!reader.done()) {
-      const id = reader.text([]);
-      lines.push(this.#lines.get(id) ?? `- ${id}`);
-    }
+    const lines = frameTexts(ids).map((id) => BODY.line([this.#body(id)]));
     const text = lines.length ? [frameText(rules.indexHeader(this.#o.recall === true), []), ...lines].join('\n') : '';
     this.#index = { ids, text };
     return text;

@@ -60,6 +60,26 @@ export function frameText(frame: string, hosts: readonly string[]): string {
   return new FrameReader(frame).text(hosts);
 }
 
+/** Every text of a frame that holds only texts of the rule's own words. */
+export function frameTexts(frame: string): string[] {
+  const reader = new FrameReader(frame);
+  const out: string[] = [];
+  while (!reader.done()) out.push(reader.text([]));
+  return out;
+}
+
+/** A frame of texts only, as one template per text: each fills in its own host texts later. */
+export function frameTemplates(frame: string): Array<(hosts: readonly string[]) => string> {
+  const out: Array<(hosts: readonly string[]) => string> = [];
+  for (let at = 0; at < frame.length;) {
+    const end = frame.indexOf(TEXT_END, at) + 1;
+    const one = frame.slice(at, end);
+    out.push((hosts) => frameText(one, hosts));
+    at = end;
+  }
+  return out;
+}
+
 /** A template frame fetched from the rules once, then reused. */
 export function template(get: () => string): (hosts: readonly string[]) => string {
   let frame: string | undefined;

@@ -12,8 +12,11 @@ import {
   holder, method, number, object, optionalBoolean, optionalFunction, optionalNumber, optionalString, string, type Bag,
 } from './read.js';
 import { readSnapshot, toSnapshot } from './snapshot.js';
+import { readOptions, recallAnswer, recallText, recallTool } from './recall.js';
 import { ContextSession } from './session.js';
-import type { ContextBuild, ContextFormat, ContextReminder, LedgerRecord, ContextManagerOptions, ContextSessionOptions, ContextSnapshot, ContextWarning, TokenCounter } from './types.js';
+import type {
+  ContextBuild, ContextFormat, ContextReminder, LedgerRecord, ContextManagerOptions, ContextSessionOptions, ContextSnapshot, ContextWarning, RecallOptions, TokenCounter,
+} from './types.js';
 
 const DEFAULT_SUMMARIZER_TIMEOUT_MS = 120_000;
 
@@ -55,6 +58,7 @@ export function engineOptions(field: string, opts: Bag, adapter: Adapter, defaul
     pinned: pinned.map((p, i) => string(`${field}.pinned[${i}]`, p)),
     cacheControl: optionalBoolean(`${field}.cacheControl`, opts.cacheControl) !== false,
     calibrate: optionalBoolean(`${field}.calibrate`, opts.calibrate) !== false,
+    recall: optionalBoolean(`${field}.recall`, opts.recall) === true,
     callbackTimeoutMs: timeoutOption(`${field}.callbackTimeoutMs`, opts.callbackTimeoutMs) ?? defaults.callbackTimeoutMs,
   };
 }
@@ -230,6 +234,36 @@ export class ContextManager<Message = unknown> {
     return live(this.#engine, 'ContextManager').records.slice();
   }
 
+  /**
+   * The recall tool's definition in this manager's provider shape (an Anthropic tool, an
+   * OpenAI function tool, an AI SDK tool, a `LanguageModelChatTool`), to pass with your
+   * own tools. Its name is `'recall'`: answer the model's calls of it with `recall(call)`.
+   * @throws {Error} without `options.recall: true`: the requests would not say the tool is there.
+   */
+  get recallTool(): unknown {
+    return recallToolOf(live(this.#engine, 'ContextManager'), this.#adapter);
+  }
+
+  /**
+   * Answers the model's call of the recall tool (a `tool_use` block, a `tool_calls` entry, a
+   * `function_call` item, a `tool-call` part, a `LanguageModelToolCallPart`) with the message
+   * to append: a page of the stored text it names, the lines holding its query, or a note
+   * the model can read (an id of another conversation, one unknown, a page it already has).
+   * Given an id instead, resolves to the text itself: a page at most a share of the budget.
+   * @throws {TypeError} for a call of another tool, or not a call at all, naming the field.
+   */
+  recall(call: unknown): Promise<Message>;
+  recall(id: string, options?: RecallOptions): Promise<string>;
+  recall(call: unknown, options?: RecallOptions): Promise<unknown> {
+    try {
+      const engine = live(this.#engine, 'ContextManager');
+      if (typeof call === 'string') return recallText(engine, call, readOptions(options, 'options'));
+      return recallAnswer(engine, this.#adapter, call);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
   /** Frees the manager's wasm state now; it is also reclaimed when collected. */
   free(): void {
     this.#engine?.core.free();
@@ -240,6 +274,12 @@ export class ContextManager<Message = unknown> {
     const hooks = { adapter: this.#adapter, reminders: this.#reminders, timeoutMs: this.#timeoutMs, onLedger: this.#onLedger, onWarning: this.#onWarning };
     return buildOnce<Message>(engine, hooks);
   }
+}
+
+/** @internal The recall tool of `engine`, which must have been made with `recall: true`. */
+export function recallToolOf(engine: Engine, adapter: Adapter): unknown {
+  if (!engine.recall) throw Object.assign(new Error("the recall tool is off: set options.recall: true, so the requests say how the agent reads a stored text back"), { code: 'ERR_RECALL_OFF' });
+  return recallTool(adapter);
 }
 
 /** @internal What a manager reads from the host's options besides the engine's, once. */

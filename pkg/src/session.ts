@@ -5,12 +5,13 @@
 // it is paid for, so a resumed session never asks for it again.
 import { Engine, foldChanges } from './engine.js';
 import { ReentrantCallError, SessionConflictError, argumentError, errorText } from './errors.js';
-import { buildOnce, engineOptions, managerParts } from './manager.js';
+import { buildOnce, engineOptions, managerParts, recallToolOf } from './manager.js';
+import { readOptions, recallAnswer, recallText } from './recall.js';
 import { validateToolOutputEntry } from './pruners.js';
 import { callMethod, holder, method, object, optionalBoolean, string, type Bag } from './read.js';
 import { turnScope } from './wasm.js';
 import { within } from './timeout.js';
-import type { ContextBuild, ContextSessionOptions, ContextSnapshot, LedgerRecord, SessionOutput, SessionRows, ToolOutputEntry } from './types.js';
+import type { ContextBuild, ContextSessionOptions, ContextSnapshot, LedgerRecord, RecallOptions, SessionOutput, SessionRows, ToolOutputEntry } from './types.js';
 import { toSnapshot } from './snapshot.js';
 import { ownerId, promptKey, readChanges, sameCall } from './session-rows.js';
 import { fitsText } from './exact-text.js';
@@ -181,6 +182,31 @@ export class ContextSession<Message = unknown> {
   /** Records the provider's usage of the request last built, as `ContextManager.recordUsage`; resolves once written. */
   recordUsage(usage: unknown): Promise<void> {
     return this.#call(async (engine) => engine.observe(this.#parts.adapter.usage(usage, 'usage')));
+  }
+
+  /** The recall tool in the session's provider shape, as `ContextManager.recallTool`. */
+  get recallTool(): unknown {
+    return recallToolOf(this.#live(), this.#parts.adapter);
+  }
+
+  /**
+   * Answers a call of the recall tool, or reads a stored text by id, as
+   * `ContextManager.recall`: only this session's own texts, never another session's in
+   * the same store. Runs after the calls before it; what it notes is written with the next.
+   */
+  recall(call: unknown): Promise<Message>;
+  recall(id: string, options?: RecallOptions): Promise<string>;
+  recall(call: unknown, options?: RecallOptions): Promise<unknown> {
+    let ask: RecallOptions | undefined;
+    try {
+      ask = typeof call === 'string' ? readOptions(options, 'options') : undefined;
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.#queue(async () => {
+      const engine = this.#live();
+      return ask ? recallText(engine, call as string, ask) : recallAnswer(engine, this.#parts.adapter, call);
+    });
   }
 
   /** The next build compacts, whatever the request's size; resolves once written. */
@@ -368,7 +394,14 @@ export class ContextSession<Message = unknown> {
       rows = { ...rows, version: unsure.version, outputs: rows.outputs - unsure.outputs, changes: rows.changes.slice(0, -1) };
     }
     const p = this.#parts;
-    const opts: Bag = { ...p.opts, store: { insertRawToolOutput: (entry: ToolOutputEntry) => this.#stash(entry) } };
+    const opts: Bag = {
+      ...p.opts,
+      store: {
+        insertRawToolOutput: (entry: ToolOutputEntry) => this.#stash(entry),
+        // A text stored by the call in flight is not in the store yet.
+        getRawToolOutput: (id: string) => this.#pending.find((e) => `${this.sessionId}:${e.seq}` === id) ?? callMethod(this.#store, 'getRawToolOutput', 'options.store.getRawToolOutput', [id]),
+      },
+    };
     if (this.#summarizer) opts.summarizer = { summarize: (prompt: string) => this.#summarize(prompt) };
     const o = engineOptions('options', opts, p.adapter);
     this.#summarizerTimeoutMs = o.summarizerTimeoutMs;

@@ -622,6 +622,12 @@ export interface ContextManagerOptions {
   /** No summarizer prompt exceeds this share of the budget. Default 0.4. */
   summarizerShare?: number;
   /**
+   * Give the agent the recall tool: pass `recallTool` with your tools and answer its calls
+   * with `recall(call)`. The index of stored texts then tells the model how to read one
+   * back. Default false.
+   */
+  recall?: boolean;
+  /**
    * Keep the opening user message (where most agents put the task) in every request, before
    * the summary, while the turns after it are folded away. Default true; false lets it be
    * summarized or dropped like any other turn.
@@ -645,6 +651,16 @@ export interface ContextManagerOptions {
    * due; one that throws or rejects fails that build, and changes nothing.
    */
   reminders?: ContextReminder[];
+}
+
+/** What `recall(id, options)` reads of a stored text: a page, or the lines that hold `query`. */
+export interface RecallOptions {
+  /** The first character to read (UTF-16 units, as JS counts a string's length). Default 0. */
+  offset?: number;
+  /** How many characters to read at most. Default: as many as one answer holds, a share of the budget. */
+  length?: number;
+  /** Only the lines that contain this text, case-insensitive, with their line numbers. */
+  query?: string;
 }
 
 /** A text `ContextManager` re-sends every `every` requests (see `ContextManagerOptions.reminders`). */

@@ -147,7 +147,8 @@ describe('bounded runner', () => {
     for (const step of session.steps) await runner.runTurn(step.input);
     const text = session.steps.reduce((n, s) => n + (s.input?.length ?? 0) + (s.text?.length ?? 0)
       + (s.envelope ? JSON.stringify(s.envelope.action.arguments).length + s.envelope.observation.output.length : 0), 0);
-    assert.ok(handed <= 1.2 * text, `the counter was handed ${(handed / text).toFixed(2)}× the session's text`);
+    // The rest is the manager's own texts: placeholders, cuts, and a line per stored text for its index.
+    assert.ok(handed <= 1.3 * text, `the counter was handed ${(handed / text).toFixed(2)}× the session's text`);
   });
 
   it('stores each output once when contextManagement shares its store, whichever stores it first', async () => {

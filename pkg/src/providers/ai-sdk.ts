@@ -124,6 +124,17 @@ export const aiSdk: Adapter = {
     return { role: 'user', content: [{ type: 'text', text }] };
   },
 
+  // The AI SDK's `tool({ description, inputSchema: jsonSchema(...) })`, made without importing it.
+  tool: (spec) => ({ description: spec.description, inputSchema: { [Symbol.for('vercel.ai.schema')]: true, _type: undefined, jsonSchema: spec.parameters, validate: undefined } }),
+
+  toolCall(call, field) {
+    const c = bag(field, call);
+    if (c.type !== 'tool-call') throw shapeError(`${field}.type`, "'tool-call' (a part of the response's messages)", c.type);
+    return { id: text(`${field}.toolCallId`, c.toolCallId), name: text(`${field}.toolName`, c.toolName), input: c.input };
+  },
+
+  toolResult: (call, output) => ({ role: 'tool', content: [{ type: 'tool-result', toolCallId: call.id, toolName: call.name, output: { type: 'text', value: output } }] }),
+
   usage(usage, field) {
     const u = bag(field, usage);
     const details = u.inputTokenDetails === undefined || u.inputTokenDetails === null ? undefined : bag(`${field}.inputTokenDetails`, u.inputTokenDetails);

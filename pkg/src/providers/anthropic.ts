@@ -154,6 +154,16 @@ export const anthropic: Adapter = {
     return { role: 'user', content: [{ type: 'text', text }] };
   },
 
+  tool: (spec) => ({ name: spec.name, description: spec.description, input_schema: spec.parameters }),
+
+  toolCall(call, field) {
+    const b = bag(field, call);
+    if (b.type !== 'tool_use') throw shapeError(`${field}.type`, "'tool_use' (a block of the response's content)", b.type);
+    return { id: text(`${field}.id`, b.id), name: text(`${field}.name`, b.name), input: b.input };
+  },
+
+  toolResult: (call, output) => ({ role: 'user', content: [{ type: 'tool_result', tool_use_id: call.id, content: output }] }),
+
   usage(usage, field) {
     const u = bag(field, usage);
     const input = count(`${field}.input_tokens`, u.input_tokens);

@@ -123,6 +123,20 @@ export interface UsageFigures {
   write?: number;
 }
 
+/** A tool as the rules define it (the recall tool): its name, what it does, its JSON Schema. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+/** A tool call as a provider's message holds it: the call's id, the tool, and its input (`undefined`: arguments that are not JSON). */
+export interface ToolCall {
+  id: string;
+  name: string;
+  input: unknown;
+}
+
 /** One provider shape: how its messages are read, written and billed. */
 export interface Adapter {
   /** The host's format, or `text`: the runner's one-string prompt. */
@@ -146,6 +160,21 @@ export interface Adapter {
    */
   plain?(message: unknown, field: string): unknown;
   revive?(data: unknown): unknown;
+  /** A tool's definition in this provider's shape, to pass with the host's own tools. */
+  tool?(spec: ToolSpec): unknown;
+  /** A tool call as this provider's response holds it; a TypeError naming `field` for anything else. */
+  toolCall?(call: unknown, field: string): ToolCall;
+  /** The message that answers call `call` with `text`, to append as the host appends its tools' results. */
+  toolResult?(call: ToolCall, text: string): unknown;
+}
+
+/** A call's arguments as JSON text, parsed; `undefined` when they are not JSON. */
+export function parsedArguments(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A TypeError for a message that does not fit its format. */

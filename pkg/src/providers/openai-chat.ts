@@ -3,7 +3,8 @@
 // the next user or assistant message. The provider caches a repeated prefix by itself.
 import type { Bag } from '../read.js';
 import {
-  type Adapter, type NeutralPart, type Plan, Kind, OPAQUE_TOKENS, Role, bag, count, optionalCount, shapeError, shownContent, text, slot } from './neutral.js';
+  type Adapter, type NeutralPart, type Plan, Kind, OPAQUE_TOKENS, Role, bag, count, optionalCount, parsedArguments, shapeError, shownContent, text,
+  slot } from './neutral.js';
 
 /** The rules' role of a message's `role` (read when called: see `lazy`). */
 const roleOf = (role: unknown): number | undefined => ({
@@ -96,6 +97,16 @@ export const openaiChat: Adapter = {
   reminder(text) {
     return { role: 'system', content: text };
   },
+
+  tool: (spec) => ({ type: 'function', function: { name: spec.name, description: spec.description, parameters: spec.parameters } }),
+
+  toolCall(call, field) {
+    const c = bag(field, call);
+    const fn = bag(`${field}.function`, c.function);
+    return { id: text(`${field}.id`, c.id), name: text(`${field}.function.name`, fn.name), input: parsedArguments(text(`${field}.function.arguments`, fn.arguments)) };
+  },
+
+  toolResult: (call, output) => ({ role: 'tool', tool_call_id: call.id, content: output }),
 
   usage(usage, field) {
     const u = bag(field, usage);

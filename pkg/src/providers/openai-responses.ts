@@ -5,7 +5,7 @@
 import type { Bag } from '../read.js';
 import {
   type Adapter, type NeutralMessage, type NeutralPart, type Plan, Kind, OPAQUE_TOKENS, Role, bag, count, json,
-  optionalCount, shapeError, shownContent, text, slot } from './neutral.js';
+  optionalCount, parsedArguments, shapeError, shownContent, text, slot } from './neutral.js';
 
 const MESSAGE_ROLES = ['user', 'assistant', 'system', 'developer'];
 
@@ -118,6 +118,16 @@ export const openaiResponses: Adapter = {
   reminder(text) {
     return { type: 'message', role: 'system', content: text };
   },
+
+  tool: (spec) => ({ type: 'function', name: spec.name, description: spec.description, parameters: spec.parameters, strict: false }),
+
+  toolCall(call, field) {
+    const c = bag(field, call);
+    if (c.type !== 'function_call') throw shapeError(`${field}.type`, "'function_call' (an item of the response's output)", c.type);
+    return { id: text(`${field}.call_id`, c.call_id), name: text(`${field}.name`, c.name), input: parsedArguments(text(`${field}.arguments`, c.arguments)) };
+  },
+
+  toolResult: (call, output) => ({ type: 'function_call_output', call_id: call.id, output }),
 
   usage(usage, field) {
     const u = bag(field, usage);

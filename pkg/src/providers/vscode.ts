@@ -124,6 +124,17 @@ export function vscodeAdapter(api: unknown): Adapter {
       return { input: count(`${field}.inputTokens`, u.inputTokens) };
     },
 
+    // `LanguageModelChatTool`: an interface, a plain object.
+    tool: (spec) => ({ name: spec.name, description: spec.description, inputSchema: spec.parameters }),
+
+    toolCall(call, field) {
+      const c = bag(field, call);
+      if (typeof c.callId !== 'string' || typeof c.name !== 'string') throw shapeError(field, 'a LanguageModelToolCallPart', call);
+      return { id: c.callId, name: c.name, input: c.input };
+    },
+
+    toolResult: (call, output) => message(User, [resultPart(call.id, [textPart(output)])]),
+
     plain(m, field) {
       const msg = m as Bag;
       const part = (p: unknown, at: string): unknown => {

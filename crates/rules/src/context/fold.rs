@@ -104,7 +104,7 @@ impl Manager {
 
     /// The span's transcript, then each stored text of it, join the index.
     fn index_span(&mut self, from: usize, to: usize, transcript: Option<String>) {
-        let mut ids: Vec<String> = transcript.into_iter().collect();
+        let mut ids: Vec<(String, bool)> = transcript.into_iter().map(|id| (id, true)).collect();
         let pinned = self.pins_first();
         for i in from..to {
             if i == 0 && pinned {
@@ -112,14 +112,14 @@ impl Manager {
             }
             for k in 0..self.history.messages[i].parts.len() {
                 if let Some(id) = self.store_ids.get(&(i, k)) {
-                    ids.push(id.clone());
+                    ids.push((id.clone(), false));
                 }
             }
         }
         let mut added = false;
-        for id in ids {
+        for (id, span) in ids {
             let tokens = self.line_tokens(&id);
-            if self.index.add(&id, tokens) {
+            if self.index.add(&id, tokens, span) {
                 added = true;
                 self.record.compaction_mut().indexed.push(id);
             }

@@ -18,10 +18,12 @@ pub const HEADER_TOKENS: f64 = 40.0;
 /// A line's tokens when the host did not count it (a log written before lines were).
 pub const LINE_TOKENS: f64 = 40.0;
 /// A transcript's line, assumed until the host writes it: its names make it the longest.
-pub const SPAN_LINE_TOKENS: f64 = 120.0;
-/// Names a line lists at most, and the characters they take at most.
+pub const SPAN_LINE_TOKENS: f64 = 150.0;
+/// Names a line lists at most, and the characters they take at most; a transcript's line
+/// more, since it stands for many messages.
 pub const MAX_NAMES: usize = 12;
-const MAX_NAMES_CHARS: usize = 360;
+pub const MAX_SPAN_NAMES: usize = 16;
+const MAX_NAMES_CHARS: usize = 480;
 /// Characters of a description at most.
 const MAX_DESCRIPTION: usize = 100;
 
@@ -33,17 +35,33 @@ pub struct Entry {
     pub tokens: f64,
 }
 
+/// The index's entries: the transcripts of the spans folded away, which hold everything
+/// of them, then the stored texts of those spans, each oldest first. The transcripts are
+/// kept longest: one recall of one gives back a whole span.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Index {
-    /// Oldest first.
-    pub entries: Vec<Entry>,
+    pub spans: Vec<Entry>,
+    pub outputs: Vec<Entry>,
     /// The line naming the stored listing of the entries grouped away, with its count.
     pub group: Option<(Entry, usize)>,
 }
 
 impl Index {
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty() && self.group.is_none()
+        self.spans.is_empty() && self.outputs.is_empty() && self.group.is_none()
+    }
+
+    fn all(&self) -> impl Iterator<Item = &Entry> {
+        self.group
+            .iter()
+            .map(|g| &g.0)
+            .chain(&self.spans)
+            .chain(&self.outputs)
+    }
+
+    /// The ids in the order the request lists them: the listing, transcripts, outputs.
+    pub fn ids(&self) -> impl Iterator<Item = &str> {
+        self.all().map(|e| e.id.as_str())
     }
 
     /// Tokens the index takes in the request.
@@ -51,53 +69,75 @@ impl Index {
         if self.is_empty() {
             return 0.0;
         }
-        HEADER_TOKENS
-            + self.entries.iter().map(|e| e.tokens).sum::<f64>()
-            + self.group.as_ref().map_or(0.0, |(e, _)| e.tokens)
+        HEADER_TOKENS + self.all().map(|e| e.tokens).sum::<f64>()
     }
 
-    /// Adds an entry unless the index names its id already (one text stored for two parts).
-    pub fn add(&mut self, id: &str, tokens: f64) -> bool {
-        if self.entries.iter().any(|e| e.id == id)
-            || self.group.as_ref().is_some_and(|g| g.0.id == id)
-        {
+    /// Adds an entry unless the index names its id already (one text stored for two
+    /// parts). `span`: a transcript.
+    pub fn add(&mut self, id: &str, tokens: f64, span: bool) -> bool {
+        if self.names(id) {
             return false;
         }
-        self.entries.push(Entry {
+        let entry = Entry {
             id: id.to_string(),
             tokens,
-        });
+        };
+        if span {
+            self.spans.push(entry);
+        } else {
+            self.outputs.push(entry);
+        }
         true
     }
 
-    /// How many of the oldest entries to list in a stored text of their own so that the
-    /// index keeps within `cap`: none while it does. Enough to bring it to half the cap,
-    /// so the next compactions add lines without grouping again.
+    /// The entries a listing of `n` takes, in order: the oldest outputs, then the oldest
+    /// transcripts.
+    fn taken(&self, n: usize) -> impl Iterator<Item = &Entry> {
+        self.outputs.iter().chain(&self.spans).take(n)
+    }
+
+    /// How many entries to list in a stored text of their own so that the index keeps
+    /// within `cap`: none while it does. Enough to bring it to half the cap, so the next
+    /// compactions add lines without grouping again.
     pub fn to_group(&self, cap: f64) -> usize {
-        if self.tokens() <= cap || self.entries.is_empty() {
+        let total = self.outputs.len() + self.spans.len();
+        if self.tokens() <= cap || total == 0 {
             return 0;
         }
         let mut tokens = self.tokens();
         let mut n = 0;
-        while n < self.entries.len() && tokens > cap / 2.0 {
-            tokens -= self.entries[n].tokens;
+        for e in self.taken(total) {
+            if tokens <= cap / 2.0 {
+                break;
+            }
+            tokens -= e.tokens;
             n += 1;
         }
         n.max(1)
     }
 
-    /// The oldest `n` entries, and the group before them, are now listed in stored text
-    /// `id`, named by a line of `tokens`.
+    /// What a listing of `n` holds, in order: the listing before it, then the entries.
+    pub fn grouped_ids(&self, n: usize) -> impl Iterator<Item = &str> {
+        self.group
+            .iter()
+            .map(|g| g.0.id.as_str())
+            .chain(self.taken(n).map(|e| e.id.as_str()))
+    }
+
+    /// The `n` entries [`Index::to_group`] chose, and the group before them, are now
+    /// listed in stored text `id`, named by a line of `tokens`.
     pub fn group(&mut self, n: usize, id: String, tokens: f64) {
-        let n = n.min(self.entries.len());
+        let from_outputs = n.min(self.outputs.len());
+        let from_spans = (n - from_outputs).min(self.spans.len());
+        self.outputs.drain(..from_outputs);
+        self.spans.drain(..from_spans);
         let before = self.group.as_ref().map_or(0, |g| g.1);
-        self.entries.drain(..n);
-        self.group = Some((Entry { id, tokens }, before + n));
+        self.group = Some((Entry { id, tokens }, before + from_outputs + from_spans));
     }
 
     /// Whether the index names `id`.
     pub fn names(&self, id: &str) -> bool {
-        self.entries.iter().any(|e| e.id == id) || self.group.as_ref().is_some_and(|g| g.0.id == id)
+        self.all().any(|e| e.id == id)
     }
 }
 
@@ -132,10 +172,12 @@ pub fn listing_header(p: &mut Pieces<'_>) {
     p.lit("[Entries of the index of stored texts, grouped out of the request to keep it within its share]");
 }
 
-/// One line of the index: `- 17: output of bash `cargo test`, 18,342 tokens; names: …`.
-/// `description` and `names` are the rules' own reading of the text ([`describe`], [`names`]).
-pub fn line(p: &mut Pieces<'_>, what: What, tokens: f64, description: &str, names: &[String]) {
-    p.lit("- ").host(ID).lit(": ");
+/// What a stored text is, in one line, naming its id: `output of bash `cargo test`,
+/// 18,342 tokens, stored as 17; names: …`. The index lists it (`- ` before it, [`line`])
+/// and a placeholder shows it (in brackets, [`placeholder`]), so what the agent reads of a
+/// masked output is what it reads of one folded away. `description` and `names` are the
+/// rules' own reading of the text ([`describe`], [`names`]).
+pub fn body(p: &mut Pieces<'_>, what: What, tokens: f64, description: &str, names: &[String]) {
     match what {
         What::Output => {
             p.lit("output of ").host(LABEL);
@@ -148,19 +190,36 @@ pub fn line(p: &mut Pieces<'_>, what: What, tokens: f64, description: &str, name
         }
         What::Group { count } => {
             p.lit(&format!(
-                "{} earlier entries of this index, listed in that stored text",
+                "{} earlier entries of this index, listed in stored text ",
                 show_number(count as f64)
-            ));
+            ))
+            .host(ID);
             return;
         }
     }
     if !description.is_empty() {
         p.lit(" `").lit(description).lit("`");
     }
-    p.lit(&format!(", {} tokens", show_number(tokens)));
+    p.lit(&format!(", {} tokens, stored as ", show_number(tokens)))
+        .host(ID);
     if !names.is_empty() {
         p.lit("; names: ").lit(&names.join(", "));
     }
+}
+
+/// An index line over `[body]`.
+pub fn line(p: &mut Pieces<'_>) {
+    p.lit("- ").host(0);
+}
+
+/// A stored text's placeholder over `[body]`.
+pub fn placeholder(p: &mut Pieces<'_>) {
+    p.lit("[").host(0).lit("]");
+}
+
+/// The body of a text whose line is not known (stored before lines were written), over `[id]`.
+pub fn unknown_body(p: &mut Pieces<'_>) {
+    p.lit("stored text ").host(ID);
 }
 
 /// A call's arguments in one short line: the command, path, pattern or query they name
@@ -375,26 +434,40 @@ mod tests {
     }
 
     #[test]
-    fn the_index_groups_its_oldest_entries_past_its_cap() {
+    fn the_index_groups_its_oldest_outputs_first_past_its_cap() {
         let mut index = Index::default();
         assert_eq!(index.tokens(), 0.0);
         for i in 0..10 {
-            assert!(index.add(&i.to_string(), 50.0));
+            assert!(index.add(&i.to_string(), 50.0, i % 5 == 0));
         }
-        assert!(!index.add("3", 50.0), "one line per id");
+        assert!(!index.add("3", 50.0, false), "one line per id");
         assert_eq!(index.tokens(), HEADER_TOKENS + 500.0);
+        assert_eq!(
+            index.ids().collect::<Vec<_>>(),
+            ["0", "5", "1", "2", "3", "4", "6", "7", "8", "9"]
+        );
         assert_eq!(index.to_group(1_000.0), 0);
         let n = index.to_group(400.0);
         assert_eq!(n, 7);
+        assert_eq!(
+            index.grouped_ids(n).collect::<Vec<_>>(),
+            ["1", "2", "3", "4", "6", "7", "8"]
+        );
         index.group(n, "g1".into(), 30.0);
         assert!(index.tokens() <= 400.0);
-        assert_eq!(index.entries.len(), 3);
-        assert!(index.names("g1") && !index.names("0") && index.names("9"));
-        index.group(1, "g2".into(), 30.0);
+        assert_eq!(index.ids().collect::<Vec<_>>(), ["g1", "0", "5", "9"]);
+        assert!(index.names("g1") && !index.names("1") && index.names("9"));
+        assert_eq!(
+            index.grouped_ids(2).collect::<Vec<_>>(),
+            ["g1", "9", "0"],
+            "transcripts last"
+        );
+        index.group(2, "g2".into(), 30.0);
         assert_eq!(
             index.group.as_ref().map(|g| g.1),
-            Some(8),
-            "the earlier group is in the new listing"
+            Some(9),
+            "the earlier listing is in the new one"
         );
+        assert_eq!(index.ids().collect::<Vec<_>>(), ["g2", "5"]);
     }
 }

@@ -26,6 +26,7 @@ pub mod history;
 pub mod index;
 pub mod ledger;
 pub mod policy;
+pub mod recall;
 pub mod render;
 
 use std::collections::{HashMap, VecDeque};
@@ -313,6 +314,8 @@ pub struct Manager {
     unindexed: Option<(usize, usize)>,
     /// The store failed to take the index's listing in this build: not asked again.
     group_failed: bool,
+    /// The recalls answered with a stored text, oldest first.
+    pub recalls: Vec<recall::Answered>,
     /// The parts a compaction masks, next last.
     mask_queue: Vec<(usize, usize)>,
     /// The plan of the request being built, kept by [`Manager::commit`].
@@ -365,6 +368,7 @@ impl Manager {
             index: index::Index::default(),
             unindexed: None,
             group_failed: false,
+            recalls: Vec::new(),
             mask_queue: Vec::new(),
             pending_plan: None,
             forced: false,
@@ -385,6 +389,18 @@ impl Manager {
     pub fn append(&mut self, batch: Vec<NewMessage>) -> Result<(), Refused> {
         let from = self.history.messages.len();
         self.history.append(batch)?;
+        // A recall's result is its stored text already.
+        if !self.recalls.is_empty() {
+            let answered: Vec<u32> = self.history.messages[from..]
+                .iter()
+                .flat_map(|m| &m.parts)
+                .filter(|p| p.kind == Kind::Result)
+                .filter_map(|p| p.call)
+                .collect();
+            for c in answered {
+                self.mark_recalled(c);
+            }
+        }
         if let Some(j) = self.journal.as_mut() {
             for m in &self.history.messages[from..] {
                 j.answered.extend(
@@ -545,6 +561,7 @@ impl Manager {
             }
         }
         self.history.messages.truncate(j.messages);
+        self.store_ids.retain(|&(m, _), _| m < j.messages);
         self.history.calls.truncate(j.calls);
         for n in j.answered {
             if n < j.calls {
@@ -896,7 +913,11 @@ impl Manager {
             self.summary_target = policy::summary_end(self, newest);
         }
         if self.first_live >= self.summary_target {
-            return None;
+            // The summary came out larger than expected: fold the next groups too.
+            self.summary_target = policy::summary_end(self, newest);
+            if self.first_live >= self.summary_target {
+                return None;
+            }
         }
         let cap = self.config.summarizer_cap() - SUMMARIZER_OVERHEAD - self.summary_tokens;
         let mut to = self.first_live;
@@ -1022,8 +1043,8 @@ impl Manager {
         }
     }
 
-    /// Where this build first changed what an earlier request held: `(message, part)`,
-    /// every thinking block after it is invalid. A new summary, or messages folded away,
+    /// Where this build first changed what an earlier request held: `(message, part)`, the
+    /// first position after the change; every thinking block from it on is invalid. A new summary, or messages folded away,
     /// change everything.
     fn edit_point(&self) -> Option<(usize, usize)> {
         let j = self.journal.as_ref()?;

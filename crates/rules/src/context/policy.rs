@@ -138,12 +138,15 @@ pub fn mask_plan(m: &Manager, growth: f64) -> MaskPlan {
 }
 
 /// Where a summary's span ends: the fewest oldest groups whose replacement by a summary
-/// of at most its cap brings the request under the low water mark, never the newest group.
+/// brings the request under the low water mark, never the newest group. The new summary
+/// is expected the size of the one before, or a third of its cap for the first: assuming
+/// the cap would fold far more than needed. One that comes out larger folds more after it.
 pub fn summary_end(m: &Manager, newest: usize) -> usize {
     let over = m
         .calibration
         .ours_for(m.tokens() - m.config.budget * m.config.low_water);
-    let reserve = m.config.summary_cap() - m.summary_tokens;
+    let expected = m.summary_tokens.max(m.config.summary_cap() / 3.0);
+    let reserve = expected - m.summary_tokens;
     let (mut folded, mut end) = (0.0, m.first_live);
     // The index gains a line for each stored text folded, and one for the transcript.
     while end < newest && folded - m.index_growth(m.first_live, end) - reserve < over {
@@ -155,14 +158,15 @@ pub fn summary_end(m: &Manager, newest: usize) -> usize {
 }
 
 /// A signed thinking block is checked against everything before it: after an edit, the
-/// blocks that follow it are dropped. Returns how many were.
+/// blocks from `edit` on (the first position after what changed) are dropped. Returns how
+/// many were.
 pub fn drop_invalidated_thinking(m: &mut Manager, edit: Option<(usize, usize)>) -> usize {
     let Some((message, part)) = edit else {
         return 0;
     };
     let mut dropped = 0;
     for i in message.max(m.first_live)..m.history.messages.len() {
-        let from = if i == message { part + 1 } else { 0 };
+        let from = if i == message { part } else { 0 };
         for k in from..m.history.messages[i].parts.len() {
             let p = m.history.messages[i].parts[k];
             if p.kind == Kind::Thinking && p.shown != Shown::Dropped {

@@ -11,7 +11,7 @@ use crate::frame::Pieces;
 use crate::text::{Probe, cut_end};
 
 /// A placeholder's tokens, assumed before the host counts it.
-pub const PLACEHOLDER_TOKENS: f64 = 24.0;
+pub const PLACEHOLDER_TOKENS: f64 = 30.0;
 /// A marked result for an unanswered call, with its framing.
 pub const UNANSWERED_TOKENS: f64 = 16.0;
 /// The note that opens a conversation whose earliest turns were dropped, with its framing.
@@ -214,22 +214,6 @@ fn breakpoints(emits: &[Emit], keys: &[(Key, f64)], owner: &[usize], last: &Sent
     }
     out.sort_unstable();
     out
-}
-
-/// Host texts of [`placeholder`]: what the text was (a tool's name, or a role), and the
-/// store id.
-pub const WHAT: usize = 0;
-pub const STORE_ID: usize = 1;
-
-/// The one line a stored text becomes: `[output of bash: 18342 tokens, stored as 17]`.
-pub fn placeholder(p: &mut Pieces<'_>, result: bool, tokens: f64) {
-    p.lit(if result { "[output of " } else { "[" })
-        .host(WHAT)
-        .lit(if result { ": " } else { " message: " })
-        .lit(&show_number(tokens))
-        .lit(" tokens, stored as ")
-        .host(STORE_ID)
-        .lit("]");
 }
 
 /// Host texts of [`summarizer_prompt`]: the summary so far ("" for none), then, for each

@@ -88,6 +88,15 @@ fn the_summarizer_is_not_given_the_kept_opening_message() {
     assert!(h.summarizer_calls > 0);
 }
 
+/// Whether `text` names stored text `id` (`stored as 17`, not `stored as 170`).
+fn names(text: &str, id: &str) -> bool {
+    ["stored as ", "stored text "].iter().any(|form| {
+        let needle = format!("{form}{id}");
+        text.match_indices(&needle)
+            .any(|(at, _)| !text[at + needle.len()..].starts_with(|c: char| c.is_ascii_digit()))
+    })
+}
+
 /// The ids a request names, directly or through the stored listings it names.
 fn named_ids(h: &Host, text: &str) -> Vec<String> {
     let mut ids: Vec<String> = Vec::new();
@@ -95,11 +104,15 @@ fn named_ids(h: &Host, text: &str) -> Vec<String> {
     while let Some(t) = queue.pop() {
         for (n, stored) in h.stored.iter().enumerate() {
             let id = (n + 1).to_string();
-            let named = t.contains(&format!("- {id}: ")) || t.contains(&format!("stored as {id}]"));
+            let named = names(&t, &id);
             if named && !ids.contains(&id) {
                 ids.push(id.clone());
                 if let Some(list) = stored.strip_prefix("listing of ") {
-                    queue.push(list.split(", ").map(|i| format!("- {i}: ")).collect());
+                    queue.push(
+                        list.split(", ")
+                            .map(|i| format!("stored as {i}]"))
+                            .collect(),
+                    );
                 }
             }
         }

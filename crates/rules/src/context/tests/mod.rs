@@ -36,7 +36,7 @@ struct Host {
     summarizer_calls: usize,
     /// The spans whose transcripts were stored, in order.
     spans: Vec<(usize, usize)>,
-    /// The index line of each stored text, by id.
+    /// What each stored text is, in one line (`index::body`), by id.
     lines: HashMap<String, String>,
     /// The host sends a system prompt or pinned texts.
     fixed: bool,
@@ -117,7 +117,7 @@ impl Host {
                         };
                         let names = index::names(text, index::MAX_NAMES);
                         let t = self.line(&id, "bash", |pieces| {
-                            index::line(pieces, what, p.tokens, &description, &names)
+                            index::body(pieces, what, p.tokens, &description, &names)
                         });
                         m.persisted(Some(id), t)
                     }
@@ -143,35 +143,29 @@ impl Host {
                         let id = format!("{}", self.stored.len());
                         let tokens = m.fold_tokens(from, to);
                         let t = self.line(&id, "", |p| {
-                            index::line(p, index::What::Span { from, to }, tokens, "", &names)
+                            index::body(p, index::What::Span { from, to }, tokens, "", &names)
                         });
                         m.span_persisted(Some(id), t)
                     }
                 }
                 Need::PersistGroup { count } => {
                     // The listing before it first, so every grouped id stays reachable.
-                    let listed: Vec<String> = m
-                        .index
-                        .group
-                        .iter()
-                        .map(|g| g.0.id.clone())
-                        .chain(m.index.entries[..count].iter().map(|e| e.id.clone()))
-                        .collect();
+                    let listed: Vec<String> =
+                        m.index.grouped_ids(count).map(String::from).collect();
                     self.stored
                         .push(format!("listing of {}", listed.join(", ")));
                     let id = format!("{}", self.stored.len());
                     let all = count + m.index.group.as_ref().map_or(0, |g| g.1);
                     let t = self.line(&id, "", |p| {
-                        index::line(p, index::What::Group { count: all }, 0.0, "", &[])
+                        index::body(p, index::What::Group { count: all }, 0.0, "", &[])
                     });
                     m.group_persisted(Some(id), t)
                 }
                 Need::Placeholder { message, part } => {
-                    let p = *m.part(message, part);
-                    let mut f = Frame::new();
-                    f.text(|pieces| render::placeholder(pieces, p.kind == Kind::Result, p.tokens));
                     let id = m.store_id(message, part).unwrap().to_string();
-                    let text = Reader::new(&f.into_string()).text(&["bash", &id]);
+                    let mut f = Frame::new();
+                    f.text(index::placeholder);
+                    let text = Reader::new(&f.into_string()).text(&[&self.lines[&id]]);
                     let t = tokens(&text);
                     self.shown.insert((message, part), text);
                     m.measured(t)
@@ -231,9 +225,9 @@ impl Host {
     ) -> f64 {
         let mut f = Frame::new();
         f.text(write);
-        let text = Reader::new(&f.into_string()).text(&[id, label]);
-        let t = tokens(&text) + 1.0;
-        self.lines.insert(id.to_string(), text);
+        let body = Reader::new(&f.into_string()).text(&[id, label]);
+        let t = tokens(&format!("- {body}")) + 1.0;
+        self.lines.insert(id.to_string(), body);
         t
     }
 
@@ -251,15 +245,11 @@ impl Host {
             let mut f = Frame::new();
             f.text(|p| index::header(p, true));
             out.push_str(&Reader::new(&f.into_string()).text(&[]));
-            let ids = m
-                .index
-                .group
-                .iter()
-                .map(|g| &g.0.id)
-                .chain(m.index.entries.iter().map(|e| &e.id));
-            for id in ids {
+            for id in m.index.ids() {
+                let mut f = Frame::new();
+                f.text(index::line);
                 out.push('\n');
-                out.push_str(&self.lines[id]);
+                out.push_str(&Reader::new(&f.into_string()).text(&[&self.lines[id]]));
             }
         }
         out
@@ -522,7 +512,8 @@ fn thinking_after_an_edit_is_dropped_and_said() {
         if let Some(c) = &m.record.compaction {
             let edit = c.edit_from.unwrap();
             dropped += m.record.thinking_dropped;
-            for (i, msg) in m.history.messages.iter().enumerate().skip(edit + 1) {
+            let shown = (edit + 1).max(m.first_live);
+            for (i, msg) in m.history.messages.iter().enumerate().skip(shown) {
                 for p in &msg.parts {
                     if p.kind == Kind::Thinking {
                         assert_eq!(

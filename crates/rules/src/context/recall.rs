@@ -1,0 +1,368 @@
+//! The recall tool: the agent reads back, by its store id, a text the request no longer
+//! holds whole (a masked or cut output, the transcript of turns folded away, a listing of
+//! the index). The rules say what the tool is, which ids it may read (only this manager's
+//! own), how a text is paged or searched so that no answer passes its share of the
+//! budget, and when the same page asked again is answered with a note instead of the text,
+//! so the agent cannot loop on it.
+
+use super::Manager;
+use super::history::{Kind, Shown, Stored};
+use crate::args::show_number;
+use crate::cut::Units;
+use crate::frame::Pieces;
+
+/// The tool's name, as the agent calls it.
+pub const TOOL: &str = "recall";
+/// What the tool does, as the agent reads it.
+pub const DESCRIPTION: &str = "Read back a text this conversation stored whole: an output or \
+message shown as a placeholder or cut (\"stored as 17\"), or a transcript or listing named in \
+the index of stored texts. Give the id. Long texts come a page at a time: the answer says \
+which characters it holds and the offset to ask for next. With query, you get the lines that \
+contain it instead, with their line numbers.";
+/// The tool's parameters, as JSON Schema.
+pub const PARAMETERS: &str = r#"{"type":"object","properties":{"id":{"type":"string","description":"The store id, as the conversation names it"},"offset":{"type":"integer","minimum":0,"description":"The first character to read (default 0)"},"length":{"type":"integer","minimum":1,"description":"How many characters to read at most (default: as many as one answer holds)"},"query":{"type":"string","description":"Only the lines that contain this text (case-insensitive)"}},"required":["id"],"additionalProperties":false}"#;
+
+/// Tokens an answer's heading and framing take, beyond its text.
+const HEADING_TOKENS: f64 = 80.0;
+/// UTF-16 units per token assumed for a page, low: most texts hold more.
+const UNITS_PER_TOKEN: f64 = 3.0;
+/// A matching line is shown up to this many units.
+const MAX_LINE: usize = 300;
+
+/// What a recall asks for: a page (`offset`, `length`), or the lines holding `query`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ask {
+    pub offset: usize,
+    pub length: Option<usize>,
+    pub query: Option<String>,
+}
+
+impl Ask {
+    fn key(&self, id: &str) -> String {
+        format!(
+            "{id}\u{0}{}\u{0}{}\u{0}{}",
+            self.offset,
+            self.length.map_or(String::new(), |l| l.to_string()),
+            self.query.as_deref().unwrap_or("")
+        )
+    }
+}
+
+/// What to do with a recall before the store is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Check {
+    /// Not an id of this manager's: refused, the store is not read.
+    Unknown,
+    /// The same page is in the request already, as the result of call `call`.
+    Repeat { call: u32 },
+    /// Read it.
+    Read,
+}
+
+/// One recall answered: the call that asked (if the host named it), what it asked, and
+/// the id it read.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Answered {
+    pub call: Option<u32>,
+    pub key: String,
+    pub id: String,
+}
+
+impl Manager {
+    /// Units a page holds at most: an answer stays within a part's share of the budget.
+    pub fn recall_units(&self) -> usize {
+        ((self.config.part_cap() - HEADING_TOKENS).max(100.0) * UNITS_PER_TOKEN) as usize
+    }
+
+    /// Whether to read `id` for `ask`.
+    pub fn recall_check(&self, id: &str, ask: &Ask) -> Check {
+        if !self.owns(id) {
+            return Check::Unknown;
+        }
+        let key = ask.key(id);
+        for a in self.recalls.iter().rev().filter(|a| a.key == key) {
+            let Some(call) = a.call else { continue };
+            if self.answer_shown(call) {
+                return Check::Repeat { call };
+            }
+        }
+        Check::Read
+    }
+
+    /// Whether the result of call `call` is in the request, its text shown.
+    fn answer_shown(&self, call: u32) -> bool {
+        let Some((m, p)) = self.history.calls.get(call as usize).and_then(|c| c.answer) else {
+            return false;
+        };
+        m >= self.first_live
+            && matches!(
+                self.history.messages[m].parts[p].shown,
+                Shown::Whole | Shown::Cut { .. }
+            )
+    }
+
+    /// A recall was answered with the text of `id`: its result, once appended, is that
+    /// text (a page of it), stored already under `id`, so a later compaction masks it
+    /// naming `id` and stores nothing again.
+    pub fn recalled(&mut self, call: Option<u32>, id: &str, ask: &Ask) {
+        self.recalls.push(Answered {
+            call,
+            key: ask.key(id),
+            id: id.to_string(),
+        });
+        // A result appended already (the host answered before it told us).
+        if let Some(c) = call {
+            self.mark_recalled(c);
+        }
+    }
+
+    /// Marks the result of call `call`, if it is in, as the stored text its recall read.
+    pub(super) fn mark_recalled(&mut self, call: u32) {
+        let Some(id) = self
+            .recalls
+            .iter()
+            .rev()
+            .find(|a| a.call == Some(call))
+            .map(|a| a.id.clone())
+        else {
+            return;
+        };
+        let Some((m, p)) = self.history.calls.get(call as usize).and_then(|c| c.answer) else {
+            return;
+        };
+        let part = &mut self.history.messages[m].parts[p];
+        if part.kind == Kind::Result && part.stored == Stored::No {
+            part.stored = Stored::Yes;
+            self.store_ids.insert((m, p), id);
+        }
+    }
+}
+
+/// Host texts of an answer: the stored text, its id, and what it was (a tool's name).
+pub const TEXT: usize = 0;
+pub const ID: usize = 1;
+pub const LABEL: usize = 2;
+
+/// The answer to a recall of `text`: a page of it, or the lines holding the query, at most
+/// `max` units of it, with a heading that says what it holds and how to go on.
+pub fn answer(p: &mut Pieces<'_>, text: &Units, ask: &Ask, max: usize) {
+    match ask.query.as_deref().filter(|q| !q.is_empty()) {
+        Some(query) => search(p, text, query, ask.offset, max),
+        None => page(p, text, ask, max),
+    }
+}
+
+/// Where a page of `text` from `start` for at most `want` units ends: at a line's end when
+/// one is in its last fifth, never inside a surrogate pair.
+pub fn page_end(text: &Units, start: usize, want: usize) -> usize {
+    let total = text.0.len();
+    let mut end = start.saturating_add(want).min(total);
+    if end < total {
+        let floor = start + want * 4 / 5;
+        if let Some(nl) = text.0[start..end]
+            .iter()
+            .rposition(|&u| u == u16::from(b'\n'))
+            && start + nl + 1 > floor
+        {
+            end = start + nl + 1;
+        }
+        if end > start && (0xD800..0xDC00).contains(&text.0[end - 1]) {
+            end -= 1;
+        }
+    }
+    end
+}
+
+fn page(p: &mut Pieces<'_>, text: &Units, ask: &Ask, max: usize) {
+    let total = text.0.len();
+    let start = ask.offset.min(total);
+    let want = ask.length.unwrap_or(max).min(max).max(1);
+    let end = page_end(text, start, want);
+    p.lit("[Stored text ")
+        .host(ID)
+        .lit(" (")
+        .host(LABEL)
+        .lit(&format!(
+            "), characters {}–{} of {}",
+            show_number(start as f64),
+            show_number(end as f64),
+            show_number(total as f64)
+        ));
+    if end < total {
+        p.lit(&format!("; for more, recall it with offset {end}"));
+    } else {
+        p.lit("; the end");
+    }
+    p.lit("]\n").host_range(TEXT, start, Some(end));
+}
+
+fn search(p: &mut Pieces<'_>, text: &Units, query: &str, offset: usize, max: usize) {
+    let needle: Vec<u16> = query.to_lowercase().encode_utf16().collect();
+    let lower = |u: u16| if (65..=90).contains(&u) { u + 32 } else { u };
+    let total = text.0.len();
+    let mut lines: Vec<(usize, usize, usize)> = Vec::new(); // number, start, end
+    let (mut number, mut start) = (1, 0);
+    while start < total {
+        let end = text.0[start..]
+            .iter()
+            .position(|&u| u == u16::from(b'\n'))
+            .map_or(total, |n| start + n);
+        if end >= offset {
+            let line = &text.0[start..end];
+            let found = needle.len() <= line.len()
+                && line
+                    .windows(needle.len())
+                    .any(|w| w.iter().zip(&needle).all(|(&a, &b)| lower(a) == b));
+            if found {
+                lines.push((number, start, end));
+            }
+        }
+        number += 1;
+        start = end + 1;
+    }
+    let mut used = 0;
+    let mut shown = 0;
+    for &(_, s, e) in &lines {
+        let n = (e - s).min(MAX_LINE) + 8;
+        if shown > 0 && used + n > max {
+            break;
+        }
+        used += n;
+        shown += 1;
+    }
+    p.lit("[Stored text ")
+        .host(ID)
+        .lit(" (")
+        .host(LABEL)
+        .lit(&format!(
+            "): {} of {} lines containing ",
+            show_number(shown as f64),
+            show_number(lines.len() as f64)
+        ))
+        .lit(&format!("{query:?}"));
+    if shown < lines.len() {
+        let next = lines[shown].1;
+        p.lit(&format!(
+            "; for more, recall with this query and offset {next}"
+        ));
+    }
+    p.lit("]");
+    for &(n, s, e) in lines.iter().take(shown) {
+        let mut cut = (s + MAX_LINE).min(e);
+        if cut < e && cut > s && (0xD800..0xDC00).contains(&text.0[cut - 1]) {
+            cut -= 1;
+        }
+        p.lit(&format!("\n{n}: ")).host_range(TEXT, s, Some(cut));
+        if cut < e {
+            p.lit(" …");
+        }
+    }
+}
+
+/// Why a recall got no text, as the agent reads it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    /// Not an id of this conversation's (host text: the id).
+    Unknown,
+    /// The same page is in the conversation already.
+    Repeat,
+    /// The store cannot read texts back.
+    Unreadable,
+    /// The store has no text by that id.
+    Missing,
+    /// The store failed (host texts: the id, the error).
+    Failed,
+    /// The call's input is not what the tool takes (host texts: -, what is wrong).
+    BadInput,
+}
+
+/// A recall that gives no text, over `[id, detail]`.
+pub fn refusal(p: &mut Pieces<'_>, why: Refusal) {
+    p.lit("[recall: ");
+    match why {
+        Refusal::Unknown => p
+            .lit("\"")
+            .host(0)
+            .lit("\" is not the id of a text stored in this conversation. The ids are in the index of stored texts and in the placeholders and cut markers of stored outputs (\"stored as 17\").]"),
+        Refusal::Repeat => p
+            .lit("this page of stored text ")
+            .host(0)
+            .lit(" is already in the conversation, as the result of an earlier recall; it is not sent again. Ask for another offset, or a query.]"),
+        Refusal::Unreadable => p.lit("the store of this conversation cannot read texts back.]"),
+        Refusal::Missing => p.lit("the store holds no text ").host(0).lit(".]"),
+        Refusal::Failed => p
+            .lit("the store failed to read text ")
+            .host(0)
+            .lit(": ")
+            .host(1)
+            .lit("]"),
+        Refusal::BadInput => p
+            .lit("the input is not what the tool takes: ")
+            .host(1)
+            .lit(". Give {\"id\": \"17\"}, with offset and length for a page, or query for the lines holding a text.]"),
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frame::{Frame, Reader};
+
+    fn answer_text(text: &str, ask: &Ask, max: usize) -> String {
+        let mut f = Frame::new();
+        f.text(|p| answer(p, &Units::of(text), ask, max));
+        Reader::new(&f.into_string()).text(&[text, "17", "bash"])
+    }
+
+    fn ask(offset: usize, length: Option<usize>, query: Option<&str>) -> Ask {
+        Ask {
+            offset,
+            length,
+            query: query.map(String::from),
+        }
+    }
+
+    #[test]
+    fn a_long_text_comes_a_page_at_a_time_ending_on_a_line() {
+        let text: String = (0..100).map(|i| format!("line {i:03}\n")).collect();
+        let first = answer_text(&text, &ask(0, None, None), 75);
+        assert!(first.starts_with("[Stored text 17 (bash), characters 0–72 of 900; for more, recall it with offset 72]\nline 000\n"), "{first}");
+        assert!(first.ends_with("line 007\n"));
+        let next = answer_text(&text, &ask(72, Some(18), None), 75);
+        assert!(next.ends_with("]\nline 008\nline 009\n"), "{next}");
+        let last = answer_text(&text, &ask(891, None, None), 75);
+        assert!(last.contains("of 900; the end]\nline 099\n"), "{last}");
+        let past = answer_text(&text, &ask(5_000, None, None), 75);
+        assert!(
+            past.contains("characters 900–900 of 900; the end]"),
+            "{past}"
+        );
+    }
+
+    #[test]
+    fn a_query_gives_the_lines_that_hold_it() {
+        let text = "ok\nError: disk full\nok\nanother ERROR here\n".repeat(3);
+        let found = answer_text(&text, &ask(0, None, Some("error")), 10_000);
+        assert!(found.starts_with("[Stored text 17 (bash): 6 of 6 lines containing \"error\"]\n2: Error: disk full\n4: another ERROR here\n6: "), "{found}");
+        let few = answer_text(&text, &ask(0, None, Some("error")), 55);
+        assert!(
+            few.contains(": 2 of 6 lines") && few.contains("offset 45"),
+            "{few}"
+        );
+        let rest = answer_text(&text, &ask(45, None, Some("error")), 10_000);
+        assert!(
+            rest.contains(": 4 of 4 lines") && rest.contains("\n6: Error"),
+            "{rest}"
+        );
+        let none = answer_text(&text, &ask(0, None, Some("nothing")), 100);
+        assert!(none.contains(": 0 of 0 lines"), "{none}");
+    }
+
+    #[test]
+    fn a_page_never_splits_a_surrogate_pair() {
+        let text = "ab😀cd";
+        let units = Units::of(text);
+        assert_eq!(page_end(&units, 0, 3), 2);
+        assert_eq!(page_end(&units, 0, 4), 4);
+    }
+}
