@@ -115,7 +115,8 @@ export function langchainTrim({ budget, system }) {
   };
 }
 
-function toOpenAI(m) {
+/** A LangChain message as the OpenAI Chat Completions message it stands for. */
+export function toOpenAI(m) {
   switch (m.getType()) {
     case 'system':
       return { role: 'system', content: m.content };
@@ -129,6 +130,133 @@ function toOpenAI(m) {
       return out;
     }
   }
+}
+
+/**
+ * A LangChain chat model that stands in for both models LangChain's middleware asks for:
+ * invoked, it answers `summarize(prompt)`, the same stand-in every strategy gets; its
+ * `profile.maxInputTokens` is the budget, for limits given as a fraction; and it counts
+ * messages exactly (`getNumTokensFromMessages`, which `contextEditingMiddleware` uses with
+ * `tokenCountMethod: 'model'`), as the measure does: each message's text in o200k.
+ */
+function langchainStandIn(budget) {
+  const { BaseChatModel } = require('@langchain/core/language_models/chat_models');
+  const { AIMessage } = require('@langchain/core/messages');
+  const counted = new WeakMap();
+  const count = (m) => {
+    let n = counted.get(m);
+    if (n === undefined) counted.set(m, (n = tokens(chunks({ messages: [toOpenAI(m)] })[0])));
+    return n;
+  };
+  class StandIn extends BaseChatModel {
+    _llmType() {
+      return 'stand-in';
+    }
+
+    get profile() {
+      return { maxInputTokens: budget };
+    }
+
+    async _generate(messages) {
+      const text = summarize(messages.map((m) => m.text).join('\n'));
+      return { generations: [{ text, message: new AIMessage(text) }] };
+    }
+
+    async getNumTokensFromMessages(messages) {
+      const countPerMessage = messages.map(count);
+      return { totalCount: countPerMessage.reduce((a, b) => a + b, 0), countPerMessage };
+    }
+  }
+  return { model: new StandIn({}), count };
+}
+
+/**
+ * LangChain.js v1's `contextEditingMiddleware` with one `ClearToolUsesEdit` (trigger at 85%
+ * of the budget, the 3 newest tool results kept, the rest default), run the way
+ * `createAgent` runs it before each model call: its `wrapModelCall(request, handler)` hook,
+ * with a request of the agent's shape (`model`, `systemPrompt`, `systemMessage`, `messages`,
+ * `tools`, `state`, `runtime`), whose handler is the model call; the request sent is what
+ * the handler receives, its system message first. The edit takes no counter of its own:
+ * the middleware counts with the model's `getNumTokensFromMessages` when `tokenCountMethod`
+ * is `'model'` (the default `'approx'` is characters / 4), so that is set, and the stand-in
+ * model counts exactly, the system prompt included. By default the host's history stays
+ * append-only: each call hands the hook a copy, which the edit changes in place, so only
+ * that request is edited. With `persist`, the edited copy becomes the history, as it does
+ * in `createAgent`, whose request holds the state's own array: there a cleared result
+ * stays cleared, and nothing is cleared again until the history passes the trigger again.
+ * No tools are bound (`tools: []`; the edit reads none) and the runtime holds no context,
+ * as for an agent invoked with none.
+ */
+export function langchainContextEditing({ budget, system, persist = false }) {
+  const { contextEditingMiddleware, ClearToolUsesEdit } = require('langchain');
+  const { AIMessage, SystemMessage, coerceMessageLikeToMessage } = require('@langchain/core/messages');
+  const middleware = contextEditingMiddleware({
+    edits: [new ClearToolUsesEdit({ trigger: { tokens: 0.85 * budget }, keep: { messages: 3 } })],
+    tokenCountMethod: 'model',
+  });
+  const { model } = langchainStandIn(budget);
+  const systemMessage = new SystemMessage({ content: [{ type: 'text', text: system }] });
+  const runtime = Object.freeze({ context: undefined });
+  let history = [];
+  return {
+    format: 'openai-chat',
+    append(messages) {
+      for (const m of messages) history.push(coerceMessageLikeToMessage(m));
+    },
+    async build() {
+      let sent;
+      const request = { model, systemPrompt: system, systemMessage, messages: [...history], tools: [], state: { messages: history }, runtime };
+      await middleware.wrapModelCall(request, async (req) => {
+        sent = req;
+        return new AIMessage('');
+      });
+      if (persist) history = [...request.messages];
+      return { messages: [{ role: 'system', content: sent.systemPrompt }, ...sent.messages.map(toOpenAI)] };
+    },
+  };
+}
+
+/**
+ * LangChain.js v1's `summarizationMiddleware`: trigger at 85% of the budget, keep 25% of it
+ * (`keep: { fraction: 0.25 }`, of the model's `profile.maxInputTokens`, the budget), an
+ * exact o200k `tokenCounter`, and the stand-in summarizer as its `model`; its other options
+ * (the prompt, `trimTokensToSummarize` 4,000) are its defaults. It runs the way
+ * `createAgent` runs it: its `beforeModel(state, runtime)` hook, with the agent's state (the
+ * messages without the system prompt, which the agent adds to each request) and a runtime
+ * whose context is the middleware's context schema parsed from nothing, as the agent's node
+ * does for an agent invoked with no context. Its update goes through LangGraph's own
+ * `messagesStateReducer`, so `RemoveMessage(REMOVE_ALL_MESSAGES)` clears the state, and each
+ * message the host appends goes through the reducer too. The request is the system prompt
+ * and the state's messages.
+ */
+export function langchainSummarization({ budget, system }) {
+  const { summarizationMiddleware } = require('langchain');
+  // LangGraph and the schema parser, as langchain itself resolves them.
+  const fromLangchain = createRequire(require.resolve('langchain'));
+  const { messagesStateReducer } = fromLangchain('@langchain/langgraph');
+  const { interopParse } = fromLangchain('@langchain/core/utils/types');
+  const { coerceMessageLikeToMessage } = require('@langchain/core/messages');
+  const { model, count } = langchainStandIn(budget);
+  const middleware = summarizationMiddleware({
+    model,
+    trigger: { tokens: 0.85 * budget },
+    keep: { fraction: 0.25 },
+    tokenCounter: (messages) => messages.reduce((n, m) => n + count(m), 0),
+  });
+  const hook = typeof middleware.beforeModel === 'function' ? middleware.beforeModel : middleware.beforeModel.hook;
+  const runtime = Object.freeze({ context: Object.freeze(interopParse(middleware.contextSchema, {})) });
+  let messages = [];
+  return {
+    format: 'openai-chat',
+    append(list) {
+      messages = messagesStateReducer(messages, list.map((m) => coerceMessageLikeToMessage(m)));
+    },
+    async build() {
+      const update = await hook({ messages }, runtime);
+      if (update?.messages) messages = messagesStateReducer(messages, update.messages);
+      return { messages: [{ role: 'system', content: system }, ...messages.map(toOpenAI)] };
+    },
+  };
 }
 
 /**

@@ -1,0 +1,208 @@
+#!/usr/bin/env node
+// What each strategy's requests still hold of what the agent goes on to use, and what that
+// costs, in one run. Each real session (pkg/test/fixtures/sessions/, plus the Claude Code
+// session three times over) is replayed as bench/cache.mjs replays it: the same system
+// prompt, per model turn append the user's input, build a request, append the recorded
+// response and the tool results. Nothing is asserted: it is a benchmark.
+//
+//   node bench/recall.mjs [--budget 200000,50000] [--session claude] [--strategy context]
+//                         [--persist-edits] [--set lowWater=0.3,...]
+//
+// `--persist-edits` keeps contextEditingMiddleware's cleared results in the history, as
+// `createAgent`'s state keeps them (its hook edits the state's own array); by default the
+// history is append-only and the middleware edits each request's copy only.
+//
+// Definitions:
+//   next output   at each model call (each turn of `providerTurns`), what the recorded model
+//                 wrote in response (`turn.response`): its text and its tool calls' argument
+//                 values (not the calls' ids, tool names or argument keys).
+//   reference     a distinctive token of the next output (bench/recall/references.mjs):
+//                   - a file path: a token with `/` (4+ characters, a letter), or a file
+//                     name `name.ext` with a known-looking extension (py, ts, rs, ex, …);
+//                   - in any other token, each word (split at `.`, `/`, `-`) that is an
+//                     identifier of 6+ characters with `_`, an inner capital (camelCase,
+//                     PascalCase) or a digit; a number of 4+ digits; an error name
+//                     (`\w+Error`, `\w+Exception`) or code (`E0308`, `F401`, `TS2345`);
+//                 (tokens are runs of letters, digits and `_./-`, without a trailing `.`,
+//                 `/`, `-` or a leading `-`), kept only when it occurred EARLIER in the
+//                 conversation, in a message before this call as recorded (the call's own
+//                 user input included), and is NOT in the system prompt. An earlier message
+//                 "holds" a reference when it holds it as a token, as a word of a token, or as
+//                 a part of a path between `/`s (`src/a.py` of `/repo/src/a.py`). Each
+//                 distinct reference counts once per call. (In the ×3 session, the second
+//                 and third copies repeat the first: most of their long-range references
+//                 were written by the model itself in the first copy, so a strategy that
+//                 keeps the assistant's messages whole keeps them.)
+//   present       its exact string occurs in the text of the request the strategy built for
+//                 the call: every text of the request, as bench/cache/measure.mjs's
+//                 `chunks()` gives it (system, each message's text, calls with their
+//                 arguments, results).
+//   long-range    a reference whose last occurrence in the recorded conversation was 20 or
+//                 more messages before the call, messages counted as OpenAI Chat has them
+//                 (a user input, an assistant message, one message per tool result).
+//   recoverable   present, or held by a stored text whose store id the request names
+//                 (ContextManager: `stored as 17`, `stored text 17`, `recall id 17`,
+//                 `"id": 17`, looked up in the store the bench gave it). A strategy that
+//                 stores nothing recovers nothing: recoverable = present.
+// Columns, per strategy and budget (cells "first budget / second budget"):
+//   recall               present / references, over every call of every session;
+//   long-range           present / references, long-range ones only;
+//   recoverable long     recoverable / references, long-range ones only;
+//   recoverable          recoverable / references;
+//   cache share          tokens a request shares with the one before, over all tokens sent;
+//   spend                input cost (cache reads 0.1×, writes 1.25×) relative to the first
+//                        strategy's, the auto-compact's (both as bench/cache.mjs computes
+//                        them, with bench/cache/measure.mjs: exact o200k);
+//   over budget          requests whose exact o200k tokens exceed the budget;
+//   invalid, empty       requests a provider would reject (pkg/test/validity.mjs), and
+//                        requests with no message but the system prompt;
+//   requests             requests built.
+// Every strategy that summarizes gets the same stand-in summarizer (`summarize` of
+// bench/cache/strategies.mjs: the head and tail of its prompt, so it carries no more
+// information than those). The strategies are bench/cache/strategies.mjs's, plus LangChain.js
+// v1's `contextEditingMiddleware` and `summarizationMiddleware`, run through their real hooks
+// as `createAgent` runs them (see `langchainContextEditing` and `langchainSummarization`).
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { basename } from 'node:path';
+import { parseArgs } from 'node:util';
+import { PROBLEMS } from '../pkg/test/validity.mjs';
+import { chunks, cost, measure } from './cache/measure.mjs';
+import { sessionReferences } from './recall/references.mjs';
+import { recallStrategies } from './recall/strategies.mjs';
+import { sessionFiles } from './transcripts.mjs';
+
+const require = createRequire(new URL('../pkg/package.json', import.meta.url));
+const { parseTranscript, providerTurns } = require('@devs/context/replay');
+
+const { values: args } = parseArgs({
+  options: {
+    budget: { type: 'string', default: '200000,50000' },
+    session: { type: 'string', default: '' },
+    strategy: { type: 'string', default: '' },
+    'persist-edits': { type: 'boolean', default: false },
+    set: { type: 'string', default: '' },
+  },
+});
+// `--set lowWater=0.3,...`: options for ContextManager, as bench/cache.mjs takes them.
+const options = Object.fromEntries(args.set.split(',').filter(Boolean).map((kv) => { const [k, v] = kv.split('='); return [k, Number(v)]; }));
+const budgets = args.budget.split(',').map(Number);
+const strategies = recallStrategies().filter(([name]) => name.toLowerCase().includes(args.strategy.toLowerCase()));
+const LONG = 20;
+
+// The same system prompt as bench/cache.mjs: about 2,000 tokens, the same for every strategy.
+const SYSTEM = Array.from({ length: 40 }, (_, i) => `Rule ${i + 1}: work in small verified steps; read a file before editing it, run the tests after each change, and report what you changed and why in one short paragraph.`).join('\n');
+
+const recorded = sessionFiles().flatMap((file) => parseTranscript(readFileSync(file, 'utf8'), basename(file)));
+// As bench/cache.mjs: the Claude Code session three times over, its calls renumbered by turn.
+const claude = recorded.find((s) => s.name.startsWith('claude-code'));
+const long = { name: `${claude.name} ×3`, steps: [...claude.steps, ...claude.steps, ...claude.steps] };
+const sessions = [...recorded, long].filter((s) => s.name.toLowerCase().includes(args.session.toLowerCase()));
+
+// The references of each call, once per session (they depend on the recording only).
+const started = performance.now();
+const calls = new Map(sessions.map((s) => [s.name, sessionReferences(providerTurns(s, 'openai-chat'), SYSTEM)]));
+
+/** One session through one strategy: per request, its measure, validity and what it holds. */
+async function run(session, budget, make) {
+  const strategy = make({ budget, system: SYSTEM, persist: args['persist-edits'], options });
+  const refs = calls.get(session.name);
+  const requests = [];
+  let previous = [];
+  for (const [t, turn] of providerTurns(session, strategy.format).entries()) {
+    strategy.append(turn.input);
+    const request = await strategy.build();
+    const current = chunks(request);
+    const m = measure(current, previous);
+    previous = current;
+    strategy.usage?.(m);
+    const empty = !request.messages.some((msg) => msg.role !== 'system');
+    const invalid = PROBLEMS[strategy.format](request).length > 0 && !empty;
+    const text = current.join('\n');
+    let stored;
+    const r = { refs: 0, present: 0, recoverable: 0, long: 0, longPresent: 0, longRecoverable: 0 };
+    for (const { ref, age } of refs[t].refs) {
+      const present = text.includes(ref);
+      let recoverable = present;
+      if (!present && strategy.stored) {
+        stored ??= strategy.namedIds(text).map((id) => strategy.stored(id)).filter((s) => typeof s === 'string');
+        recoverable = stored.some((s) => s.includes(ref));
+      }
+      r.refs++;
+      r.present += present;
+      r.recoverable += recoverable;
+      if (age >= LONG) {
+        r.long++;
+        r.longPresent += present;
+        r.longRecoverable += recoverable;
+      }
+    }
+    requests.push({ ...m, ...r, over: m.tokens > budget, invalid, empty });
+    strategy.append(turn.response);
+    strategy.append(turn.results);
+  }
+  strategy.free?.();
+  return requests;
+}
+
+const sum = (xs, f) => xs.reduce((n, x) => n + f(x), 0);
+const share = (rs) => sum(rs, (r) => r.prefix) / sum(rs, (r) => r.tokens);
+const spend = (rs) => sum(rs, cost);
+const ratio = (a, b) => (b === 0 ? '–' : (a / b).toFixed(3));
+
+const results = [];
+for (const budget of budgets) {
+  for (const session of sessions) {
+    for (const [name, , make] of strategies) {
+      const t0 = performance.now();
+      const requests = await run(session, budget, make);
+      results.push({ budget, session: session.name, strategy: name, requests });
+      process.stderr.write(`${budget / 1000}k ${session.name} ${name}: recall ${ratio(sum(requests, (r) => r.present), sum(requests, (r) => r.refs))}, ${requests.length} requests, ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
+    }
+  }
+}
+
+const find = (budget, session, strategy) => results.find((r) => r.budget === budget && r.session === session && r.strategy === strategy).requests;
+const baseline = (budget, session) => find(budget, session, strategies[0][0]);
+
+/** The table's figures for one strategy at one budget, over the given sessions. */
+function figures(budget, name, names = sessions.map((s) => s.name)) {
+  const all = names.flatMap((s) => find(budget, s, name));
+  const base = names.flatMap((s) => baseline(budget, s));
+  return {
+    recall: ratio(sum(all, (r) => r.present), sum(all, (r) => r.refs)),
+    'long-range': ratio(sum(all, (r) => r.longPresent), sum(all, (r) => r.long)),
+    'recoverable long': ratio(sum(all, (r) => r.longRecoverable), sum(all, (r) => r.long)),
+    recoverable: ratio(sum(all, (r) => r.recoverable), sum(all, (r) => r.refs)),
+    'cache share': share(all).toFixed(3),
+    spend: `${(spend(all) / spend(base)).toFixed(2)}×`,
+    'over budget': String(sum(all, (r) => r.over)),
+    'invalid, empty': `${sum(all, (r) => r.invalid)}, ${sum(all, (r) => r.empty)}`,
+    requests: String(all.length),
+  };
+}
+
+const any = results.filter((r) => r.budget === budgets[0] && r.strategy === strategies[0][0]).flatMap((r) => r.requests);
+console.log(`${sessions.length} sessions, ${any.length} calls, ${sum(any, (r) => r.refs)} references (${sum(any, (r) => r.long)} long-range, ≥ ${LONG} messages back); spend against ${strategies[0][0]}${args['persist-edits'] ? '; cleared results persist' : ''}\n`);
+const head = Object.keys(figures(budgets[0], strategies[0][0]));
+const b = budgets.map((x) => `${x / 1000}k`).join(' / ');
+console.log(`| strategy (${b}) | ${head.join(' | ')} |`);
+console.log(`|---|${head.map(() => '--:').join('|')}|`);
+for (const [name] of strategies) {
+  const per = budgets.map((budget) => figures(budget, name));
+  console.log(`| ${name} | ${head.map((h) => per.map((f) => f[h]).join(' / ')).join(' | ')} |`);
+}
+
+console.log('\nPer session (recall, long-range recall, recoverable long-range recall, spend against the first strategy):');
+for (const budget of budgets) {
+  for (const session of sessions) {
+    const rs = baseline(budget, session.name);
+    console.log(`  ${budget / 1000}k ${session.name} (${rs.length} calls, ${sum(rs, (r) => r.refs)} references, ${sum(rs, (r) => r.long)} long-range):`);
+    const cells = strategies.map(([name, short]) => {
+      const f = figures(budget, name, [session.name]);
+      return `${short} ${f.recall} ${f['long-range']} ${f['recoverable long']} ${f.spend}`;
+    });
+    console.log(`    ${cells.join(', ')}`);
+  }
+}
+console.log(`\n${((performance.now() - started) / 1000).toFixed(0)} s`);
