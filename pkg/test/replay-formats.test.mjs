@@ -309,6 +309,59 @@ describe('Cline api_conversation_history.json', () => {
       assert.match(native.steps[native.steps.indexOf(turn) + 1].input, /The user provided the following feedback/);
     });
   });
+
+  // Some results are labelled with a name other than their call's: `[subagents] Result:`
+  // answers `use_subagents`. Such a result is paired with the next unanswered call by
+  // position rather than dropped.
+  describe('a result whose label names no pending call', () => {
+    const results = {
+      use_subagents: { type: 'text', text: '[subagents] Result:\nThe subagent found no issue in src/a.ts.' },
+      read_file: { type: 'text', text: "[read_file for 'x'] Result:\n1 | export const x = 1;" },
+    };
+    // Cline writes the results in call order.
+    const transcript = (calls) => JSON.stringify([
+      { role: 'user', content: [{ type: 'text', text: '<task>\nreview src/a.ts\n</task>' }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'Reviewing.' }, ...calls] },
+      { role: 'user', content: [
+        ...calls.map((c) => results[c.name]),
+        { type: 'text', text: '<environment_details>\n# Current Mode\nACT MODE\n</environment_details>' },
+      ] },
+      { role: 'assistant', content: [{ type: 'text', text: 'Done.' }] },
+    ]);
+    const subagents = { type: 'tool_use', id: 'toolu_1', name: 'use_subagents', input: { prompt_1: 'review src/a.ts' } };
+    const read = { type: 'tool_use', id: 'toolu_2', name: 'read_file', input: { path: 'x' } };
+    const outputs = (s) => Object.fromEntries(s.steps.flatMap((st) => st.calls).map((c) => [c.envelope.action.tool_name, c.envelope.observation.output]));
+
+    for (const [order, calls] of [['before', [subagents, read]], ['after', [read, subagents]]]) {
+      it(`is paired with its call by position (use_subagents ${order} read_file)`, () => {
+        const [s] = parseTranscript(transcript(calls), 'api_conversation_history.json');
+        assert.equal(s.format, 'cline');
+        assert.equal(s.unmatchedResults, 0);
+        assert.deepEqual(shape(s)[0].calls, calls.map((c) => `${c.name}:success`));
+        assert.deepEqual(outputs(s), { use_subagents: 'The subagent found no issue in src/a.ts.', read_file: '1 | export const x = 1;' });
+        assert.match(s.steps[1].input, /^<environment_details>/);
+        assertValid([s]);
+      });
+    }
+  });
+
+  it('shows every `Result:` block of the Cline fixtures as the output of a call', () => {
+    const header = /^\[[a-z_]+(?: [^\n]*?)?\] Result:/;
+    for (const [file, count] of [['cline-api_conversation_history.json', 6], ['cline-native-api_conversation_history.json', 8]]) {
+      const text = fixture(file);
+      // A result's output follows its label in the same block, or (older Cline) in the next one.
+      const results = JSON.parse(text).flatMap((m) => (m.role !== 'user' || !Array.isArray(m.content) ? [] : m.content.flatMap((b, i) => {
+        if (b.type !== 'text' || !header.test(b.text)) return [];
+        const rest = b.text.slice(b.text.indexOf('] Result:') + '] Result:'.length).trim();
+        return [rest !== '' ? rest : m.content[i + 1].text.trim()];
+      })));
+      const [s] = parseTranscript(text, 'api_conversation_history.json');
+      const shown = s.steps.flatMap((st) => st.calls).filter((c) => !c.unanswered).map((c) => c.envelope.observation.output.trim());
+      assert.equal(results.length, count, file);
+      assert.deepEqual(results.filter((r) => !shown.includes(r)), [], `${file}: results not shown`);
+      assert.equal(s.unmatchedResults, 0, file);
+    }
+  });
 });
 
 describe('OpenHands event streams', () => {

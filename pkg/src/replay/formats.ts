@@ -1039,7 +1039,10 @@ function anthropic(messages: unknown[], name: string, format: 'anthropic-message
       const lead = text.trimStart();
       if (header) {
         settle();
-        current = next(header.name);
+        // Some labels are not their call's name (`[subagents] Result:` answers `use_subagents`).
+        // Results come in call order, so a label that names no pending call answers the next
+        // unanswered one; dropping it would hide a result the model saw.
+        current = next(header.name) ?? next();
         const rest = text.slice(header.rest).replace(/^[ \t]*\r?\n/, '');
         if (current) {
           if (rest.trim() !== '') parts.push(rest);
