@@ -315,6 +315,12 @@ impl ManagerCore {
         }
     }
 
+    /// An answer of a page of at most `units` came to `tokens`: 0 when it fits a part's
+    /// share of the budget, else the units to try instead.
+    pub fn recall_fit(&self, units: usize, tokens: f64) -> usize {
+        self.0.recall_fit(units, tokens).unwrap_or(0)
+    }
+
     /// A recall of `id` by call `call` (-1: none) was answered with its text.
     pub fn recalled(&mut self, call: f64, id: &str, offset: f64, length: f64, query: &str) {
         let call = (call >= 0.0).then_some(call as u32);
@@ -518,6 +524,12 @@ pub fn recall_tool() -> String {
     })
 }
 
+/// Units a cut's probes reach past its bounds (`render::LINE_WINDOW`).
+#[wasm_bindgen(js_name = cutWindow)]
+pub fn cut_window() -> usize {
+    render::LINE_WINDOW
+}
+
 /// The index's heading; `recall`: the agent has the recall tool.
 #[wasm_bindgen(js_name = indexHeader)]
 pub fn index_header(recall: bool) -> String {
@@ -526,8 +538,9 @@ pub fn index_header(recall: bool) -> String {
     })
 }
 
-/// A head-and-tail cut over `[text, storeId]`, off surrogate pairs: `head_window` holds
-/// units `head - 1 ..= head`, `tail_window` units `units - tail - 1 ..= units - tail`.
+/// A head-and-tail cut over `[text, storeId]`, on line breaks where near and off surrogate
+/// pairs: `head_window` holds units `head - LINE_WINDOW ..= head`, `tail_window` units
+/// `units - tail - 1 ..= units - tail + LINE_WINDOW` (`render::LINE_WINDOW`, `cutWindow()`).
 /// The frame holds the head and tail kept, then the text.
 #[wasm_bindgen(js_name = cutText)]
 pub fn cut_text(
@@ -538,7 +551,7 @@ pub fn cut_text(
     tail_window: &str,
     stored: bool,
 ) -> String {
-    let head_probe = probe(head_window, head.saturating_sub(1));
+    let head_probe = probe(head_window, head.saturating_sub(render::LINE_WINDOW));
     let tail_probe = probe(tail_window, units.saturating_sub(tail).saturating_sub(1));
     let (head, tail) = render::cut_bounds(head, &head_probe, tail, &tail_probe, units);
     let mut f = Frame::new();

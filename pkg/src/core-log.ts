@@ -20,7 +20,7 @@ const CHANGING = new Set([
 /** The core's methods that only read it: not logged. */
 const READING = new Set([
   'calibration', 'part_tokens', 'store_id', 'summarizer_prompt', 'index_body', 'placeholder_body', 'span_body', 'group_body', 'transcript', 'index_ids', 'grouped_ids',
-  'call_of', 'recall_check',
+  'call_of', 'recall_check', 'recall_fit',
 ]);
 
 const plain = (value: unknown): unknown => (ArrayBuffer.isView(value) ? Array.from(value as unknown as ArrayLike<number>) : value);

@@ -82,6 +82,9 @@ const BODY = (() => {
   return { line: at(0), placeholder: at(1), unknown: at(2) };
 })();
 
+/** Units a cut's probes reach past its bounds, to end on a line break (`render::LINE_WINDOW`). */
+let cutWindow: number | undefined;
+
 /** In the place of a message behind the summary: nothing of it is read again. */
 const RELEASED = new Kept({ role: -1, parts: [], source: null });
 
@@ -390,6 +393,11 @@ export class Engine {
     return this.#o.callbackTimeoutMs;
   }
 
+  /** Tokens of `text` by the host's counter, as a part of a message. */
+  count(text: string, field: string): number {
+    return count(this.#o.counter, text, field) + this.#o.adapter.framing.part;
+  }
+
   /** The rules' index of the call with id `id`, if the conversation has it. */
   callOf(id: string): number | undefined {
     return this.#callIndex.get(id);
@@ -563,8 +571,9 @@ export class Engine {
     const whole = this.#messages[i].parts[k].text;
     const id = this.core.store_id(i, k);
     const tailStart = Math.max(0, whole.length - tail);
-    const frame = new FrameReader(rules.cutText(whole.length, head, whole.slice(Math.max(0, head - 1), head + 1), tail,
-      whole.slice(Math.max(0, tailStart - 1), tailStart + 1), id !== undefined));
+    const w = (cutWindow ??= rules.cutWindow());
+    const frame = new FrameReader(rules.cutText(whole.length, head, whole.slice(Math.max(0, head - w), head + 1), tail,
+      whole.slice(Math.max(0, tailStart - 1), tailStart + w), id !== undefined));
     frame.num();
     frame.num();
     return frame.text([whole, id ?? '']);

@@ -97,7 +97,13 @@ export async function recallText(engine: Engine, id: string, ask: RecallOptions,
   const found = row as Bag | undefined;
   if (!isObject(found) || typeof found.rawContent !== 'string') return refusal(Refusal.Missing, id);
   const label = typeof found.toolName === 'string' ? found.toolName : 'text';
-  const text = frameText(rules.recallAnswer(found.rawContent, offset, length, query, n), [found.rawContent, id, label]);
+  let text = '';
+  // Dense text (digests, CJK) holds more tokens per character than a page assumes: counted
+  // with the host's counter, a page over its share is asked for again, smaller.
+  for (let units = n, tries = 0; units > 0 && tries < 6; tries++) {
+    text = frameText(rules.recallAnswer(found.rawContent, offset, length, query, units), [found.rawContent, id, label]);
+    units = core.recall_fit(units, engine.count(text, 'recall'));
+  }
   const call = callId === undefined ? undefined : engine.callOf(callId);
   if (call !== undefined) core.recalled(call, id, offset, length, query);
   return text;

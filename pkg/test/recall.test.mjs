@@ -189,14 +189,12 @@ describe('the recall tool on a real session, in every format', () => {
   }
 });
 
-// BUG (reported, failing until fixed): a page is sized at an assumed 3 characters a token
-// (`recall_units` in crates/rules/src/context/recall.rs), not counted. Dense text (base64,
-// CJK, digits) holds fewer: a page of 8,760 characters is 6,000-7,200 o200k tokens at a
-// 20,000 budget, twice a part's share (3,000). The next build then cuts the page's middle,
-// so the heading's "recall it with offset N" skips characters the model never saw, and
-// asking the same page again gets the loop note. A query's answer over long dense lines
-// is over the share the same way.
-describe('a page of dense text within a part\'s share (BUG: fails as built)', () => {
+// A page is sized at an assumed 3 characters a token, then counted with the host's counter
+// and asked for again, smaller, when it is over a part's share. Dense text (base64, CJK,
+// digits) holds fewer characters a token: uncounted, a page of 8,760 characters came to
+// 6,000-7,200 o200k tokens at a 20,000 budget, twice the share (3,000); the next build cut
+// its middle, so "recall it with offset N" skipped characters the model never saw.
+describe('a page of dense text within a part\'s share', () => {
   const blob = Array.from({ length: 700 }, (_, i) => createHash('sha256').update(String(i)).digest('base64')).join('');
   const japanese = Array.from({ length: 400 }, (_, i) => `行 ${i}: ` + 'ログの出力テキストの例です。'.repeat(12)).join('\n');
   for (const [what, output, query] of [['base64', blob, undefined], ['Japanese log', japanese, '行']]) {

@@ -9,7 +9,13 @@
 //!   then the median of their slopes (Theil–Sen), clamped to [`MIN_RATIO`]..=[`MAX_RATIO`]:
 //!   one odd sample, or a host whose fixed overhead jumps mid-session, cannot swing it;
 //! - the overhead is the largest shortfall of the newest [`RECENT`] samples: it follows a
-//!   growing overhead at once, and a shrinking one within [`RECENT`] samples.
+//!   growing overhead at once, and a shrinking one within [`RECENT`] samples;
+//! - it may make the count stricter without limit, but looser only within [`MIN_RATIO`]
+//!   (5%): a provider that counts fewer tokens than we do cannot let a request grow past the
+//!   budget by our count by more than that;
+//! - a report that cannot be about the request it answers is set aside, not learned from:
+//!   zero, under half our count, or the same number again for a request of another size (a
+//!   stand-in usage that never changes).
 
 use std::collections::VecDeque;
 
@@ -17,8 +23,9 @@ use super::args::{FieldError, non_negative};
 
 /// Observations kept: the fit follows a provider that changes (a new model, a new system prompt).
 pub const SAMPLES: usize = 32;
-/// The fitted ratio stays in this range: a wild report cannot make the bound meaningless.
-pub const MIN_RATIO: f64 = 0.5;
+/// The fitted ratio stays in this range: a wild report cannot make the bound meaningless,
+/// and the count loosens by 5% at most.
+pub const MIN_RATIO: f64 = 0.95;
 pub const MAX_RATIO: f64 = 2.0;
 /// No ratio other than 1 is fitted from fewer pairs of samples than this.
 pub const MIN_PAIRS: usize = 6;
@@ -65,18 +72,34 @@ impl Calibration {
     }
 
     /// Learns from a prompt we counted as `ours` that the provider counted as `reported`
-    /// (`usage.inputTokens`).
-    pub fn observe(&mut self, ours: f64, reported: f64) -> Result<(), FieldError> {
+    /// (`usage.inputTokens`). `Ok(false)`: the report was set aside, as one that cannot be
+    /// about that prompt.
+    pub fn observe(&mut self, ours: f64, reported: f64) -> Result<bool, FieldError> {
         let reported = non_negative("usage.inputTokens", reported)?;
         if ours <= 0.0 {
-            return Ok(());
+            return Ok(true);
+        }
+        if !self.plausible(ours, reported) {
+            return Ok(false);
         }
         if self.samples.len() == SAMPLES {
             self.samples.pop_front();
         }
         self.samples.push_back((ours, reported));
         self.fit();
-        Ok(())
+        Ok(true)
+    }
+
+    /// Whether `reported` can be the provider's count of a prompt we count as `ours`.
+    fn plausible(&self, ours: f64, reported: f64) -> bool {
+        if reported <= 0.0 || reported < ours * 0.5 {
+            return false;
+        }
+        // The same count again for a prompt of another size: a usage that never changes.
+        !self
+            .samples
+            .back()
+            .is_some_and(|&(x, y)| y == reported && (x - ours).abs() >= MIN_SPREAD * x.max(ours))
     }
 
     fn fit(&mut self) {
@@ -138,19 +161,43 @@ mod tests {
     #[test]
     fn wild_reports_are_clamped_and_bad_ones_refused() {
         let mut c = Calibration::default();
+        assert!(!c.observe(1000.0, 0.0).unwrap(), "zero is set aside");
         for (x, y) in [
-            (1000.0, 0.0),
+            (1500.0, 2000.0),
             (2000.0, 100_000.0),
             (3000.0, 300_000.0),
             (4000.0, 500_000.0),
         ] {
-            c.observe(x, y).unwrap();
+            assert!(c.observe(x, y).unwrap());
         }
         assert_eq!(c.ratio, MAX_RATIO);
         for bad in [-1.0, f64::NAN, f64::INFINITY] {
             assert_eq!(c.observe(10.0, bad).unwrap_err().field, "usage.inputTokens");
         }
         assert_eq!(c.samples(), 4);
+    }
+
+    /// The quick start's stand-in usage, the same whatever was sent, and reports far under
+    /// our count teach nothing: the count never loosens past 5%.
+    #[test]
+    fn a_usage_that_cannot_be_about_the_request_is_set_aside() {
+        let mut c = Calibration::default();
+        assert!(c.observe(1_000.0, 1_200.0).unwrap());
+        for ours in [2_000.0, 4_000.0, 8_000.0, 16_000.0] {
+            assert!(
+                !c.observe(ours, 1_200.0).unwrap(),
+                "{ours}: the same count again"
+            );
+        }
+        assert!(!c.observe(16_000.0, 100.0).unwrap(), "under half of ours");
+        assert_eq!(c.samples(), 1);
+        // Consistent reports of fewer tokens loosen the count by 5% at most.
+        let mut c = Calibration::default();
+        for ours in [1_000.0, 2_000.0, 4_000.0, 8_000.0, 16_000.0, 32_000.0] {
+            assert!(c.observe(ours, 0.6 * ours).unwrap());
+        }
+        assert_eq!(c.ratio, MIN_RATIO);
+        assert!(c.predict(10_000.0) >= 9_500.0);
     }
 
     /// The host's fixed overhead grows from 5k to 30k mid-session while prompts grow:

@@ -4,7 +4,11 @@
 // `providerOptions.anthropic.cacheControl`, which only the Anthropic provider reads.
 import type { Bag } from '../read.js';
 import {
-  type Adapter, type NeutralPart, type Plan, Kind, OPAQUE_TOKENS, Role, bag, count, json, optionalCount, shapeError, shownContent, text, slot, intern } from './neutral.js';
+  type Adapter, type NeutralPart, type Plan, Kind, OPAQUE_TOKENS, Role, bag, count, json, onlyFields, optionalCount, shapeError, shownContent, text, slot,
+  intern } from './neutral.js';
+
+/** A `ModelMessage`'s fields. */
+const FIELDS = new Set(['role', 'content', 'providerOptions']);
 
 function roleOf(role: unknown): number | undefined {
   return ({ user: Role.User, assistant: Role.Assistant, system: Role.System, tool: Role.Tool } as Record<string, number>)[role as string];
@@ -83,6 +87,7 @@ export const aiSdk: Adapter = {
     const m = bag(field, message);
     const role = roleOf(m.role);
     if (role === undefined) throw shapeError(`${field}.role`, "'system', 'user', 'assistant' or 'tool'", m.role);
+    onlyFields(m, FIELDS, field, "an AI SDK message (ModelMessage)");
     if (typeof m.content === 'string') {
       if (m.role === 'tool') throw shapeError(`${field}.content`, 'an array of tool-result parts', m.content);
       return { role, parts: [{ kind: Kind.Text, text: m.content, label: '', path: 'content' }], source: message };

@@ -5,11 +5,13 @@
 import type { Bag } from '../read.js';
 import {
   type Adapter, type NeutralMessage, type NeutralPart, type Plan, Kind, OPAQUE_TOKENS, Role, bag, count, json,
-  optionalCount, shapeError, text, slot, intern } from './neutral.js';
+  onlyFields, optionalCount, shapeError, text, slot, intern } from './neutral.js';
 
 /** The rules' role of a message's `role` (read when called: see `lazy`). */
 const roleOf = (role: unknown): number | undefined => ({ user: Role.User, assistant: Role.Assistant, system: Role.System } as Record<string, number>)[role as string];
 const CACHE = { type: 'ephemeral' } as const;
+/** A `MessageParam`'s fields: the API refuses any other. */
+const FIELDS = new Set(['role', 'content']);
 
 function resultText(field: string, content: unknown): string {
   if (content === undefined) return '';
@@ -74,6 +76,7 @@ export const anthropic: Adapter = {
     const m = bag(field, message);
     const role = roleOf(m.role);
     if (role === undefined) throw shapeError(`${field}.role`, "'user', 'assistant' or 'system'", m.role);
+    onlyFields(m, FIELDS, field, 'an Anthropic message (MessageParam)');
     let parts: NeutralPart[];
     if (typeof m.content === 'string') {
       parts = [{ kind: Kind.Text, text: m.content, label: '', path: 'content' }];

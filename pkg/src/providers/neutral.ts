@@ -182,6 +182,18 @@ export function shapeError(field: string, expected: string, value: unknown): Err
   return argumentError(TypeError, field, `must be ${expected}, got ${describe(value)}`);
 }
 
+/**
+ * Refuses a message with a field its provider's message does not have: an SDK's whole
+ * response appended as a message (its `id`, `model`, `usage` beside `role` and `content`)
+ * would send those on in the next request. The TypeError names the first such field.
+ */
+export function onlyFields(m: Bag, fields: ReadonlySet<string>, field: string, shape: string): void {
+  for (const key of Object.keys(m)) {
+    if (fields.has(key) || m[key] === undefined) continue;
+    throw argumentError(TypeError, `${field}.${key}`, `is not a field of ${shape}: append the message (its role and content), not the whole response`);
+  }
+}
+
 export function bag(field: string, value: unknown): Bag {
   if (!isObject(value)) throw shapeError(field, 'an object', value);
   return value;

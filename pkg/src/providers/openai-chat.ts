@@ -3,8 +3,11 @@
 // the next user or assistant message. The provider caches a repeated prefix by itself.
 import type { Bag } from '../read.js';
 import {
-  type Adapter, type NeutralPart, type Plan, Kind, OPAQUE_TOKENS, Role, bag, count, optionalCount, parsedArguments, shapeError, shownContent, text,
+  type Adapter, type NeutralPart, type Plan, Kind, OPAQUE_TOKENS, Role, bag, count, onlyFields, optionalCount, parsedArguments, shapeError, shownContent, text,
   slot } from './neutral.js';
+
+/** A message param's fields, and those of the response's message, which the API takes back as it is. */
+const FIELDS = new Set(['role', 'content', 'name', 'tool_calls', 'tool_call_id', 'refusal', 'audio', 'function_call', 'annotations']);
 
 /** The rules' role of a message's `role` (read when called: see `lazy`). */
 const roleOf = (role: unknown): number | undefined => ({
@@ -54,6 +57,7 @@ export const openaiChat: Adapter = {
     const m = bag(field, message);
     const role = roleOf(m.role);
     if (role === undefined) throw shapeError(`${field}.role`, "'system', 'developer', 'user', 'assistant' or 'tool'", m.role);
+    onlyFields(m, FIELDS, field, 'an OpenAI Chat message (ChatCompletionMessageParam)');
     if (m.role === 'tool') {
       const output = joined(`${field}.content`, m.content);
       return {

@@ -114,6 +114,8 @@ pub enum Warning {
     OpenLoopThinkingDropped,
     /// Turns dropped without a summary held text the user wrote.
     UserTextDropped,
+    /// A usage report could not be about the request it answered: not learned from.
+    UsageSetAside,
 }
 
 impl Warning {
@@ -127,6 +129,7 @@ impl Warning {
             Warning::Deferred => "deferred",
             Warning::OpenLoopThinkingDropped => "open-loop-thinking-dropped",
             Warning::UserTextDropped => "user-text-dropped",
+            Warning::UsageSetAside => "usage-set-aside",
         }
     }
 
@@ -151,6 +154,9 @@ impl Warning {
             }
             Warning::UserTextDropped => {
                 "turns holding text the user wrote were dropped without a summary: the stored transcript named in the index still holds them"
+            }
+            Warning::UsageSetAside => {
+                "a usage report was set aside: zero, under half the request as counted, or the same count as before for a request of another size, it cannot be the provider's count of the request it answered; report the usage the provider returned for each request"
             }
         }
     }

@@ -316,6 +316,8 @@ pub struct Manager {
     group_failed: bool,
     /// The recalls answered with a stored text, oldest first.
     pub recalls: Vec<recall::Answered>,
+    /// Warnings about what happened between builds (a usage set aside), for the next record.
+    set_aside: Vec<Warning>,
     /// The parts a compaction masks, next last.
     mask_queue: Vec<(usize, usize)>,
     /// The plan of the request being built, kept by [`Manager::commit`].
@@ -369,6 +371,7 @@ impl Manager {
             unindexed: None,
             group_failed: false,
             recalls: Vec::new(),
+            set_aside: Vec::new(),
             mask_queue: Vec::new(),
             pending_plan: None,
             forced: false,
@@ -629,6 +632,9 @@ impl Manager {
             ));
         }
         self.record = Ledger::default();
+        for w in self.set_aside.drain(..) {
+            self.record.warn(w);
+        }
         self.record.before = self.tokens();
         self.squeezes = 0;
         self.group_failed = false;
@@ -1147,9 +1153,15 @@ impl Manager {
         }
     }
 
-    /// Learns from the provider's count of the request last rendered.
+    /// Learns from the provider's count of the request last rendered. A count that cannot
+    /// be about it is set aside, and the next request's ledger says so.
     pub fn observe(&mut self, reported: f64) -> Result<(), FieldError> {
-        self.calibration.observe(self.rendered_raw, reported)
+        if !self.calibration.observe(self.rendered_raw, reported)?
+            && !self.set_aside.contains(&Warning::UsageSetAside)
+        {
+            self.set_aside.push(Warning::UsageSetAside);
+        }
+        Ok(())
     }
 }
 

@@ -74,6 +74,14 @@ impl Manager {
         ((self.config.part_cap() - HEADING_TOKENS).max(100.0) * UNITS_PER_TOKEN) as usize
     }
 
+    /// A page of `units` came to `tokens` by the host's count: `None` when it keeps within a
+    /// part's share of the budget, else the units to try instead, fewer in proportion.
+    pub fn recall_fit(&self, units: usize, tokens: f64) -> Option<usize> {
+        let cap = self.config.part_cap();
+        (tokens > cap && units > 1)
+            .then(|| ((units as f64) * (cap / tokens) * 0.9).max(1.0) as usize)
+    }
+
     /// Whether to read `id` for `ask`.
     pub fn recall_check(&self, id: &str, ask: &Ask) -> Check {
         if !self.owns(id) {

@@ -307,8 +307,13 @@ pub fn own_texts(f: &mut crate::frame::Frame) {
     });
 }
 
-/// Where a head-and-tail cut ends its head and starts its tail, off surrogate pairs:
-/// `head_probe` holds units `head - 1 ..= head`, `tail_probe` units `start - 1 ..= start`
+/// Units a cut looks back (for its head) or on (for its tail) for a line break to end on.
+pub const LINE_WINDOW: usize = 240;
+
+/// Where a head-and-tail cut ends its head and starts its tail: on a line break where one
+/// is near (in the last fifth of the head, the first fifth of the tail, at most
+/// [`LINE_WINDOW`] units away), never inside a surrogate pair. `head_probe` holds units
+/// `head - LINE_WINDOW ..= head`, `tail_probe` units `start - 1 ..= start + LINE_WINDOW`
 /// where `start = units - tail` (see `text::Probe`).
 pub fn cut_bounds(
     head: usize,
@@ -317,9 +322,26 @@ pub fn cut_bounds(
     tail_probe: &Probe,
     units: usize,
 ) -> (usize, usize) {
-    let head = cut_end(head_probe, head, false).unwrap_or(head).min(units);
+    let newline = u16::from(b'\n');
+    let mut head = cut_end(head_probe, head, false).unwrap_or(head).min(units);
+    let reach = LINE_WINDOW.min(head / 5);
+    if let Some(nl) = (head.saturating_sub(reach)..head)
+        .rev()
+        .find(|&i| head_probe.unit_at(i) == newline)
+    {
+        head = nl + 1;
+    }
     let mut start = units.saturating_sub(tail).max(head);
     let low = |u: u16| (0xDC00..0xE000).contains(&u);
+    let reach = LINE_WINDOW.min(tail / 5);
+    if start > 0
+        && start < units
+        && tail_probe.unit_at(start - 1) != newline
+        && let Some(nl) =
+            (start..(start + reach).min(units)).find(|&i| tail_probe.unit_at(i) == newline)
+    {
+        start = nl + 1;
+    }
     if start > 0 && start < units && low(tail_probe.unit_at(start)) {
         start += 1;
     }

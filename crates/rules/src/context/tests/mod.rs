@@ -882,6 +882,30 @@ fn cuts_never_split_a_surrogate_pair() {
     assert_eq!(cut_bounds(2, &window(2), 2, &window(8), 10), (2, 2));
 }
 
+/// A head ends after a line break, and a tail starts after one, where one is near.
+#[test]
+fn cuts_land_on_line_breaks_where_one_is_near() {
+    let text: String = (0..100)
+        .map(|i| format!("line {i:04} of the log\n"))
+        .collect();
+    let units = crate::cut::Units::of(&text);
+    let n = units.0.len();
+    let whole = crate::text::Probe { start: 0, units };
+    // Lines are 21 units long: a head of 1,000 ends after line 47 (987 units), a tail of
+    // 1,000 starts at a line's start.
+    let (head, tail) = cut_bounds(1_000, &whole, 1_000, &whole, n);
+    assert_eq!(head, 987);
+    assert_eq!((n - tail) % 21, 0, "the tail starts a line");
+    assert!(tail <= 1_000 && tail > 1_000 - 21);
+    // No line break near: the cut stays where it was.
+    let flat = "x".repeat(3_000);
+    let flat = crate::text::Probe::of(&flat);
+    assert_eq!(
+        cut_bounds(1_000, &flat, 1_000, &flat, 3_000),
+        (1_000, 1_000)
+    );
+}
+
 #[test]
 fn calibration_makes_the_bound_the_providers() {
     let budget = 10_000.0;
