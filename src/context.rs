@@ -392,6 +392,14 @@ impl ManagerCore {
         })
     }
 
+    /// The instruction that ends a summarizer request made of the last request, over
+    /// `[the start of the text of message to - 1]`.
+    pub fn summarizer_instruction(&self, from: usize, to: usize) -> String {
+        frame(|f| {
+            f.text(|p| render::summarizer_instruction(p, &self.0, from, to));
+        })
+    }
+
     /// Learns from the provider's count of the request last sent.
     pub fn observe(&mut self, reported: f64) -> Out<()> {
         report(self.0.observe(reported))

@@ -19,7 +19,7 @@ const CHANGING = new Set([
 
 /** The core's methods that only read it: not logged. */
 const READING = new Set([
-  'calibration', 'part_tokens', 'store_id', 'summarizer_prompt', 'index_body', 'placeholder_body', 'span_body', 'group_body', 'transcript', 'index_ids', 'grouped_ids',
+  'calibration', 'part_tokens', 'store_id', 'summarizer_prompt', 'summarizer_instruction', 'index_body', 'placeholder_body', 'span_body', 'group_body', 'transcript', 'index_ids', 'grouped_ids',
   'call_of', 'recall_check', 'recall_fit',
 ]);
 

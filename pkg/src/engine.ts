@@ -186,6 +186,8 @@ export class Engine {
   #tail = '';
   /** The index line of each text stored, by store id, in the order stored. */
   #lines = new Map<string, string>();
+  /** The request last built, for a summarizer that reads its prefix from the cache. */
+  #lastRequest: { system?: unknown; messages: unknown[] } | undefined = undefined;
   /** The index as last written, and the frame of ids it was written from. */
   #index = { ids: '', text: '' };
   /** Committed records, oldest first. */
@@ -524,6 +526,11 @@ export class Engine {
     }
     const hasFixed = this.#o.system !== undefined || this.#o.pinned.length > 0;
     const request = this.#o.adapter.write(this.#plan(core.render(hasFixed)));
+    const before = this.#lastRequest;
+    this.#changed(() => {
+      this.#lastRequest = before;
+    });
+    this.#lastRequest = request;
     const record = JSON.parse(core.ledger(performance.now() - started, this.#counterName)) as LedgerRecord;
     return { request, record, warnings: this.#explain(record, failures) };
   }
@@ -686,9 +693,17 @@ export class Engine {
       });
     }
     const prompt = frameText(core.summarizer_prompt(from, to), hosts);
+    const args: unknown[] = [prompt];
+    const last = this.#lastRequest;
+    if (last && this.#o.adapter.format !== 'text') {
+      // The request as it was sent, then the instruction: its prefix is in the provider's cache.
+      const end = this.#messages[to - 1]?.parts.find((p) => p.kind === Kind.Text)?.text ?? '';
+      const instruction = frameText(core.summarizer_instruction(from, to), [end.slice(0, 100)]);
+      args.push({ ...last, messages: [...last.messages, this.#o.adapter.reminder!(instruction)] });
+    }
     let summary: string;
     try {
-      const answer = await within(this.#o.summarizerTimeoutMs, Promise.resolve(callMethod(summarizer, 'summarize', 'summarizer.summarize', [prompt])), 'summarizer.summarize', 'summarizerTimeoutMs');
+      const answer = await within(this.#o.summarizerTimeoutMs, Promise.resolve(callMethod(summarizer, 'summarize', 'summarizer.summarize', args)), 'summarizer.summarize', 'summarizerTimeoutMs');
       summary = string('summarizer.summarize()', answer);
       if (rules.isBlank(summary)) throw new TypeError('summarizer.summarize() returned an empty text');
     } catch (error) {

@@ -402,7 +402,7 @@ export class ContextSession<Message = unknown> {
         getRawToolOutput: (id: string) => this.#pending.find((e) => `${this.sessionId}:${e.seq}` === id) ?? callMethod(this.#store, 'getRawToolOutput', 'options.store.getRawToolOutput', [id]),
       },
     };
-    if (this.#summarizer) opts.summarizer = { summarize: (prompt: string) => this.#summarize(prompt) };
+    if (this.#summarizer) opts.summarizer = { summarize: (prompt: string, request?: unknown) => this.#summarize(prompt, request) };
     const o = engineOptions('options', opts, p.adapter);
     this.#summarizerTimeoutMs = o.summarizerTimeoutMs;
     // The bound is on the host's summarizer (`#summarize`), not on waiting for another worker's answer.
@@ -439,7 +439,7 @@ export class ContextSession<Message = unknown> {
    * time (a claim in the store): the others wait for its answer. It is kept the moment it
    * comes, before the build goes on.
    */
-  async #summarize(prompt: string): Promise<unknown> {
+  async #summarize(prompt: string, request?: unknown): Promise<unknown> {
     const key = await promptKey(prompt);
     const paid = this.#paid.get(key);
     if (paid !== undefined) return paid;
@@ -451,7 +451,8 @@ export class ContextSession<Message = unknown> {
     if (typeof known === 'string') return known;
     let summary: unknown;
     try {
-      summary = await within(this.#summarizerTimeoutMs, Promise.resolve(callMethod(this.#summarizer as Bag, 'summarize', 'summarizer.summarize', [prompt])), 'summarizer.summarize', 'summarizerTimeoutMs');
+      const args = request === undefined ? [prompt] : [prompt, request];
+      summary = await within(this.#summarizerTimeoutMs, Promise.resolve(callMethod(this.#summarizer as Bag, 'summarize', 'summarizer.summarize', args)), 'summarizer.summarize', 'summarizerTimeoutMs');
     } catch (error) {
       await hold.release();
       throw error;

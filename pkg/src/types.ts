@@ -177,8 +177,22 @@ export interface MediumTermSummary {
 
 /** The LLM that writes summaries. */
 export interface SummarizerClient {
-  /** The LLM's answer to `prompt`; an empty answer is a `SummarizationError`. */
-  summarize(prompt: string): Promise<string> | string;
+  /**
+   * The LLM's answer to `prompt`; an empty answer is a `SummarizationError`.
+   * `ContextManager` passes `request` too: the request it last built, in its provider's
+   * shape, with the summarizing instruction appended as a last user message. Sent to the
+   * same model, its prefix is read from the provider's cache (a tenth of the price) where
+   * the text `prompt` would be written anew.
+   */
+  summarize(prompt: string, request?: SummarizerRequest): Promise<string> | string;
+}
+
+/** The request `ContextManager` last built, as a summarizer request (see `SummarizerClient.summarize`). */
+export interface SummarizerRequest {
+  /** The request's `system`, as built. */
+  system?: unknown;
+  /** Its messages, then the instruction as a user message. */
+  messages: unknown[];
 }
 
 /** Where summaries are kept, if anywhere. */

@@ -139,3 +139,31 @@ describe('the index of what was folded away', () => {
     assert.match(text, /names: src\/parse\.rs/);
   });
 });
+
+describe('a summary that can reuse the cache', () => {
+  for (const format of ['anthropic', 'openai-chat', 'ai-sdk']) {
+    it(`${format}: the summarizer gets the request last built, byte for byte, then the instruction`, async () => {
+      const calls = [];
+      const cm = new ContextManager({
+        format, budget: 4_000, countTokens: o200k, system: 'You are a coding agent.',
+        summarizer: { summarize: (prompt, request) => { calls.push({ prompt, request }); return 'what was done so far'; } },
+      });
+      cm.append({ role: 'user', content: TASK });
+      let last;
+      for (let turn = 0; turn < 40 && calls.length === 0; turn++) {
+        cm.append({ role: 'assistant', content: `I looked at part ${turn}: ${'the parser reads items one by one. '.repeat(12)}` });
+        cm.append({ role: 'user', content: `go on with part ${turn + 1}` });
+        const before = last;
+        last = await cm.build();
+        if (calls.length) {
+          const { request } = calls[0];
+          assert.equal(JSON.stringify(request.system), JSON.stringify(before.system));
+          assert.equal(JSON.stringify(request.messages.slice(0, -1)), JSON.stringify(before.messages), 'the request as sent: its prefix is cached');
+          assert.match(JSON.stringify(request.messages.at(-1)), /Write a summary of the conversation above/);
+          assert.match(calls[0].prompt, /Summarize the earlier part/, 'the text prompt still comes first');
+        }
+      }
+      assert.equal(calls.length >= 1, true, 'a summary was asked for');
+    });
+  }
+});

@@ -255,6 +255,7 @@ struct Journal {
     index: index::Index,
     /// Ids whose index line this build noted.
     lines: Vec<String>,
+    rearm_above: f64,
 }
 
 /// What the previous request held, in order, to tell how much of the next one repeats it.
@@ -318,6 +319,9 @@ pub struct Manager {
     pub recalls: Vec<recall::Answered>,
     /// Warnings about what happened between builds (a usage set aside), for the next record.
     set_aside: Vec<Warning>,
+    /// A compaction that could not bring the request under the high water mark leaves the
+    /// next one waiting until the request grows past this (0: armed at the mark).
+    rearm_above: f64,
     /// The parts a compaction masks, next last.
     mask_queue: Vec<(usize, usize)>,
     /// The plan of the request being built, kept by [`Manager::commit`].
@@ -372,6 +376,7 @@ impl Manager {
             group_failed: false,
             recalls: Vec::new(),
             set_aside: Vec::new(),
+            rearm_above: 0.0,
             mask_queue: Vec::new(),
             pending_plan: None,
             forced: false,
@@ -479,7 +484,12 @@ impl Manager {
 
     /// Turns dropped without a summary leave a note in their place.
     pub fn left_out(&self) -> bool {
-        self.first_live > 0 && self.summary_tokens == 0.0
+        self.folded_any() && self.summary_tokens == 0.0
+    }
+
+    /// Whether any message left the request: the kept opening message is still in it.
+    pub fn folded_any(&self) -> bool {
+        self.first_live > usize::from(self.pins_first())
     }
 
     fn left_out_tokens(&self) -> f64 {
@@ -524,6 +534,7 @@ impl Manager {
             tail: (self.tail_tokens, self.tail_version),
             index: self.index.clone(),
             lines: Vec::new(),
+            rearm_above: self.rearm_above,
         });
     }
 
@@ -579,6 +590,7 @@ impl Manager {
         self.summary_version = j.summary_version;
         self.sent = j.sent;
         self.index = j.index;
+        self.rearm_above = j.rearm_above;
         for id in j.lines {
             self.lines.remove(&id);
         }
@@ -846,6 +858,12 @@ impl Manager {
         if !self.over(self.config.high_water) {
             return false;
         }
+        // The last compaction left the request over the mark: it would only do the same
+        // again, every request, until the request grows (the budget still holds: a request
+        // past it is squeezed).
+        if self.tokens() <= self.rearm_above && self.fits() {
+            return false;
+        }
         // An open tool loop whose thinking an edit would invalidate: wait while the
         // request still fits the budget.
         if self.fits() && self.open_loop_thinking().is_some() {
@@ -1110,6 +1128,11 @@ impl Manager {
         };
         r.sections = sections;
         if let Some(c) = r.compaction.as_mut() {
+            self.rearm_above = if tokens > c.high_water {
+                tokens + self.config.budget * REARM_GROWTH
+            } else {
+                0.0
+            };
             c.after = tokens;
             c.below_trigger = c.high_water - tokens;
             c.kept = Some(Span {
@@ -1169,6 +1192,10 @@ impl Manager {
 const MAX_SQUEEZES: u32 = 256;
 /// Tokens a squeezed part keeps: a head, a tail and the marker between.
 const MIN_CUT_TOKENS: f64 = 24.0;
+
+/// After a compaction that ended over the high water mark, the request grows by this share
+/// of the budget before the next.
+const REARM_GROWTH: f64 = 0.05;
 
 /// Growth samples kept.
 const GROWTH_SAMPLES: usize = 8;

@@ -237,6 +237,24 @@ pub fn summarizer_prompt(p: &mut Pieces<'_>, m: &Manager, from: usize, to: usize
     messages_text(p, m, from, to, SUMMARY_SO_FAR + 1);
 }
 
+/// The instruction that ends a summarizer request made of the last request itself (its
+/// prefix read from the provider's cache), over `[the start of message to - 1's text]`:
+/// the summary replaces the earlier one and the oldest messages, up to that one.
+pub fn summarizer_instruction(p: &mut Pieces<'_>, m: &Manager, from: usize, to: usize) {
+    p.lit(
+        "[Context budget] Write a summary of the conversation above that replaces its earlier          summary, if any, and its oldest messages",
+    );
+    if to > from {
+        p.lit(", up to and including the one that begins: \"")
+            .host(0)
+            .lit("\"");
+    }
+    p.lit(
+        ". The newest messages stay as they are. Keep the decisions made, the files and          commands touched, the errors seen and what is left to do, so that the agent can          continue from your summary. Answer with the summary only.",
+    );
+    let _ = m;
+}
+
 /// The transcript of messages `from..to` as stored when they are folded away, over
 /// `[(text as shown, label) per part of each message]`: what the agent reads back.
 pub fn transcript(p: &mut Pieces<'_>, m: &Manager, from: usize, to: usize) {

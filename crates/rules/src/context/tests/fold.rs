@@ -209,3 +209,100 @@ fn a_folded_span_is_stored_whole_as_its_transcript() {
         );
     }
 }
+
+/// A compaction that cannot bring the request under the high water mark (the newest turn
+/// alone is over it) does not run again on the next request, unless the request grew.
+#[test]
+fn a_compaction_that_cannot_get_under_the_mark_does_not_rerun_every_request() {
+    let budget = 10_000.0;
+    let mut m = Manager::new("options", config(budget), 3_900.0, 0.0).unwrap();
+    let mut h = Host::default();
+    h.append(&mut m, Role::User, &[P::Text("task")]).unwrap();
+    let big = "x".repeat(5_600);
+    h.append(
+        &mut m,
+        Role::Assistant,
+        &[P::Call("a"), P::Call("b"), P::Call("c"), P::Call("d")],
+    )
+    .unwrap();
+    h.append(
+        &mut m,
+        Role::User,
+        &[
+            P::Result(4, &big),
+            P::Result(3, &big),
+            P::Result(2, &big),
+            P::Result(1, &big),
+        ],
+    )
+    .unwrap();
+    h.build(&mut m);
+    let first = m
+        .record
+        .compaction
+        .clone()
+        .expect("over the mark: a compaction");
+    assert!(
+        first.after <= first.before,
+        "size never grows at a compaction"
+    );
+    assert!(
+        first.after > first.high_water,
+        "the newest turn alone is over the mark"
+    );
+    for turn in 0..5 {
+        h.append(&mut m, Role::User, &[P::Text("ok")]).unwrap();
+        h.build(&mut m);
+        assert!(
+            m.record.compaction.is_none(),
+            "turn {turn}: no compaction again"
+        );
+        assert!(m.tokens() <= budget);
+    }
+    // Grown by more than 5% of the budget since, the next one runs.
+    h.append(&mut m, Role::Assistant, &[P::Text(&"y".repeat(2_400))])
+        .unwrap();
+    h.build(&mut m);
+    assert!(
+        m.record.compaction.is_some(),
+        "grown past it again: a compaction"
+    );
+}
+
+/// Whatever a compaction does, the request it leaves is no larger than the one before.
+#[test]
+fn size_always_drops_at_a_compaction() {
+    for (budget, summarizer) in [
+        (
+            6_000.0,
+            Some((|_: &str| "s".repeat(2_000)) as fn(&str) -> String),
+        ),
+        (6_000.0, None),
+        (
+            20_000.0,
+            Some((|_: &str| String::new()) as fn(&str) -> String),
+        ),
+    ] {
+        let mut m = Manager::new("options", config(budget), 500.0, 0.0).unwrap();
+        let mut h = Host {
+            summarizer,
+            ..Host::default()
+        };
+        h.append(&mut m, Role::User, &[P::Text("task")]).unwrap();
+        let mut compactions = 0;
+        for turn in 0..200 {
+            tool_turn(&mut h, &mut m, 600 + (turn * 37) % 4_000, turn);
+            h.build(&mut m);
+            if let Some(c) = &m.record.compaction {
+                compactions += 1;
+                assert!(
+                    c.after < c.before,
+                    "turn {turn}: {} → {}",
+                    c.before,
+                    c.after
+                );
+            }
+        }
+        assert!(compactions > 2, "{budget}: {compactions} compactions");
+    }
+}
