@@ -235,7 +235,7 @@ impl ManagerCore {
         } else {
             (index::What::Text, index::one_line(text, 100))
         };
-        let names = index::names(text, index::MAX_NAMES);
+        let names = index::names(text, index::MAX_NAMES, index::MAX_NAMES_CHARS);
         frame(|f| {
             f.text(|pieces| index::body(pieces, what, p.tokens, &description, &names));
         })
@@ -259,7 +259,7 @@ impl ManagerCore {
     /// The body of the transcript of messages `from..to`, over `[id, label]`.
     pub fn span_body(&self, from: usize, to: usize, text: &str) -> String {
         let tokens = self.0.fold_tokens(from, to);
-        let names = index::names(text, index::MAX_SPAN_NAMES);
+        let names = index::names(text, usize::MAX, index::SPAN_NAMES_CHARS);
         frame(|f| {
             f.text(|p| index::body(p, index::What::Span { from, to }, tokens, "", &names));
         })

@@ -17,13 +17,15 @@ pub const INDEX_SHARE: f64 = 0.05;
 pub const HEADER_TOKENS: f64 = 40.0;
 /// A line's tokens when the host did not count it (a log written before lines were).
 pub const LINE_TOKENS: f64 = 40.0;
-/// A transcript's line, assumed until the host writes it: its names make it the longest.
-pub const SPAN_LINE_TOKENS: f64 = 150.0;
-/// Names a line lists at most, and the characters they take at most; a transcript's line
-/// more, since it stands for many messages.
+/// Names an output's line lists at most, and the characters they take at most.
 pub const MAX_NAMES: usize = 12;
-pub const MAX_SPAN_NAMES: usize = 16;
-const MAX_NAMES_CHARS: usize = 480;
+pub const MAX_NAMES_CHARS: usize = 360;
+/// A transcript's line stands for many messages: it lists more names, in this many
+/// characters. Kept short, so that every transcript keeps its line in the index: one
+/// recall of one gives a whole span back.
+pub const SPAN_NAMES_CHARS: usize = 480;
+/// A transcript's line, assumed until the host writes it.
+pub const SPAN_LINE_TOKENS: f64 = 150.0;
 /// Characters of a description at most.
 const MAX_DESCRIPTION: usize = 100;
 
@@ -311,7 +313,7 @@ enum Class {
 /// The names a text holds that an agent reaches back for: file paths, error names and
 /// distinctive identifiers (6+ characters with `_`, an inner capital or a digit). Paths
 /// first, then errors, then identifiers; in each, the most frequent first.
-pub fn names(text: &str, max: usize) -> Vec<String> {
+pub fn names(text: &str, max: usize, max_chars: usize) -> Vec<String> {
     let mut found: Vec<(Class, usize, usize, &str)> = Vec::new(); // class, count, first seen, word
     let mut at: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
     let word_char = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '/' | '-');
@@ -338,7 +340,7 @@ pub fn names(text: &str, max: usize) -> Vec<String> {
     let mut out = Vec::new();
     let mut chars = 0;
     for (_, _, _, word) in found {
-        if out.len() == max || chars + word.len() > MAX_NAMES_CHARS {
+        if out.len() == max || chars + word.len() > max_chars {
             break;
         }
         chars += word.len() + 2;
@@ -396,7 +398,7 @@ mod tests {
     fn names_are_paths_errors_and_distinctive_identifiers() {
         let text = "error[E0308]: mismatched types\n --> src/parse.rs:12:5\nin parse_header and parseHeader2 \
                     and parse_header again; see README.md, version 1.2.3, the word something, TypeError: x, ./x";
-        let n = names(text, 12);
+        let n = names(text, 12, MAX_NAMES_CHARS);
         assert_eq!(
             n,
             [
@@ -408,7 +410,10 @@ mod tests {
                 "parseHeader2"
             ]
         );
-        assert_eq!(names(text, 2), ["src/parse.rs", "README.md"]);
+        assert_eq!(
+            names(text, 2, MAX_NAMES_CHARS),
+            ["src/parse.rs", "README.md"]
+        );
     }
 
     #[test]

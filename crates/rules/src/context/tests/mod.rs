@@ -115,7 +115,7 @@ impl Host {
                         } else {
                             (index::What::Text, index::one_line(text, 100))
                         };
-                        let names = index::names(text, index::MAX_NAMES);
+                        let names = index::names(text, index::MAX_NAMES, index::MAX_NAMES_CHARS);
                         let t = self.line(&id, "bash", |pieces| {
                             index::body(pieces, what, p.tokens, &description, &names)
                         });
@@ -137,7 +137,7 @@ impl Host {
                         f.text(|p| render::transcript(p, m, from, to));
                         let hosts: Vec<&str> = hosts.iter().map(String::as_str).collect();
                         let text = Reader::new(&f.into_string()).text(&hosts);
-                        let names = index::names(&text, index::MAX_NAMES);
+                        let names = index::names(&text, usize::MAX, index::SPAN_NAMES_CHARS);
                         self.stored.push(text);
                         self.spans.push((from, to));
                         let id = format!("{}", self.stored.len());
