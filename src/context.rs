@@ -22,6 +22,7 @@ pub enum NeedCode {
     Done = 4,
     PersistSpan = 5,
     PersistGroup = 6,
+    MergeSpans = 7,
 }
 
 /// What a part of a message is.
@@ -100,6 +101,9 @@ fn need(n: Need) -> Vec<f64> {
         }
         Need::PersistGroup { count } => {
             vec![NeedCode::PersistGroup as u8 as f64, count as f64]
+        }
+        Need::MergeSpans { count } => {
+            vec![NeedCode::MergeSpans as u8 as f64, count as f64]
         }
     }
 }
@@ -220,6 +224,34 @@ impl ManagerCore {
         need(self.0.span_persisted(id, line_tokens))
     }
 
+    /// The merge of the transcripts was stored as `id` (`None`: they could not be read
+    /// back, or the store failed).
+    pub fn spans_merged(&mut self, id: Option<String>, line_tokens: f64) -> Vec<f64> {
+        need(self.0.spans_merged(id, line_tokens))
+    }
+
+    /// The ids of the transcripts a merge of `count` takes, oldest first, one text each.
+    pub fn merged_ids(&self, count: usize) -> String {
+        let (ids, _, _) = self.0.index.merged(count);
+        frame(|f| {
+            for id in ids {
+                f.text(|p| {
+                    p.lit(id);
+                });
+            }
+        })
+    }
+
+    /// The body of the merge of `count` transcripts (`text`, joined), over `[id, label]`.
+    pub fn merged_body(&self, count: usize, text: &str) -> String {
+        let (_, from, to) = self.0.index.merged(count);
+        let tokens = self.0.fold_tokens(from, to);
+        let names = index::names(text, usize::MAX, self.0.names_chars(true));
+        frame(|f| {
+            f.text(|p| index::body(p, index::What::Span { from, to }, tokens, "", &names));
+        })
+    }
+
     /// The index's listing was stored as `id` (`None`: the store failed).
     pub fn group_persisted(&mut self, id: Option<String>, line_tokens: f64) -> Vec<f64> {
         need(self.0.group_persisted(id, line_tokens))
@@ -235,7 +267,7 @@ impl ManagerCore {
         } else {
             (index::What::Text, index::one_line(text, 100))
         };
-        let names = index::names(text, index::MAX_NAMES, index::MAX_NAMES_CHARS);
+        let names = index::names(text, index::MAX_NAMES, self.0.names_chars(false));
         frame(|f| {
             f.text(|pieces| index::body(pieces, what, p.tokens, &description, &names));
         })
@@ -259,7 +291,7 @@ impl ManagerCore {
     /// The body of the transcript of messages `from..to`, over `[id, label]`.
     pub fn span_body(&self, from: usize, to: usize, text: &str) -> String {
         let tokens = self.0.fold_tokens(from, to);
-        let names = index::names(text, usize::MAX, index::SPAN_NAMES_CHARS);
+        let names = index::names(text, usize::MAX, self.0.names_chars(true));
         frame(|f| {
             f.text(|p| index::body(p, index::What::Span { from, to }, tokens, "", &names));
         })

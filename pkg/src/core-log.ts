@@ -13,13 +13,13 @@ export type LoggedCall = [string, ...unknown[]];
  * out of every snapshot.
  */
 const CHANGING = new Set([
-  'append', 'begin', 'commit', 'rollback', 'plan', 'persisted', 'span_persisted', 'group_persisted', 'measured', 'summarized', 'summary_failed', 'no_summarizer',
+  'append', 'begin', 'commit', 'rollback', 'plan', 'persisted', 'span_persisted', 'group_persisted', 'spans_merged', 'measured', 'summarized', 'summary_failed', 'no_summarizer',
   'set_tail', 'compact', 'render', 'ledger', 'observe', 'reset_calibration', 'recalled',
 ]);
 
 /** The core's methods that only read it: not logged. */
 const READING = new Set([
-  'calibration', 'part_tokens', 'store_id', 'summarizer_prompt', 'summarizer_instruction', 'index_body', 'placeholder_body', 'span_body', 'group_body', 'transcript', 'index_ids', 'grouped_ids',
+  'calibration', 'part_tokens', 'store_id', 'summarizer_prompt', 'summarizer_instruction', 'index_body', 'placeholder_body', 'span_body', 'group_body', 'transcript', 'index_ids', 'grouped_ids', 'merged_ids', 'merged_body',
   'call_of', 'recall_check', 'recall_fit',
 ]);
 

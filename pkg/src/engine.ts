@@ -519,6 +519,7 @@ export class Engine {
       if (code === Need.Persist) need = core.persisted(...(await this.#persist(a, b, failures.store)));
       else if (code === Need.PersistSpan) need = core.span_persisted(...(await this.#persistSpan(a, b, failures.store)));
       else if (code === Need.PersistGroup) need = core.group_persisted(...(await this.#persistGroup(a, failures.store)));
+      else if (code === Need.MergeSpans) need = core.spans_merged(...(await this.#mergeSpans(a, failures.store)));
       else if (code === Need.Placeholder) need = core.measured(this.#show(a, b, this.#placeholder(a, b)));
       else if (code === Need.Cut) need = core.measured(this.#show(a, b, this.#cut(a, b, c, d)));
       else if (code === Need.Summarize) need = await this.#summarize(a, b, failures.summarizer);
@@ -624,6 +625,18 @@ export class Engine {
     if (id === undefined) return [undefined, NaN];
     const line = frame.text([id, '']);
     return [id, this.#noteLine(id, line)];
+  }
+
+  /**
+   * Stores the oldest `count` transcripts of the index, read back and joined, as one: every
+   * span stays one recall away however long the session. Nothing when one cannot be read.
+   */
+  async #mergeSpans(count: number, failed: unknown[]): Promise<[string | undefined, number]> {
+    const texts = await Promise.all(frameTexts(this.core.merged_ids(count)).map((id) => this.#readStored(id)));
+    if (texts.some((t) => t === undefined)) return [undefined, NaN];
+    const text = texts.join('\n\n');
+    const id = await this.#storeText(`merge-${count}-${text.length}`, text, 'transcript', failed);
+    return id === undefined ? [undefined, NaN] : [id, this.#line(id, this.core.merged_body(count, text), '')];
   }
 
   /** The text stored as `id`, read back, or `undefined` when the store cannot say. */

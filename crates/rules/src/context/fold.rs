@@ -3,7 +3,10 @@
 //! stored text of it (its masked and cut outputs, the transcript itself) gets a line in the
 //! index ([`index`](super::index)), which the request carries after the summary.
 
-use super::index::{HEADER_TOKENS, INDEX_SHARE, LINE_TOKENS, SPAN_LINE_TOKENS};
+use super::index::{
+    HEADER_TOKENS, INDEX_SHARE, LINE_TOKENS, MAX_NAMES_CHARS, NAMES_SHARE, SPAN_NAMES_CHARS,
+    SPAN_NAMES_SHARE,
+};
 use super::ledger::Warning;
 use super::{Manager, Need};
 
@@ -37,8 +40,42 @@ impl Manager {
             }
             return Some(Need::PersistSpan { from, to });
         }
-        let count = self.index.to_group(self.index_cap());
-        (count > 0 && !self.group_failed).then_some(Need::PersistGroup { count })
+        if self.group_failed {
+            return None;
+        }
+        // Past its share: the oldest outputs go to a listing first (their texts are in the
+        // transcripts too); then the oldest transcripts merge into one, so each stays one
+        // recall away; only then do transcripts go to a listing.
+        let cap = self.index_cap();
+        let count = self.index.outputs_to_group(cap);
+        if count > 0 {
+            return Some(Need::PersistGroup { count });
+        }
+        if !self.merge_failed {
+            let count = self.index.spans_to_merge(cap, self.span_line_tokens());
+            if count > 0 {
+                return Some(Need::MergeSpans { count });
+            }
+        }
+        let count = self.index.to_group(cap);
+        (count > 0).then_some(Need::PersistGroup { count })
+    }
+
+    /// The host stored the merge of the transcripts asked for as `id` (`None`: it could not
+    /// read them back, or store the merge).
+    pub fn spans_merged(&mut self, id: Option<String>, line_tokens: f64) -> Need {
+        if let Some(Need::MergeSpans { count }) = self.pending.take() {
+            match id {
+                Some(id) => {
+                    self.note_line(&id, line_tokens);
+                    let tokens = self.line_tokens(&id);
+                    self.index.merge(count, id, tokens);
+                    self.summary_version += 1;
+                }
+                None => self.merge_failed = true,
+            }
+        }
+        self.advance()
     }
 
     /// Tokens the index gains when messages `from..to` fold away: a line for their
@@ -48,7 +85,7 @@ impl Manager {
         if from >= to {
             return 0.0;
         }
-        let mut growth = SPAN_LINE_TOKENS;
+        let mut growth = self.span_line_tokens();
         if self.index.is_empty() {
             growth += HEADER_TOKENS;
         }
@@ -62,6 +99,21 @@ impl Manager {
             }
         }
         growth.min(self.index_cap())
+    }
+
+    /// The characters a line gives the names it lists: a transcript's (`span`), or another's.
+    pub fn names_chars(&self, span: bool) -> usize {
+        let (share, most) = if span {
+            (SPAN_NAMES_SHARE, SPAN_NAMES_CHARS)
+        } else {
+            (NAMES_SHARE, MAX_NAMES_CHARS)
+        };
+        ((self.config.budget * share * 3.0) as usize).min(most)
+    }
+
+    /// A transcript's line, assumed until the host writes it: its names make it the longest.
+    fn span_line_tokens(&self) -> f64 {
+        self.names_chars(true) as f64 / 3.0 + 40.0
     }
 
     pub fn index_cap(&self) -> f64 {
@@ -104,7 +156,9 @@ impl Manager {
 
     /// The span's transcript, then each stored text of it, join the index.
     fn index_span(&mut self, from: usize, to: usize, transcript: Option<String>) {
-        let mut ids: Vec<(String, bool)> = transcript.into_iter().map(|id| (id, true)).collect();
+        let span = Some((from, to));
+        let mut ids: Vec<(String, Option<(usize, usize)>)> =
+            transcript.into_iter().map(|id| (id, span)).collect();
         let pinned = self.pins_first();
         for i in from..to {
             if i == 0 && pinned {
@@ -112,7 +166,7 @@ impl Manager {
             }
             for k in 0..self.history.messages[i].parts.len() {
                 if let Some(id) = self.store_ids.get(&(i, k)) {
-                    ids.push((id.clone(), false));
+                    ids.push((id.clone(), None));
                 }
             }
         }

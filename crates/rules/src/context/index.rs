@@ -20,12 +20,13 @@ pub const LINE_TOKENS: f64 = 40.0;
 /// Names an output's line lists at most, and the characters they take at most.
 pub const MAX_NAMES: usize = 12;
 pub const MAX_NAMES_CHARS: usize = 360;
-/// A transcript's line stands for many messages: it lists more names, in this many
-/// characters. Kept short, so that every transcript keeps its line in the index: one
-/// recall of one gives a whole span back.
-pub const SPAN_NAMES_CHARS: usize = 480;
-/// A transcript's line, assumed until the host writes it.
-pub const SPAN_LINE_TOKENS: f64 = 150.0;
+/// A transcript's line stands for many messages: it lists more names, in up to this share
+/// of the budget (at 3 characters a token), and at most [`SPAN_NAMES_CHARS`]. Kept short,
+/// so that the transcripts keep their lines in the index: one recall gives a span back.
+pub const SPAN_NAMES_SHARE: f64 = 0.003;
+pub const SPAN_NAMES_CHARS: usize = 1_200;
+/// An output's names take at most this share of the budget, at small budgets.
+pub const NAMES_SHARE: f64 = 0.002;
 /// Characters of a description at most.
 const MAX_DESCRIPTION: usize = 100;
 
@@ -35,6 +36,9 @@ pub struct Entry {
     pub id: String,
     /// Tokens of its line, as the host counted it.
     pub tokens: f64,
+    /// For a transcript: the messages it holds, and whether it is the merge of several.
+    pub span: Option<(usize, usize)>,
+    pub merged: bool,
 }
 
 /// The index's entries: the transcripts of the spans folded away, which hold everything
@@ -75,21 +79,87 @@ impl Index {
     }
 
     /// Adds an entry unless the index names its id already (one text stored for two
-    /// parts). `span`: a transcript.
-    pub fn add(&mut self, id: &str, tokens: f64, span: bool) -> bool {
+    /// parts). `span`: a transcript of those messages.
+    pub fn add(&mut self, id: &str, tokens: f64, span: Option<(usize, usize)>) -> bool {
         if self.names(id) {
             return false;
         }
         let entry = Entry {
             id: id.to_string(),
             tokens,
+            span,
+            merged: false,
         };
-        if span {
+        if span.is_some() {
             self.spans.push(entry);
         } else {
             self.outputs.push(entry);
         }
         true
+    }
+
+    /// How many of the oldest outputs to list in a stored text of their own, so that the
+    /// index keeps within `cap`: none while it does, or when it has no output left.
+    pub fn outputs_to_group(&self, cap: f64) -> usize {
+        if self.tokens() <= cap {
+            return 0;
+        }
+        let mut tokens = self.tokens();
+        let mut n = 0;
+        for e in &self.outputs {
+            if tokens <= cap / 2.0 {
+                break;
+            }
+            tokens -= e.tokens;
+            n += 1;
+        }
+        n
+    }
+
+    /// How many of the oldest transcripts not merged yet to merge into one, so that the
+    /// index keeps within `cap`; none when fewer than two are left to merge. A merged one
+    /// is not merged again: each text is stored twice at most.
+    pub fn spans_to_merge(&self, cap: f64, merged_line: f64) -> usize {
+        if self.tokens() <= cap {
+            return 0;
+        }
+        let from = self.spans.iter().take_while(|e| e.merged).count();
+        let mut tokens = self.tokens() + merged_line;
+        let mut n = 0;
+        for e in &self.spans[from..] {
+            if n >= 2 && tokens <= cap / 2.0 {
+                break;
+            }
+            tokens -= e.tokens;
+            n += 1;
+        }
+        if n < 2 { 0 } else { n }
+    }
+
+    /// The transcripts a merge of `n` takes: their ids, and the messages they hold.
+    pub fn merged(&self, n: usize) -> (Vec<&str>, usize, usize) {
+        let from = self.spans.iter().take_while(|e| e.merged).count();
+        let taken = &self.spans[from..(from + n).min(self.spans.len())];
+        let ids = taken.iter().map(|e| e.id.as_str()).collect();
+        let first = taken.first().and_then(|e| e.span).map_or(0, |s| s.0);
+        let last = taken.last().and_then(|e| e.span).map_or(0, |s| s.1);
+        (ids, first, last)
+    }
+
+    /// The `n` transcripts [`Index::spans_to_merge`] chose are now one, stored as `id`.
+    pub fn merge(&mut self, n: usize, id: String, tokens: f64) {
+        let (_, first, last) = self.merged(n);
+        let from = self.spans.iter().take_while(|e| e.merged).count();
+        let end = (from + n).min(self.spans.len());
+        self.spans.splice(
+            from..end,
+            [Entry {
+                id,
+                tokens,
+                span: Some((first, last)),
+                merged: true,
+            }],
+        );
     }
 
     /// The entries a listing of `n` takes, in order: the oldest outputs, then the oldest
@@ -134,7 +204,15 @@ impl Index {
         self.outputs.drain(..from_outputs);
         self.spans.drain(..from_spans);
         let before = self.group.as_ref().map_or(0, |g| g.1);
-        self.group = Some((Entry { id, tokens }, before + from_outputs + from_spans));
+        self.group = Some((
+            Entry {
+                id,
+                tokens,
+                span: None,
+                merged: false,
+            },
+            before + from_outputs + from_spans,
+        ));
     }
 
     /// Whether the index names `id`.
@@ -443,9 +521,9 @@ mod tests {
         let mut index = Index::default();
         assert_eq!(index.tokens(), 0.0);
         for i in 0..10 {
-            assert!(index.add(&i.to_string(), 50.0, i % 5 == 0));
+            assert!(index.add(&i.to_string(), 50.0, (i % 5 == 0).then_some((i, i + 1))));
         }
-        assert!(!index.add("3", 50.0, false), "one line per id");
+        assert!(!index.add("3", 50.0, None), "one line per id");
         assert_eq!(index.tokens(), HEADER_TOKENS + 500.0);
         assert_eq!(
             index.ids().collect::<Vec<_>>(),
@@ -474,5 +552,28 @@ mod tests {
             "the earlier listing is in the new one"
         );
         assert_eq!(index.ids().collect::<Vec<_>>(), ["g2", "5"]);
+    }
+
+    #[test]
+    fn transcripts_merge_once_when_the_outputs_are_listed_away() {
+        let mut index = Index::default();
+        for i in 0..6 {
+            index.add(&format!("s{i}"), 100.0, Some((10 * i, 10 * i + 10)));
+        }
+        index.add("o", 30.0, None);
+        assert_eq!(index.outputs_to_group(400.0), 1);
+        index.group(1, "g".into(), 20.0);
+        assert_eq!(index.outputs_to_group(400.0), 0, "no output left");
+        let n = index.spans_to_merge(600.0, 100.0);
+        assert_eq!(n, 5);
+        assert_eq!(index.merged(n), (vec!["s0", "s1", "s2", "s3", "s4"], 0, 50));
+        index.merge(n, "m".into(), 100.0);
+        assert_eq!(index.ids().collect::<Vec<_>>(), ["g", "m", "s5"]);
+        assert!(index.spans[0].merged && index.spans[0].span == Some((0, 50)));
+        assert_eq!(
+            index.spans_to_merge(100.0, 100.0),
+            0,
+            "a merged transcript is not merged again, and one alone is not merged"
+        );
     }
 }

@@ -220,6 +220,10 @@ pub enum Need {
     /// the listing before them, if any) and write its line; answer
     /// [`Manager::group_persisted`].
     PersistGroup { count: usize },
+    /// The index is past its share with its outputs listed away: store the oldest `count`
+    /// transcripts not merged yet (`index.merged`), read back and joined, as one, and write
+    /// its line; answer [`Manager::spans_merged`].
+    MergeSpans { count: usize },
     /// The request fits: render it ([`render`]).
     Done,
 }
@@ -315,6 +319,8 @@ pub struct Manager {
     unindexed: Option<(usize, usize)>,
     /// The store failed to take the index's listing in this build: not asked again.
     group_failed: bool,
+    /// The host could not merge transcripts in this build: they are listed instead.
+    merge_failed: bool,
     /// The recalls answered with a stored text, oldest first.
     pub recalls: Vec<recall::Answered>,
     /// Warnings about what happened between builds (a usage set aside), for the next record.
@@ -374,6 +380,7 @@ impl Manager {
             index: index::Index::default(),
             unindexed: None,
             group_failed: false,
+            merge_failed: false,
             recalls: Vec::new(),
             set_aside: Vec::new(),
             rearm_above: 0.0,
@@ -650,6 +657,7 @@ impl Manager {
         self.record.before = self.tokens();
         self.squeezes = 0;
         self.group_failed = false;
+        self.merge_failed = false;
         self.phase = Phase::Fresh;
         Ok(self.advance())
     }

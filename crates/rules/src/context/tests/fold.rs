@@ -306,3 +306,49 @@ fn size_always_drops_at_a_compaction() {
         assert!(compactions > 2, "{budget}: {compactions} compactions");
     }
 }
+
+/// However long the session, every transcript stays one recall away: past the index's
+/// share its outputs are listed away first, then its oldest transcripts merge into one.
+#[test]
+fn every_transcript_stays_one_recall_away() {
+    let budget = 20_000.0;
+    let mut m = Manager::new("options", config(budget), 0.0, 0.0).unwrap();
+    let mut h = Host {
+        summarizer: Some(|_| "nothing".to_string()),
+        ..Host::default()
+    };
+    h.append(&mut m, Role::User, &[P::Text("task")]).unwrap();
+    for turn in 0..600 {
+        h.append(
+            &mut m,
+            Role::User,
+            &[P::Text(&format!("note_{turn} in src/mod_{turn}.rs"))],
+        )
+        .unwrap();
+        tool_turn(&mut h, &mut m, 2_000, turn);
+        let (_, text) = h.build(&mut m);
+        assert!(m.index.tokens() <= m.index_cap(), "turn {turn}");
+        if turn % 50 != 49 {
+            continue;
+        }
+        // One hop: the texts the request names directly.
+        let direct: Vec<&String> = h
+            .stored
+            .iter()
+            .enumerate()
+            .filter(|(n, _)| names(&text, &(n + 1).to_string()))
+            .map(|(_, s)| s)
+            .collect();
+        for (from, to) in h.spans.iter().filter(|&&(_, to)| to <= m.first_live) {
+            let heading = format!("[Transcript of messages {}–{}", from + 1, to);
+            assert!(
+                direct.iter().any(|s| s.contains(&heading)),
+                "turn {turn}: messages {from}..{to} are one recall away"
+            );
+        }
+    }
+    assert!(
+        m.index.spans.iter().any(|s| s.merged),
+        "transcripts were merged"
+    );
+}

@@ -115,7 +115,7 @@ impl Host {
                         } else {
                             (index::What::Text, index::one_line(text, 100))
                         };
-                        let names = index::names(text, index::MAX_NAMES, index::MAX_NAMES_CHARS);
+                        let names = index::names(text, index::MAX_NAMES, m.names_chars(false));
                         let t = self.line(&id, "bash", |pieces| {
                             index::body(pieces, what, p.tokens, &description, &names)
                         });
@@ -137,7 +137,7 @@ impl Host {
                         f.text(|p| render::transcript(p, m, from, to));
                         let hosts: Vec<&str> = hosts.iter().map(String::as_str).collect();
                         let text = Reader::new(&f.into_string()).text(&hosts);
-                        let names = index::names(&text, usize::MAX, index::SPAN_NAMES_CHARS);
+                        let names = index::names(&text, usize::MAX, m.names_chars(true));
                         self.stored.push(text);
                         self.spans.push((from, to));
                         let id = format!("{}", self.stored.len());
@@ -160,6 +160,23 @@ impl Host {
                         index::body(p, index::What::Group { count: all }, 0.0, "", &[])
                     });
                     m.group_persisted(Some(id), t)
+                }
+                Need::MergeSpans { count } => {
+                    let (ids, from, to) = m.index.merged(count);
+                    let text: Vec<String> = ids
+                        .iter()
+                        .map(|id| self.stored[id.parse::<usize>().unwrap() - 1].clone())
+                        .collect();
+                    // The test host marks a merge, so the transcripts of single spans can be told apart.
+                    let text = format!("[Merged]\n{}", text.join("\n\n"));
+                    let names = index::names(&text, usize::MAX, m.names_chars(true));
+                    self.stored.push(text);
+                    let id = format!("{}", self.stored.len());
+                    let tokens = m.fold_tokens(from, to);
+                    let t = self.line(&id, "", |p| {
+                        index::body(p, index::What::Span { from, to }, tokens, "", &names)
+                    });
+                    m.spans_merged(Some(id), t)
                 }
                 Need::Placeholder { message, part } => {
                     let id = m.store_id(message, part).unwrap().to_string();
@@ -658,6 +675,7 @@ fn a_failed_build_leaves_everything_as_it_was() {
             Need::Summarize { .. } => m.no_summarizer(),
             Need::PersistSpan { .. } => m.span_persisted(Some("s".into()), 20.0),
             Need::PersistGroup { .. } => m.group_persisted(Some("g".into()), 20.0),
+            Need::MergeSpans { .. } => m.spans_merged(Some("m".into()), 20.0),
             Need::Done => Need::Done,
         };
         steps += 1;
