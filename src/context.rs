@@ -432,6 +432,11 @@ impl ManagerCore {
         })
     }
 
+    /// The host's message list was taken in anew: the next record warns of it.
+    pub fn history_rebuilt(&mut self) {
+        self.0.history_rebuilt();
+    }
+
     /// Learns from the provider's count of the request last sent.
     pub fn observe(&mut self, reported: f64) -> Out<()> {
         report(self.0.observe(reported))

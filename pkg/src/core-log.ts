@@ -14,7 +14,7 @@ export type LoggedCall = [string, ...unknown[]];
  */
 const CHANGING = new Set([
   'append', 'begin', 'commit', 'rollback', 'plan', 'persisted', 'span_persisted', 'group_persisted', 'spans_merged', 'measured', 'summarized', 'summary_failed', 'no_summarizer',
-  'set_tail', 'compact', 'render', 'ledger', 'observe', 'reset_calibration', 'recalled',
+  'set_tail', 'compact', 'render', 'ledger', 'observe', 'reset_calibration', 'recalled', 'history_rebuilt',
 ]);
 
 /** The core's methods that only read it: not logged. */

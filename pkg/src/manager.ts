@@ -13,6 +13,7 @@ import {
 } from './read.js';
 import { readSnapshot, toSnapshot } from './snapshot.js';
 import { readOptions, recallAnswer, recallText, recallTool } from './recall.js';
+import { MessagePrints } from './sync.js';
 import { ContextSession } from './session.js';
 import type {
   ContextBuild, ContextFormat, ContextReminder, LedgerRecord, ContextManagerOptions, ContextSessionOptions, ContextSnapshot, ContextWarning, RecallOptions, TokenCounter,
@@ -71,7 +72,7 @@ export function engineOptions(field: string, opts: Bag, adapter: Adapter, defaul
  *
  * Every request is at most `budget` tokens. Between compactions a request is the previous
  * one plus what you appended, so the provider reads it from its cache. When a request
- * passes `highWater` (85% of the budget), one compaction brings it under `lowWater` (25%):
+ * passes `highWater` (75% of the budget), one compaction brings it under `lowWater` (25%):
  * old tool outputs and texts are stored whole, then replaced by a line naming their store
  * id; then the oldest turns are summarized (or dropped, without a summarizer). Every tool
  * call keeps its result; signed thinking is never edited.
@@ -100,6 +101,10 @@ export class ContextManager<Message = unknown> {
   #tail: Promise<unknown> = Promise.resolve();
   /** Builds called and not yet settled. */
   #building = 0;
+  /** The engine's options, to make it anew when a framework's list is taken in again. */
+  readonly #engineOptions: ReturnType<typeof engineOptions>;
+  /** The messages `sync` took in, by print. */
+  readonly #prints = new MessagePrints();
 
   /**
    * @throws {TypeError} naming the option of the wrong type; an unknown `format` lists the formats.
@@ -113,7 +118,48 @@ export class ContextManager<Message = unknown> {
     this.#onWarning = parts.onWarning;
     this.#reminders = parts.reminders;
     this.#timeoutMs = parts.timeoutMs;
-    this.#engine = new Engine(engineOptions('options', parts.opts, this.#adapter));
+    this.#engineOptions = engineOptions('options', parts.opts, this.#adapter);
+    this.#engine = new Engine(this.#engineOptions);
+  }
+
+  /**
+   * Takes in a framework's whole message list, as it hands it over at every model call (the
+   * AI SDK's prompt, a LangChain agent's state, the Agents SDK's input): the messages new
+   * since the last `sync` are appended. A list that no longer begins with the messages taken
+   * in (the framework removed or replaced one) is taken in anew, and the next build's ledger
+   * says so (`history-rebuilt`); nothing invalid is ever sent. Messages are compared by
+   * content, so a framework that makes new objects each call costs nothing more.
+   * @throws {TypeError} as `append`, naming the message; nothing is taken in.
+   */
+  sync(messages: readonly Message[]): void {
+    const engine = live(this.#engine, 'ContextManager');
+    if (!Array.isArray(messages)) throw argumentError(TypeError, 'messages', 'must be an array of messages');
+    if (this.#building > 0) throw Object.assign(new Error('ContextManager.sync() was called while a build is in flight; await the build first'), { code: 'ERR_BUILD_IN_FLIGHT' });
+    // Taken in by `append` or restored from a snapshot: trusted to be the list's first.
+    const held = engine.core.message_count;
+    if (this.#prints.length === 0 && held > 0) this.#prints.trust(Math.min(held, messages.length), messages);
+    const plan = this.#prints.plan(messages);
+    const field = (i: number) => `messages[${i}]`;
+    if ('append' in plan) {
+      const fresh = messages.slice(plan.append);
+      if (fresh.length) engine.append(fresh, (i) => field(plan.append + i));
+      this.#prints.took(messages, plan.append);
+      return;
+    }
+    // Anew, in a new engine: the old one stays if a message is refused.
+    const next = new Engine(this.#engineOptions);
+    try {
+      next.append(messages, field);
+    } catch (error) {
+      next.core.free();
+      throw error;
+    }
+    next.records.push(...engine.records);
+    next.core.history_rebuilt();
+    engine.core.free();
+    this.#engine = next;
+    this.#prints.clear();
+    this.#prints.took(messages, 0);
   }
 
   /**

@@ -273,11 +273,11 @@ export interface BoundedOptions {
    * turns are dropped instead, with a warning that carries the error.
    */
   summarizer?: SummarizerClient | SummarizerClient['summarize'];
-  /** A prompt past this share of the budget is compacted. Default 0.85. */
+  /** A prompt past this share of the budget is compacted. Default 0.75. */
   highWater?: number;
   /** A compaction brings the prompt down to this share of the budget. Default 0.25. */
   lowWater?: number;
-  /** The newest turns a compaction keeps whole, as a share of the budget (Recent Past). Default 0.2, at most 0.5. */
+  /** The newest turns a compaction keeps whole, as a share of the budget (Recent Past). Default 0.1, at most 0.5. */
   recentShare?: number;
   /** Milliseconds the summarizer may take before it counts as failed. Default 120,000. */
   summarizerTimeoutMs?: number;
@@ -625,11 +625,11 @@ export interface ContextManagerOptions {
   cacheControl?: boolean;
   /** Learn the provider's count from `recordUsage`. Default true. */
   calibrate?: boolean;
-  /** A request past this share of the budget is compacted. Default 0.85. */
+  /** A request past this share of the budget is compacted. Default 0.75. */
   highWater?: number;
   /** A compaction brings the request down to this share of the budget. Default 0.25. */
   lowWater?: number;
-  /** The newest messages a compaction keeps whole, as a share of the budget. Default 0.2, at most 0.5. */
+  /** The newest messages a compaction keeps whole, as a share of the budget. Default 0.1, at most 0.5. */
   recentShare?: number;
   /** The largest share of the budget one text may take before it is cut, head and tail. Default 0.15, at most 0.25. */
   partShare?: number;
@@ -837,7 +837,7 @@ export interface ContextBuild<Message = unknown> {
 export interface ContextWarning {
   /** The request it happened in (1-based). */
   request: number;
-  /** `'store-failed'`, `'summarizer-failed'`, `'summary-over-cap'`, `'summary-dropped'`, `'squeezed'`, `'deferred'`, `'open-loop-thinking-dropped'` or `'user-text-dropped'`. */
+  /** `'store-failed'`, `'summarizer-failed'`, `'summary-over-cap'`, `'summary-dropped'`, `'squeezed'`, `'deferred'`, `'open-loop-thinking-dropped'`, `'user-text-dropped'`, `'usage-set-aside'` or `'history-rebuilt'`. */
   code: string;
   /** What happened, with the host's error in parentheses where a callback failed. */
   message: string;

@@ -116,6 +116,9 @@ pub enum Warning {
     UserTextDropped,
     /// A usage report could not be about the request it answered: not learned from.
     UsageSetAside,
+    /// The host's message list no longer began with the messages the manager held (a
+    /// framework removed or replaced one): the manager started over from the new list.
+    HistoryRebuilt,
 }
 
 impl Warning {
@@ -130,6 +133,7 @@ impl Warning {
             Warning::OpenLoopThinkingDropped => "open-loop-thinking-dropped",
             Warning::UserTextDropped => "user-text-dropped",
             Warning::UsageSetAside => "usage-set-aside",
+            Warning::HistoryRebuilt => "history-rebuilt",
         }
     }
 
@@ -154,6 +158,9 @@ impl Warning {
             }
             Warning::UserTextDropped => {
                 "turns holding text the user wrote were dropped without a summary: the stored transcript named in the index still holds them"
+            }
+            Warning::HistoryRebuilt => {
+                "the message list no longer began with the messages already taken in (one was removed or replaced): the conversation was taken in again from the new list, and the next compaction starts over"
             }
             Warning::UsageSetAside => {
                 "a usage report was set aside: zero, under half the request as counted, or the same count as before for a request of another size, it cannot be the provider's count of the request it answered; report the usage the provider returned for each request"

@@ -58,9 +58,9 @@ pub struct Config {
     pub keep_first: bool,
 }
 
-pub const DEFAULT_HIGH_WATER: f64 = 0.85;
+pub const DEFAULT_HIGH_WATER: f64 = 0.75;
 pub const DEFAULT_LOW_WATER: f64 = 0.25;
-pub const DEFAULT_RECENT_SHARE: f64 = 0.2;
+pub const DEFAULT_RECENT_SHARE: f64 = 0.1;
 pub const DEFAULT_PART_SHARE: f64 = 0.15;
 pub const DEFAULT_SUMMARIZER_SHARE: f64 = 0.4;
 pub const DEFAULT_SUMMARY_SHARE: f64 = 0.1;
@@ -1181,6 +1181,14 @@ impl Manager {
             history,
             appended,
             framing,
+        }
+    }
+
+    /// The host's message list was taken in anew (`Warning::HistoryRebuilt`): the next
+    /// request's ledger says so.
+    pub fn history_rebuilt(&mut self) {
+        if !self.set_aside.contains(&Warning::HistoryRebuilt) {
+            self.set_aside.push(Warning::HistoryRebuilt);
         }
     }
 

@@ -312,7 +312,13 @@ fn size_always_drops_at_a_compaction() {
 #[test]
 fn every_transcript_stays_one_recall_away() {
     let budget = 20_000.0;
-    let mut m = Manager::new("options", config(budget), 0.0, 0.0).unwrap();
+    let options = Options {
+        high_water: Some(0.85),
+        recent_share: Some(0.2),
+        ..Options::default()
+    };
+    let config = Config::new("options", budget, options).unwrap();
+    let mut m = Manager::new("options", config, 0.0, 0.0).unwrap();
     let mut h = Host {
         summarizer: Some(|_| "nothing".to_string()),
         ..Host::default()

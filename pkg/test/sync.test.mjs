@@ -1,0 +1,68 @@
+// `ContextManager.sync`: a framework hands over its whole message list at every call; the
+// manager takes in what is new, and starts over, saying so, when the framework edited it.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const { ContextManager } = require('@devs/context');
+const { createTokenCounter } = require('@devs/context/tokenizers');
+const o200k = createTokenCounter('o200k_base');
+
+/** A tool loop's messages, in OpenAI Chat's shape, made anew (new objects) each call. */
+function history(turns) {
+  const out = [{ role: 'user', content: 'Fix the parser' }];
+  for (let t = 0; t < turns; t++) {
+    out.push({ role: 'assistant', content: null, tool_calls: [{ id: `c${t}`, type: 'function', function: { name: 'read', arguments: JSON.stringify({ path: `src/f${t}.rs` }) } }] });
+    out.push({ role: 'tool', tool_call_id: `c${t}`, content: `fn f${t}() {}\n`.repeat(300) });
+  }
+  return out;
+}
+
+describe('ContextManager.sync', () => {
+  it('takes in only what is new: the requests are those of append, and a repeated list adds nothing', async () => {
+    const synced = new ContextManager({ format: 'openai-chat', budget: 20_000, countTokens: o200k });
+    const appended = new ContextManager({ format: 'openai-chat', budget: 20_000, countTokens: o200k });
+    let held = 0;
+    for (let turns = 0; turns < 30; turns++) {
+      const list = history(turns);
+      synced.sync(list);
+      synced.sync(history(turns)); // the same list again, as new objects
+      appended.append(list.slice(held));
+      held = list.length;
+      const [a, b] = [await synced.build(), await appended.build()];
+      assert.equal(JSON.stringify(a.messages), JSON.stringify(b.messages), `call ${turns}`);
+      assert.ok(!a.ledger.warnings.some((w) => w.code === 'history-rebuilt'));
+    }
+  });
+
+  it('a list the framework edited (a message replaced, or removed) is taken in anew, with a warning, and the request is valid', async () => {
+    for (const edit of [(l) => { l[3] = { ...l[3], content: 'cleared' }; }, (l) => { l.splice(3, 2); }]) {
+      const cm = new ContextManager({ format: 'openai-chat', budget: 20_000, countTokens: o200k });
+      cm.sync(history(10));
+      await cm.build();
+      const list = history(12);
+      edit(list);
+      cm.sync(list);
+      const { messages, ledger } = await cm.build();
+      assert.ok(ledger.warnings.some((w) => w.code === 'history-rebuilt'), 'the ledger says so');
+      assert.equal(messages.length, list.length, 'the new list, whole');
+      assert.deepEqual(messages.map((m) => m.tool_call_id ?? m.role), list.map((m) => m.tool_call_id ?? m.role));
+      assert.equal(cm.ledger.length, 2, 'the records before are kept');
+      cm.sync([...list, { role: 'user', content: 'go on' }]);
+      assert.ok(!(await cm.build()).ledger.warnings.some((w) => w.code === 'history-rebuilt'), 'then appends again');
+    }
+  });
+
+  it('a message that does not fit is a TypeError naming it, and nothing is taken in', async () => {
+    const cm = new ContextManager({ format: 'openai-chat', budget: 20_000 });
+    cm.sync(history(2));
+    const before = JSON.stringify((await cm.build()).messages);
+    assert.throws(() => cm.sync([...history(2), { role: 'robot', content: 'x' }]), (e) => e instanceof TypeError && e.field === 'messages[5].role');
+    const edited = history(2);
+    edited[1] = { role: 'tool', tool_call_id: 'nope', content: 'x' };
+    assert.throws(() => cm.sync(edited), TypeError);
+    assert.equal(JSON.stringify((await cm.build()).messages), before);
+    assert.throws(() => cm.sync('not a list'), (e) => e instanceof TypeError && e.field === 'messages');
+  });
+});
