@@ -19,13 +19,15 @@
 //   tokenizers-wasm.js                    the tokenizers' wasm as base64, once
 //   sqlite.cjs, sqlite.mjs                `@devs/context/sqlite`, Node only
 //   postgres.cjs, postgres.mjs            `@devs/context/postgres`, Node only
+//   ai-sdk.*, langchain.*, openai-agents.*  the framework adapters (`src/adapters/<name>/`),
+//                                         over the package itself; each framework an optional peer
 // A bytes module (`*-wasm.js`) is a plain script: it stores its base64 text on
 // `globalThis` under a registered symbol named for the package version, and the entries
 // import it for that effect. A script with no `import`, `export` or `require` loads the
 // same way under `require`, `import`, a bundler and a browser's native ES modules, which
 // is what lets CommonJS and ESM entries share one copy of the bytes.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync, statSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -222,6 +224,14 @@ const common = {
   minifySyntax: true,
 };
 const limits = await bakedLimits();
+/** The framework adapters, one folder each under src/adapters/, with an `index.ts`. */
+const ADAPTERS = (existsSync(join(src, 'adapters')) ? readdirSync(join(src, 'adapters'), { withFileTypes: true }) : [])
+  .filter((d) => d.isDirectory() && existsSync(join(src, 'adapters', d.name, 'index.ts')))
+  .map((d) => d.name)
+  .sort();
+/** What an adapter imports from its host: the package, and the frameworks (optional peers). */
+const ADAPTER_EXTERNAL = ['@devs/context', '@devs/context/*', 'ai', '@ai-sdk/*', 'langchain', '@langchain/*', '@openai/*', 'zod'];
+
 const entries = [
   { name: 'host', entry: join(src, 'host.ts'), browserSafe: true },
   // wasm-bindgen's glue of the rules, once per format, for the three entries.
@@ -237,6 +247,8 @@ const entries = [
   { name: 'postgres', entry: join(src, 'postgres.ts'), options: { platform: 'node', external: ['@devs/context'] } },
   // The replay engine and view (`devs-context replay`, www/): the rules come from the host.
   { name: 'replay', entry: join(src, 'replay/index.ts'), options: { external: ['@devs/context', '@devs/context/tokenizers'], minify: true }, browserSafe: true },
+  // The framework adapters: the package itself and the framework come from the host.
+  ...ADAPTERS.map((name) => ({ name, entry: join(src, 'adapters', name, 'index.ts'), options: { external: ADAPTER_EXTERNAL }, browserSafe: true })),
 ];
 for (const { name, entry, plugins = [], options = {}, browserSafe } of entries) {
   for (const format of ['cjs', 'esm']) {
@@ -272,6 +284,11 @@ await rollDeclarations('postgres');
 run('node', [tsc, 'src/replay/index.ts', '--declaration', '--emitDeclarationOnly', '--strict', '--target', 'es2022', '--lib', 'es2022,dom',
   '--module', 'nodenext', '--moduleResolution', 'nodenext', '--skipLibCheck', '--rootDir', 'src', '--outDir', join(dist, 'types')], pkgDir);
 await rollDeclarations('replay', (text) => text, 'replay/index');
+if (ADAPTERS.length) {
+  run('node', [tsc, ...ADAPTERS.map((a) => `src/adapters/${a}/index.ts`), '--declaration', '--emitDeclarationOnly', '--strict', '--target', 'es2022', '--lib', 'es2022,dom',
+    '--module', 'nodenext', '--moduleResolution', 'nodenext', '--skipLibCheck', '--rootDir', 'src', '--outDir', join(dist, 'types')], pkgDir);
+  for (const a of ADAPTERS) await rollDeclarations(a, (text) => text, `adapters/${a}/index`);
+}
 rmSync(join(dist, 'types'), { recursive: true, force: true });
 
 // ---- `devs-context` (the CLI, over `@devs/context/replay`) and the report view as a
@@ -304,7 +321,7 @@ async function rollDeclarations(name, edit = (text) => text, input = name) {
   const bundle = await rollup({
     input: join(dist, 'types', `${input}.d.ts`),
     plugins: [dts()],
-    external: ['better-sqlite3', '@devs/context'],
+    external: ['better-sqlite3', /^@devs\/context/, ...ADAPTER_EXTERNAL.filter((e) => !e.includes('*')), /^@ai-sdk\//, /^@langchain\//, /^@openai\//],
     onwarn: (warning) => {
       throw new Error(`declarations of ${name}: ${warning.message}`);
     },
