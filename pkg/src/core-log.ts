@@ -51,7 +51,7 @@ export class CoreLog {
 
   #method(target: object, key: PropertyKey, value: (...a: unknown[]) => unknown): unknown {
     if (typeof key !== 'string' || READING.has(key) || key === 'free') return value.bind(target);
-    if (!CHANGING.has(key)) throw new Error(`context engine: the rules' ${key}() is neither changing nor reading (src/core-log.ts)`);
+    if (!CHANGING.has(key)) throw Object.assign(new Error(`context engine: the rules' ${key}() is neither changing nor reading (src/core-log.ts)`), { code: 'ERR_INTERNAL' });
     return (...args: unknown[]) => {
       const result = value.apply(target, args);
       this.#note(key, args);

@@ -523,7 +523,7 @@ export class Engine {
       else if (code === Need.Placeholder) need = core.measured(this.#show(a, b, this.#placeholder(a, b)));
       else if (code === Need.Cut) need = core.measured(this.#show(a, b, this.#cut(a, b, c, d)));
       else if (code === Need.Summarize) need = await this.#summarize(a, b, failures.summarizer);
-      else throw new Error(`context engine: unknown step ${code}`);
+      else throw Object.assign(new Error(`context engine: unknown step ${code}`), { code: 'ERR_INTERNAL' });
     }
     const hasFixed = this.#o.system !== undefined || this.#o.pinned.length > 0;
     const request = this.#o.adapter.write(this.#plan(core.render(hasFixed)));

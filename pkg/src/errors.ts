@@ -1,6 +1,36 @@
 // The package's errors. The rules return their errors as plain-data reports; they become
 // real JS errors here, so hosts can `instanceof` them and read `code` and `field`.
 
+/**
+ * The brand each error class of the package gives its errors, registered with
+ * `Symbol.for`: a host that loads both the CommonJS and the ES module copy of the package
+ * (a CJS dependency beside ESM code, a bundled extension) has two of each class, and
+ * `instanceof` answers by the brand, so an error of one copy is an instance of the other's
+ * class. The package itself checks `code`, never classes.
+ */
+const BRAND = Symbol.for('@devs/context/error-class');
+
+/** Gives `error` the brand of class `name`. */
+export function brand<E extends Error>(error: E, name: string): E {
+  Object.defineProperty(error, BRAND, { value: name });
+  return error;
+}
+
+/** Whether `value` is an error of the package's class `name`, from either copy. */
+export function branded(value: unknown, name: string): boolean {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === name;
+}
+
+/** Whether `error` carries `code`: how the package tells its errors apart. */
+export function hasCode(error: unknown, code: string): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === code;
+}
+
+/** `error` with a stable `code`, for the errors the package throws that are not one of its classes. */
+export function coded<E extends Error>(error: E, code: string): E & { code: string } {
+  return Object.assign(error, { code });
+}
+
 /** Codes of the `TypeError`s and `RangeError`s this package throws for bad arguments. */
 export type ArgumentErrorCode = 'ERR_INVALID_ARG_TYPE' | 'ERR_OUT_OF_RANGE' | 'ERR_INVALID_SAOP_ENVELOPE';
 
@@ -37,6 +67,11 @@ export interface SummarizationErrorOptions {
  * }
  */
 export class SummarizationError extends Error {
+  /** By the brand: an error of either copy of the package (CommonJS, ES module) is an instance. */
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return branded(value, 'SummarizationError');
+  }
+
   /** Always `ERR_EMPTY_SUMMARY`. */
   readonly code: 'ERR_EMPTY_SUMMARY';
   /** The agent whose turns were being summarized, when known. */
@@ -46,6 +81,7 @@ export class SummarizationError extends Error {
   constructor(message: string, options: SummarizationErrorOptions) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'SummarizationError';
+    brand(this, 'SummarizationError');
     this.code = options.code;
     this.agentId = options.agentId;
   }
@@ -66,6 +102,11 @@ export class SummarizationError extends Error {
  * }
  */
 export class UseAfterFreeError extends Error {
+  /** By the brand: an error of either copy of the package (CommonJS, ES module) is an instance. */
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return branded(value, 'UseAfterFreeError');
+  }
+
   /** Always `ERR_USE_AFTER_FREE`. */
   readonly code: 'ERR_USE_AFTER_FREE' = 'ERR_USE_AFTER_FREE';
 
@@ -73,6 +114,7 @@ export class UseAfterFreeError extends Error {
   constructor(className: string) {
     super(`this ${className} was freed; create a new one`);
     this.name = 'UseAfterFreeError';
+    brand(this, 'UseAfterFreeError');
   }
 }
 
@@ -93,6 +135,11 @@ export class UseAfterFreeError extends Error {
  * await runner.runTurn('go');
  */
 export class ReentrantCallError extends Error {
+  /** By the brand: an error of either copy of the package (CommonJS, ES module) is an instance. */
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return branded(value, 'ReentrantCallError');
+  }
+
   /** Always `ERR_REENTRANT_CALL`. */
   readonly code: 'ERR_REENTRANT_CALL' = 'ERR_REENTRANT_CALL';
 
@@ -100,6 +147,7 @@ export class ReentrantCallError extends Error {
   constructor(call: string) {
     super(`${call} was called from inside one of this object's own callbacks, so it would wait for the turn that called it; call it after that one settles`);
     this.name = 'ReentrantCallError';
+    brand(this, 'ReentrantCallError');
   }
 }
 
@@ -119,6 +167,11 @@ export class ReentrantCallError extends Error {
  * await first.close();
  */
 export class SessionConflictError extends Error {
+  /** By the brand: an error of either copy of the package (CommonJS, ES module) is an instance. */
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return branded(value, 'SessionConflictError');
+  }
+
   /** Always `ERR_SESSION_CONFLICT`. */
   readonly code: 'ERR_SESSION_CONFLICT' = 'ERR_SESSION_CONFLICT';
   /** The session. */
@@ -132,6 +185,7 @@ export class SessionConflictError extends Error {
   constructor(sessionId: string, expectedVersion: number, actualVersion: number, reason?: string) {
     super(`session ${JSON.stringify(sessionId)}: ${reason ?? `this manager read it at version ${expectedVersion}, but the store has version ${actualVersion}: another worker moved it on; nothing of this call was written`}`);
     this.name = 'SessionConflictError';
+    brand(this, 'SessionConflictError');
     this.sessionId = sessionId;
     this.expectedVersion = expectedVersion;
     this.actualVersion = actualVersion;

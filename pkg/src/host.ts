@@ -11,7 +11,7 @@ export type SpecFiles = (root: string, relative: string) => Promise<string>;
 
 export let rules: Rules = new Proxy({} as Rules, {
   get(_target, name) {
-    throw new Error(`@devs/context: the rules are not loaded yet (asked for ${String(name)}); with @devs/context/slim, call \`await init()\` once first`);
+    throw Object.assign(new Error(`@devs/context: the rules are not loaded yet (asked for ${String(name)}); with @devs/context/slim, call \`await init()\` once first`), { code: 'ERR_NOT_INITIALIZED' });
   },
 });
 

@@ -209,7 +209,7 @@ export async function run(job: Job): Promise<Applied> {
           };
         }
         default:
-          throw new Error(`applyContextManagement: unknown step ${code}`);
+          throw Object.assign(new Error(`applyContextManagement: unknown step ${code}`), { code: 'ERR_INTERNAL' });
       }
     }
   } finally {

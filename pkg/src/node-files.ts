@@ -10,7 +10,7 @@ export async function readSpecFile(root: string, relative: string): Promise<stri
     fs = await import('node:fs/promises');
     path = await import('node:path');
   } catch (cause) {
-    throw new Error('ContextComposer.fromProject needs Node.js file access; pass `specs` to new ContextComposer() instead', { cause });
+    throw Object.assign(new Error('ContextComposer.fromProject needs Node.js file access; pass `specs` to new ContextComposer() instead', { cause }), { code: 'ERR_NO_FILE_ACCESS' });
   }
   const file = path.resolve(root, relative);
   let text: string;

@@ -6,7 +6,7 @@
 import {
   SessionConflictError, validateToolOutputEntry, type RawToolOutputRow, type SessionCommit, type SessionRows, type SessionStore, type StateRepository, type ToolOutputEntry,
 } from '@devs/context';
-import { argumentError as invalid } from './errors.js';
+import { argumentError as invalid, hasCode } from './errors.js';
 import { fitsText, fromUtf16Bytes, readableText, utf16Bytes } from './exact-text.js';
 import { MIGRATION_LOCK, PG_MIGRATIONS, PG_SCHEMA_TABLE, PG_SCHEMA_VERSION } from './postgres-schema.js';
 import { isoTime, sessionOutputId } from './rows.js';
@@ -228,7 +228,7 @@ export class PostgresStateRepository implements StateRepository, SessionStore {
       await db.query(PG_SCHEMA_TABLE);
       const { rows } = await db.query('SELECT version FROM devs_context_schema');
       const from = rows.length ? Number(rows[0].version) : 0;
-      if (from > PG_SCHEMA_VERSION) throw new Error(`${this.#label}: schema version ${from} is newer than this package's ${PG_SCHEMA_VERSION}; upgrade @devs/context to use it`);
+      if (from > PG_SCHEMA_VERSION) throw Object.assign(new Error(`${this.#label}: schema version ${from} is newer than this package's ${PG_SCHEMA_VERSION}; upgrade @devs/context to use it`), { code: 'ERR_SCHEMA_VERSION' });
       for (let v = from; v < PG_SCHEMA_VERSION; v++) await db.query(PG_MIGRATIONS[v]);
       await db.query('INSERT INTO devs_context_schema (version) VALUES ($1) ON CONFLICT (one) DO UPDATE SET version = $1', [PG_SCHEMA_VERSION]);
       await db.query('COMMIT');
@@ -269,9 +269,10 @@ function toRow(r: Record<string, unknown>): RawToolOutputRow {
 
 /** A `pg` error as the host sees it: the message names the database, `code` and `cause` keep PostgreSQL's. */
 function storeError(label: string, error: unknown): Error {
-  if (error instanceof SessionConflictError) return error;
+  if (hasCode(error, 'ERR_SESSION_CONFLICT')) return error as Error;
   const e = error as { message?: unknown; code?: unknown };
   const wrapped = new Error(`${label}: ${String(e?.message ?? error)}; the call was not acknowledged`, { cause: error });
-  if (typeof e?.code === 'string') Object.assign(wrapped, { code: e.code });
+  // The database's own code where it gives one (`53100`, `57P01`…), else the package's.
+  Object.assign(wrapped, { code: typeof e?.code === 'string' ? e.code : 'ERR_STORE' });
   return wrapped;
 }

@@ -389,7 +389,7 @@ export class AgentRunner {
             bounded?.commit();
             break;
           default:
-            throw new Error(`AgentRunner: unknown step ${step}`);
+            throw Object.assign(new Error(`AgentRunner: unknown step ${step}`), { code: 'ERR_INTERNAL' });
         }
       }
     } catch (error) {

@@ -27,8 +27,8 @@ export function clockNs(): bigint {
  */
 export async function readSpecFile(root: string, relative: string): Promise<string> {
   if (!specFiles) {
-    throw new Error('ContextComposer.fromProject needs Node.js file access, which this build of @devs/context '
-      + '(for browsers and other hosts without it) leaves out; pass `specs` to new ContextComposer() instead');
+    throw Object.assign(new Error('ContextComposer.fromProject needs Node.js file access, which this build of @devs/context '
+      + '(for browsers and other hosts without it) leaves out; pass `specs` to new ContextComposer() instead'), { code: 'ERR_NO_FILE_ACCESS' });
   }
   return specFiles(root, relative);
 }

@@ -4,7 +4,7 @@
 // (`Engine.changes`, `foldChanges`), the texts stored whole, and each summary the moment
 // it is paid for, so a resumed session never asks for it again.
 import { Engine, foldChanges } from './engine.js';
-import { ReentrantCallError, SessionConflictError, argumentError, errorText } from './errors.js';
+import { ReentrantCallError, SessionConflictError, argumentError, coded, errorText, hasCode } from './errors.js';
 import { buildOnce, engineOptions, managerParts, recallToolOf } from './manager.js';
 import { readOptions, recallAnswer, recallText } from './recall.js';
 import { validateToolOutputEntry } from './pruners.js';
@@ -235,7 +235,7 @@ export class ContextSession<Message = unknown> {
 
   #live(): Engine {
     if (this.#lost) throw this.#lost;
-    if (!this.#engine) throw new Error(`session ${JSON.stringify(this.sessionId)}: its last write failed; the next call reads it back from the store`);
+    if (!this.#engine) throw coded(new Error(`session ${JSON.stringify(this.sessionId)}: its last write failed; the next call reads it back from the store`), 'ERR_SESSION_UNREAD');
     return this.#engine;
   }
 
@@ -292,7 +292,7 @@ export class ContextSession<Message = unknown> {
         try {
           return await this.#run(body, written, takesIn ? rows?.inbox ?? [] : []);
         } catch (error) {
-          if (!(error instanceof SessionConflictError) || attempt >= SHARED_ATTEMPTS) throw error;
+          if (!hasCode(error, 'ERR_SESSION_CONFLICT') || attempt >= SHARED_ATTEMPTS) throw error;
         }
       }
     } finally {
@@ -363,8 +363,8 @@ export class ContextSession<Message = unknown> {
     try {
       await callMethod(this.#store, 'commitSession', 'options.store.commitSession', [commit]);
     } catch (error) {
-      if (error instanceof SessionConflictError && !this.#shared) {
-        this.#lost = error;
+      if (hasCode(error, 'ERR_SESSION_CONFLICT') && !this.#shared) {
+        this.#lost = error as Error;
         this.#release();
       } else {
         this.#stale = true;

@@ -30,5 +30,5 @@ export function checkReadable(db: Database.Database, file: string): number {
 }
 
 function newerError(file: string, version: number): Error {
-  return new Error(`${file}: schema version ${version} is newer than this package's ${SCHEMA_VERSION}; upgrade @devs/context to open it`);
+  return Object.assign(new Error(`${file}: schema version ${version} is newer than this package's ${SCHEMA_VERSION}; upgrade @devs/context to open it`), { code: 'ERR_SCHEMA_VERSION' });
 }

@@ -12,7 +12,7 @@ import {
 } from '@devs/context';
 
 export type { RawToolOutputRow } from '@devs/context';
-import { argumentError as invalid } from './errors.js';
+import { argumentError as invalid, hasCode } from './errors.js';
 import { fitsText, fromUtf16Bytes, readableText, utf16Bytes } from './exact-text.js';
 import { isoTime, sessionOutputId } from './rows.js';
 import { checkReadable, migrate } from './sqlite-schema.js';
@@ -60,7 +60,7 @@ function storeError(file: string, error: unknown): Error {
   // SQLite says "disk I/O error" for a write the file system refused: say what that usually is.
   const hint = e?.code === 'SQLITE_FULL' || e?.code === 'SQLITE_IOERR_WRITE' ? ' (the disk is full, or the file is over a size limit); nothing of the call was written' : '';
   const wrapped = new Error(`${file}: ${String(e?.message ?? error)}${hint}`, { cause: error });
-  if (typeof e?.code === 'string') Object.assign(wrapped, { code: e.code });
+  Object.assign(wrapped, { code: typeof e?.code === 'string' ? e.code : 'ERR_STORE' });
   return wrapped;
 }
 
@@ -223,7 +223,7 @@ export class SqliteStateRepository implements StateRepository, SessionStore {
     try {
       query();
     } catch (error) {
-      throw error instanceof SessionConflictError ? error : storeError(this.filename, error);
+      throw hasCode(error, 'ERR_SESSION_CONFLICT') ? error : storeError(this.filename, error);
     }
   }
 

@@ -1,7 +1,7 @@
 // Bounds on host callbacks: a callback that never settles would hold its runner or manager
 // for good, since turns and builds run one at a time. One that runs past the host's
 // bound rejects with an error naming it; the turn or build is undone, and the next works.
-import { argumentError } from './errors.js';
+import { argumentError, brand, branded } from './errors.js';
 
 /**
  * A host callback that did not settle within the time its host allowed.
@@ -16,6 +16,11 @@ import { argumentError } from './errors.js';
  * if (error instanceof CallbackTimeoutError) console.log(error.callback); // 'llm.complete'
  */
 export class CallbackTimeoutError extends Error {
+  /** By the brand: an error of either copy of the package (CommonJS, ES module) is an instance. */
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return branded(value, 'CallbackTimeoutError');
+  }
+
   /** Always `ERR_CALLBACK_TIMEOUT`. */
   readonly code = 'ERR_CALLBACK_TIMEOUT';
   /** The callback, as the options name it: `llm.complete`, `store.insertRawToolOutput`, … */
@@ -27,6 +32,7 @@ export class CallbackTimeoutError extends Error {
   constructor(callback: string, timeoutMs: number, option = 'callbackTimeoutMs') {
     super(`${callback} did not settle within ${timeoutMs} ms (${option}); the call was abandoned and nothing of it was kept`);
     this.name = 'CallbackTimeoutError';
+    brand(this, 'CallbackTimeoutError');
     this.callback = callback;
     this.timeoutMs = timeoutMs;
   }

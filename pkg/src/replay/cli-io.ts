@@ -5,7 +5,9 @@ import { closeSync, openSync, readFileSync, readSync, renameSync, rmSync, statSy
 import { basename, dirname, join, resolve } from 'node:path';
 
 /** A failure the user can fix: printed as one line, exit 2. */
-export class UsageError extends Error {}
+export class UsageError extends Error {
+  readonly code = 'ERR_USAGE';
+}
 
 const MAX_FILE = 1024 ** 3;
 const MAX_RECORD = 64 * 1024 ** 2;

@@ -157,7 +157,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     sessions = parseTranscript(text, basename(file));
   } catch (error) {
-    if (error instanceof TranscriptFormatError) throw new UsageError(`${file}: ${error.message}`);
+    if ((error as { code?: unknown })?.code === 'ERR_TRANSCRIPT_FORMAT') throw new UsageError(`${file}: ${(error as Error).message}`);
     throw error;
   }
   if (only !== undefined) {

@@ -133,6 +133,11 @@ export interface ReplaySession {
  * }
  */
 export class TranscriptFormatError extends Error {
+  /** By the brand (`errors.ts` of the package): an error of either copy (CommonJS, ES module) is an instance. */
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[Symbol.for('@devs/context/error-class')] === 'TranscriptFormatError';
+  }
+
   /** Always `ERR_TRANSCRIPT_FORMAT`. */
   readonly code: 'ERR_TRANSCRIPT_FORMAT' = 'ERR_TRANSCRIPT_FORMAT';
   /** Every format tried (`TRANSCRIPT_FORMATS`). */
@@ -144,6 +149,7 @@ export class TranscriptFormatError extends Error {
   constructor(detail: string, line?: number) {
     super(`not a known transcript format (tried ${TRANSCRIPT_FORMATS.join(', ')}): ${detail}`);
     this.name = 'TranscriptFormatError';
+    Object.defineProperty(this, Symbol.for('@devs/context/error-class'), { value: 'TranscriptFormatError' });
     this.tried = [...TRANSCRIPT_FORMATS];
     if (line !== undefined) this.line = line;
   }
