@@ -24,12 +24,13 @@
 mod fold;
 pub mod history;
 pub mod index;
+pub mod journal;
 pub mod ledger;
 pub mod policy;
 pub mod recall;
 pub mod render;
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{BTreeMap, VecDeque};
 
 use super::args::{FieldError, show_number, whole_number};
 use super::calibration::Calibration;
@@ -310,9 +311,9 @@ pub struct Manager {
     /// Our count of the request last rendered: what the provider's report is about.
     rendered_raw: f64,
     /// Store ids of stored parts, by `(message, part)`.
-    pub store_ids: HashMap<(usize, usize), String>,
+    pub store_ids: BTreeMap<(usize, usize), String>,
     /// The tokens of the index line of each text this manager stored, by store id.
-    pub lines: HashMap<String, f64>,
+    pub lines: BTreeMap<String, f64>,
     /// What the request names of the texts folded out of it.
     pub index: index::Index,
     /// Messages folded away whose transcript is not stored yet.
@@ -375,8 +376,8 @@ impl Manager {
             growth: VecDeque::new(),
             last_raw: 0.0,
             rendered_raw: 0.0,
-            store_ids: HashMap::new(),
-            lines: HashMap::new(),
+            store_ids: BTreeMap::new(),
+            lines: BTreeMap::new(),
             index: index::Index::default(),
             unindexed: None,
             group_failed: false,
@@ -523,6 +524,16 @@ impl Manager {
 
     fn fits(&self) -> bool {
         self.tokens() <= self.config.budget
+    }
+
+    /// Whether a build is in flight (between [`Manager::begin`] and its end).
+    pub fn in_build(&self) -> bool {
+        self.journal.is_some()
+    }
+
+    /// What the build in flight asked of the host last, until answered.
+    pub fn pending_need(&self) -> Option<Need> {
+        self.pending
     }
 
     /// Starts a build: what it changes can be put back by [`Manager::rollback`].

@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 
+use super::journal::{self, Event};
 use super::render::{Emit, Plan};
 use super::render::{cut_bounds, cut_text};
 use super::*;
@@ -36,6 +37,8 @@ struct Host {
     summarizer_calls: usize,
     /// The spans whose transcripts were stored, in order.
     spans: Vec<(usize, usize)>,
+    /// Every event applied, in order: the manager's journal.
+    events: Vec<Event>,
     /// What each stored text is, in one line (`index::body`), by id.
     lines: HashMap<String, String>,
     /// The host sends a system prompt or pinned texts.
@@ -74,15 +77,39 @@ impl Host {
             });
             new.push(Part::new(kind, units(text), tokens(text), call));
         }
-        m.append(vec![NewMessage {
-            role,
-            framing: 3.0,
-            parts: new,
-        }])?;
+        self.try_append(
+            m,
+            vec![NewMessage {
+                role,
+                framing: 3.0,
+                parts: new,
+            }],
+        )?;
         self.calls = calls;
         self.texts.push(texts);
         self.labels.push(labels);
         Ok(())
+    }
+
+    /// Applies `e` through the manager's one entry point, and journals it.
+    fn ev(&mut self, m: &mut Manager, e: Event) -> Need {
+        let need = m
+            .apply(&e)
+            .unwrap_or_else(|r| panic!("{} refused: {r:?}", e.name()));
+        self.events.push(e);
+        need
+    }
+
+    fn try_append(&mut self, m: &mut Manager, batch: Vec<NewMessage>) -> Result<(), Refused> {
+        let e = Event::Append(batch);
+        match m.apply(&e) {
+            Ok(_) => {
+                self.events.push(e);
+                Ok(())
+            }
+            Err(journal::Refusal::Refused(r)) => Err(r),
+            Err(other) => panic!("append refused: {other:?}"),
+        }
     }
 
     fn shown(&self, i: usize, k: usize) -> String {
@@ -94,14 +121,20 @@ impl Host {
 
     /// One build, committed: the plan, and the request's text.
     fn build(&mut self, m: &mut Manager) -> (Plan, String) {
-        m.begin();
-        let mut need = m.plan().unwrap();
+        self.ev(m, Event::Begin);
+        let mut need = self.ev(m, Event::Plan);
         loop {
             need = match need {
                 Need::Done => break,
                 Need::Persist { message, part } => {
                     if self.fail_store {
-                        m.persisted(None, f64::NAN)
+                        self.ev(
+                            m,
+                            Event::Stored {
+                                id: None,
+                                line: f64::NAN,
+                            },
+                        )
                     } else {
                         self.stored.push(self.texts[message][part].clone());
                         let id = format!("{}", self.stored.len());
@@ -119,12 +152,24 @@ impl Host {
                         let t = self.line(&id, "bash", |pieces| {
                             index::body(pieces, what, p.tokens, &description, &names)
                         });
-                        m.persisted(Some(id), t)
+                        self.ev(
+                            m,
+                            Event::Stored {
+                                id: Some(id),
+                                line: t,
+                            },
+                        )
                     }
                 }
                 Need::PersistSpan { from, to } => {
                     if self.fail_store {
-                        m.span_persisted(None, f64::NAN)
+                        self.ev(
+                            m,
+                            Event::SpanStored {
+                                id: None,
+                                line: f64::NAN,
+                            },
+                        )
                     } else {
                         let mut hosts = Vec::new();
                         for i in from..to {
@@ -145,7 +190,13 @@ impl Host {
                         let t = self.line(&id, "", |p| {
                             index::body(p, index::What::Span { from, to }, tokens, "", &names)
                         });
-                        m.span_persisted(Some(id), t)
+                        self.ev(
+                            m,
+                            Event::SpanStored {
+                                id: Some(id),
+                                line: t,
+                            },
+                        )
                     }
                 }
                 Need::PersistGroup { count } => {
@@ -159,7 +210,13 @@ impl Host {
                     let t = self.line(&id, "", |p| {
                         index::body(p, index::What::Group { count: all }, 0.0, "", &[])
                     });
-                    m.group_persisted(Some(id), t)
+                    self.ev(
+                        m,
+                        Event::Listed {
+                            id: Some(id),
+                            line: t,
+                        },
+                    )
                 }
                 Need::MergeSpans { count } => {
                     let (ids, from, to) = m.index.merged(count);
@@ -176,7 +233,13 @@ impl Host {
                     let t = self.line(&id, "", |p| {
                         index::body(p, index::What::Span { from, to }, tokens, "", &names)
                     });
-                    m.spans_merged(Some(id), t)
+                    self.ev(
+                        m,
+                        Event::Merged {
+                            id: Some(id),
+                            line: t,
+                        },
+                    )
                 }
                 Need::Placeholder { message, part } => {
                     let id = m.store_id(message, part).unwrap().to_string();
@@ -185,7 +248,7 @@ impl Host {
                     let text = Reader::new(&f.into_string()).text(&[&self.lines[&id]]);
                     let t = tokens(&text);
                     self.shown.insert((message, part), text);
-                    m.measured(t)
+                    self.ev(m, Event::Measured(t))
                 }
                 Need::Cut {
                     message,
@@ -202,7 +265,7 @@ impl Host {
                     let text = Reader::new(&f.into_string()).text(&[&whole, &id]);
                     let t = tokens(&text);
                     self.shown.insert((message, part), text);
-                    m.measured(t)
+                    self.ev(m, Event::Measured(t))
                 }
                 Need::Summarize { from, to } => {
                     let mut hosts = vec![self.summary.clone()];
@@ -217,19 +280,23 @@ impl Host {
                     let hosts: Vec<&str> = hosts.iter().map(String::as_str).collect();
                     let prompt = Reader::new(&f.into_string()).text(&hosts);
                     match self.summarizer {
-                        None => m.no_summarizer(),
+                        None => self.ev(m, Event::NoSummarizer),
                         Some(make) => {
                             self.summarizer_calls += 1;
                             self.summary = make(&prompt);
-                            m.summarized(tokens(&own_text(0, &self.summary)))
+                            let t = tokens(&own_text(0, &self.summary));
+                            self.ev(m, Event::Summarized(t))
                         }
                     }
                 }
             };
         }
+        self.events.push(Event::Render {
+            has_fixed: self.fixed,
+        });
         let plan = m.render(self.fixed);
         let text = self.request_text(m, &plan);
-        m.commit();
+        self.ev(m, Event::Commit);
         (plan, text)
     }
 
@@ -981,3 +1048,5 @@ fn the_ledger_escapes_what_it_writes() {
 }
 
 mod fold;
+
+mod replay;

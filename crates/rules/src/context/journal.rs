@@ -1,0 +1,634 @@
+//! The journal: what changes a manager, as a versioned encoding of its own. Each change
+//! (an append, an answer to what a build needed, the tail, a usage observed, …) is an
+//! [`Event`]; [`Manager::apply`] is the one entry point that takes them, live or replayed.
+//! The manager is deterministic, so the same events in the same order make the same
+//! manager: a snapshot or a session stores its events, and restoring applies them again,
+//! with no host asked anything (a store's ids and a summary's size are in the events).
+//!
+//! The encoding names no method of any binding: a tag byte per event, then its fields
+//! (LEB128 whole numbers, f64 little-endian, strings as a length and UTF-8). A journal
+//! starts with its version, [`VERSION`]; a later version reads every earlier one. Decoding
+//! checks everything before anything is applied: an unknown event, a field cut short, a
+//! newer version is refused naming where; an event out of place (an answer to a need the
+//! manager does not have) is refused by `apply`.
+
+use super::history::{Kind, NewMessage, Part, Refused, Role};
+use super::recall::Ask;
+use super::{Manager, Need};
+use crate::args::FieldError;
+
+/// The journal's encoding, as written by this version.
+pub const VERSION: u8 = 2;
+
+/// One change of a manager.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Event {
+    /// Messages appended, all or none.
+    Append(Vec<NewMessage>),
+    /// A build starts; its events until [`Event::Commit`] are taken back if it fails.
+    Begin,
+    Commit,
+    /// The build plans the request.
+    Plan,
+    /// A part was stored as `id` (none: the store failed), its index line `line` tokens.
+    Stored {
+        id: Option<String>,
+        line: f64,
+    },
+    /// A span's transcript was stored.
+    SpanStored {
+        id: Option<String>,
+        line: f64,
+    },
+    /// The index's oldest entries were listed in a stored text.
+    Listed {
+        id: Option<String>,
+        line: f64,
+    },
+    /// The index's oldest transcripts were merged into a stored text.
+    Merged {
+        id: Option<String>,
+        line: f64,
+    },
+    /// A placeholder or a cut the build asked for is `tokens` long.
+    Measured(f64),
+    /// The summary came, `tokens` long as sent.
+    Summarized(f64),
+    SummaryFailed,
+    /// The host has no summarizer.
+    NoSummarizer,
+    /// The build was rendered (`has_fixed`: the host sends a system prompt or pinned texts).
+    Render {
+        has_fixed: bool,
+    },
+    /// The host's text after the conversation is `tokens` long.
+    Tail(f64),
+    /// The next build compacts, whatever the request's size.
+    Compact,
+    /// The provider counted the request last rendered as `tokens`.
+    Observed(f64),
+    CalibrationReset,
+    /// A recall by call `call` was answered with the text of `id`.
+    Recalled {
+        call: Option<u32>,
+        id: String,
+        ask: Ask,
+    },
+    /// The host's message list was taken in anew.
+    HistoryRebuilt,
+}
+
+/// Why an event could not be applied.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Refusal {
+    /// An append that does not fit the conversation.
+    Refused(Refused),
+    /// A value out of range.
+    Field(FieldError),
+    /// An answer to a need the manager does not have, or a build's event outside a build.
+    OutOfPlace(&'static str),
+}
+
+impl Event {
+    /// The event's name, for errors.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Event::Append(_) => "append",
+            Event::Begin => "begin",
+            Event::Commit => "commit",
+            Event::Plan => "plan",
+            Event::Stored { .. } => "stored",
+            Event::SpanStored { .. } => "span-stored",
+            Event::Listed { .. } => "listed",
+            Event::Merged { .. } => "merged",
+            Event::Measured(_) => "measured",
+            Event::Summarized(_) => "summarized",
+            Event::SummaryFailed => "summary-failed",
+            Event::NoSummarizer => "no-summarizer",
+            Event::Render { .. } => "render",
+            Event::Tail(_) => "tail",
+            Event::Compact => "compact",
+            Event::Observed(_) => "observed",
+            Event::CalibrationReset => "calibration-reset",
+            Event::Recalled { .. } => "recalled",
+            Event::HistoryRebuilt => "history-rebuilt",
+        }
+    }
+
+    fn tag(&self) -> u8 {
+        match self {
+            Event::Append(_) => 1,
+            Event::Begin => 2,
+            Event::Commit => 3,
+            Event::Plan => 4,
+            Event::Stored { .. } => 5,
+            Event::SpanStored { .. } => 6,
+            Event::Listed { .. } => 7,
+            Event::Merged { .. } => 8,
+            Event::Measured(_) => 9,
+            Event::Summarized(_) => 10,
+            Event::SummaryFailed => 11,
+            Event::NoSummarizer => 12,
+            Event::Render { .. } => 13,
+            Event::Tail(_) => 14,
+            Event::Compact => 15,
+            Event::Observed(_) => 16,
+            Event::CalibrationReset => 17,
+            Event::Recalled { .. } => 18,
+            Event::HistoryRebuilt => 19,
+        }
+    }
+
+    /// Appends the event's encoding to `out`.
+    pub fn encode(&self, out: &mut Vec<u8>) {
+        out.push(self.tag());
+        match self {
+            Event::Append(batch) => {
+                uint(out, batch.len() as u64);
+                for m in batch {
+                    out.push(role_code(m.role));
+                    float(out, m.framing);
+                    uint(out, m.parts.len() as u64);
+                    for p in &m.parts {
+                        out.push(kind_code(p.kind));
+                        uint(out, p.units as u64);
+                        float(out, p.tokens);
+                        // The call a result answers: 0 for none, else index + 1.
+                        uint(out, p.call.map_or(0, |c| u64::from(c) + 1));
+                    }
+                }
+            }
+            Event::Stored { id, line }
+            | Event::SpanStored { id, line }
+            | Event::Listed { id, line }
+            | Event::Merged { id, line } => {
+                optional_text(out, id.as_deref());
+                float(out, *line);
+            }
+            Event::Measured(v) | Event::Summarized(v) | Event::Tail(v) | Event::Observed(v) => {
+                float(out, *v)
+            }
+            Event::Render { has_fixed } => out.push(u8::from(*has_fixed)),
+            Event::Recalled { call, id, ask } => {
+                uint(out, call.map_or(0, |c| u64::from(c) + 1));
+                text(out, id);
+                uint(out, ask.offset as u64);
+                uint(out, ask.length.map_or(0, |l| l as u64 + 1));
+                optional_text(out, ask.query.as_deref());
+            }
+            Event::Begin
+            | Event::Commit
+            | Event::Plan
+            | Event::SummaryFailed
+            | Event::NoSummarizer
+            | Event::Compact
+            | Event::CalibrationReset
+            | Event::HistoryRebuilt => {}
+        }
+    }
+}
+
+/// A journal's bytes: the version, how many events, then the events (the count tells a
+/// journal cut short at an event's end).
+pub fn encode(events: &[Event]) -> Vec<u8> {
+    let mut out = vec![VERSION];
+    uint(&mut out, events.len() as u64);
+    for e in events {
+        e.encode(&mut out);
+    }
+    out
+}
+
+/// Why a journal could not be read: where, and what.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DecodeError {
+    /// `journal.version`, or `journal[12].append.messages[0].parts[1].kind`.
+    pub field: String,
+    pub message: String,
+}
+
+impl DecodeError {
+    pub fn field_error(&self, prefix: &str) -> FieldError {
+        FieldError::type_error(format!("{prefix}.{}", self.field), self.message.clone())
+    }
+}
+
+/// Every event of `bytes`, checked whole before any is applied.
+pub fn decode(bytes: &[u8]) -> Result<Vec<Event>, DecodeError> {
+    let mut r = Reader { bytes, at: 0 };
+    let version = r
+        .byte()
+        .map_err(|_| fail("journal.version", "is missing: the journal is empty"))?;
+    if version > VERSION {
+        return Err(fail(
+            "journal.version",
+            &format!(
+                "is {version}, newer than this package's {VERSION}: read it with the version of @devs/context that wrote it, or a newer one"
+            ),
+        ));
+    }
+    if version < VERSION {
+        return Err(fail(
+            "journal.version",
+            &format!("is {version}: a journal starts at version {VERSION}"),
+        ));
+    }
+    let count = r.count().map_err(|_| {
+        fail(
+            "journal.count",
+            "is missing or more than the bytes that follow",
+        )
+    })?;
+    let mut events = Vec::with_capacity(count.min(1 << 16));
+    while events.len() < count {
+        let n = events.len();
+        let at = |what: &str| format!("journal[{n}]{what}");
+        let tag = r.byte().map_err(|_| {
+            fail(
+                &at(""),
+                "is cut short: the journal was altered or cut short",
+            )
+        })?;
+        let event = read_event(&mut r, tag, &at)?;
+        events.push(event);
+    }
+    if r.at < bytes.len() {
+        return Err(fail(
+            &format!("journal[{count}]"),
+            "follows the last event: the journal was altered",
+        ));
+    }
+    Ok(events)
+}
+
+fn read_event(
+    r: &mut Reader<'_>,
+    tag: u8,
+    at: &dyn Fn(&str) -> String,
+) -> Result<Event, DecodeError> {
+    let short = |what: &str| {
+        fail(
+            &at(what),
+            "is cut short: the journal was altered or cut short",
+        )
+    };
+    Ok(match tag {
+        1 => {
+            let count = r.count().map_err(|_| short(".append.messages"))?;
+            let mut batch = Vec::with_capacity(count.min(1024));
+            for i in 0..count {
+                let field = |f: &str| at(&format!(".append.messages[{i}].{f}"));
+                let role = r.byte().map_err(|_| fail(&field("role"), "is cut short"))?;
+                let role = Role::from_code(role)
+                    .ok_or_else(|| fail(&field("role"), &format!("is {role}, not a role")))?;
+                let framing = r
+                    .float()
+                    .map_err(|_| fail(&field("framing"), "is cut short"))?;
+                let parts = r
+                    .count()
+                    .map_err(|_| fail(&field("parts"), "is cut short"))?;
+                let mut list = Vec::with_capacity(parts.min(1024));
+                for k in 0..parts {
+                    let pf = |f: &str| field(&format!("parts[{k}].{f}"));
+                    let kind = r.byte().map_err(|_| fail(&pf("kind"), "is cut short"))?;
+                    let kind = Kind::from_code(kind)
+                        .ok_or_else(|| fail(&pf("kind"), &format!("is {kind}, not a part kind")))?;
+                    let units = r.uint().map_err(|_| fail(&pf("units"), "is cut short"))?;
+                    let tokens = r.float().map_err(|_| fail(&pf("tokens"), "is cut short"))?;
+                    if !(tokens.is_finite() && tokens >= 0.0) {
+                        return Err(fail(&pf("tokens"), "must be a finite number >= 0"));
+                    }
+                    let call = r.uint().map_err(|_| fail(&pf("call"), "is cut short"))?;
+                    let call = match call {
+                        0 => None,
+                        c => Some(
+                            u32::try_from(c - 1)
+                                .map_err(|_| fail(&pf("call"), "is out of range"))?,
+                        ),
+                    };
+                    let units = usize::try_from(units)
+                        .map_err(|_| fail(&pf("units"), "is out of range"))?;
+                    list.push(Part::new(kind, units, tokens, call));
+                }
+                if !(framing.is_finite() && framing >= 0.0) {
+                    return Err(fail(&field("framing"), "must be a finite number >= 0"));
+                }
+                batch.push(NewMessage {
+                    role,
+                    framing,
+                    parts: list,
+                });
+            }
+            Event::Append(batch)
+        }
+        2 => Event::Begin,
+        3 => Event::Commit,
+        4 => Event::Plan,
+        5..=8 => {
+            let name = ["stored", "span-stored", "listed", "merged"][usize::from(tag - 5)];
+            let id = r
+                .optional_text()
+                .map_err(|e| fail(&at(&format!(".{name}.id")), e))?;
+            let line = r.float().map_err(|_| short(&format!(".{name}.line")))?;
+            match tag {
+                5 => Event::Stored { id, line },
+                6 => Event::SpanStored { id, line },
+                7 => Event::Listed { id, line },
+                _ => Event::Merged { id, line },
+            }
+        }
+        9 | 10 | 14 | 16 => {
+            let name = match tag {
+                9 => "measured",
+                10 => "summarized",
+                14 => "tail",
+                _ => "observed",
+            };
+            let v = r.float().map_err(|_| short(&format!(".{name}")))?;
+            if !v.is_finite() {
+                return Err(fail(&at(&format!(".{name}")), "must be a finite number"));
+            }
+            match tag {
+                9 => Event::Measured(v),
+                10 => Event::Summarized(v),
+                14 => Event::Tail(v),
+                _ => Event::Observed(v),
+            }
+        }
+        11 => Event::SummaryFailed,
+        12 => Event::NoSummarizer,
+        13 => {
+            let b = r.byte().map_err(|_| short(".render.hasFixed"))?;
+            if b > 1 {
+                return Err(fail(
+                    &at(".render.hasFixed"),
+                    &format!("is {b}, not a flag"),
+                ));
+            }
+            Event::Render { has_fixed: b == 1 }
+        }
+        15 => Event::Compact,
+        17 => Event::CalibrationReset,
+        18 => {
+            let call = r.uint().map_err(|_| short(".recalled.call"))?;
+            let call = match call {
+                0 => None,
+                c => Some(
+                    u32::try_from(c - 1)
+                        .map_err(|_| fail(&at(".recalled.call"), "is out of range"))?,
+                ),
+            };
+            let id = r.text().map_err(|e| fail(&at(".recalled.id"), e))?;
+            let offset = r.uint().map_err(|_| short(".recalled.offset"))?;
+            let length = r.uint().map_err(|_| short(".recalled.length"))?;
+            let query = r
+                .optional_text()
+                .map_err(|e| fail(&at(".recalled.query"), e))?;
+            let whole =
+                |v: u64, f: &str| usize::try_from(v).map_err(|_| fail(&at(f), "is out of range"));
+            Event::Recalled {
+                call,
+                id,
+                ask: Ask {
+                    offset: whole(offset, ".recalled.offset")?,
+                    length: match length {
+                        0 => None,
+                        l => Some(whole(l - 1, ".recalled.length")?),
+                    },
+                    query,
+                },
+            }
+        }
+        19 => Event::HistoryRebuilt,
+        other => {
+            return Err(fail(
+                &at(""),
+                &format!(
+                    "is an unknown event ({other}): the journal was altered, or written by a newer version"
+                ),
+            ));
+        }
+    })
+}
+
+fn fail(field: &str, message: &str) -> DecodeError {
+    DecodeError {
+        field: field.to_string(),
+        message: message.to_string(),
+    }
+}
+
+fn role_code(r: Role) -> u8 {
+    match r {
+        Role::User => 0,
+        Role::Assistant => 1,
+        Role::System => 2,
+        Role::Tool => 3,
+    }
+}
+
+fn kind_code(k: Kind) -> u8 {
+    match k {
+        Kind::Text => 0,
+        Kind::Thinking => 1,
+        Kind::Call => 2,
+        Kind::Result => 3,
+        Kind::Opaque => 4,
+    }
+}
+
+fn uint(out: &mut Vec<u8>, mut v: u64) {
+    loop {
+        let b = (v & 0x7f) as u8;
+        v >>= 7;
+        if v == 0 {
+            out.push(b);
+            return;
+        }
+        out.push(b | 0x80);
+    }
+}
+
+fn float(out: &mut Vec<u8>, v: f64) {
+    out.extend_from_slice(&v.to_le_bytes());
+}
+
+fn text(out: &mut Vec<u8>, s: &str) {
+    uint(out, s.len() as u64);
+    out.extend_from_slice(s.as_bytes());
+}
+
+fn optional_text(out: &mut Vec<u8>, s: Option<&str>) {
+    match s {
+        None => out.push(0),
+        Some(s) => {
+            out.push(1);
+            text(out, s);
+        }
+    }
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn byte(&mut self) -> Result<u8, ()> {
+        let b = *self.bytes.get(self.at).ok_or(())?;
+        self.at += 1;
+        Ok(b)
+    }
+
+    fn uint(&mut self) -> Result<u64, ()> {
+        let mut v: u64 = 0;
+        for shift in (0..64).step_by(7) {
+            let b = self.byte()?;
+            v |= u64::from(b & 0x7f) << shift;
+            if b & 0x80 == 0 {
+                return Ok(v);
+            }
+        }
+        Err(())
+    }
+
+    /// A count of things that follow, each at least a byte: no more than the bytes left.
+    fn count(&mut self) -> Result<usize, ()> {
+        let n = self.uint()?;
+        let n = usize::try_from(n).map_err(|_| ())?;
+        if n > self.bytes.len() - self.at {
+            return Err(());
+        }
+        Ok(n)
+    }
+
+    fn float(&mut self) -> Result<f64, ()> {
+        let end = self.at.checked_add(8).ok_or(())?;
+        let b: [u8; 8] = self
+            .bytes
+            .get(self.at..end)
+            .ok_or(())?
+            .try_into()
+            .map_err(|_| ())?;
+        self.at = end;
+        Ok(f64::from_le_bytes(b))
+    }
+
+    fn text(&mut self) -> Result<String, &'static str> {
+        let n = self.count().map_err(|_| "is cut short")?;
+        let b = &self.bytes[self.at..self.at + n];
+        self.at += n;
+        String::from_utf8(b.to_vec()).map_err(|_| "is not UTF-8")
+    }
+
+    fn optional_text(&mut self) -> Result<Option<String>, &'static str> {
+        match self.byte().map_err(|_| "is cut short")? {
+            0 => Ok(None),
+            1 => self.text().map(Some),
+            _ => Err("is not a text or none"),
+        }
+    }
+}
+
+impl Manager {
+    /// Applies one change: the one entry point, for a live call and a replayed one alike.
+    /// An answer to a need the manager does not have, or a build's event outside a build,
+    /// is refused, and nothing changes.
+    pub fn apply(&mut self, event: &Event) -> Result<Need, Refusal> {
+        use Event::*;
+        let in_build = self.in_build();
+        let pending = self.pending_need();
+        let out_of_place = |why| Err(Refusal::OutOfPlace(why));
+        match event {
+            Append(batch) => self
+                .append(batch.clone())
+                .map(|()| Need::Done)
+                .map_err(Refusal::Refused),
+            Begin if in_build => out_of_place("a build begins inside another"),
+            Begin => {
+                self.begin();
+                Ok(Need::Done)
+            }
+            Commit | Plan | Render { .. } if !in_build => out_of_place("outside a build"),
+            Commit => {
+                self.commit();
+                Ok(Need::Done)
+            }
+            Plan => self.plan().map_err(Refusal::Field),
+            Stored { id, line } => match pending {
+                Some(Need::Persist { .. }) => Ok(self.persisted(id.clone(), *line)),
+                _ => out_of_place("no text was asked to be stored"),
+            },
+            SpanStored { id, line } => match pending {
+                Some(Need::PersistSpan { .. }) => Ok(self.span_persisted(id.clone(), *line)),
+                _ => out_of_place("no transcript was asked to be stored"),
+            },
+            Listed { id, line } => match pending {
+                Some(Need::PersistGroup { .. }) => Ok(self.group_persisted(id.clone(), *line)),
+                _ => out_of_place("no listing was asked to be stored"),
+            },
+            Merged { id, line } => match pending {
+                Some(Need::MergeSpans { .. }) => Ok(self.spans_merged(id.clone(), *line)),
+                _ => out_of_place("no merge was asked for"),
+            },
+            Measured(tokens) => match pending {
+                Some(Need::Placeholder { .. } | Need::Cut { .. }) => Ok(self.measured(*tokens)),
+                _ => out_of_place("nothing was asked to be measured"),
+            },
+            Summarized(tokens) => match pending {
+                Some(Need::Summarize { .. }) => Ok(self.summarized(*tokens)),
+                _ => out_of_place("no summary was asked for"),
+            },
+            SummaryFailed => match pending {
+                Some(Need::Summarize { .. }) => Ok(self.summary_failed()),
+                _ => out_of_place("no summary was asked for"),
+            },
+            NoSummarizer => match pending {
+                Some(Need::Summarize { .. }) => Ok(self.no_summarizer()),
+                _ => out_of_place("no summary was asked for"),
+            },
+            Render { has_fixed } => match pending {
+                Some(Need::Done) => {
+                    self.render(*has_fixed);
+                    Ok(Need::Done)
+                }
+                _ => out_of_place("the build is not done"),
+            },
+            Tail(tokens) => {
+                self.set_tail(*tokens);
+                Ok(Need::Done)
+            }
+            Compact => {
+                self.forced = true;
+                Ok(Need::Done)
+            }
+            Observed(tokens) => self
+                .observe(*tokens)
+                .map(|()| Need::Done)
+                .map_err(Refusal::Field),
+            CalibrationReset => {
+                self.calibration.reset();
+                Ok(Need::Done)
+            }
+            Recalled { call, id, ask } => {
+                self.recalled(*call, id, ask);
+                Ok(Need::Done)
+            }
+            HistoryRebuilt => {
+                self.history_rebuilt();
+                Ok(Need::Done)
+            }
+        }
+    }
+
+    /// Applies a journal's events in order, to a copy: all of them, or none (the manager
+    /// stays as it was). `Err((index, refusal))` names the first event refused.
+    pub fn apply_all(&mut self, events: &[Event]) -> Result<(), (usize, Refusal)> {
+        let mut copy = self.clone();
+        for (i, e) in events.iter().enumerate() {
+            copy.apply(e).map_err(|r| (i, r))?;
+        }
+        *self = copy;
+        Ok(())
+    }
+}
