@@ -3,8 +3,7 @@
 //! numbers is copied by hand.
 
 use devs_context_rules::context::{
-    self, Config, Kind, Manager, Need, NewMessage, Options, Part, Rejection, Role, index, recall,
-    render,
+    self, Config, Kind, Manager, Need, Options, Rejection, index, recall, render,
 };
 use wasm_bindgen::prelude::*;
 
@@ -68,7 +67,7 @@ pub enum EmitCode {
 }
 
 /// `[code, a, b, c, d]`.
-fn need(n: Need) -> Vec<f64> {
+pub(crate) fn need(n: Need) -> Vec<f64> {
     match n {
         Need::Persist { message, part } => {
             vec![NeedCode::Persist as u8 as f64, message as f64, part as f64]
@@ -108,8 +107,12 @@ fn need(n: Need) -> Vec<f64> {
     }
 }
 
+/// The manager, and the journal of what changed it (see `events.rs`).
 #[wasm_bindgen]
-pub struct ManagerCore(Manager);
+pub struct ManagerCore {
+    pub(crate) m: Manager,
+    pub(crate) journal: crate::context_events::JournalOut,
+}
 
 #[wasm_bindgen]
 impl ManagerCore {
@@ -134,105 +137,15 @@ impl ManagerCore {
             keep_first: opt(5).map(|v| v != 0.0),
         };
         let config = report(Config::new(prefix, budget, options))?;
-        Ok(ManagerCore(report(Manager::new(
-            prefix,
-            config,
-            system_tokens,
-            pinned_tokens,
-        ))?))
-    }
-
-    /// Appends messages, all or none. Per message: its role and framing, and how many
-    /// parts it has; per part: its kind, UTF-16 units, tokens, and the call it answers
-    /// (-1 for none). Returns `[]`, or `[message, part (-1: the message), rejection]`.
-    #[allow(clippy::too_many_arguments)]
-    pub fn append(
-        &mut self,
-        roles: &[u8],
-        framing: &[f64],
-        part_counts: &[u32],
-        kinds: &[u8],
-        units: &[u32],
-        tokens: &[f64],
-        calls: &[f64],
-    ) -> Vec<f64> {
-        let mut batch = Vec::with_capacity(roles.len());
-        let mut k = 0;
-        for (i, &role) in roles.iter().enumerate() {
-            let n = part_counts.get(i).copied().unwrap_or(0) as usize;
-            let parts = (k..k + n)
-                .map(|j| {
-                    let call = calls
-                        .get(j)
-                        .copied()
-                        .filter(|c| *c >= 0.0)
-                        .map(|c| c as u32);
-                    let kind = kinds
-                        .get(j)
-                        .copied()
-                        .and_then(Kind::from_code)
-                        .unwrap_or(Kind::Opaque);
-                    Part::new(
-                        kind,
-                        units.get(j).copied().unwrap_or(0) as usize,
-                        tokens.get(j).copied().unwrap_or(0.0),
-                        call,
-                    )
-                })
-                .collect();
-            k += n;
-            batch.push(NewMessage {
-                role: Role::from_code(role).unwrap_or(Role::User),
-                framing: framing.get(i).copied().unwrap_or(0.0),
-                parts,
-            });
-        }
-        match self.0.append(batch) {
-            Ok(()) => Vec::new(),
-            Err(r) => vec![
-                r.message as f64,
-                r.part.map_or(-1.0, |p| p as f64),
-                f64::from(r.why.code()),
-            ],
-        }
-    }
-
-    pub fn begin(&mut self) {
-        self.0.begin();
-    }
-
-    pub fn commit(&mut self) {
-        self.0.commit();
-    }
-
-    pub fn rollback(&mut self) {
-        self.0.rollback();
-    }
-
-    pub fn plan(&mut self) -> Out<Vec<f64>> {
-        Ok(need(report(self.0.plan())?))
-    }
-
-    /// The part was stored as `id` (`None`: the store failed), with an index line of
-    /// `line_tokens` (NaN or none: not counted).
-    pub fn persisted(&mut self, id: Option<String>, line_tokens: Option<f64>) -> Vec<f64> {
-        need(self.0.persisted(id, line_tokens.unwrap_or(f64::NAN)))
-    }
-
-    /// The span's transcript was stored as `id` (`None`: the store failed).
-    pub fn span_persisted(&mut self, id: Option<String>, line_tokens: f64) -> Vec<f64> {
-        need(self.0.span_persisted(id, line_tokens))
-    }
-
-    /// The merge of the transcripts was stored as `id` (`None`: they could not be read
-    /// back, or the store failed).
-    pub fn spans_merged(&mut self, id: Option<String>, line_tokens: f64) -> Vec<f64> {
-        need(self.0.spans_merged(id, line_tokens))
+        Ok(ManagerCore {
+            m: report(Manager::new(prefix, config, system_tokens, pinned_tokens))?,
+            journal: crate::context_events::JournalOut::default(),
+        })
     }
 
     /// The ids of the transcripts a merge of `count` takes, oldest first, one text each.
     pub fn merged_ids(&self, count: usize) -> String {
-        let (ids, _, _) = self.0.index.merged(count);
+        let (ids, _, _) = self.m.index.merged(count);
         frame(|f| {
             for id in ids {
                 f.text(|p| {
@@ -244,30 +157,25 @@ impl ManagerCore {
 
     /// The body of the merge of `count` transcripts (`text`, joined), over `[id, label]`.
     pub fn merged_body(&self, count: usize, text: &str) -> String {
-        let (_, from, to) = self.0.index.merged(count);
-        let tokens = self.0.fold_tokens(from, to);
-        let names = index::names(text, usize::MAX, self.0.names_chars(true));
+        let (_, from, to) = self.m.index.merged(count);
+        let tokens = self.m.fold_tokens(from, to);
+        let names = index::names(text, usize::MAX, self.m.names_chars(true));
         frame(|f| {
             f.text(|p| index::body(p, index::What::Span { from, to }, tokens, "", &names));
         })
-    }
-
-    /// The index's listing was stored as `id` (`None`: the store failed).
-    pub fn group_persisted(&mut self, id: Option<String>, line_tokens: f64) -> Vec<f64> {
-        need(self.0.group_persisted(id, line_tokens))
     }
 
     /// What part `part` of message `message`, stored, is in one line (`index::body`) over
     /// `[id, label]`: `text` is its whole text (its names are read from it), `args` its
     /// call's arguments for a result ("" otherwise).
     pub fn index_body(&self, message: usize, part: usize, text: &str, args: &str) -> String {
-        let p = *self.0.part(message, part);
+        let p = *self.m.part(message, part);
         let (what, description) = if p.kind == Kind::Result {
             (index::What::Output, index::describe(args))
         } else {
             (index::What::Text, index::one_line(text, 100))
         };
-        let names = index::names(text, index::MAX_NAMES, self.0.names_chars(false));
+        let names = index::names(text, index::MAX_NAMES, self.m.names_chars(false));
         frame(|f| {
             f.text(|pieces| index::body(pieces, what, p.tokens, &description, &names));
         })
@@ -277,7 +185,7 @@ impl ManagerCore {
     /// label]`: what `index_body` says but the names, so a masked output stays one short
     /// line. `args`: its call's arguments for a result ("" otherwise).
     pub fn placeholder_body(&self, message: usize, part: usize, args: &str) -> String {
-        let p = *self.0.part(message, part);
+        let p = *self.m.part(message, part);
         let (what, description) = if p.kind == Kind::Result {
             (index::What::Output, index::describe(args))
         } else {
@@ -290,8 +198,8 @@ impl ManagerCore {
 
     /// The body of the transcript of messages `from..to`, over `[id, label]`.
     pub fn span_body(&self, from: usize, to: usize, text: &str) -> String {
-        let tokens = self.0.fold_tokens(from, to);
-        let names = index::names(text, usize::MAX, self.0.names_chars(true));
+        let tokens = self.m.fold_tokens(from, to);
+        let names = index::names(text, usize::MAX, self.m.names_chars(true));
         frame(|f| {
             f.text(|p| index::body(p, index::What::Span { from, to }, tokens, "", &names));
         })
@@ -300,7 +208,7 @@ impl ManagerCore {
     /// The listing of the oldest `count` entries (with those listed before them): its
     /// heading, then its body over `[id, label]`.
     pub fn group_body(&self, count: usize) -> String {
-        let count = count + self.0.index.group.as_ref().map_or(0, |g| g.1);
+        let count = count + self.m.index.group.as_ref().map_or(0, |g| g.1);
         frame(|f| {
             f.text(index::listing_header);
             f.text(|p| index::body(p, index::What::Group { count }, 0.0, "", &[]));
@@ -310,14 +218,14 @@ impl ManagerCore {
     /// The transcript of messages `from..to` over `[(text as shown, label) per part]`.
     pub fn transcript(&self, from: usize, to: usize) -> String {
         frame(|f| {
-            f.text(|p| render::transcript(p, &self.0, from, to));
+            f.text(|p| render::transcript(p, &self.m, from, to));
         })
     }
 
     /// The store ids the index names, in the order it lists them, one text each.
     pub fn index_ids(&self) -> String {
         frame(|f| {
-            for id in self.0.index.ids() {
+            for id in self.m.index.ids() {
                 f.text(|p| {
                     p.lit(id);
                 });
@@ -328,7 +236,7 @@ impl ManagerCore {
     /// The store ids a listing of `count` entries holds, in order, one text each.
     pub fn grouped_ids(&self, count: usize) -> String {
         frame(|f| {
-            for id in self.0.index.grouped_ids(count) {
+            for id in self.m.index.grouped_ids(count) {
                 f.text(|p| {
                     p.lit(id);
                 });
@@ -340,87 +248,50 @@ impl ManagerCore {
     /// none): `[0]` refuse it (not this manager's id), `[1, call]` the same page is the
     /// result of `call` already, `[2, units]` read it, a page of at most `units`.
     pub fn recall_check(&self, id: &str, offset: f64, length: f64, query: &str) -> Vec<f64> {
-        match self.0.recall_check(id, &ask(offset, length, query)) {
+        match self.m.recall_check(id, &ask(offset, length, query)) {
             recall::Check::Unknown => vec![0.0],
             recall::Check::Repeat { call } => vec![1.0, f64::from(call)],
-            recall::Check::Read => vec![2.0, self.0.recall_units() as f64],
+            recall::Check::Read => vec![2.0, self.m.recall_units() as f64],
         }
     }
 
     /// An answer of a page of at most `units` came to `tokens`: 0 when it fits a part's
     /// share of the budget, else the units to try instead.
     pub fn recall_fit(&self, units: usize, tokens: f64) -> usize {
-        self.0.recall_fit(units, tokens).unwrap_or(0)
-    }
-
-    /// A recall of `id` by call `call` (-1: none) was answered with its text.
-    pub fn recalled(&mut self, call: f64, id: &str, offset: f64, length: f64, query: &str) {
-        let call = (call >= 0.0).then_some(call as u32);
-        self.0.recalled(call, id, &ask(offset, length, query));
+        self.m.recall_fit(units, tokens).unwrap_or(0)
     }
 
     /// The call a result answers, `[message, part]`, or `[]`.
     pub fn call_of(&self, message: usize, part: usize) -> Vec<f64> {
-        let h = &self.0.history;
+        let h = &self.m.history;
         h.messages[message].parts[part]
             .call
             .and_then(|c| h.calls.get(c as usize))
             .map_or_else(Vec::new, |c| vec![c.message as f64, c.part as f64])
     }
 
-    pub fn measured(&mut self, tokens: f64) -> Vec<f64> {
-        need(self.0.measured(tokens))
-    }
-
-    pub fn summarized(&mut self, tokens: f64) -> Vec<f64> {
-        need(self.0.summarized(tokens))
-    }
-
-    pub fn summary_failed(&mut self) -> Vec<f64> {
-        need(self.0.summary_failed())
-    }
-
-    pub fn no_summarizer(&mut self) -> Vec<f64> {
-        need(self.0.no_summarizer())
-    }
-
-    /// Tokens of the host's text after the conversation (see `Manager::set_tail`).
-    pub fn set_tail(&mut self, tokens: f64) {
-        self.0.set_tail(tokens);
-    }
-
-    /// The next build compacts, whatever the request's size.
-    pub fn compact(&mut self) {
-        self.0.forced = true;
-    }
-
-    /// The request as a plan (see `render::Plan::encode`).
-    pub fn render(&mut self, has_fixed: bool) -> Vec<f64> {
-        self.0.render(has_fixed).encode()
-    }
-
     /// The record of the build in flight, as JSON.
     pub fn ledger(&mut self, ms: f64, counter: &str) -> String {
-        self.0.record.ms = ms;
-        self.0.record.counter = counter.into();
-        self.0.record.to_json()
+        self.m.record.ms = ms;
+        self.m.record.counter = counter.into();
+        self.m.record.to_json()
     }
 
     /// The store id of a part, or `None`.
     pub fn store_id(&self, message: usize, part: usize) -> Option<String> {
-        self.0.store_id(message, part).map(String::from)
+        self.m.store_id(message, part).map(String::from)
     }
 
     /// The whole tokens of a part (what a placeholder stands for).
     pub fn part_tokens(&self, message: usize, part: usize) -> f64 {
-        self.0.part(message, part).tokens
+        self.m.part(message, part).tokens
     }
 
     /// The summarizer's prompt for messages `from..to` over `[summary so far, (text,
     /// label) per part of each message]`.
     pub fn summarizer_prompt(&self, from: usize, to: usize) -> String {
         frame(|f| {
-            f.text(|p| render::summarizer_prompt(p, &self.0, from, to));
+            f.text(|p| render::summarizer_prompt(p, &self.m, from, to));
         })
     }
 
@@ -428,54 +299,40 @@ impl ManagerCore {
     /// `[the start of the text of message to - 1]`.
     pub fn summarizer_instruction(&self, from: usize, to: usize) -> String {
         frame(|f| {
-            f.text(|p| render::summarizer_instruction(p, &self.0, from, to));
+            f.text(|p| render::summarizer_instruction(p, &self.m, from, to));
         })
-    }
-
-    /// The host's message list was taken in anew: the next record warns of it.
-    pub fn history_rebuilt(&mut self) {
-        self.0.history_rebuilt();
-    }
-
-    /// Learns from the provider's count of the request last sent.
-    pub fn observe(&mut self, reported: f64) -> Out<()> {
-        report(self.0.observe(reported))
-    }
-
-    pub fn reset_calibration(&mut self) {
-        self.0.calibration.reset();
     }
 
     /// `[overhead, ratio, samples]`.
     pub fn calibration(&self) -> Vec<f64> {
-        let c = &self.0.calibration;
+        let c = &self.m.calibration;
         vec![c.overhead, c.ratio, c.samples() as f64]
     }
 
     #[wasm_bindgen(getter)]
     pub fn tokens(&self) -> f64 {
-        self.0.tokens()
+        self.m.tokens()
     }
 
     #[wasm_bindgen(getter)]
     pub fn first_live(&self) -> usize {
-        self.0.first_live
+        self.m.first_live
     }
 
     /// Message 0 is kept in every request (`Config::keep_first`).
     #[wasm_bindgen(getter)]
     pub fn pins_first(&self) -> bool {
-        self.0.pins_first()
+        self.m.pins_first()
     }
 
     #[wasm_bindgen(getter)]
     pub fn has_summary(&self) -> bool {
-        self.0.summary_tokens > 0.0
+        self.m.summary_tokens > 0.0
     }
 
     #[wasm_bindgen(getter)]
     pub fn message_count(&self) -> usize {
-        self.0.history.messages.len()
+        self.m.history.messages.len()
     }
 }
 
@@ -518,7 +375,7 @@ pub fn body_frames() -> String {
 }
 
 /// A recall as the rules read it: NaN and "" for what was not asked.
-fn ask(offset: f64, length: f64, query: &str) -> recall::Ask {
+pub(crate) fn ask(offset: f64, length: f64, query: &str) -> recall::Ask {
     let whole = |v: f64| (v.is_finite() && v >= 0.0).then_some(v as usize);
     recall::Ask {
         offset: whole(offset).unwrap_or(0),

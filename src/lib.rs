@@ -12,6 +12,7 @@
 
 mod composer;
 mod context;
+mod context_events;
 mod handoff;
 mod management;
 mod monitor;

@@ -6,7 +6,7 @@
 import { argumentError, checked, errorText } from './errors.js';
 import { FrameReader, frameTemplates, frameText, frameTexts } from './frame.js';
 import { type Adapter, type NeutralMessage, type NeutralPart, type Plan, type PlannedMessage, Kind, NONE, Role, WHOLE, lazy } from './providers/neutral.js';
-import { CoreLog, replay, type LoggedCall } from './core-log.js';
+import { applyJournal, replayV1, takeJournal, type LoggedCall } from './journal.js';
 import { callMethod, string, type Bag } from './read.js';
 import { utf8Length } from './runtime.js';
 import { textKey } from './text-key.js';
@@ -121,8 +121,10 @@ export interface Built {
 
 /** What an engine is, as JSON data: see `Engine.state`. */
 export interface EngineState {
-  /** The rules' calls that made their state. */
-  log: LoggedCall[];
+  /** The journal that made the rules' state: base64 chunks, in order (format 2). */
+  events?: string[];
+  /** Format 1: the rules' calls that made their state, replayed before `events`. */
+  log?: LoggedCall[];
   /** Each message as kept (`null`: released), with the texts shown for its parts and the parts written into it. */
   messages: Array<{ source: unknown; shown?: Record<string, string>; baked?: number[] } | null>;
   /** Each call's id and tool name, in the rules' order. */
@@ -139,7 +141,10 @@ export interface EngineState {
  * per call, and the states they fold into (`foldChanges`) are the engine's, call by call.
  */
 export interface EngineChanges {
-  log: LoggedCall[];
+  /** The journal's chunks of this call (format 2), as base64: one, unless a snapshot took one on the way. */
+  events?: string[];
+  /** Format 1: the rules' calls of this call. */
+  log?: LoggedCall[];
   /** Messages new or changed, by index (`null`: released). */
   messages: Array<[number, EngineState['messages'][number]]>;
   calls: Array<[string, string]>;
@@ -154,9 +159,11 @@ export interface EngineChanges {
 
 /** The state `list`, each from the state the one before it left, makes, from a new engine. */
 export function foldChanges(list: Iterable<EngineChanges>): EngineState {
-  const state: EngineState = { log: [], messages: [], calls: [], summary: '', tail: '', ledger: [] };
+  const state: EngineState = { messages: [], calls: [], summary: '', tail: '', ledger: [] };
   for (const c of list) {
-    for (const call of c.log) state.log.push(call);
+    // Rows of format 1 come before any of format 2: a session is only ever upgraded.
+    if (c.log?.length) (state.log ??= []).push(...c.log);
+    if (c.events?.length) (state.events ??= []).push(...c.events);
     for (const [i, m] of c.messages) state.messages[i] = m;
     for (const call of c.calls) state.calls.push(call);
     if (c.summary !== undefined) state.summary = c.summary;
@@ -170,7 +177,8 @@ export function foldChanges(list: Iterable<EngineChanges>): EngineState {
 
 export class Engine {
   readonly core: InstanceType<typeof rules.ManagerCore>;
-  readonly #log = new CoreLog();
+  /** The journal's chunks taken so far (base64), in order: the state, as events. */
+  #chunks: string[] = [];
   /** What the rules were made with: a snapshot is restored only into an engine made the same. */
   readonly config: string;
   readonly #o: EngineOptions;
@@ -211,7 +219,7 @@ export class Engine {
     const framing = o.adapter.framing.message;
     const systemTokens = (o.system ? count(o.counter, o.system, 'options.system') + framing : 0) + (o.adapter.framing.request ?? 0);
     const pinnedTokens = o.pinned.reduce((n, p, i) => n + count(o.counter, p, `options.pinned[${i}]`) + framing, 0);
-    this.core = this.#log.wrap(checked(() => new rules.ManagerCore(o.field, o.budget, o.shares, systemTokens, pinnedTokens)));
+    this.core = checked(() => new rules.ManagerCore(o.field, o.budget, o.shares, systemTokens, pinnedTokens));
     // Options added later are left out while unset, so a config key stays what it was.
     const shares = Array.from(o.shares);
     while (shares.length > 5 && Number.isNaN(shares[shares.length - 1])) shares.pop();
@@ -224,9 +232,8 @@ export class Engine {
   state(): EngineState {
     const messages = this.#messages.map((_, i) => this.#kept(i));
     const calls = this.#callIds.map((id, c): [string, string] => [id, this.#callNames[c]]);
-    const log = this.#log.calls;
     // A copy through JSON: the caller's snapshot shares nothing with the engine.
-    const state: EngineState = { log, messages, calls, summary: this.#summary, tail: this.#tail, ledger: this.records };
+    const state: EngineState = { events: this.#journal(), messages, calls, summary: this.#summary, tail: this.#tail, ledger: this.records };
     if (this.#lines.size) state.lines = Object.fromEntries(this.#lines);
     return JSON.parse(JSON.stringify(state)) as EngineState;
   }
@@ -252,10 +259,9 @@ export class Engine {
     const given = this.#given;
     const messages: EngineChanges['messages'] = [];
     for (const i of [...this.#dirty].sort((a, b) => a - b)) if (i < this.#messages.length) messages.push([i, this.#kept(i)]);
-    const log = this.#log.calls;
+    const chunks = this.#journal();
     const ledgerFrom = Math.min(given.ledger, this.records.length);
     const changes: EngineChanges = {
-      log: log.slice(given.log),
       messages,
       calls: this.#callIds.slice(given.calls).map((id, c): [string, string] => [id, this.#callNames[given.calls + c]]),
       ledgerFrom,
@@ -264,8 +270,9 @@ export class Engine {
     if (this.#summary !== given.summary) changes.summary = this.#summary;
     if (this.#tail !== given.tail) changes.tail = this.#tail;
     if (this.#lines.size > given.lines) changes.lines = [...this.#lines].slice(given.lines);
+    if (chunks.length > given.log) changes.events = chunks.slice(given.log);
     this.#dirty.clear();
-    this.#given = { log: log.length, calls: this.#callIds.length, ledger: this.records.length, summary: this.#summary, tail: this.#tail, lines: this.#lines.size };
+    this.#given = { log: this.#chunks.length, calls: this.#callIds.length, ledger: this.records.length, summary: this.#summary, tail: this.#tail, lines: this.#lines.size };
     return JSON.parse(JSON.stringify(changes)) as EngineChanges;
   }
 
@@ -275,8 +282,30 @@ export class Engine {
    * by the caller for its shape; `field` names it in errors.
    */
   restore(state: EngineState, field: string): void {
-    this.apply({ ...state, messages: state.messages.map((m, i) => [i, m]), ledgerFrom: 0, lines: Object.entries(state.lines ?? {}) }, field);
+    this.#replay(state.log, state.events ?? [], field);
+    this.apply({ ...state, log: undefined, events: undefined, messages: state.messages.map((m, i) => [i, m]), ledgerFrom: 0, lines: Object.entries(state.lines ?? {}) }, field);
   }
+
+  /**
+   * The rules' state made again: format 1's calls, then the journal's chunks, each checked
+   * whole by the rules before it is applied. What format 1 makes is journaled as events.
+   */
+  #replay(log: LoggedCall[] | undefined, events: readonly string[], field: string): void {
+    if (log?.length) {
+      checked(() => replayV1(this.core, log, field));
+      this.#journal();
+    }
+    checked(() => applyJournal(this.core, events, field));
+    this.#chunks.push(...events);
+  }
+
+  /** The journal's chunks so far, the events of the calls since the last taken first. */
+  #journal(): string[] {
+    const chunk = takeJournal(this.core);
+    if (chunk !== undefined) this.#chunks.push(chunk);
+    return this.#chunks;
+  }
+
 
   /**
    * Brings this engine, between builds, to where `changes` (given by another engine that
@@ -297,7 +326,7 @@ export class Engine {
       for (const n of m.baked ?? []) k.parts[part(n, 'baked')] = { ...k.parts[n], baked: true };
       return [i, k];
     });
-    checked(() => replay(this.core, changes.log));
+    if (changes.log !== undefined || changes.events !== undefined) this.#replay(changes.log, changes.events ?? [], field);
     for (const [i, k] of kept) this.#messages[i] = k;
     this.#released = this.core.first_live;
     for (const [id, name] of changes.calls) {
@@ -311,18 +340,18 @@ export class Engine {
     this.records.push(...changes.ledger);
     for (const [id, line] of changes.lines ?? []) this.#lines.set(id, line);
     this.#dirty.clear();
-    this.#given = { log: this.#log.calls.length, calls: this.#callIds.length, ledger: this.records.length, summary: this.#summary, tail: this.#tail, lines: this.#lines.size };
+    this.#given = { log: this.#chunks.length, calls: this.#callIds.length, ledger: this.records.length, summary: this.#summary, tail: this.#tail, lines: this.#lines.size };
   }
 
   /** Opens a journal: `rollback()` takes back everything until `commit()`. */
   begin(): void {
-    this.core.begin();
+    checked(() => this.core.begin());
     this.#undo = [];
     this.#shownNow = [];
   }
 
   commit(record?: LedgerRecord): void {
-    this.core.commit();
+    checked(() => this.core.commit());
     this.#undo = null;
     this.#storedBefore.clear();
     this.#bake();
@@ -489,7 +518,8 @@ export class Engine {
       this.#tail = before;
     });
     this.#tail = text;
-    this.core.set_tail(text === '' ? 0 : count(this.#o.counter, text, 'plan') + this.#o.adapter.framing.message);
+    const tokens = text === '' ? 0 : count(this.#o.counter, text, 'plan') + this.#o.adapter.framing.message;
+    checked(() => this.core.set_tail(tokens));
   }
 
   /** The provider's count of the request last built, with its cache figures where it says. */
@@ -516,17 +546,30 @@ export class Engine {
     let need = checked(() => core.plan());
     while (need[0] !== Need.Done) {
       const [code, a, b, c, d] = need;
-      if (code === Need.Persist) need = core.persisted(...(await this.#persist(a, b, failures.store)));
-      else if (code === Need.PersistSpan) need = core.span_persisted(...(await this.#persistSpan(a, b, failures.store)));
-      else if (code === Need.PersistGroup) need = core.group_persisted(...(await this.#persistGroup(a, failures.store)));
-      else if (code === Need.MergeSpans) need = core.spans_merged(...(await this.#mergeSpans(a, failures.store)));
-      else if (code === Need.Placeholder) need = core.measured(this.#show(a, b, this.#placeholder(a, b)));
-      else if (code === Need.Cut) need = core.measured(this.#show(a, b, this.#cut(a, b, c, d)));
+      if (code === Need.Persist) {
+        const [id, line] = await this.#persist(a, b, failures.store);
+        need = checked(() => core.persisted(id, line));
+      } else if (code === Need.PersistSpan) {
+        const [id, line] = await this.#persistSpan(a, b, failures.store);
+        need = checked(() => core.span_persisted(id, line));
+      } else if (code === Need.PersistGroup) {
+        const [id, line] = await this.#persistGroup(a, failures.store);
+        need = checked(() => core.group_persisted(id, line));
+      } else if (code === Need.MergeSpans) {
+        const [id, line] = await this.#mergeSpans(a, failures.store);
+        need = checked(() => core.spans_merged(id, line));
+      } else if (code === Need.Placeholder) {
+        const tokens = this.#show(a, b, this.#placeholder(a, b));
+        need = checked(() => core.measured(tokens));
+      } else if (code === Need.Cut) {
+        const tokens = this.#show(a, b, this.#cut(a, b, c, d));
+        need = checked(() => core.measured(tokens));
+      }
       else if (code === Need.Summarize) need = await this.#summarize(a, b, failures.summarizer);
       else throw Object.assign(new Error(`context engine: unknown step ${code}`), { code: 'ERR_INTERNAL' });
     }
     const hasFixed = this.#o.system !== undefined || this.#o.pinned.length > 0;
-    const request = this.#o.adapter.write(this.#plan(core.render(hasFixed)));
+    const request = this.#o.adapter.write(this.#plan(checked(() => core.render(hasFixed))));
     const before = this.#lastRequest;
     this.#changed(() => {
       this.#lastRequest = before;
@@ -696,7 +739,7 @@ export class Engine {
   async #summarize(from: number, to: number, failed: unknown[]): Promise<Float64Array> {
     const core = this.core;
     const summarizer = this.#o.summarizer;
-    if (!summarizer) return core.no_summarizer();
+    if (!summarizer) return checked(() => core.no_summarizer());
     const hosts = [this.#summary];
     for (let i = from; i < to; i++) {
       const m = this.#messages[i];
@@ -721,10 +764,11 @@ export class Engine {
       if (rules.isBlank(summary)) throw new TypeError('summarizer.summarize() returned an empty text');
     } catch (error) {
       failed.push(error);
-      return core.summary_failed();
+      return checked(() => core.summary_failed());
     }
     // Counted as sent: in the manager's wrapper, with a message's framing.
-    const need = core.summarized(count(this.#o.counter, ownText(0, summary), 'summarizer.summarize()') + this.#o.adapter.framing.message);
+    const tokens = count(this.#o.counter, ownText(0, summary), 'summarizer.summarize()') + this.#o.adapter.framing.message;
+    const need = checked(() => core.summarized(tokens));
     if (core.has_summary && core.first_live === to) {
       const before = this.#summary;
       this.#changed(() => {

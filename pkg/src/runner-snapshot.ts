@@ -19,7 +19,8 @@ export function readRunnerSnapshot(value: unknown): Unchecked {
   const snap = object('snapshot', value);
   const version = number('snapshot.version', snap.version);
   if (version > SNAPSHOT_VERSION) throw newerSnapshot(version);
-  if (version !== SNAPSHOT_VERSION) throw argumentError(RangeError, 'snapshot.version', `must be ${SNAPSHOT_VERSION}, got ${version}`);
+  // Version 1 differs only in its bounded part (the rules' calls by name), read as such.
+  if (version !== 1 && version !== SNAPSHOT_VERSION) throw argumentError(RangeError, 'snapshot.version', `must be 1 or ${SNAPSHOT_VERSION}, got ${version}`);
   if (snap.kind !== 'agent-runner') throw argumentError(TypeError, 'snapshot.kind', `must be 'agent-runner' (an AgentRunner's snapshot), got ${JSON.stringify(snap.kind)}`);
   const runner = array('snapshot.runner', snap.runner).map((n, i) => number(`snapshot.runner[${i}]`, n));
   const turns = array('snapshot.turns', snap.turns).map((t, i) => object(`snapshot.turns[${i}]`, t)) as unknown as TurnEntry[];

@@ -17,14 +17,17 @@ export function readChanges(text: string, field: string): EngineChanges {
     throw argumentError(TypeError, field, `is not JSON: the row was altered or cut short (${errorText(error)})`);
   }
   const c = object(field, value);
-  for (const key of ['log', 'messages', 'calls', 'ledger']) array(`${field}.${key}`, c[key]);
+  for (const key of ['messages', 'calls', 'ledger']) array(`${field}.${key}`, c[key]);
+  // Format 1 rows hold the rules' calls (`log`), format 2 rows the journal's chunks (`events`).
+  if (c.log !== undefined) array(`${field}.log`, c.log);
+  if (c.events !== undefined) array(`${field}.events`, c.events).forEach((e, i) => string(`${field}.events[${i}]`, e));
   number(`${field}.ledgerFrom`, c.ledgerFrom);
   (c.messages as unknown[]).forEach((m, i) => {
     const pair = array(`${field}.messages[${i}]`, m);
     number(`${field}.messages[${i}][0]`, pair[0]);
     if (pair[1] !== null) object(`${field}.messages[${i}][1]`, pair[1]);
   });
-  (c.log as unknown[]).forEach((call, i) => string(`${field}.log[${i}][0]`, array(`${field}.log[${i}]`, call)[0]));
+  ((c.log ?? []) as unknown[]).forEach((call, i) => string(`${field}.log[${i}][0]`, array(`${field}.log[${i}]`, call)[0]));
   if (c.lines !== undefined) {
     array(`${field}.lines`, c.lines).forEach((pair, i) => {
       const [id, line] = array(`${field}.lines[${i}]`, pair);
@@ -40,7 +43,7 @@ export function sameCall(a: string, b: string): boolean {
   if (a === b) return true;
   const timeless = (text: string) => {
     const c = JSON.parse(text) as EngineChanges;
-    for (const call of c.log) if (call[0] === 'ledger') call[1] = 0;
+    for (const call of c.log ?? []) if (call[0] === 'ledger') call[1] = 0;
     for (const r of c.ledger) r.ms = 0;
     return JSON.stringify(c);
   };

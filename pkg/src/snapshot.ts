@@ -7,8 +7,11 @@ import { array, number, object, string } from './read.js';
 import { textKey } from './text-key.js';
 import type { ContextFormat, ContextSnapshot } from './types.js';
 
-/** The version `snapshot()` writes. */
-export const SNAPSHOT_VERSION = 1;
+/**
+ * The version `snapshot()` writes: 2, the rules' journal (`events`). Version 1 held the
+ * rules' calls by name (`log`); it is read still, and what it makes is written as 2.
+ */
+export const SNAPSHOT_VERSION = 2;
 
 /** An `Error` for a snapshot newer than this package: it names both versions. */
 export function newerSnapshot(version: number, at = 'snapshot'): Error {
@@ -20,16 +23,18 @@ export function readSnapshot(value: unknown, format: ContextFormat, config: stri
   const snap = object(at, value);
   const version = number(`${at}.version`, snap.version);
   if (version > SNAPSHOT_VERSION) throw newerSnapshot(version, at);
-  if (version !== SNAPSHOT_VERSION) throw argumentError(RangeError, `${at}.version`, `must be ${SNAPSHOT_VERSION}, got ${version}`);
+  if (version !== 1 && version !== SNAPSHOT_VERSION) throw argumentError(RangeError, `${at}.version`, `must be 1 or ${SNAPSHOT_VERSION}, got ${version}`);
   if (snap.format !== format) throw argumentError(TypeError, `${at}.format`, `is ${JSON.stringify(snap.format)}, but options.format is '${format}'`);
   if (string(`${at}.config`, snap.config) !== config) {
     throw argumentError(TypeError, `${at}.config`, 'does not match the options: restore with the budget, shares, system prompt and pinned texts the manager had');
   }
-  const log = array(`${at}.log`, snap.log).map((call, i) => {
+  // Version 1: the rules' calls (checked call by call when replayed); version 2: the journal.
+  const log = version === 1 ? array(`${at}.log`, snap.log).map((call, i) => {
     const c = array(`${at}.log[${i}]`, call);
     string(`${at}.log[${i}][0]`, c[0]);
     return c as [string, ...unknown[]];
-  });
+  }) : undefined;
+  const events = version === 1 ? undefined : array(`${at}.events`, snap.events).map((e, i) => string(`${at}.events[${i}]`, e));
   const messages = array(`${at}.messages`, snap.messages).map((m, i) => {
     if (m === null) return null;
     const field = `${at}.messages[${i}]`;
@@ -49,7 +54,9 @@ export function readSnapshot(value: unknown, format: ContextFormat, config: stri
     return [string(`${at}.calls[${i}][0]`, pair[0]), string(`${at}.calls[${i}][1]`, pair[1])] as [string, string];
   });
   const ledger = array(`${at}.ledger`, snap.ledger).map((r, i) => object(`${at}.ledger[${i}]`, r)) as unknown as EngineState['ledger'];
-  const state: EngineState = { log, messages, calls, summary: string(`${at}.summary`, snap.summary), tail: string(`${at}.tail`, snap.tail), ledger };
+  const state: EngineState = { messages, calls, summary: string(`${at}.summary`, snap.summary), tail: string(`${at}.tail`, snap.tail), ledger };
+  if (log) state.log = log;
+  if (events) state.events = events;
   if (snap.lines !== undefined) {
     const lines = object(`${at}.lines`, snap.lines);
     for (const [id, line] of Object.entries(lines)) string(`${at}.lines[${JSON.stringify(id)}]`, line);

@@ -693,13 +693,15 @@ export interface ContextReminder {
  * or cut short is refused.
  */
 export interface ContextSnapshot {
-  /** The snapshot's own version: 1. A newer one is refused, naming both versions. */
+  /** The snapshot's own version: 2 (1, the rules' calls by name, is read still). A newer one is refused, naming both versions. */
   version: number;
   format: ContextFormat;
   /** Which budget, shares, system prompt and pinned texts the manager had: `restore` needs the same. */
   config: string;
-  /** The rules' calls that made their state, replayed by `restore` (no callback is called). */
-  log: unknown[][];
+  /** The rules' journal: the events that made their state, in the rules' own encoding (base64), applied again by `restore` (no callback is called). */
+  events?: string[];
+  /** Version 1: the rules' calls that made their state. */
+  log?: unknown[][];
   /** A check of all the rest, with keys in any order: a snapshot altered or cut short is refused. */
   check: string;
   /** Each message as the manager keeps it (`null`: behind the summary, released). */

@@ -48,9 +48,8 @@ async function reference() {
 
 /** The texts a session stored, by number, and how many rows the store has for it. */
 async function outputsOf(store, id, context) {
-  const seqs = new Set();
-  const storing = new Set(['persisted', 'span_persisted', 'group_persisted']);
-  for (const m of context.snapshot().log) if (storing.has(m[0]) && typeof m[1] === 'string') seqs.add(m[1]);
+  // Every text the session stored has its line in the index's book.
+  const seqs = new Set(Object.keys(context.snapshot().lines ?? {}));
   const texts = [];
   for (const storeId of [...seqs].sort()) texts.push([storeId, (await store.getRawToolOutput(storeId))?.rawContent]);
   return texts;

@@ -87,9 +87,9 @@ describe('AgentRunner.restore(runner.snapshot())', () => {
       edit(snap);
       AgentRunner.restore(snap, options(steps, 5, { prompts: [], summaries: [] }, store));
     });
-    const newer = restore((s) => { s.version = 2; });
+    const newer = restore((s) => { s.version = 3; });
     assert.equal(newer.code, 'ERR_SNAPSHOT_VERSION');
-    assert.match(newer.message, /snapshot\.version is 2, newer than this package's 1/);
+    assert.match(newer.message, /snapshot\.version is 3, newer than this package's 2/);
     assertFieldError(restore((s) => { s.kind = 'manager'; }), TypeError, 'snapshot.kind');
     assertFieldError(restore((s) => { s.turns[0].content += '!'; }), TypeError, 'snapshot.check');
     assertFieldError(restore((s) => { delete s.plan; }), TypeError, 'snapshot.plan');

@@ -82,7 +82,7 @@ export async function drive(context, spec, requests = new Map(), each = async ()
  */
 export function timeless(snapshot) {
   const s = typeof snapshot === 'string' ? JSON.parse(snapshot) : structuredClone(snapshot);
-  for (const call of s.log) if (call[0] === 'ledger') call[1] = 0;
+  for (const call of s.log ?? []) if (call[0] === 'ledger') call[1] = 0;
   for (const record of s.ledger) record.ms = 0;
   delete s.check;
   return JSON.stringify(s);

@@ -531,6 +531,11 @@ impl Manager {
         self.journal.is_some()
     }
 
+    /// The plan the build in flight rendered, until it commits.
+    pub fn pending_plan(&self) -> Option<&render::Plan> {
+        self.pending_plan.as_ref()
+    }
+
     /// What the build in flight asked of the host last, until answered.
     pub fn pending_need(&self) -> Option<Need> {
         self.pending

@@ -1,0 +1,296 @@
+//! The manager's changing calls: each is an `Event` of the rules' journal, applied through
+//! `Manager::apply` and written to the journal the shell takes (`take_journal`) to keep a
+//! snapshot or a session's rows. A build's events are kept once it commits; a rollback
+//! drops them. Restoring applies a journal again (`apply_journal`): checked whole first.
+
+use devs_context_rules::context::journal::{self, Event, Refusal};
+use devs_context_rules::context::{Kind, NewMessage, Part, Role, recall};
+use wasm_bindgen::prelude::*;
+
+use crate::Out;
+use crate::context::{ManagerCore, ask, need};
+
+/// The events applied since the shell last took them.
+#[derive(Debug, Default)]
+pub struct JournalOut {
+    bytes: Vec<u8>,
+    count: usize,
+    /// Where the build in flight began: its events are dropped if it rolls back.
+    open: Option<(usize, usize)>,
+}
+
+impl JournalOut {
+    fn push(&mut self, e: &Event) {
+        e.encode(&mut self.bytes);
+        self.count += 1;
+    }
+}
+
+impl ManagerCore {
+    /// Applies `e` and journals it; a live call out of place is a bug of the shell's.
+    fn event(&mut self, e: Event) -> Out<devs_context_rules::context::Need> {
+        let need = self.m.apply(&e).map_err(|r| refusal(&e, r))?;
+        self.journal.push(&e);
+        Ok(need)
+    }
+
+    fn answer(&mut self, e: Event) -> Out<Vec<f64>> {
+        self.event(e).map(need)
+    }
+}
+
+fn refusal(e: &Event, r: Refusal) -> String {
+    match r {
+        Refusal::Field(f) => f.report(),
+        Refusal::Refused(_) => devs_context_rules::args::FieldError::type_error(
+            format!("journal.{}", e.name()),
+            "does not fit the conversation",
+        )
+        .report(),
+        Refusal::OutOfPlace(why) => devs_context_rules::args::FieldError::type_error(
+            format!("journal.{}", e.name()),
+            format!("is out of place: {why}"),
+        )
+        .report(),
+    }
+}
+
+#[wasm_bindgen]
+impl ManagerCore {
+    /// Appends messages, all or none. Per message: its role and framing, and how many
+    /// parts it has; per part: its kind, UTF-16 units, tokens, and the call it answers
+    /// (-1 for none). Returns `[]`, or `[message, part (-1: the message), rejection]`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn append(
+        &mut self,
+        roles: &[u8],
+        framing: &[f64],
+        part_counts: &[u32],
+        kinds: &[u8],
+        units: &[u32],
+        tokens: &[f64],
+        calls: &[f64],
+    ) -> Vec<f64> {
+        let mut batch = Vec::with_capacity(roles.len());
+        let mut k = 0;
+        for (i, &role) in roles.iter().enumerate() {
+            let n = part_counts.get(i).copied().unwrap_or(0) as usize;
+            let parts = (k..k + n)
+                .map(|j| {
+                    let call = calls
+                        .get(j)
+                        .copied()
+                        .filter(|c| *c >= 0.0)
+                        .map(|c| c as u32);
+                    let kind = kinds
+                        .get(j)
+                        .copied()
+                        .and_then(Kind::from_code)
+                        .unwrap_or(Kind::Opaque);
+                    Part::new(
+                        kind,
+                        units.get(j).copied().unwrap_or(0) as usize,
+                        tokens.get(j).copied().unwrap_or(0.0),
+                        call,
+                    )
+                })
+                .collect();
+            k += n;
+            batch.push(NewMessage {
+                role: Role::from_code(role).unwrap_or(Role::User),
+                framing: framing.get(i).copied().unwrap_or(0.0),
+                parts,
+            });
+        }
+        let e = Event::Append(batch);
+        match self.m.apply(&e) {
+            Ok(_) => {
+                self.journal.push(&e);
+                Vec::new()
+            }
+            Err(Refusal::Refused(r)) => vec![
+                r.message as f64,
+                r.part.map_or(-1.0, |p| p as f64),
+                f64::from(r.why.code()),
+            ],
+            Err(_) => vec![0.0, -1.0, 3.0],
+        }
+    }
+
+    pub fn begin(&mut self) -> Out<()> {
+        let mark = (self.journal.bytes.len(), self.journal.count);
+        self.event(Event::Begin)?;
+        self.journal.open = Some(mark);
+        Ok(())
+    }
+
+    pub fn commit(&mut self) -> Out<()> {
+        self.event(Event::Commit)?;
+        self.journal.open = None;
+        Ok(())
+    }
+
+    /// The build failed: the manager is as it was before `begin`, and its events are gone.
+    pub fn rollback(&mut self) {
+        self.m.rollback();
+        if let Some((len, count)) = self.journal.open.take() {
+            self.journal.bytes.truncate(len);
+            self.journal.count = count;
+        }
+    }
+
+    pub fn plan(&mut self) -> Out<Vec<f64>> {
+        self.answer(Event::Plan)
+    }
+
+    /// The part was stored as `id` (`None`: the store failed), with an index line of
+    /// `line_tokens` (NaN or none: not counted).
+    pub fn persisted(&mut self, id: Option<String>, line_tokens: Option<f64>) -> Out<Vec<f64>> {
+        self.answer(Event::Stored {
+            id,
+            line: line_tokens.unwrap_or(f64::NAN),
+        })
+    }
+
+    /// The span's transcript was stored as `id` (`None`: the store failed).
+    pub fn span_persisted(&mut self, id: Option<String>, line_tokens: f64) -> Out<Vec<f64>> {
+        self.answer(Event::SpanStored {
+            id,
+            line: line_tokens,
+        })
+    }
+
+    /// The index's listing was stored as `id` (`None`: the store failed).
+    pub fn group_persisted(&mut self, id: Option<String>, line_tokens: f64) -> Out<Vec<f64>> {
+        self.answer(Event::Listed {
+            id,
+            line: line_tokens,
+        })
+    }
+
+    /// The merge of the transcripts was stored as `id` (`None`: they could not be read
+    /// back, or the store failed).
+    pub fn spans_merged(&mut self, id: Option<String>, line_tokens: f64) -> Out<Vec<f64>> {
+        self.answer(Event::Merged {
+            id,
+            line: line_tokens,
+        })
+    }
+
+    pub fn measured(&mut self, tokens: f64) -> Out<Vec<f64>> {
+        self.answer(Event::Measured(tokens))
+    }
+
+    pub fn summarized(&mut self, tokens: f64) -> Out<Vec<f64>> {
+        self.answer(Event::Summarized(tokens))
+    }
+
+    pub fn summary_failed(&mut self) -> Out<Vec<f64>> {
+        self.answer(Event::SummaryFailed)
+    }
+
+    pub fn no_summarizer(&mut self) -> Out<Vec<f64>> {
+        self.answer(Event::NoSummarizer)
+    }
+
+    /// Tokens of the host's text after the conversation (see `Manager::set_tail`).
+    pub fn set_tail(&mut self, tokens: f64) -> Out<()> {
+        self.event(Event::Tail(tokens)).map(|_| ())
+    }
+
+    /// The next build compacts, whatever the request's size.
+    pub fn compact(&mut self) -> Out<()> {
+        self.event(Event::Compact).map(|_| ())
+    }
+
+    /// The request as a plan (see `render::Plan::encode`).
+    pub fn render(&mut self, has_fixed: bool) -> Out<Vec<f64>> {
+        self.event(Event::Render { has_fixed })?;
+        Ok(self
+            .m
+            .pending_plan()
+            .map(|p| p.encode())
+            .unwrap_or_default())
+    }
+
+    /// Learns from the provider's count of the request last sent.
+    pub fn observe(&mut self, reported: f64) -> Out<()> {
+        self.event(Event::Observed(reported)).map(|_| ())
+    }
+
+    pub fn reset_calibration(&mut self) -> Out<()> {
+        self.event(Event::CalibrationReset).map(|_| ())
+    }
+
+    /// A recall of `id` by call `call` (-1: none) was answered with its text.
+    pub fn recalled(
+        &mut self,
+        call: f64,
+        id: &str,
+        offset: f64,
+        length: f64,
+        query: &str,
+    ) -> Out<()> {
+        let call = (call >= 0.0).then_some(call as u32);
+        let ask: recall::Ask = ask(offset, length, query);
+        self.event(Event::Recalled {
+            call,
+            id: id.to_string(),
+            ask,
+        })
+        .map(|_| ())
+    }
+
+    /// The host's message list was taken in anew: the next record warns of it.
+    pub fn history_rebuilt(&mut self) -> Out<()> {
+        self.event(Event::HistoryRebuilt).map(|_| ())
+    }
+
+    /// The events applied since the last call, committed ones only, as a journal (an
+    /// empty one when there are none).
+    pub fn take_journal(&mut self) -> Vec<u8> {
+        let j = &mut self.journal;
+        let (len, count) = j.open.unwrap_or((j.bytes.len(), j.count));
+        let events: Vec<u8> = j.bytes.drain(..len).collect();
+        j.count -= count;
+        if let Some(open) = j.open.as_mut() {
+            *open = (0, 0);
+        }
+        let mut out = vec![journal::VERSION];
+        let mut head = Vec::new();
+        // The count, as `journal::encode` writes it.
+        let mut n = count as u64;
+        loop {
+            let b = (n & 0x7f) as u8;
+            n >>= 7;
+            if n == 0 {
+                head.push(b);
+                break;
+            }
+            head.push(b | 0x80);
+        }
+        out.extend(head);
+        out.extend(events);
+        out
+    }
+
+    /// Applies a journal taken from a manager made the same way, checked whole first: all
+    /// of its events, or none. An altered, cut short or newer one is an error naming
+    /// `field` and where; its events are not journaled again (the shell keeps them).
+    pub fn apply_journal(&mut self, bytes: &[u8], field: &str) -> Out<()> {
+        let events = journal::decode(bytes).map_err(|e| e.field_error(field).report())?;
+        self.m.apply_all(&events).map_err(|(i, r)| {
+            let e = &events[i];
+            let why = match r {
+                Refusal::Field(f) => f.message,
+                Refusal::Refused(_) => "does not fit the conversation".into(),
+                Refusal::OutOfPlace(why) => format!("is out of place: {why}"),
+            };
+            devs_context_rules::args::FieldError::type_error(
+                format!("{field}.journal[{i}].{}", e.name()),
+                why,
+            )
+            .report()
+        })
+    }
+}
