@@ -1,0 +1,131 @@
+// The middleware's options, read once when it is made: a bad one is a TypeError or
+// RangeError naming the field, before the agent runs. What `ContextManager` itself checks
+// (the budget, the counter, the shares) is checked by it, with its own messages.
+import { ContextManager } from '@devs/context';
+import type { ContextWarning, LedgerRecord, SessionStore, SummarizerClient, TokenCounter } from '@devs/context';
+
+/** A LangChain chat model as a summarizer: anything with `invoke(text)` whose answer has a `text`. */
+export interface SummarizerModel {
+  invoke(input: string): Promise<{ text: string }>;
+}
+
+/** Options of `contextMiddleware`. */
+export interface ContextMiddlewareOptions {
+  /** The bound on every request the model gets, in tokens (a whole number >= 1000), its system prompt included. */
+  budget: number;
+  /** Counts a text's tokens. Default length / 4; `createTokenCounter('o200k_base')` from `@devs/context/tokenizers` counts exactly. */
+  countTokens?: TokenCounter;
+  /**
+   * Summarizes the oldest turns when storing old outputs is not enough: a function of the
+   * prompt, an object with `summarize`, or a LangChain chat model (its answer's text).
+   * Without one, those turns are dropped, and the request says where they went.
+   */
+  summarizer?: SummarizerClient | SummarizerClient['summarize'] | SummarizerModel;
+  /** Milliseconds the summarizer may take. Default 120,000. */
+  summarizerTimeoutMs?: number;
+  /** Give the agent the `recall` tool, to read back a stored text by its id. Default true. */
+  recall?: boolean;
+  /**
+   * Keep each thread's context in this store (`SqliteStateRepository` from
+   * `@devs/context/sqlite`, `PostgresStateRepository` from `@devs/context/postgres`): a
+   * thread resumed after a restart, with the agent's checkpointer, goes on from its session.
+   * Default: in memory.
+   */
+  store?: SessionStore;
+  /** Threads kept in memory at once; the least recently used beyond it is let go (and taken in anew, or reopened from `store`, when it comes back). Default 100. */
+  maxThreads?: number;
+  /** A request past this share of the budget is compacted. Default 0.75. */
+  highWater?: number;
+  /** A compaction brings the request down to this share of the budget. Default 0.25. */
+  lowWater?: number;
+  /** The newest messages a compaction keeps whole, as a share of the budget. Default 0.1. */
+  recentShare?: number;
+  /** Keep the opening user message (the task) whole in every request. Default true. */
+  keepFirstMessage?: boolean;
+  /** Receives each warning of a build (a summarizer that failed, a history taken in anew), with its thread. A throw fails that model call. */
+  onWarning?: (warning: ContextWarning, threadId: string) => void;
+  /** Receives each request's ledger record (its tokens, its compaction, its cache figures), with its thread. A throw fails that model call. */
+  onLedger?: (record: LedgerRecord, threadId: string) => void;
+}
+
+/** The options as read: what each thread's manager is made with, and the middleware's own. */
+export interface Settings {
+  /** `ContextManager`'s options, without `system` (each thread's own). */
+  manager: Record<string, unknown>;
+  recall: boolean;
+  store: SessionStore | undefined;
+  maxThreads: number;
+  onWarning: ((warning: ContextWarning, threadId: string) => void) | undefined;
+  onLedger: ((record: LedgerRecord, threadId: string) => void) | undefined;
+  /** The recall tool as the rules define it: its name, description and JSON schema. */
+  recallSpec: { name: string; description: string; parameters: Record<string, unknown> };
+}
+
+const KEYS = ['budget', 'countTokens', 'summarizer', 'summarizerTimeoutMs', 'recall', 'store', 'maxThreads', 'highWater', 'lowWater', 'recentShare', 'keepFirstMessage', 'onWarning', 'onLedger'];
+/** What a session store must do (`SessionStore`, and reading back what it stored). */
+const STORE_METHODS = ['loadSession', 'commitSession', 'readSummary', 'claim', 'release', 'writeSummary', 'enqueue', 'getRawToolOutput'];
+const DEFAULT_MAX_THREADS = 100;
+
+function fieldError(kind: typeof TypeError | typeof RangeError, field: string, message: string): Error {
+  return Object.assign(new kind(`${field} ${message}`), { code: kind === RangeError ? 'ERR_OUT_OF_RANGE' : 'ERR_INVALID_ARG_TYPE', field });
+}
+
+const typeName = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v);
+
+/** A summarizer the manager takes: a LangChain model is asked with the prompt as one human message. */
+function summarizerOf(value: unknown): unknown {
+  if (value === undefined || typeof value === 'function') return value;
+  if (typeof value !== 'object' || value === null) throw fieldError(TypeError, 'options.summarizer', `must be a function, an object with summarize(prompt), or a LangChain chat model, got ${typeName(value)}`);
+  const s = value as { summarize?: unknown; invoke?: unknown };
+  if (typeof s.summarize === 'function') return value;
+  if (typeof s.invoke === 'function') {
+    const model = value as SummarizerModel;
+    return { summarize: async (prompt: string) => (await model.invoke(prompt)).text };
+  }
+  throw fieldError(TypeError, 'options.summarizer', 'must be a function, an object with summarize(prompt), or a LangChain chat model (with invoke)');
+}
+
+/** Reads `options`, or throws a TypeError or RangeError naming the field. */
+export function readSettings(options: ContextMiddlewareOptions): Settings {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) throw fieldError(TypeError, 'options', `must be an object with a budget, got ${typeName(options)}`);
+  const o = options as unknown as Record<string, unknown>;
+  for (const key of Object.keys(o)) {
+    if (!KEYS.includes(key) && o[key] !== undefined) throw fieldError(TypeError, `options.${key}`, `is not an option of contextMiddleware (its options: ${KEYS.join(', ')})`);
+  }
+  if (o.recall !== undefined && typeof o.recall !== 'boolean') throw fieldError(TypeError, 'options.recall', `must be a boolean, got ${typeName(o.recall)}`);
+  for (const key of ['onWarning', 'onLedger']) {
+    if (o[key] !== undefined && typeof o[key] !== 'function') throw fieldError(TypeError, `options.${key}`, `must be a function, got ${typeName(o[key])}`);
+  }
+  const maxThreads = o.maxThreads ?? DEFAULT_MAX_THREADS;
+  if (typeof maxThreads !== 'number') throw fieldError(TypeError, 'options.maxThreads', `must be a number, got ${typeName(maxThreads)}`);
+  if (!Number.isInteger(maxThreads) || maxThreads < 1) throw fieldError(RangeError, 'options.maxThreads', `must be a whole number >= 1, got ${maxThreads}`);
+  if (o.store !== undefined) {
+    if (typeof o.store !== 'object' || o.store === null) throw fieldError(TypeError, 'options.store', `must be a session store (SqliteStateRepository, PostgresStateRepository), got ${typeName(o.store)}`);
+    const store = o.store as Record<string, unknown>;
+    for (const name of STORE_METHODS) {
+      if (typeof store[name] !== 'function') throw fieldError(TypeError, `options.store.${name}`, 'must be a function: the store must keep sessions (SqliteStateRepository, PostgresStateRepository)');
+    }
+  }
+  const recall = o.recall !== false;
+  const manager: Record<string, unknown> = { format: 'openai-chat', recall, summarizer: summarizerOf(o.summarizer) };
+  for (const key of ['budget', 'countTokens', 'summarizerTimeoutMs', 'highWater', 'lowWater', 'recentShare', 'keepFirstMessage']) {
+    if (o[key] !== undefined) manager[key] = o[key];
+  }
+  // The manager checks the rest, naming the same fields; and it says what the recall tool is.
+  const probe = new ContextManager({ ...manager, recall: true } as unknown as ConstructorParameters<typeof ContextManager>[0]);
+  let recallSpec: Settings['recallSpec'];
+  try {
+    recallSpec = (probe.recallTool as { function: Settings['recallSpec'] }).function;
+  } finally {
+    probe.free();
+  }
+  return {
+    manager,
+    recall,
+    store: o.store as SessionStore | undefined,
+    maxThreads,
+    onWarning: o.onWarning as Settings['onWarning'],
+    onLedger: o.onLedger as Settings['onLedger'],
+    recallSpec,
+  };
+}
