@@ -1,0 +1,389 @@
+// `@devs/context/ai-sdk`: `contextMiddleware` in the AI SDK's own loops, for each major
+// version installed (ai 6: `MockLanguageModelV3`; ai 7, installed as `ai-7`:
+// `MockLanguageModelV4`). The mock model is an agent: it records every prompt it gets,
+// answers each with one tool call, and once a compaction has stored an output, calls the
+// recall tool on an id its prompt names. Prompts are measured as a provider reads them (each
+// message's role and part texts, exact o200k), as bench/cache does.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { aiSdkProblems } from './validity.mjs';
+
+const require = createRequire(import.meta.url);
+const { contextMiddleware } = require('@devs/context/ai-sdk');
+const { createTokenCounter } = require('@devs/context/tokenizers');
+const o200k = createTokenCounter('o200k_base');
+const pkgDir = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+const VERSIONS = [
+  { name: 'ai 6', ai: await import('ai'), Mock: (await import('ai/test')).MockLanguageModelV3 },
+  { name: 'ai 7', ai: await import('ai-7'), Mock: (await import('ai-7/test')).MockLanguageModelV4 },
+];
+
+// ---- Measuring a prompt.
+
+const json = (v) => (typeof v === 'string' ? v : JSON.stringify(v));
+function partText(p) {
+  switch (p.type) {
+    case 'text':
+    case 'reasoning':
+      return p.text;
+    case 'tool-call':
+      return `call ${p.toolName} ${p.toolCallId} ${json(p.input)}`;
+    case 'tool-result':
+      return `result ${p.toolCallId}\n${json(p.output.value ?? p.output.reason ?? '')}`;
+    case 'file':
+      return `[file ${p.mediaType}]`; // a provider counts a file by its own rule, not as its bytes' text
+    default:
+      return json(p);
+  }
+}
+/** Each message as the text a provider reads: its role, then its parts' texts. Markers (`providerOptions`) are not text. */
+const chunks = (prompt) => prompt.map((m) => `${m.role}\n${typeof m.content === 'string' ? m.content : m.content.map(partText).join('\n')}`);
+const counted = new Map();
+function tokens(text) {
+  if (!counted.has(text)) counted.set(text, o200k(text));
+  return counted.get(text);
+}
+/** `{ tokens, prefix }`: the prompt's tokens, and those of the whole messages it begins with that `previous` began with too. */
+function measure(prompt, previous = []) {
+  const now = chunks(prompt);
+  const before = chunks(previous);
+  let prefix = 0;
+  for (let i = 0; i < now.length && now[i] === before[i]; i++) prefix += tokens(now[i]);
+  return { tokens: now.reduce((n, c) => n + tokens(c), 0), prefix, extends: before.length > 0 && before.every((c, i) => c === now[i]) };
+}
+/** What a provider would refuse in a provider-level prompt: a call without its result, a user or assistant message whose content is not a list of parts. */
+function problems(prompt) {
+  const out = aiSdkProblems({ messages: prompt });
+  prompt.forEach((m, i) => {
+    if (m.role === 'system' ? typeof m.content !== 'string' : !Array.isArray(m.content)) out.push(`prompt[${i}]: ${m.role} content of the wrong shape`);
+  });
+  return out;
+}
+const promptText = (prompt) => chunks(prompt).join('\n');
+
+// ---- The agent: tools, the mock model, its responses as results or streams.
+
+const TOOL_SPACE = 60; // the tokens the tool definitions add to the count the mock reports
+/** A tool output of about `size` characters, different for every call: 20 KB is 6,800 o200k tokens. */
+function output(path, size) {
+  const lines = [];
+  for (let i = 0, length = 0; length < size; i++) {
+    const line = `${path}:${i + 1}: export const value_${i} = compute(${(i * 7919) % 1009}, '${((i + 1) * 2654435761 % 2 ** 32).toString(16)}');`;
+    lines.push(line);
+    length += line.length + 1;
+  }
+  return lines.join('\n');
+}
+const usageOf = ({ tokens: n, prefix }) => ({
+  inputTokens: { total: n + TOOL_SPACE, noCache: n + TOOL_SPACE - prefix, cacheRead: prefix, cacheWrite: n - prefix },
+  outputTokens: { total: 20, text: 20, reasoning: 0 },
+});
+const callOf = (toolCallId, toolName, input) => ({ type: 'tool-call', toolCallId, toolName, input: JSON.stringify(input) });
+
+/** The content of a response as the chunks of a stream: text and calls as a provider streams them, then `finish`. */
+function streamOf(content, usage) {
+  const parts = [{ type: 'stream-start', warnings: [] }];
+  content.forEach((c, i) => {
+    if (c.type === 'text') parts.push({ type: 'text-start', id: `t${i}` }, { type: 'text-delta', id: `t${i}`, delta: c.text }, { type: 'text-end', id: `t${i}` });
+    else {
+      parts.push({ type: 'tool-input-start', id: c.toolCallId, toolName: c.toolName }, { type: 'tool-input-delta', id: c.toolCallId, delta: c.input }, { type: 'tool-input-end', id: c.toolCallId });
+      parts.push(c);
+    }
+  });
+  const calls = content.some((c) => c.type === 'tool-call');
+  parts.push({ type: 'finish', usage, finishReason: { unified: calls ? 'tool-calls' : 'stop', raw: undefined } });
+  return new ReadableStream({ start(controller) { for (const p of parts) controller.enqueue(p); controller.close(); } });
+}
+
+/** A mock model whose `respond(prompt, seen)` says what it answers; it records every call's prompt and tools, and reports usage as a provider with a prompt cache would. */
+function mockModel(Mock, respond) {
+  const seen = { prompts: [], tools: [], usage: [], providerOptions: [] };
+  const answer = (options) => {
+    const usage = usageOf(measure(options.prompt, seen.prompts.at(-1)));
+    seen.prompts.push(options.prompt);
+    seen.tools.push(options.tools ?? []);
+    seen.providerOptions.push(options.providerOptions);
+    seen.usage.push(usage);
+    return { content: respond(options.prompt, seen), usage };
+  };
+  const model = new Mock({
+    doGenerate: async (options) => {
+      const { content, usage } = answer(options);
+      const calls = content.some((c) => c.type === 'tool-call');
+      return { content, usage, finishReason: { unified: calls ? 'tool-calls' : 'stop', raw: undefined }, warnings: [] };
+    },
+    doStream: async (options) => {
+      const { content, usage } = answer(options);
+      return { stream: streamOf(content, usage) };
+    },
+  });
+  return { model, seen };
+}
+
+/** Runs the loop with `generateText`, `streamText` or a `ToolLoopAgent` of version `v`; the steps and the text. */
+async function run(v, mode, settings) {
+  if (mode === 'generate') return v.ai.generateText(settings);
+  if (mode === 'agent') {
+    const { system, prompt, ...agent } = settings;
+    return new v.ai.ToolLoopAgent({ ...agent, instructions: system }).generate({ prompt });
+  }
+  const result = v.ai.streamText(settings);
+  for await (const part of result.fullStream) if (part.type === 'error') throw part.error;
+  return { steps: await result.steps, text: await result.text, response: await result.response };
+}
+
+// ---- The tests.
+
+// Two workloads. A 20 KB output is cut to the part share (0.15 of the budget, 3,000 tokens)
+// when first sent, so each step adds 3,000 new tokens to a prompt that grows from the low
+// water mark to the high one (5,000 to 15,000): no history that only appends can read more
+// than about 0.7 of its tokens from the cache. 1 KB outputs (350 tokens) leave room for 0.9.
+const WORKLOADS = [
+  { name: '20 KB outputs', size: 20_000, share: 0.6, compactions: 10 },
+  { name: '1 KB outputs', size: 1_000, share: 0.9, compactions: 1 },
+];
+
+for (const v of VERSIONS) {
+  const { ai } = v;
+  const readTool = (executed, size = 20_000) => ai.tool({
+    description: 'Read a file of the project',
+    inputSchema: ai.jsonSchema({ type: 'object', properties: { path: { type: 'string' } }, required: ['path'] }),
+    execute: async ({ path }, { toolCallId }) => {
+      executed.push(toolCallId);
+      return output(path, size);
+    },
+  });
+
+  describe(`contextMiddleware with ${v.name}`, () => {
+    for (const mode of ['generate', 'stream', 'agent']) {
+      for (const w of WORKLOADS) {
+        it(`${mode}: a 100-step tool loop of ${w.name} at 20,000 tokens stays within budget, valid and cache-stable, with a recall answered inside`, async (t) => {
+          const BUDGET = 20_000;
+          const STEPS = 100;
+          const records = [];
+          const warnings = [];
+          const executed = [];
+          let recall; // the recall call the model made: the id it asked for, and the index of its prompt
+          let steps = 0;
+          const { model: mock, seen } = mockModel(v.Mock, (prompt) => {
+            // Once, after a compaction: read back the first text the prompt says is stored, calling `read` in the same response.
+            const stored = /stored as ([\w-]+)/.exec(promptText(prompt));
+            if (!recall && steps >= 10 && stored && records.some((r) => r.compaction)) {
+              recall = { id: stored[1], at: seen.prompts.length - 1 };
+              return [{ type: 'text', text: 'I need the output I read earlier.' }, callOf('mixed-read', 'read', { path: 'src/again.ts' }), callOf('recall-1', 'recall', { id: stored[1] })];
+            }
+            steps++;
+            if (steps === STEPS) return [{ type: 'text', text: `Done after ${STEPS} steps.` }];
+            return [callOf(`call-${steps}`, 'read', { path: `src/module${steps}.ts` })];
+          });
+          const middleware = contextMiddleware({ budget: BUDGET, countTokens: o200k, onLedger: (r) => records.push(r), onWarning: (w) => warnings.push(w) });
+          const ms = [];
+          const timed = { ...middleware, transformParams: async (o) => { const start = performance.now(); try { return await middleware.transformParams(o); } finally { ms.push(performance.now() - start); } } };
+          const model = ai.wrapLanguageModel({ model: mock, middleware: timed });
+
+          const { steps: done, text } = await run(v, mode, {
+            model, system: 'You are a coding agent. Read the modules one by one.', prompt: 'Read every module of src/ and report.',
+            tools: { read: readTool(executed, w.size) }, stopWhen: ai.stepCountIs(STEPS + 1),
+          });
+
+          // The loop completed, and the host's code never met the recall tool.
+          assert.equal(done.length, STEPS);
+          assert.equal(text, `Done after ${STEPS} steps.`);
+          assert.ok(!done.some((s) => s.toolCalls.some((c) => c.toolName === 'recall') || s.content.some((c) => c.type === 'tool-error')), 'no recall call, no tool error reached the loop');
+          // The recall call was answered inside the middleware: the next prompt holds its answer.
+          assert.ok(recall, 'the model called recall after a compaction');
+          const next = seen.prompts[recall.at + 1];
+          const answer = next.at(-1).content.find((p) => p.toolCallId === 'recall-1');
+          assert.ok(answer.output.value.startsWith(`[Stored text ${recall.id}`), answer.output.value.slice(0, 80));
+          assert.deepEqual(next.at(-2).content.map((p) => p.toolName ?? p.type), ['text', 'recall'], 'the recall turn holds the text and the recall call alone');
+          // The call made beside recall was dropped, never run: the model called `read` again after reading.
+          assert.ok(!executed.includes('mixed-read') && !seen.prompts.some((p) => promptText(p).includes('mixed-read')));
+          assert.equal(seen.prompts.length, STEPS + 1, 'one model call per step, and one for the recall');
+          assert.ok(seen.tools.every((tools) => tools.map((x) => x.name).join() === 'read,recall'), 'every call has the recall tool, after the host\'s');
+
+          // Every prompt within budget by exact o200k, and valid.
+          const sizes = seen.prompts.map((p, i) => ({ ...measure(p, seen.prompts[i - 1]), problems: problems(p) }));
+          const largest = Math.max(...sizes.map((s) => s.tokens));
+          assert.ok(largest <= BUDGET, `largest prompt ${largest} > ${BUDGET}`);
+          sizes.forEach((s, i) => assert.deepEqual(s.problems, [], `prompt ${i}`));
+          // Consecutive prompts extend each other, except where the manager compacted.
+          assert.equal(records.length, seen.prompts.length, 'one build per model call');
+          const compactions = records.filter((r) => r.compaction).length;
+          sizes.forEach((s, i) => {
+            if (i > 0 && !records[i].compaction) assert.ok(s.extends, `prompt ${i} does not extend prompt ${i - 1}, and no compaction ran`);
+          });
+          assert.ok(compactions >= w.compactions, `${compactions} compactions`);
+          const share = sizes.slice(1).reduce((n, s) => n + s.prefix, 0) / sizes.slice(1).reduce((n, s) => n + s.tokens, 0);
+          assert.ok(share >= w.share, `cache share ${share.toFixed(3)} < ${w.share}`);
+          // The usage the mock reported reached the manager, call by call.
+          records.forEach((r, i) => assert.equal(r.cache.observedRead, seen.usage[i].inputTokens.cacheRead, `record ${r.request}`));
+          assert.ok(records.at(-1).calibration.samples > 0, 'the calibration learned from the reported usage');
+          assert.ok(!warnings.some((x) => x.code === 'history-rebuilt'), 'the framework\'s history was taken in step by step');
+          ms.sort((a, b) => a - b);
+          t.diagnostic(`${v.name} ${mode} ${w.name}: ${seen.prompts.length} calls, ${compactions} compactions, largest prompt ${largest} / ${BUDGET}, cache share ${share.toFixed(3)}, transformParams median ${ms[ms.length >> 1].toFixed(2)} ms, p95 ${ms[Math.floor(ms.length * 0.95)].toFixed(2)} ms`);
+        });
+      }
+    }
+
+    it('a history the host edited (an exchange removed) is taken in anew, with a warning, and the prompt is valid', async () => {
+      const warnings = [];
+      const executed = [];
+      const { model: mock, seen } = mockModel(v.Mock, (prompt) => {
+        const n = prompt.filter((m) => m.role === 'tool').length;
+        return n % 4 === 3 ? [{ type: 'text', text: 'Paused.' }] : [callOf(`call-at-${prompt.length}`, 'read', { path: `src/f${prompt.length}.ts` })];
+      });
+      const model = ai.wrapLanguageModel({ model: mock, middleware: contextMiddleware({ budget: 50_000, countTokens: o200k, onWarning: (w) => warnings.push(w) }) });
+      const tools = { read: readTool(executed) };
+      const first = await ai.generateText({ model, system: 'You are a coding agent.', prompt: 'Read three files.', tools, stopWhen: ai.stepCountIs(10) });
+      // ai 7 gives every step's messages as `responseMessages`; ai 6 as `response.messages`.
+      const history = [{ role: 'user', content: 'Read three files.' }, ...(first.responseMessages ?? first.response.messages)];
+      assert.ok(history.length >= 7, `${history.length} messages`);
+      assert.equal(warnings.length, 0);
+      // The second exchange goes (the SDK refuses a call without its result), and the conversation goes on.
+      const removed = history.splice(3, 2);
+      assert.deepEqual(removed.map((m) => m.role), ['assistant', 'tool']);
+      history.push({ role: 'user', content: 'Now read one more.' });
+      const calls = seen.prompts.length;
+      await ai.generateText({ model, system: 'You are a coding agent.', messages: history, tools, stopWhen: ai.stepCountIs(2) });
+      assert.ok(warnings.some((w) => w.code === 'history-rebuilt'), 'the manager says it took the list in anew');
+      const edited = seen.prompts[calls];
+      assert.deepEqual(problems(edited), []);
+      const ids = edited.flatMap((m) => (Array.isArray(m.content) ? m.content.map((p) => p.toolCallId) : []));
+      assert.ok(!ids.includes(removed[0].content[0].toolCallId), 'the removed exchange is not sent');
+      assert.equal(edited.filter((m) => m.role !== 'system').length, history.length, 'the edited list, whole');
+      assert.deepEqual(problems(seen.prompts.at(-1)), []);
+    });
+
+    it('a conversation named in providerOptions is that conversation however it was edited; the name does not reach the provider', async () => {
+      const warnings = [];
+      const { model: mock, seen } = mockModel(v.Mock, (prompt) => {
+        const n = prompt.filter((m) => m.role === 'tool').length;
+        return n % 3 === 2 ? [{ type: 'text', text: 'Paused.' }] : [callOf(`call-at-${prompt.length}`, 'read', { path: `src/f${prompt.length}.ts` })];
+      });
+      const model = ai.wrapLanguageModel({ model: mock, middleware: contextMiddleware({ budget: 50_000, countTokens: o200k, onWarning: (w) => warnings.push(w) }) });
+      const tools = { read: readTool([], 2_000) };
+      const providerOptions = { devsContext: { conversation: 'task-42' }, openai: { store: false } };
+      const first = await ai.generateText({ model, prompt: 'Read two files.', tools, providerOptions, stopWhen: ai.stepCountIs(10) });
+      assert.deepEqual(seen.providerOptions, seen.prompts.map(() => ({ openai: { store: false } })), 'the other options pass on, without devsContext');
+      // `pruneMessages` removes every tool call and result: only the opening message is left as it was.
+      const history = ai.pruneMessages({ messages: [{ role: 'user', content: 'Read two files.' }, ...(first.responseMessages ?? first.response.messages)], toolCalls: 'all' });
+      assert.deepEqual(history.map((m) => m.role), ['user', 'assistant']);
+      const calls = seen.prompts.length;
+      await ai.generateText({ model, messages: [...history, { role: 'user', content: 'Go on.' }], tools, providerOptions, stopWhen: ai.stepCountIs(1) });
+      assert.deepEqual(warnings.map((w) => w.code), ['history-rebuilt']);
+      assert.deepEqual(seen.prompts[calls].map((m) => m.role), ['user', 'assistant', 'user']);
+      await assert.rejects(ai.generateText({ model, prompt: 'x', providerOptions: { devsContext: { conversation: 42 } } }), (e) => e instanceof TypeError && e.field === 'providerOptions.devsContext.conversation');
+    });
+
+    it('a 1 MB file in the prompt passes through whole, and costs nothing at each later step', async (t) => {
+      const { model: mock, seen } = mockModel(v.Mock, (prompt) => {
+        const n = prompt.filter((m) => m.role === 'tool').length;
+        return n === 10 ? [{ type: 'text', text: 'Seen.' }] : [callOf(`call-${n}`, 'read', { path: `src/f${n}.ts` })];
+      });
+      const middleware = contextMiddleware({ budget: 50_000, countTokens: o200k });
+      const ms = [];
+      const timed = { ...middleware, transformParams: async (o) => { const start = performance.now(); try { return await middleware.transformParams(o); } finally { ms.push(performance.now() - start); } } };
+      const bytes = new Uint8Array(1_000_000).map((_, i) => (i * 31) % 251);
+      await ai.generateText({
+        model: ai.wrapLanguageModel({ model: mock, middleware: timed }), tools: { read: readTool([], 1_000) }, stopWhen: ai.stepCountIs(20),
+        messages: [{ role: 'user', content: [{ type: 'text', text: 'What is in this file?' }, { type: 'file', data: bytes, mediaType: 'application/octet-stream' }] }],
+      });
+      assert.equal(seen.prompts.length, 11);
+      for (const prompt of seen.prompts) {
+        const file = prompt[0].content[1];
+        const data = file.data.data ?? file.data; // ai 7: `{ type: 'data', data }`
+        assert.equal(data.length, bytes.length);
+      }
+      // Each later call compares the messages the manager holds by their prints, not byte by byte.
+      const later = ms.slice(1).sort((a, b) => a - b);
+      assert.ok(later[later.length >> 1] < 50, `median ${later[later.length >> 1].toFixed(1)} ms a call`);
+      t.diagnostic(`${v.name}: first call ${ms[0].toFixed(1)} ms, later calls median ${later[later.length >> 1].toFixed(2)} ms`);
+    });
+
+    it('conversations through one wrapped model do not mix, even with the same opening message', async () => {
+      const warnings = [];
+      const { model: mock, seen } = mockModel(v.Mock, (prompt) => {
+        const results = prompt.filter((m) => m.role === 'tool').length;
+        return results >= 4 ? [{ type: 'text', text: 'Done.' }] : [callOf(`id-${Math.random().toString(36).slice(2)}`, 'read', { path: `src/f${results}.ts` })];
+      });
+      const model = ai.wrapLanguageModel({ model: mock, middleware: contextMiddleware({ budget: 50_000, countTokens: o200k, onWarning: (w) => warnings.push(w) }) });
+      const own = (who) => ai.tool({ inputSchema: ai.jsonSchema({ type: 'object', properties: { path: { type: 'string' } } }), execute: async ({ path }) => `${who} read ${path}` });
+      const talks = ['alice', 'bob', 'alice-too'].map((who) => ai.generateText({
+        model, system: 'You are a coding agent.', prompt: who === 'bob' ? 'Read the files, Bob.' : 'Read the files.', tools: { read: own(who) }, stopWhen: ai.stepCountIs(10),
+      }));
+      const results = await Promise.all(talks);
+      assert.deepEqual(results.map((r) => r.text), ['Done.', 'Done.', 'Done.']);
+      assert.equal(seen.prompts.length, 15);
+      for (const prompt of seen.prompts) {
+        const whose = new Set(prompt.flatMap((m) => (m.role === 'tool' ? m.content.map((p) => p.output.value.split(' ')[0]) : [])));
+        assert.ok(whose.size <= 1, `a prompt holds the outputs of ${[...whose].join(' and ')}`);
+        assert.deepEqual(problems(prompt), []);
+      }
+      assert.equal(warnings.length, 0, 'no conversation was rebuilt by another');
+    });
+
+    it('bad options are a TypeError or RangeError naming the field', () => {
+      const named = (kind, field) => (e) => e instanceof kind && e.field === field && e.message.includes(field);
+      assert.throws(() => contextMiddleware(), named(TypeError, 'options'));
+      assert.throws(() => contextMiddleware({}), named(TypeError, 'options.budget'));
+      assert.throws(() => contextMiddleware({ budget: '100k' }), named(TypeError, 'options.budget'));
+      assert.throws(() => contextMiddleware({ budget: 10 }), named(RangeError, 'options.budget'));
+      assert.throws(() => contextMiddleware({ budget: 20_000, countTokens: 'o200k' }), named(TypeError, 'options.countTokens'));
+      assert.throws(() => contextMiddleware({ budget: 20_000, store: {} }), named(TypeError, 'options.store.insertRawToolOutput'));
+      assert.throws(() => contextMiddleware({ budget: 20_000, system: 42 }), named(TypeError, 'options.system'));
+      assert.throws(() => contextMiddleware({ budget: 20_000, recall: 'yes' }), named(TypeError, 'options.recall'));
+      assert.throws(() => contextMiddleware({ budget: 20_000, maxConversations: 0 }), named(RangeError, 'options.maxConversations'));
+      assert.throws(() => contextMiddleware({ budget: 20_000, format: 'anthropic' }), named(TypeError, 'options.format'));
+      assert.equal(contextMiddleware({ budget: 20_000 }).specificationVersion, 'v3');
+    });
+
+    it('a host tool named recall is refused, naming it; with recall: false it is the host\'s', async () => {
+      const { model: mock, seen } = mockModel(v.Mock, () => [{ type: 'text', text: 'ok' }]);
+      const tools = { recall: ai.tool({ inputSchema: ai.jsonSchema({ type: 'object' }), execute: async () => 'mine' }) };
+      const wrapped = (options) => ai.wrapLanguageModel({ model: mock, middleware: contextMiddleware({ budget: 20_000, ...options }) });
+      await assert.rejects(ai.generateText({ model: wrapped({}), prompt: 'hi', tools }), (e) => e instanceof TypeError && e.field === 'params.tools[0].name');
+      const { text } = await ai.generateText({ model: wrapped({ recall: false }), prompt: 'hi', tools });
+      assert.equal(text, 'ok');
+      assert.deepEqual(seen.tools.at(-1).map((x) => x.name), ['recall']);
+    });
+  });
+}
+
+it('the README example and the JSDoc example type-check against ai 6 and ai 7', () => {
+  const readme = readFileSync(join(pkgDir, '../docs/frameworks/ai-sdk.md'), 'utf8').match(/```ts\n([\s\S]*?)```/)[1];
+  const jsdoc = readFileSync(join(pkgDir, 'dist/ai-sdk.d.ts'), 'utf8').match(/@example\n([\s\S]*?)\*\/\s*\n\s*export declare function contextMiddleware/)[1].replace(/^\s*\* ?/gm, '');
+  for (const [version, aiDir] of [['ai 6', 'node_modules/ai'], ['ai 7', 'node_modules/ai-7']]) {
+    const dir = mkdtempSync(join(tmpdir(), 'devs-context-ai-sdk-'));
+    try {
+      mkdirSync(join(dir, 'node_modules/@devs'), { recursive: true });
+      mkdirSync(join(dir, 'node_modules/@ai-sdk'), { recursive: true });
+      symlinkSync(pkgDir, join(dir, 'node_modules/@devs/context'), 'dir');
+      symlinkSync(join(pkgDir, aiDir), join(dir, 'node_modules/ai'), 'dir');
+      // Each version's own provider types, as a host with that version installs them.
+      const provider = aiDir === 'node_modules/ai' ? 'node_modules/@ai-sdk/provider' : 'node_modules/ai-7/node_modules/@ai-sdk/provider';
+      symlinkSync(join(pkgDir, provider), join(dir, 'node_modules/@ai-sdk/provider'), 'dir');
+      symlinkSync(join(pkgDir, 'node_modules/@types'), join(dir, 'node_modules/@types'), 'dir');
+      writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'examples', private: true, type: 'module' }));
+      writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({
+        compilerOptions: { target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, lib: ['es2022', 'dom'], types: ['node'], skipLibCheck: true },
+        include: ['*.ts'],
+      }));
+      writeFileSync(join(dir, 'readme.ts'), `${readme}\nexport {};\n`);
+      writeFileSync(join(dir, 'jsdoc.ts'), `${jsdoc}\nexport {};\n`);
+      try {
+        execFileSync(process.execPath, [join(pkgDir, 'node_modules/typescript/bin/tsc'), '-p', dir], { cwd: dir, encoding: 'utf8', stdio: 'pipe' });
+      } catch (error) {
+        assert.fail(`${version}:\n${error.stdout}${error.stderr}`);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+});
