@@ -1,0 +1,121 @@
+// The host's options, read once and checked when the context is made: a bad one is a
+// TypeError or RangeError naming the field, before any run, not at the first model call.
+import type { CallModelInputFilterArgs } from '@openai/agents';
+import type { ContextManagerOptions, ContextWarning, LedgerRecord, StateRepository, SummarizerClient, TokenCounter } from '@devs/context';
+
+/** Options of `contextFilter`. */
+export interface OpenAIAgentsContextOptions {
+  /** The bound on every model input, in tokens (the instructions included), a whole number >= 1000: the provider's count, through the calibration. */
+  budget: number;
+  /** Counts a text's tokens. Default length / 4; `createTokenCounter('o200k_base')` from `@devs/context/tokenizers` counts exactly. */
+  countTokens?: TokenCounter;
+  /** Summarizes the oldest turns when masking is not enough (an object with `summarize`, or that function). Without one, they are dropped, with a note saying so. */
+  summarizer?: SummarizerClient | SummarizerClient['summarize'];
+  /** Milliseconds a summarizer may take before it counts as failed. Default 120,000. */
+  summarizerTimeoutMs?: number;
+  /**
+   * Where texts are stored whole before they are masked or cut, shared by every
+   * conversation (its ids must be unique across them, as a database's are). Default: one
+   * store per conversation, in memory, let go of with it; ids unique across the filter.
+   */
+  store?: StateRepository;
+  /** Give the agent the recall tool (`recallTool`) and tell it how to read a stored text back. Default true. */
+  recall?: boolean;
+  /** Receives each model input's ledger record, with the conversation's name. A throw fails that model call. */
+  onLedger?: (record: LedgerRecord, conversation: string) => void;
+  /** Receives each warning of a build (a store or summarizer that failed, a history taken in anew), with the conversation's name. A throw fails that model call. */
+  onWarning?: (warning: ContextWarning, conversation: string) => void;
+  /** An input past this share of the budget is compacted. Default 0.75. */
+  highWater?: number;
+  /** A compaction brings the input down to this share of the budget. Default 0.25. */
+  lowWater?: number;
+  /** The newest items a compaction keeps whole, as a share of the budget. Default 0.1. */
+  recentShare?: number;
+  /** The largest share of the budget one text may take before it is cut, head and tail. Default 0.15. */
+  partShare?: number;
+  /** No summarizer prompt exceeds this share of the budget. Default 0.4. */
+  summarizerShare?: number;
+  /** Keep the opening user message (the task) in every input. Default true. */
+  keepFirstMessage?: boolean;
+  /** Learn the provider's count from the usage the wrapped model reports. Default true. */
+  calibrate?: boolean;
+  /** Milliseconds the store may take before it counts as failed. No bound by default. */
+  callbackTimeoutMs?: number;
+  /**
+   * Names the conversation a filtered model call belongs to, from the filter's arguments
+   * (the run's `context`, say: `({ context }) => context.threadId`). Calls with the same
+   * name share a manager; a history edited in between is taken in anew, with a
+   * `history-rebuilt` warning. `undefined`, no option, or a call through `boundedModel`
+   * (which has no such arguments): the conversation is the one whose items so far begin
+   * the input (two runs with the same opening message stay apart from their first
+   * different item).
+   */
+  conversation?: (args: CallModelInputFilterArgs) => string | undefined;
+  /** How many conversations' managers are kept; past it the least recently used is let go of. Default 64. */
+  maxConversations?: number;
+}
+
+const MANAGER_KEYS = [
+  'budget', 'countTokens', 'summarizer', 'summarizerTimeoutMs', 'store', 'recall', 'highWater', 'lowWater',
+  'recentShare', 'partShare', 'summarizerShare', 'keepFirstMessage', 'calibrate', 'callbackTimeoutMs',
+] as const;
+
+const DEFAULT_MAX_CONVERSATIONS = 64;
+
+function fieldError<E extends TypeErrorConstructor | RangeErrorConstructor>(Type: E, field: string, message: string): InstanceType<E> {
+  return Object.assign(new Type(`${field} ${message}`), { code: Type === RangeError ? 'ERR_OUT_OF_RANGE' : 'ERR_INVALID_ARG_TYPE', field }) as InstanceType<E>;
+}
+
+/** What the context reads of the host's options: a manager's, and its own. */
+export interface ReadOptions {
+  /** The managers' options, without the system prompt (each manager's is its agent's instructions). */
+  manager: Omit<ContextManagerOptions, 'system'>;
+  recall: boolean;
+  store: StateRepository | undefined;
+  onLedger: OpenAIAgentsContextOptions['onLedger'];
+  onWarning: OpenAIAgentsContextOptions['onWarning'];
+  conversation: OpenAIAgentsContextOptions['conversation'];
+  maxConversations: number;
+}
+
+/**
+ * The host's options, read once. The managers' own options are checked by the manager
+ * itself (`check` makes one and frees it), so each is refused with the same words and
+ * field name as `new ContextManager` would.
+ * @throws {TypeError} naming the option of the wrong type (`options.system`: the agent's instructions are the system prompt).
+ * @throws {RangeError} naming the option out of range.
+ */
+export function readOptions(options: unknown, check: (manager: ContextManagerOptions) => void): ReadOptions {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) throw fieldError(TypeError, 'options', 'must be an object with at least a budget');
+  const o = options as Record<string, unknown>;
+  if (o.system !== undefined) throw fieldError(TypeError, 'options.system', "is the agent's instructions: set them on the Agent");
+  if (o.format !== undefined && o.format !== 'openai-responses') throw fieldError(TypeError, 'options.format', "is always 'openai-responses' (the Agents SDK's input items)");
+  const manager: Record<string, unknown> = {};
+  for (const key of MANAGER_KEYS) if (o[key] !== undefined) manager[key] = o[key];
+  manager.recall = o.recall === undefined ? true : o.recall;
+  // The callbacks are checked as the manager checks its own; the context passes its wrappers.
+  if (o.onLedger !== undefined) manager.onLedger = o.onLedger;
+  if (o.onWarning !== undefined) manager.onWarning = o.onWarning;
+  check({ ...(manager as object), format: 'openai-responses' } as ContextManagerOptions);
+  delete manager.onLedger;
+  delete manager.onWarning;
+  if (o.conversation !== undefined && typeof o.conversation !== 'function') throw fieldError(TypeError, 'options.conversation', `must be a function of the filter's arguments that returns a string, got ${typeof o.conversation}`);
+  const max = o.maxConversations === undefined ? DEFAULT_MAX_CONVERSATIONS : o.maxConversations;
+  if (typeof max !== 'number') throw fieldError(TypeError, 'options.maxConversations', `must be a number, got ${typeof max}`);
+  if (!Number.isInteger(max) || max < 1) throw fieldError(RangeError, 'options.maxConversations', `must be a whole number >= 1, got ${max}`);
+  return {
+    manager: { ...(manager as object), format: 'openai-responses' } as Omit<ContextManagerOptions, 'system'>,
+    recall: manager.recall === true,
+    store: manager.store as StateRepository | undefined,
+    onLedger: o.onLedger as ReadOptions['onLedger'],
+    onWarning: o.onWarning as ReadOptions['onWarning'],
+    conversation: o.conversation as ReadOptions['conversation'],
+    maxConversations: max,
+  };
+}
+
+/** The field an error from the `conversation` option names. */
+export function conversationName(value: unknown): string | undefined {
+  if (value === undefined || typeof value === 'string') return value;
+  throw fieldError(TypeError, 'options.conversation()', `must return a string or undefined, got ${value === null ? 'null' : typeof value}`);
+}
