@@ -274,6 +274,40 @@ impl ManagerCore {
         out
     }
 
+    /// The manager's state between builds, encoded by the rules (`context::state`).
+    pub fn state(&self) -> Vec<u8> {
+        self.m.encode_state()
+    }
+
+    /// Makes this new manager the one `bytes` encodes, checked whole first; an altered,
+    /// cut short or newer state is an error naming `field` and where, and nothing changes.
+    /// Its journal starts empty: the state holds what the events before it made.
+    pub fn restore_state(&mut self, bytes: &[u8], field: &str) -> Out<()> {
+        self.m
+            .decode_state(bytes)
+            .map_err(|e| e.field_error(field).report())?;
+        self.journal = JournalOut::default();
+        Ok(())
+    }
+
+    /// The store ids whose index lines a restored manager needs: those the index names, and
+    /// those of the parts still shown. One text each.
+    pub fn needed_lines(&self) -> String {
+        let m = &self.m;
+        let live = m
+            .store_ids
+            .iter()
+            .filter(|((i, _), _)| *i >= m.first_live || *i == 0)
+            .map(|(_, id)| id.as_str());
+        crate::frame(|f| {
+            for id in m.index.ids().chain(live) {
+                f.text(|p| {
+                    p.lit(id);
+                });
+            }
+        })
+    }
+
     /// Applies a journal taken from a manager made the same way, checked whole first: all
     /// of its events, or none. An altered, cut short or newer one is an error naming
     /// `field` and where; its events are not journaled again (the shell keeps them).

@@ -6,7 +6,8 @@
 import { argumentError, checked, errorText } from './errors.js';
 import { FrameReader, frameTemplates, frameText, frameTexts } from './frame.js';
 import { type Adapter, type NeutralMessage, type NeutralPart, type Plan, type PlannedMessage, Kind, NONE, Role, WHOLE, lazy } from './providers/neutral.js';
-import { applyJournal, replayV1, takeJournal, type LoggedCall } from './journal.js';
+import { applyJournal, encodeBase64, replayV1, takeJournal, type LoggedCall } from './journal.js';
+import { decodeBase64 } from './base64.js';
 import { callMethod, string, type Bag } from './read.js';
 import { utf8Length } from './runtime.js';
 import { textKey } from './text-key.js';
@@ -121,7 +122,9 @@ export interface Built {
 
 /** What an engine is, as JSON data: see `Engine.state`. */
 export interface EngineState {
-  /** The journal that made the rules' state: base64 chunks, in order (format 2). */
+  /** The rules' state, encoded by them (base64): what a snapshot and a session's checkpoint hold. */
+  rules?: string;
+  /** The journal since `rules` (or since the start): base64 chunks, in order. */
   events?: string[];
   /** Format 1: the rules' calls that made their state, replayed before `events`. */
   log?: LoggedCall[];
@@ -132,9 +135,14 @@ export interface EngineState {
   summary: string;
   tail: string;
   ledger: LedgerRecord[];
+  /** How many records came before `ledger[0]` (a snapshot keeps the last few). */
+  ledgerFrom?: number;
   /** The index line of each text the engine stored, by store id (absent in snapshots written before the index). */
   lines?: Record<string, string>;
 }
+
+/** Records a snapshot or a checkpoint keeps: the last, for `recordUsage`, and a few before it. */
+const LEDGER_KEPT = 8;
 
 /**
  * What changed in an engine since the last `changes()`, as JSON data: a session writes one
@@ -157,9 +165,15 @@ export interface EngineChanges {
   lines?: Array<[string, string]>;
 }
 
-/** The state `list`, each from the state the one before it left, makes, from a new engine. */
-export function foldChanges(list: Iterable<EngineChanges>): EngineState {
-  const state: EngineState = { messages: [], calls: [], summary: '', tail: '', ledger: [] };
+/**
+ * The state `list`, each from the state the one before it left, makes, from `base` (a
+ * checkpoint) or a new engine.
+ */
+export function foldChanges(list: Iterable<EngineChanges>, base?: EngineState): EngineState {
+  const state: EngineState = base
+    ? { ...base, messages: [...base.messages], calls: [...base.calls], ledger: [...base.ledger], events: [...(base.events ?? [])], lines: { ...base.lines } }
+    : { messages: [], calls: [], summary: '', tail: '', ledger: [] };
+  const ledgerBase = state.ledgerFrom ?? 0;
   for (const c of list) {
     // Rows of format 1 come before any of format 2: a session is only ever upgraded.
     if (c.log?.length) (state.log ??= []).push(...c.log);
@@ -168,7 +182,7 @@ export function foldChanges(list: Iterable<EngineChanges>): EngineState {
     for (const call of c.calls) state.calls.push(call);
     if (c.summary !== undefined) state.summary = c.summary;
     if (c.tail !== undefined) state.tail = c.tail;
-    state.ledger.length = c.ledgerFrom;
+    state.ledger.length = Math.max(0, c.ledgerFrom - ledgerBase);
     for (const r of c.ledger) state.ledger.push(r);
     for (const [id, line] of c.lines ?? []) (state.lines ??= {})[id] = line;
   }
@@ -198,8 +212,10 @@ export class Engine {
   #lastRequest: { system?: unknown; messages: unknown[] } | undefined = undefined;
   /** The index as last written, and the frame of ids it was written from. */
   #index = { ids: '', text: '' };
-  /** Committed records, oldest first. */
+  /** Committed records, oldest first (those since the state it was restored from). */
   readonly records: LedgerRecord[] = [];
+  /** How many records came before `records[0]`. */
+  #ledgerBase = 0;
   /** While a journal is open: how to take back what changed, newest last. */
   #undo: Array<() => void> | null = null;
   /**
@@ -232,10 +248,21 @@ export class Engine {
   state(): EngineState {
     const messages = this.#messages.map((_, i) => this.#kept(i));
     const calls = this.#callIds.map((id, c): [string, string] => [id, this.#callNames[c]]);
+    const ledger = this.records.slice(-LEDGER_KEPT);
+    // The rules' state, not the journal that made it: what it costs is its size, not its age.
+    const state: EngineState = {
+      rules: encodeBase64(this.core.state()), messages, calls, summary: this.#summary, tail: this.#tail, ledger, ledgerFrom: this.requestCount - ledger.length,
+    };
+    // The lines the index will need: those it names, and those of the parts still shown.
+    const needed = frameTexts(this.core.needed_lines()).filter((id) => this.#lines.has(id));
+    if (needed.length) state.lines = Object.fromEntries(needed.map((id) => [id, this.#lines.get(id) as string]));
     // A copy through JSON: the caller's snapshot shares nothing with the engine.
-    const state: EngineState = { events: this.#journal(), messages, calls, summary: this.#summary, tail: this.#tail, ledger: this.records };
-    if (this.#lines.size) state.lines = Object.fromEntries(this.#lines);
     return JSON.parse(JSON.stringify(state)) as EngineState;
+  }
+
+  /** Requests built so far, the records before the state it was restored from included. */
+  get requestCount(): number {
+    return this.#ledgerBase + this.records.length;
   }
 
   #kept(i: number): EngineState['messages'][number] {
@@ -260,19 +287,19 @@ export class Engine {
     const messages: EngineChanges['messages'] = [];
     for (const i of [...this.#dirty].sort((a, b) => a - b)) if (i < this.#messages.length) messages.push([i, this.#kept(i)]);
     const chunks = this.#journal();
-    const ledgerFrom = Math.min(given.ledger, this.records.length);
+    const ledgerFrom = Math.min(given.ledger, this.requestCount);
     const changes: EngineChanges = {
       messages,
       calls: this.#callIds.slice(given.calls).map((id, c): [string, string] => [id, this.#callNames[given.calls + c]]),
       ledgerFrom,
-      ledger: this.records.slice(ledgerFrom),
+      ledger: this.records.slice(Math.max(0, ledgerFrom - this.#ledgerBase)),
     };
     if (this.#summary !== given.summary) changes.summary = this.#summary;
     if (this.#tail !== given.tail) changes.tail = this.#tail;
     if (this.#lines.size > given.lines) changes.lines = [...this.#lines].slice(given.lines);
     if (chunks.length > given.log) changes.events = chunks.slice(given.log);
     this.#dirty.clear();
-    this.#given = { log: this.#chunks.length, calls: this.#callIds.length, ledger: this.records.length, summary: this.#summary, tail: this.#tail, lines: this.#lines.size };
+    this.#given = { log: this.#chunks.length, calls: this.#callIds.length, ledger: this.requestCount, summary: this.#summary, tail: this.#tail, lines: this.#lines.size };
     return JSON.parse(JSON.stringify(changes)) as EngineChanges;
   }
 
@@ -282,6 +309,16 @@ export class Engine {
    * by the caller for its shape; `field` names it in errors.
    */
   restore(state: EngineState, field: string): void {
+    if (state.rules !== undefined) {
+      let bytes: Uint8Array;
+      try {
+        bytes = decodeBase64(state.rules);
+      } catch {
+        throw argumentError(TypeError, `${field}.rules`, 'is not base64: it was altered');
+      }
+      checked(() => this.core.restore_state(bytes, `${field}.rules`));
+    }
+    this.#ledgerBase = state.ledgerFrom ?? 0;
     this.#replay(state.log, state.events ?? [], field);
     this.apply({ ...state, log: undefined, events: undefined, messages: state.messages.map((m, i) => [i, m]), ledgerFrom: 0, lines: Object.entries(state.lines ?? {}) }, field);
   }
@@ -336,11 +373,11 @@ export class Engine {
     }
     if (changes.summary !== undefined) this.#summary = changes.summary;
     if (changes.tail !== undefined) this.#tail = changes.tail;
-    this.records.length = changes.ledgerFrom;
+    this.records.length = Math.max(0, changes.ledgerFrom - this.#ledgerBase);
     this.records.push(...changes.ledger);
     for (const [id, line] of changes.lines ?? []) this.#lines.set(id, line);
     this.#dirty.clear();
-    this.#given = { log: this.#chunks.length, calls: this.#callIds.length, ledger: this.records.length, summary: this.#summary, tail: this.#tail, lines: this.#lines.size };
+    this.#given = { log: this.#chunks.length, calls: this.#callIds.length, ledger: this.requestCount, summary: this.#summary, tail: this.#tail, lines: this.#lines.size };
   }
 
   /** Opens a journal: `rollback()` takes back everything until `commit()`. */
@@ -528,7 +565,7 @@ export class Engine {
     const last = this.records[this.records.length - 1];
     if (last) {
       // Its figures change: the next `changes()` gives it again.
-      this.#given.ledger = Math.min(this.#given.ledger, this.records.length - 1);
+      this.#given.ledger = Math.min(this.#given.ledger, this.requestCount - 1);
       if (figures.read !== undefined) last.cache.observedRead = figures.read;
       if (figures.write !== undefined) last.cache.observedWrite = figures.write;
     }

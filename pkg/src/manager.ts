@@ -379,7 +379,7 @@ export async function buildOnce<Message>(engine: Engine, hooks: Hooks): Promise<
 
 /** Appends the reminders due at this request, inside its journal. */
 async function remind(engine: Engine, hooks: Hooks): Promise<void> {
-  const request = engine.records.length + 1;
+  const request = engine.requestCount + 1;
   for (const [i, r] of hooks.reminders.entries()) {
     if (request % r.every !== 0) continue;
     const field = `options.reminders[${i}].text`;

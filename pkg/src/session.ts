@@ -322,7 +322,7 @@ export class ContextSession<Message = unknown> {
       try {
         engine.append(JSON.parse(text) as unknown[], (i) => `queued append ${seq}, messages[${i}]`);
       } catch (error) {
-        this.#parts.onWarning?.({ request: engine.records.length + 1, code: 'append-refused', message: `a queued append was left out: ${errorText(error)}`, error });
+        this.#parts.onWarning?.({ request: engine.requestCount + 1, code: 'append-refused', message: `a queued append was left out: ${errorText(error)}`, error });
       }
     }
   }

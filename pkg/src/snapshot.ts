@@ -8,8 +8,9 @@ import { textKey } from './text-key.js';
 import type { ContextFormat, ContextSnapshot } from './types.js';
 
 /**
- * The version `snapshot()` writes: 2, the rules' journal (`events`). Version 1 held the
- * rules' calls by name (`log`); it is read still, and what it makes is written as 2.
+ * The version `snapshot()` writes: 2, the rules' state as they encode it (`rules`), not the
+ * history that made it. Version 1 held the rules' calls by name (`log`); it is read still,
+ * and what it makes is written as 2.
  */
 export const SNAPSHOT_VERSION = 2;
 
@@ -34,7 +35,9 @@ export function readSnapshot(value: unknown, format: ContextFormat, config: stri
     string(`${at}.log[${i}][0]`, c[0]);
     return c as [string, ...unknown[]];
   }) : undefined;
-  const events = version === 1 ? undefined : array(`${at}.events`, snap.events).map((e, i) => string(`${at}.events[${i}]`, e));
+  const rules = version === 1 ? undefined : string(`${at}.rules`, snap.rules);
+  const events = snap.events === undefined ? undefined : array(`${at}.events`, snap.events).map((e, i) => string(`${at}.events[${i}]`, e));
+  const ledgerFrom = snap.ledgerFrom === undefined ? undefined : number(`${at}.ledgerFrom`, snap.ledgerFrom);
   const messages = array(`${at}.messages`, snap.messages).map((m, i) => {
     if (m === null) return null;
     const field = `${at}.messages[${i}]`;
@@ -56,7 +59,9 @@ export function readSnapshot(value: unknown, format: ContextFormat, config: stri
   const ledger = array(`${at}.ledger`, snap.ledger).map((r, i) => object(`${at}.ledger[${i}]`, r)) as unknown as EngineState['ledger'];
   const state: EngineState = { messages, calls, summary: string(`${at}.summary`, snap.summary), tail: string(`${at}.tail`, snap.tail), ledger };
   if (log) state.log = log;
+  if (rules !== undefined) state.rules = rules;
   if (events) state.events = events;
+  if (ledgerFrom !== undefined) state.ledgerFrom = ledgerFrom;
   if (snap.lines !== undefined) {
     const lines = object(`${at}.lines`, snap.lines);
     for (const [id, line] of Object.entries(lines)) string(`${at}.lines[${JSON.stringify(id)}]`, line);

@@ -698,8 +698,12 @@ export interface ContextSnapshot {
   format: ContextFormat;
   /** Which budget, shares, system prompt and pinned texts the manager had: `restore` needs the same. */
   config: string;
-  /** The rules' journal: the events that made their state, in the rules' own encoding (base64), applied again by `restore` (no callback is called). */
+  /** The rules' state, in their own encoding (base64): what `restore` makes them from, with no callback called. */
+  rules?: string;
+  /** Events of the rules' journal after `rules`, in their encoding (base64): none in a snapshot, some in a session's checkpoint. */
   events?: string[];
+  /** How many ledger records came before `ledger[0]`: a snapshot keeps the last few. */
+  ledgerFrom?: number;
   /** Version 1: the rules' calls that made their state. */
   log?: unknown[][];
   /** A check of all the rest, with keys in any order: a snapshot altered or cut short is refused. */

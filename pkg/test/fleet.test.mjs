@@ -48,10 +48,13 @@ async function reference() {
 
 /** The texts a session stored, by number, and how many rows the store has for it. */
 async function outputsOf(store, id, context) {
-  // Every text the session stored has its line in the index's book.
-  const seqs = new Set(Object.keys(context.snapshot().lines ?? {}));
+  // A session's texts are numbered from 1, in the order it stored them.
   const texts = [];
-  for (const storeId of [...seqs].sort()) texts.push([storeId, (await store.getRawToolOutput(storeId))?.rawContent]);
+  for (let seq = 1; ; seq++) {
+    const row = await store.getRawToolOutput(`${id}:${seq}`);
+    if (!row) break;
+    texts.push([`${id}:${seq}`, row.rawContent]);
+  }
   return texts;
 }
 

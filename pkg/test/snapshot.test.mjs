@@ -112,10 +112,10 @@ describe('a snapshot that cannot be restored', () => {
   it('cut short or altered: a TypeError naming the first bad field', async () => {
     const { snapshot, store } = await taken();
     const without = (key) => Object.fromEntries(Object.entries(snapshot).filter(([k]) => k !== key));
-    assertFieldError(thrown(() => restore(without('events'), store)), TypeError, 'snapshot.events');
+    assertFieldError(thrown(() => restore(without('rules'), store)), TypeError, 'snapshot.rules');
     assertFieldError(thrown(() => restore(without('messages'), store)), TypeError, 'snapshot.messages');
-    assertFieldError(thrown(() => restore({ ...snapshot, events: snapshot.events.slice(0, -1) }, store)), TypeError, 'snapshot.check');
-    assertFieldError(thrown(() => restore({ ...snapshot, events: [1] }, store)), TypeError, 'snapshot.events[0]');
+    assertFieldError(thrown(() => restore({ ...snapshot, rules: snapshot.rules.slice(0, -8) }, store)), TypeError, 'snapshot.check');
+    assertFieldError(thrown(() => restore({ ...snapshot, rules: 1 }, store)), TypeError, 'snapshot.rules');
     assertFieldError(thrown(() => restore({ ...snapshot, summary: 'something else' }, store)), TypeError, 'snapshot.check');
     assertFieldError(thrown(() => restore({ ...snapshot, calls: [[1, 'x']] }, store)), TypeError, 'snapshot.calls[0][0]');
     assertFieldError(thrown(() => restore({ ...snapshot, format: 'anthropic' }, store)), TypeError, 'snapshot.format');
@@ -128,7 +128,7 @@ describe('a snapshot that cannot be restored', () => {
     const { snapshot, store } = await taken();
     const rows = store.getRawToolOutputs().length;
     thrown(() => restore({ ...snapshot, version: 7 }, store));
-    thrown(() => restore({ ...snapshot, events: [] }, store));
+    thrown(() => restore({ ...snapshot, rules: '' }, store));
     assert.equal(store.getRawToolOutputs().length, rows);
     assert.ok(rows > 0, 'the session stored outputs');
   });
@@ -148,24 +148,29 @@ describe('a snapshot that cannot be restored', () => {
 });
 
 describe("what a snapshot keeps of the rules' state", () => {
-  it('their journal, in their own encoding: no method name, and a journal altered is refused naming the event', async () => {
+  it('their state, in their own encoding, not the history that made it: no method name, and its size is not its age', async () => {
     const manager = new ContextManager({ format: 'openai-chat', budget: 4_000, summarizer: () => 'done so far' });
     manager.append({ role: 'user', content: 'go' });
-    for (let t = 0; t < 30; t++) {
+    const sizes = [];
+    for (let t = 0; t < 120; t++) {
       manager.append({ role: 'assistant', content: `step ${t} `.repeat(60) });
       manager.append({ role: 'user', content: 'on' });
       await manager.build();
+      if (t === 39 || t === 119) sizes.push(JSON.stringify(manager.snapshot()).length);
     }
     const snap = manager.snapshot();
     assert.equal(snap.version, 2);
     assert.equal(snap.log, undefined);
-    assert.ok(snap.events.length >= 1 && snap.events.every((e) => typeof e === 'string'));
+    assert.equal(typeof snap.rules, 'string');
     const text = JSON.stringify(snap);
     for (const name of ['persisted', 'measured', 'summarized', 'set_tail', 'begin', 'commit', 'render']) assert.ok(!text.includes(`["${name}"`), name);
-    // An event altered: refused before anything is made of it.
-    const bytes = Buffer.from(snap.events[0], 'base64');
-    bytes[bytes.length - 1] = 250;
-    const altered = { ...snap, events: [bytes.toString('base64'), ...snap.events.slice(1)] };
-    assertFieldError(thrown(() => ContextManager.restore(altered, { format: 'openai-chat', budget: 4_000, summarizer: () => 'x' })), TypeError, 'snapshot.check');
+    assert.ok(snap.ledger.length <= 8, 'the last records, not every one');
+    // Three times the turns, not three times the size: what is folded away is a few bytes.
+    assert.ok(sizes[1] < 1.6 * sizes[0], `${sizes.join(' → ')} characters`);
+    // An altered state: refused before anything is made of it.
+    const bytes = Buffer.from(snap.rules, 'base64');
+    bytes[bytes.length - 3] ^= 0xff;
+    assertFieldError(thrown(() => ContextManager.restore({ ...snap, rules: bytes.toString('base64') }, { format: 'openai-chat', budget: 4_000, summarizer: () => 'x' })), TypeError, 'snapshot.check');
   });
+
 });

@@ -52,6 +52,24 @@ impl Default for Calibration {
 }
 
 impl Calibration {
+    /// The observations kept, oldest first: with `overhead` and `ratio`, the whole state.
+    pub fn observations(&self) -> impl Iterator<Item = (f64, f64)> + '_ {
+        self.samples.iter().copied()
+    }
+
+    /// A calibration as it was: its observations (at most [`SAMPLES`]), overhead and ratio.
+    pub fn from_parts(observations: Vec<(f64, f64)>, overhead: f64, ratio: f64) -> Calibration {
+        let mut samples: VecDeque<(f64, f64)> = observations.into();
+        while samples.len() > SAMPLES {
+            samples.pop_front();
+        }
+        Calibration {
+            samples,
+            overhead,
+            ratio: ratio.clamp(MIN_RATIO, MAX_RATIO),
+        }
+    }
+
     pub fn samples(&self) -> usize {
         self.samples.len()
     }

@@ -12,6 +12,7 @@
 //! newer version is refused naming where; an event out of place (an answer to a need the
 //! manager does not have) is refused by `apply`.
 
+use super::codec::{Reader, float, optional_text, text, uint};
 use super::history::{Kind, NewMessage, Part, Refused, Role};
 use super::recall::Ask;
 use super::{Manager, Need};
@@ -434,99 +435,6 @@ fn kind_code(k: Kind) -> u8 {
         Kind::Call => 2,
         Kind::Result => 3,
         Kind::Opaque => 4,
-    }
-}
-
-fn uint(out: &mut Vec<u8>, mut v: u64) {
-    loop {
-        let b = (v & 0x7f) as u8;
-        v >>= 7;
-        if v == 0 {
-            out.push(b);
-            return;
-        }
-        out.push(b | 0x80);
-    }
-}
-
-fn float(out: &mut Vec<u8>, v: f64) {
-    out.extend_from_slice(&v.to_le_bytes());
-}
-
-fn text(out: &mut Vec<u8>, s: &str) {
-    uint(out, s.len() as u64);
-    out.extend_from_slice(s.as_bytes());
-}
-
-fn optional_text(out: &mut Vec<u8>, s: Option<&str>) {
-    match s {
-        None => out.push(0),
-        Some(s) => {
-            out.push(1);
-            text(out, s);
-        }
-    }
-}
-
-struct Reader<'a> {
-    bytes: &'a [u8],
-    at: usize,
-}
-
-impl Reader<'_> {
-    fn byte(&mut self) -> Result<u8, ()> {
-        let b = *self.bytes.get(self.at).ok_or(())?;
-        self.at += 1;
-        Ok(b)
-    }
-
-    fn uint(&mut self) -> Result<u64, ()> {
-        let mut v: u64 = 0;
-        for shift in (0..64).step_by(7) {
-            let b = self.byte()?;
-            v |= u64::from(b & 0x7f) << shift;
-            if b & 0x80 == 0 {
-                return Ok(v);
-            }
-        }
-        Err(())
-    }
-
-    /// A count of things that follow, each at least a byte: no more than the bytes left.
-    fn count(&mut self) -> Result<usize, ()> {
-        let n = self.uint()?;
-        let n = usize::try_from(n).map_err(|_| ())?;
-        if n > self.bytes.len() - self.at {
-            return Err(());
-        }
-        Ok(n)
-    }
-
-    fn float(&mut self) -> Result<f64, ()> {
-        let end = self.at.checked_add(8).ok_or(())?;
-        let b: [u8; 8] = self
-            .bytes
-            .get(self.at..end)
-            .ok_or(())?
-            .try_into()
-            .map_err(|_| ())?;
-        self.at = end;
-        Ok(f64::from_le_bytes(b))
-    }
-
-    fn text(&mut self) -> Result<String, &'static str> {
-        let n = self.count().map_err(|_| "is cut short")?;
-        let b = &self.bytes[self.at..self.at + n];
-        self.at += n;
-        String::from_utf8(b.to_vec()).map_err(|_| "is not UTF-8")
-    }
-
-    fn optional_text(&mut self) -> Result<Option<String>, &'static str> {
-        match self.byte().map_err(|_| "is cut short")? {
-            0 => Ok(None),
-            1 => self.text().map(Some),
-            _ => Err("is not a text or none"),
-        }
     }
 }
 

@@ -122,6 +122,21 @@ pub enum Warning {
 }
 
 impl Warning {
+    /// Every warning, in a fixed order: a warning's place here is its number in a manager's
+    /// encoded state (new ones go last).
+    pub const ALL: [Warning; 10] = [
+        Warning::StoreFailed,
+        Warning::SummarizerFailed,
+        Warning::SummaryOverCap,
+        Warning::SummaryDropped,
+        Warning::Squeezed,
+        Warning::Deferred,
+        Warning::OpenLoopThinkingDropped,
+        Warning::UserTextDropped,
+        Warning::UsageSetAside,
+        Warning::HistoryRebuilt,
+    ];
+
     pub fn code(self) -> &'static str {
         match self {
             Warning::StoreFailed => "store-failed",

@@ -21,6 +21,7 @@
 //! ledger says so; a compaction that would have to drop the thinking of an open tool loop
 //! waits while the request still fits the budget.
 
+mod codec;
 mod fold;
 pub mod history;
 pub mod index;
@@ -29,6 +30,7 @@ pub mod ledger;
 pub mod policy;
 pub mod recall;
 pub mod render;
+pub mod state;
 
 use std::collections::{BTreeMap, VecDeque};
 

@@ -23,7 +23,7 @@ fn config(budget: f64) -> Config {
     Config::new("options", budget, Options::default()).unwrap()
 }
 
-#[derive(Default)]
+#[derive(Default, Clone)]
 struct Host {
     /// Texts and labels (tool names) by message, then part.
     texts: Vec<Vec<String>>,
@@ -1050,3 +1050,4 @@ fn the_ledger_escapes_what_it_writes() {
 mod fold;
 
 mod replay;
+mod state;

@@ -1,0 +1,95 @@
+//! The primitives of the rules' encodings (the journal, a manager's state): whole numbers
+//! as LEB128, `f64` little-endian, strings as a length and UTF-8, an option as a flag.
+
+pub fn uint(out: &mut Vec<u8>, mut v: u64) {
+    loop {
+        let b = (v & 0x7f) as u8;
+        v >>= 7;
+        if v == 0 {
+            out.push(b);
+            return;
+        }
+        out.push(b | 0x80);
+    }
+}
+
+pub fn float(out: &mut Vec<u8>, v: f64) {
+    out.extend_from_slice(&v.to_le_bytes());
+}
+
+pub fn text(out: &mut Vec<u8>, s: &str) {
+    uint(out, s.len() as u64);
+    out.extend_from_slice(s.as_bytes());
+}
+
+pub fn optional_text(out: &mut Vec<u8>, s: Option<&str>) {
+    match s {
+        None => out.push(0),
+        Some(s) => {
+            out.push(1);
+            text(out, s);
+        }
+    }
+}
+
+pub struct Reader<'a> {
+    pub bytes: &'a [u8],
+    pub at: usize,
+}
+
+impl Reader<'_> {
+    pub fn byte(&mut self) -> Result<u8, ()> {
+        let b = *self.bytes.get(self.at).ok_or(())?;
+        self.at += 1;
+        Ok(b)
+    }
+
+    pub fn uint(&mut self) -> Result<u64, ()> {
+        let mut v: u64 = 0;
+        for shift in (0..64).step_by(7) {
+            let b = self.byte()?;
+            v |= u64::from(b & 0x7f) << shift;
+            if b & 0x80 == 0 {
+                return Ok(v);
+            }
+        }
+        Err(())
+    }
+
+    /// A count of things that follow, each at least a byte: no more than the bytes left.
+    pub fn count(&mut self) -> Result<usize, ()> {
+        let n = self.uint()?;
+        let n = usize::try_from(n).map_err(|_| ())?;
+        if n > self.bytes.len() - self.at {
+            return Err(());
+        }
+        Ok(n)
+    }
+
+    pub fn float(&mut self) -> Result<f64, ()> {
+        let end = self.at.checked_add(8).ok_or(())?;
+        let b: [u8; 8] = self
+            .bytes
+            .get(self.at..end)
+            .ok_or(())?
+            .try_into()
+            .map_err(|_| ())?;
+        self.at = end;
+        Ok(f64::from_le_bytes(b))
+    }
+
+    pub fn text(&mut self) -> Result<String, &'static str> {
+        let n = self.count().map_err(|_| "is cut short")?;
+        let b = &self.bytes[self.at..self.at + n];
+        self.at += n;
+        String::from_utf8(b.to_vec()).map_err(|_| "is not UTF-8")
+    }
+
+    pub fn optional_text(&mut self) -> Result<Option<String>, &'static str> {
+        match self.byte().map_err(|_| "is cut short")? {
+            0 => Ok(None),
+            1 => self.text().map(Some),
+            _ => Err("is not a text or none"),
+        }
+    }
+}

@@ -1,0 +1,572 @@
+//! A manager's state between builds, encoded: what a snapshot holds, and a session's
+//! checkpoint, so that restoring costs the state's size, not the session's age (its
+//! journal only since the last checkpoint is applied after it).
+//!
+//! Messages folded away keep only what a later decision reads of them (their role, group
+//! and size); the live ones, and the kept opening message, keep every part. The encoding is
+//! versioned ([`VERSION`]) and checked whole on the way in: a field out of range, cut short
+//! or of a newer version is refused naming it, and nothing is made of it.
+
+use std::collections::VecDeque;
+
+use super::codec::{Reader, float, text, uint};
+use super::history::{Call, Kind, Message, Part, Role, Shown, Stored};
+use super::index::{Entry, Index};
+use super::journal::DecodeError;
+use super::ledger::{Cost, Warning};
+use super::recall::Answered;
+use super::{Key, Manager, Need, Sent};
+use crate::calibration::Calibration;
+
+/// The state's encoding, as written by this version.
+pub const VERSION: u8 = 1;
+
+fn role(r: Role) -> u8 {
+    match r {
+        Role::User => 0,
+        Role::Assistant => 1,
+        Role::System => 2,
+        Role::Tool => 3,
+    }
+}
+
+fn kind(k: Kind) -> u8 {
+    match k {
+        Kind::Text => 0,
+        Kind::Thinking => 1,
+        Kind::Call => 2,
+        Kind::Result => 3,
+        Kind::Opaque => 4,
+    }
+}
+
+fn stored(s: Stored) -> u8 {
+    match s {
+        Stored::No => 0,
+        Stored::Yes => 1,
+        Stored::Failed => 2,
+    }
+}
+
+fn entry(out: &mut Vec<u8>, e: &Entry) {
+    text(out, &e.id);
+    float(out, e.tokens);
+    match e.span {
+        None => out.push(0),
+        Some((from, to)) => {
+            out.push(1);
+            uint(out, from as u64);
+            uint(out, to as u64);
+        }
+    }
+    out.push(u8::from(e.merged));
+}
+
+impl Manager {
+    /// The state between builds, encoded. Taken during a build, it would hold the build's
+    /// half-made changes: the caller takes it between builds.
+    pub fn encode_state(&self) -> Vec<u8> {
+        let mut out = vec![VERSION];
+        let o = &mut out;
+        uint(o, self.first_live as u64);
+        float(o, self.summary_tokens);
+        uint(o, u64::from(self.summary_version));
+        uint(o, u64::from(self.fixed_version));
+        float(o, self.tail_tokens);
+        uint(o, u64::from(self.tail_version));
+        let obs: Vec<(f64, f64)> = self.calibration.observations().collect();
+        uint(o, obs.len() as u64);
+        for (x, y) in obs {
+            float(o, x);
+            float(o, y);
+        }
+        float(o, self.calibration.overhead);
+        float(o, self.calibration.ratio);
+        uint(o, self.sent as u64);
+        uint(o, self.last.keys.len() as u64);
+        for &(key, tokens) in &self.last.keys {
+            match key {
+                Key::Fixed(v) => {
+                    o.push(0);
+                    uint(o, u64::from(v));
+                }
+                Key::Summary(v) => {
+                    o.push(1);
+                    uint(o, u64::from(v));
+                }
+                Key::Message(i, v) => {
+                    o.push(2);
+                    uint(o, i as u64);
+                    uint(o, u64::from(v));
+                }
+                Key::Unanswered(i, n) => {
+                    o.push(3);
+                    uint(o, i as u64);
+                    uint(o, u64::from(n));
+                }
+                Key::Tail(v) => {
+                    o.push(4);
+                    uint(o, u64::from(v));
+                }
+                Key::LeftOut(i) => {
+                    o.push(5);
+                    uint(o, i as u64);
+                }
+            }
+            float(o, tokens);
+        }
+        uint(o, self.growth.len() as u64);
+        for &g in &self.growth {
+            float(o, g);
+        }
+        float(o, self.last_raw);
+        float(o, self.rendered_raw);
+        let pinned = self.pins_first();
+        let h = &self.history;
+        uint(o, h.messages.len() as u64);
+        for (i, m) in h.messages.iter().enumerate() {
+            let folded = i < self.first_live && !(i == 0 && pinned);
+            o.push(u8::from(!folded));
+            o.push(role(m.role));
+            uint(o, m.group as u64);
+            uint(o, u64::from(m.version));
+            if folded {
+                // What a later decision reads of it: its size (a merged transcript's).
+                float(o, m.tokens());
+                continue;
+            }
+            float(o, m.framing);
+            uint(o, m.parts.len() as u64);
+            for p in &m.parts {
+                o.push(kind(p.kind));
+                uint(o, p.units as u64);
+                float(o, p.tokens);
+                match p.shown {
+                    Shown::Whole => o.push(0),
+                    Shown::Cut { head, tail } => {
+                        o.push(1);
+                        uint(o, head as u64);
+                        uint(o, tail as u64);
+                    }
+                    Shown::Placeholder => o.push(2),
+                    Shown::Dropped => o.push(3),
+                }
+                float(o, p.shown_tokens);
+                uint(o, p.call.map_or(0, |c| u64::from(c) + 1));
+                o.push(stored(p.stored));
+            }
+        }
+        uint(o, h.calls.len() as u64);
+        for c in &h.calls {
+            uint(o, c.message as u64);
+            uint(o, c.part as u64);
+            match c.answer {
+                None => o.push(0),
+                Some((m, p)) => {
+                    o.push(1);
+                    uint(o, m as u64);
+                    uint(o, p as u64);
+                }
+            }
+        }
+        // Store ids of the parts still shown: those folded away are in the index.
+        let live: Vec<_> = self
+            .store_ids
+            .iter()
+            .filter(|((m, _), _)| *m >= self.first_live || (*m == 0 && pinned))
+            .collect();
+        uint(o, live.len() as u64);
+        for ((m, p), id) in live {
+            uint(o, *m as u64);
+            uint(o, *p as u64);
+            text(o, id);
+        }
+        uint(o, self.lines.len() as u64);
+        for (id, tokens) in &self.lines {
+            text(o, id);
+            float(o, *tokens);
+        }
+        for list in [&self.index.spans, &self.index.outputs] {
+            uint(o, list.len() as u64);
+            for e in list {
+                entry(o, e);
+            }
+        }
+        match &self.index.group {
+            None => o.push(0),
+            Some((e, n)) => {
+                o.push(1);
+                entry(o, e);
+                uint(o, *n as u64);
+            }
+        }
+        uint(o, self.recalls.len() as u64);
+        for r in &self.recalls {
+            uint(o, r.call.map_or(0, |c| u64::from(c) + 1));
+            text(o, &r.key);
+            text(o, &r.id);
+        }
+        uint(o, self.set_aside.len() as u64);
+        for w in &self.set_aside {
+            o.push(Warning::ALL.iter().position(|x| x == w).unwrap_or(0) as u8);
+        }
+        float(o, self.rearm_above);
+        o.push(u8::from(self.forced));
+        uint(o, self.requests);
+        float(o, self.cost.units);
+        float(o, self.cost.tokens);
+        out
+    }
+
+    /// This manager (new, made with the options the state was taken with) made the one
+    /// `bytes` encodes. Everything is read and checked first; on an error nothing changed.
+    pub fn decode_state(&mut self, bytes: &[u8]) -> Result<(), DecodeError> {
+        let mut d = Decoder {
+            r: Reader { bytes, at: 0 },
+        };
+        let version = d.byte("state.version")?;
+        if version > VERSION {
+            return Err(bad(
+                "state.version",
+                &format!(
+                    "is {version}, newer than this package's {VERSION}: read it with the version of @devs/context that wrote it, or a newer one"
+                ),
+            ));
+        }
+        if version == 0 {
+            return Err(bad("state.version", "is 0: not a state"));
+        }
+        let mut m = Manager::new_like(self);
+        m.first_live = d.whole("state.firstLive")?;
+        m.summary_tokens = d.size("state.summaryTokens")?;
+        m.summary_version = d.small("state.summaryVersion")?;
+        m.fixed_version = d.small("state.fixedVersion")?;
+        m.tail_tokens = d.size("state.tailTokens")?;
+        m.tail_version = d.small("state.tailVersion")?;
+        let n = d.count("state.calibration")?;
+        let mut obs = Vec::with_capacity(n.min(64));
+        for i in 0..n {
+            obs.push((
+                d.size(&format!("state.calibration[{i}]"))?,
+                d.size(&format!("state.calibration[{i}]"))?,
+            ));
+        }
+        let overhead = d.number("state.calibration.overhead")?;
+        let ratio = d.number("state.calibration.ratio")?;
+        m.calibration = Calibration::from_parts(obs, overhead, ratio);
+        m.sent = d.whole("state.sent")?;
+        let n = d.count("state.last")?;
+        let mut keys = Vec::with_capacity(n.min(1 << 16));
+        for i in 0..n {
+            let f = format!("state.last[{i}]");
+            let key = match d.byte(&f)? {
+                0 => Key::Fixed(d.small(&f)?),
+                1 => Key::Summary(d.small(&f)?),
+                2 => Key::Message(d.whole(&f)?, d.small(&f)?),
+                3 => Key::Unanswered(d.whole(&f)?, d.small(&f)?),
+                4 => Key::Tail(d.small(&f)?),
+                5 => Key::LeftOut(d.whole(&f)?),
+                k => return Err(bad(&f, &format!("is of kind {k}, which no key is"))),
+            };
+            keys.push((key, d.size(&f)?));
+        }
+        m.last = Sent { keys };
+        let n = d.count("state.growth")?;
+        m.growth = (0..n)
+            .map(|i| d.size(&format!("state.growth[{i}]")))
+            .collect::<Result<VecDeque<_>, _>>()?;
+        m.last_raw = d.size("state.lastRaw")?;
+        m.rendered_raw = d.size("state.renderedRaw")?;
+        let n = d.count("state.history.messages")?;
+        let mut messages: Vec<Message> = Vec::with_capacity(n.min(1 << 16));
+        for i in 0..n {
+            let f = |x: &str| format!("state.history.messages[{i}].{x}");
+            let whole = d.byte(&f("parts"))?;
+            let role = Role::from_code(d.byte(&f("role"))?)
+                .ok_or_else(|| bad(&f("role"), "is not a role"))?;
+            let group = d.whole(&f("group"))?;
+            if group > i {
+                return Err(bad(&f("group"), "names a later message"));
+            }
+            let version = d.small(&f("version"))?;
+            let (framing, parts) = if whole == 0 {
+                let tokens = d.size(&f("tokens"))?;
+                (0.0, vec![Part::new(Kind::Opaque, 0, tokens, None)])
+            } else {
+                let framing = d.size(&f("framing"))?;
+                let count = d.count(&f("parts"))?;
+                let mut parts = Vec::with_capacity(count.min(1024));
+                for k in 0..count {
+                    let pf = |x: &str| format!("state.history.messages[{i}].parts[{k}].{x}");
+                    let kind = Kind::from_code(d.byte(&pf("kind"))?)
+                        .ok_or_else(|| bad(&pf("kind"), "is not a part kind"))?;
+                    let units = d.whole(&pf("units"))?;
+                    let tokens = d.size(&pf("tokens"))?;
+                    let shown = match d.byte(&pf("shown"))? {
+                        0 => Shown::Whole,
+                        1 => Shown::Cut {
+                            head: d.whole(&pf("shown"))?,
+                            tail: d.whole(&pf("shown"))?,
+                        },
+                        2 => Shown::Placeholder,
+                        3 => Shown::Dropped,
+                        s => {
+                            return Err(bad(
+                                &pf("shown"),
+                                &format!("is {s}, not a way to show a part"),
+                            ));
+                        }
+                    };
+                    let shown_tokens = d.size(&pf("shownTokens"))?;
+                    let call = match d.whole(&pf("call"))? {
+                        0 => None,
+                        c => Some(
+                            u32::try_from(c - 1)
+                                .map_err(|_| bad(&pf("call"), "is out of range"))?,
+                        ),
+                    };
+                    let stored = match d.byte(&pf("stored"))? {
+                        0 => Stored::No,
+                        1 => Stored::Yes,
+                        2 => Stored::Failed,
+                        s => return Err(bad(&pf("stored"), &format!("is {s}, not a store state"))),
+                    };
+                    parts.push(Part {
+                        kind,
+                        units,
+                        tokens,
+                        shown,
+                        shown_tokens,
+                        call,
+                        stored,
+                    });
+                }
+                if parts.is_empty() {
+                    return Err(bad(&f("parts"), "must hold at least one part"));
+                }
+                (framing, parts)
+            };
+            messages.push(Message {
+                role,
+                parts,
+                group,
+                framing,
+                version,
+            });
+        }
+        let n = d.count("state.history.calls")?;
+        let mut calls = Vec::with_capacity(n.min(1 << 16));
+        for c in 0..n {
+            let f = format!("state.history.calls[{c}]");
+            let message = d.whole(&f)?;
+            let part = d.whole(&f)?;
+            let answer = match d.byte(&f)? {
+                0 => None,
+                1 => Some((d.whole(&f)?, d.whole(&f)?)),
+                _ => return Err(bad(&f, "has an answer that is neither none nor a place")),
+            };
+            for (mi, pi) in std::iter::once((message, part)).chain(answer) {
+                let Some(msg) = messages.get(mi) else {
+                    return Err(bad(&f, "names a message the conversation does not have"));
+                };
+                // A folded message keeps one stand-in part: its calls are not read again.
+                if mi >= m.first_live && pi >= msg.parts.len() {
+                    return Err(bad(&f, "names a part its message does not have"));
+                }
+            }
+            calls.push(Call {
+                message,
+                part,
+                answer,
+            });
+        }
+        if m.first_live > messages.len() {
+            return Err(bad("state.firstLive", "is past the conversation's end"));
+        }
+        for (i, msg) in messages.iter().enumerate() {
+            for (k, p) in msg.parts.iter().enumerate() {
+                if let Some(c) = p.call
+                    && (c as usize) >= calls.len()
+                {
+                    return Err(bad(
+                        &format!("state.history.messages[{i}].parts[{k}].call"),
+                        "names a call the conversation does not have",
+                    ));
+                }
+            }
+        }
+        m.history.messages = messages;
+        m.history.calls = calls;
+        let n = d.count("state.storeIds")?;
+        for i in 0..n {
+            let f = format!("state.storeIds[{i}]");
+            let (mi, pi) = (d.whole(&f)?, d.whole(&f)?);
+            let id = d.text(&f)?;
+            if m.history
+                .messages
+                .get(mi)
+                .is_none_or(|msg| pi >= msg.parts.len())
+            {
+                return Err(bad(&f, "names a part the conversation does not have"));
+            }
+            m.store_ids.insert((mi, pi), id);
+        }
+        let n = d.count("state.lines")?;
+        for i in 0..n {
+            let f = format!("state.lines[{i}]");
+            let id = d.text(&f)?;
+            m.lines.insert(id, d.size(&f)?);
+        }
+        let mut index = Index::default();
+        for (name, list) in [("spans", &mut index.spans), ("outputs", &mut index.outputs)] {
+            let n = d.count(&format!("state.index.{name}"))?;
+            for i in 0..n {
+                list.push(d.entry(&format!("state.index.{name}[{i}]"))?);
+            }
+        }
+        if d.byte("state.index.group")? == 1 {
+            let e = d.entry("state.index.group")?;
+            index.group = Some((e, d.whole("state.index.group")?));
+        }
+        m.index = index;
+        let n = d.count("state.recalls")?;
+        for i in 0..n {
+            let f = format!("state.recalls[{i}]");
+            let call = match d.whole(&f)? {
+                0 => None,
+                c => Some(u32::try_from(c - 1).map_err(|_| bad(&f, "is out of range"))?),
+            };
+            m.recalls.push(Answered {
+                call,
+                key: d.text(&f)?,
+                id: d.text(&f)?,
+            });
+        }
+        let n = d.count("state.warnings")?;
+        for i in 0..n {
+            let f = format!("state.warnings[{i}]");
+            let w = d.byte(&f)?;
+            m.set_aside.push(
+                *Warning::ALL
+                    .get(usize::from(w))
+                    .ok_or_else(|| bad(&f, "is not a warning"))?,
+            );
+        }
+        m.rearm_above = d.size("state.rearmAbove")?;
+        m.forced = match d.byte("state.forced")? {
+            0 => false,
+            1 => true,
+            _ => return Err(bad("state.forced", "is not a flag")),
+        };
+        m.requests =
+            d.r.uint()
+                .map_err(|_| bad("state.requests", "is cut short"))?;
+        m.cost = Cost {
+            units: d.size("state.cost")?,
+            tokens: d.size("state.cost")?,
+        };
+        if d.r.at != bytes.len() {
+            return Err(bad("state", "goes on past its end: it was altered"));
+        }
+        if m.requests > 0 {
+            m.pending = Some(Need::Done);
+        }
+        *self = m;
+        Ok(())
+    }
+
+    /// A new manager with this one's options and fixed texts, nothing else.
+    fn new_like(&self) -> Manager {
+        let mut m = self.clone();
+        let fresh = Manager::new(
+            "options",
+            self.config,
+            self.system_tokens,
+            self.pinned_tokens,
+        );
+        if let Ok(f) = fresh {
+            m = f;
+        }
+        m
+    }
+}
+
+fn bad(field: &str, message: &str) -> DecodeError {
+    DecodeError {
+        field: field.to_string(),
+        message: message.to_string(),
+    }
+}
+
+struct Decoder<'a> {
+    r: Reader<'a>,
+}
+
+impl Decoder<'_> {
+    fn byte(&mut self, f: &str) -> Result<u8, DecodeError> {
+        self.r
+            .byte()
+            .map_err(|_| bad(f, "is cut short: the state was altered or cut short"))
+    }
+
+    fn whole(&mut self, f: &str) -> Result<usize, DecodeError> {
+        let v = self
+            .r
+            .uint()
+            .map_err(|_| bad(f, "is cut short: the state was altered or cut short"))?;
+        usize::try_from(v).map_err(|_| bad(f, "is out of range"))
+    }
+
+    fn small(&mut self, f: &str) -> Result<u32, DecodeError> {
+        u32::try_from(self.whole(f)?).map_err(|_| bad(f, "is out of range"))
+    }
+
+    fn count(&mut self, f: &str) -> Result<usize, DecodeError> {
+        self.r
+            .count()
+            .map_err(|_| bad(f, "is cut short: the state was altered or cut short"))
+    }
+
+    fn number(&mut self, f: &str) -> Result<f64, DecodeError> {
+        let v = self
+            .r
+            .float()
+            .map_err(|_| bad(f, "is cut short: the state was altered or cut short"))?;
+        if v.is_finite() {
+            Ok(v)
+        } else {
+            Err(bad(f, "must be a finite number"))
+        }
+    }
+
+    /// A count of tokens, or a size: finite and not negative.
+    fn size(&mut self, f: &str) -> Result<f64, DecodeError> {
+        let v = self.number(f)?;
+        if v >= 0.0 {
+            Ok(v)
+        } else {
+            Err(bad(f, "must be a number >= 0"))
+        }
+    }
+
+    fn text(&mut self, f: &str) -> Result<String, DecodeError> {
+        self.r.text().map_err(|e| bad(f, e))
+    }
+
+    fn entry(&mut self, f: &str) -> Result<Entry, DecodeError> {
+        let id = self.text(f)?;
+        let tokens = self.size(f)?;
+        let span = match self.byte(f)? {
+            0 => None,
+            1 => Some((self.whole(f)?, self.whole(f)?)),
+            _ => return Err(bad(f, "has a span that is neither none nor a range")),
+        };
+        let merged = self.byte(f)? == 1;
+        Ok(Entry {
+            id,
+            tokens,
+            span,
+            merged,
+        })
+    }
+}

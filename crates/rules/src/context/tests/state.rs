@@ -1,0 +1,159 @@
+//! A manager's state, encoded and decoded, is the same manager: the next requests of the
+//! two are the same, whatever happened before; altered, it is refused naming the field.
+
+use super::*;
+
+fn session(budget: f64, summarizer: Option<fn(&str) -> String>, turns: usize) -> (Manager, Host) {
+    let mut m = Manager::new("options", config(budget), 300.0, 0.0).unwrap();
+    let mut h = Host {
+        summarizer,
+        ..Host::default()
+    };
+    h.append(&mut m, Role::User, &[P::Text("the task")])
+        .unwrap();
+    for turn in 0..turns {
+        h.append(
+            &mut m,
+            Role::User,
+            &[P::Text(&format!("step {turn} of src/m{turn}.rs"))],
+        )
+        .unwrap();
+        tool_turn(&mut h, &mut m, 200 + (turn * 97) % 2_000, turn);
+        h.build(&mut m);
+        if turn % 5 == 0 {
+            let reported = m.tokens() + 17.0;
+            h.ev(&mut m, journal::Event::Observed(reported));
+        }
+    }
+    (m, h)
+}
+
+#[test]
+fn a_state_decoded_goes_on_as_the_manager_it_was_taken_from() {
+    let cases: [(f64, Option<fn(&str) -> String>); 3] = [
+        (5_000.0, Some(|_| "summary so far".to_string())),
+        (5_000.0, None),
+        (30_000.0, Some(|p| p[..p.len().min(400)].to_string())),
+    ];
+    for (budget, summarizer) in cases {
+        for turns in [0, 7, 60, 150] {
+            let (mut a, mut ha) = session(budget, summarizer, turns);
+            let bytes = a.encode_state();
+            let mut b = Manager::new("options", config(budget), 300.0, 0.0).unwrap();
+            b.decode_state(&bytes).unwrap();
+            assert_eq!(
+                b.encode_state(),
+                bytes,
+                "{budget}/{turns}: encoded again, the same"
+            );
+            let mut hb = ha.clone();
+            for turn in turns..turns + 40 {
+                for (m, h) in [(&mut a, &mut ha), (&mut b, &mut hb)] {
+                    h.append(m, Role::User, &[P::Text(&format!("more {turn}"))])
+                        .unwrap();
+                    tool_turn(h, m, 300 + (turn * 53) % 1_800, turn);
+                }
+                let (pa, ta) = ha.build(&mut a);
+                let (pb, tb) = hb.build(&mut b);
+                assert_eq!(pa, pb, "{budget}/{turns}: turn {turn}, the same plan");
+                assert_eq!(ta, tb, "{budget}/{turns}: turn {turn}, the same request");
+                assert_eq!(
+                    a.record.to_json().len(),
+                    b.record.to_json().len(),
+                    "turn {turn}"
+                );
+            }
+        }
+    }
+}
+
+/// The state keeps what a later decision reads: a folded message costs a few bytes (its
+/// role, group and size), where the journal holds every part of it and every build since.
+#[test]
+fn a_state_is_smaller_than_the_journal_that_made_it() {
+    let (m, h) = session(5_000.0, Some(|_| "s".into()), 300);
+    let state = m.encode_state().len();
+    let journal = journal::encode(&h.events).len();
+    let per_message = state as f64 / m.history.messages.len() as f64;
+    assert!(state < journal, "state {state} bytes, journal {journal}");
+    assert!(per_message < 24.0, "{per_message} bytes a message");
+}
+
+#[test]
+fn an_altered_state_is_refused_naming_the_field_never_a_crash() {
+    let (m, _) = session(5_000.0, Some(|_| "s".into()), 80);
+    let bytes = m.encode_state();
+    let fresh = || Manager::new("options", config(5_000.0), 300.0, 0.0).unwrap();
+    let mut newer = bytes.clone();
+    newer[0] = 9;
+    let e = fresh().decode_state(&newer).unwrap_err();
+    assert_eq!(e.field, "state.version");
+    assert!(e.message.contains("newer"));
+    let e = fresh().decode_state(&bytes[..bytes.len() / 2]).unwrap_err();
+    assert!(e.field.starts_with("state"), "{e:?}");
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert_eq!(fresh().decode_state(&longer).unwrap_err().field, "state");
+    // Every byte changed in turn: refused naming a field, or read as some other state.
+    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+    let (mut refused, mut read) = (0, 0);
+    for at in 1..bytes.len() {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let mut altered = bytes.clone();
+        altered[at] ^= (seed as u8) | 1;
+        let mut target = fresh();
+        match target.decode_state(&altered) {
+            Err(e) => {
+                assert!(e.field.starts_with("state"), "{e:?}");
+                refused += 1;
+            }
+            Ok(()) => {
+                // Whatever it says, the manager builds, with no crash.
+                let built =
+                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| drive(&mut target)));
+                assert!(
+                    built.is_ok(),
+                    "byte {at}: a state read as valid crashed a build"
+                );
+                read += 1;
+            }
+        }
+    }
+    assert!(
+        refused > 100 && read > 100,
+        "{refused} refused, {read} read"
+    );
+}
+
+/// A build answered blindly (every store works, every text is 10 tokens), then a turn.
+fn drive(m: &mut Manager) {
+    for round in 0..2 {
+        m.begin();
+        let Ok(mut need) = m.plan() else {
+            m.rollback();
+            return;
+        };
+        let mut steps = 0;
+        while need != Need::Done && steps < 10_000 {
+            need = match need {
+                Need::Persist { .. } => m.persisted(Some(format!("x{steps}")), 10.0),
+                Need::Placeholder { .. } | Need::Cut { .. } => m.measured(10.0),
+                Need::Summarize { .. } => m.summarized(20.0),
+                Need::PersistSpan { .. } => m.span_persisted(Some(format!("s{steps}")), 10.0),
+                Need::PersistGroup { .. } => m.group_persisted(Some(format!("g{steps}")), 10.0),
+                Need::MergeSpans { .. } => m.spans_merged(Some(format!("m{steps}")), 10.0),
+                Need::Done => Need::Done,
+            };
+            steps += 1;
+        }
+        m.render(true);
+        m.commit();
+        let _ = m.append(vec![NewMessage {
+            role: Role::User,
+            framing: 3.0,
+            parts: vec![Part::new(Kind::Text, 40, 10.0 + f64::from(round), None)],
+        }]);
+    }
+}
