@@ -3,7 +3,9 @@
 
 use super::*;
 
-fn session(budget: f64, summarizer: Option<fn(&str) -> String>, turns: usize) -> (Manager, Host) {
+type Summarizer = Option<fn(&str) -> String>;
+
+fn session(budget: f64, summarizer: Summarizer, turns: usize) -> (Manager, Host) {
     let mut m = Manager::new("options", config(budget), 300.0, 0.0).unwrap();
     let mut h = Host {
         summarizer,
@@ -30,7 +32,7 @@ fn session(budget: f64, summarizer: Option<fn(&str) -> String>, turns: usize) ->
 
 #[test]
 fn a_state_decoded_goes_on_as_the_manager_it_was_taken_from() {
-    let cases: [(f64, Option<fn(&str) -> String>); 3] = [
+    let cases: [(f64, Summarizer); 3] = [
         (5_000.0, Some(|_| "summary so far".to_string())),
         (5_000.0, None),
         (30_000.0, Some(|p| p[..p.len().min(400)].to_string())),
