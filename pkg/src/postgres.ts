@@ -47,7 +47,7 @@ WITH created AS (
 ), moved AS (
   SELECT version FROM created UNION ALL SELECT version FROM advanced
 ), changed AS (
-  INSERT INTO context_changes (session_id, version, changes) SELECT $1, version, $6 FROM moved
+  INSERT INTO context_changes (session_id, version, changes, checkpoint) SELECT $1, version, $6, $17 FROM moved
 ), drained AS (
   UPDATE context_inbox SET taken_in = (SELECT version FROM moved) WHERE session_id = $1 AND seq = ANY($16::bigint[]) AND taken_in IS NULL AND EXISTS (SELECT 1 FROM moved)
 ), stored AS (
@@ -60,8 +60,13 @@ SELECT version FROM moved`;
 
 // One statement, so one snapshot of the session and its queue.
 const LOAD = `
-SELECT s.version, s.format, s.config, s.outputs,
-  COALESCE((SELECT array_agg(c.changes ORDER BY c.version) FROM context_changes c WHERE c.session_id = $1 AND c.version > $2::bigint), '{}') AS changes,
+WITH cp AS (
+  -- The newest checkpoint after the version asked for: the calls before it are not read.
+  SELECT version, checkpoint FROM context_changes WHERE session_id = $1 AND version > $2::bigint AND checkpoint IS NOT NULL ORDER BY version DESC LIMIT 1
+)
+SELECT s.version, s.format, s.config, s.outputs, (SELECT version FROM cp) AS cp_version, (SELECT checkpoint FROM cp) AS cp_state,
+  COALESCE((SELECT array_agg(c.changes ORDER BY c.version) FROM context_changes c
+    WHERE c.session_id = $1 AND c.version > GREATEST($2::bigint, COALESCE((SELECT version FROM cp) - 1, 0))), '{}') AS changes,
   COALESCE((SELECT array_agg(i.seq ORDER BY i.seq) FROM context_inbox i WHERE i.session_id = $1 AND i.taken_in IS NULL), '{}') AS inbox_seqs,
   COALESCE((SELECT array_agg(i.messages ORDER BY i.seq) FROM context_inbox i WHERE i.session_id = $1 AND i.taken_in IS NULL), '{}') AS inbox
 FROM (SELECT 1) AS one LEFT JOIN context_sessions s ON s.session_id = $1`;
@@ -154,7 +159,8 @@ export class PostgresStateRepository implements StateRepository, SessionStore {
     if (r.version === null && !seqs.length) return undefined;
     const inbox = seqs.map((seq, i): [number, string] => [seq, (r.inbox as string[])[i]]);
     if (r.version === null) return { version: 0, format: '', config: '', outputs: 0, changes: [], inbox };
-    return { version: Number(r.version), format: String(r.format), config: String(r.config), outputs: Number(r.outputs), changes: r.changes as string[], inbox };
+    const loaded: SessionRows = { version: Number(r.version), format: String(r.format), config: String(r.config), outputs: Number(r.outputs), changes: r.changes as string[], inbox };
+    return r.cp_version === null ? loaded : { ...loaded, checkpoint: { version: Number(r.cp_version), state: String(r.cp_state) } };
   }
 
   /** Queues appends to a shared session (`SessionStore`). */
@@ -173,7 +179,7 @@ export class PostgresStateRepository implements StateRepository, SessionStore {
       commit.sessionId, commit.version, commit.format, commit.config, o.length, commit.changes, new Date().toISOString(),
       o.map((e) => readableText(e.toolName, false)), o.map((e) => readableText(e.rawContent, false)), o.map((e) => e.byteSize), o.map((e) => e.turnAge),
       o.map((e) => isoTime(e.capturedAt)), o.map((e) => exact(e.rawContent)), o.map((e) => exact(e.toolName)), o.map((e) => e.seq),
-      commit.inbox ?? [],
+      commit.inbox ?? [], commit.checkpoint ?? null,
     ]);
     if (rows.length === 1) return;
     const now = await this.#query('SELECT version FROM context_sessions WHERE session_id = $1', [commit.sessionId]);

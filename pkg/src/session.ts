@@ -3,7 +3,7 @@
 // acknowledged call. The rules stay in memory; the store holds what replays them
 // (`Engine.changes`, `foldChanges`), the texts stored whole, and each summary the moment
 // it is paid for, so a resumed session never asks for it again.
-import { Engine, foldChanges } from './engine.js';
+import { Engine, foldChanges, type EngineState } from './engine.js';
 import { ReentrantCallError, SessionConflictError, argumentError, coded, errorText, hasCode } from './errors.js';
 import { buildOnce, engineOptions, managerParts, recallToolOf } from './manager.js';
 import { readOptions, recallAnswer, recallText } from './recall.js';
@@ -11,8 +11,8 @@ import { validateToolOutputEntry } from './pruners.js';
 import { callMethod, holder, method, object, optionalBoolean, string, type Bag } from './read.js';
 import { turnScope } from './wasm.js';
 import { within } from './timeout.js';
-import type { ContextBuild, ContextSessionOptions, ContextSnapshot, LedgerRecord, RecallOptions, SessionOutput, SessionRows, ToolOutputEntry } from './types.js';
-import { toSnapshot } from './snapshot.js';
+import type { ContextBuild, ContextSessionOptions, ContextSnapshot, LedgerRecord, RecallOptions, SessionCommit, SessionOutput, SessionRows, ToolOutputEntry } from './types.js';
+import { readSnapshot, toSnapshot } from './snapshot.js';
 import { ownerId, promptKey, readChanges, sameCall } from './session-rows.js';
 import { fitsText } from './exact-text.js';
 
@@ -29,6 +29,9 @@ const SHARED_ATTEMPTS = 20;
 
 /** Sessions open in this process, per store: a second `open` of one is a conflict. */
 const OPEN = new WeakMap<object, Set<string>>();
+
+/** Calls between a session's checkpoints: opening it applies at most this many calls after the newest. */
+const CHECKPOINT_EVERY = 64;
 
 /**
  * A `ContextManager` kept in a store (`ContextManager.open`): `append`, `build` and
@@ -258,11 +261,14 @@ export class ContextSession<Message = unknown> {
     for (;;) {
       if (this.#stale) await this.#load();
       const engine = this.#engine as Engine;
+      // Every so many calls, the state before the call is written with it: opening the
+      // session reads the newest, and the calls from it on, however old the session.
+      const checkpoint = (this.#version + 1) % CHECKPOINT_EVERY === 0 ? JSON.stringify(toSnapshot(engine.state(), this.#parts.format, engine.config)) : undefined;
       const result = await body(engine, inbox);
       const changes = JSON.stringify(engine.changes());
       const landed = this.#landed;
       this.#landed = null;
-      if (landed === null) await this.#commit(engine, changes, inbox.map(([seq]) => seq));
+      if (landed === null) await this.#commit(engine, changes, inbox.map(([seq]) => seq), checkpoint);
       else if (!sameCall(landed, changes)) {
         // Another call than the one whose write landed: the session goes on from that write, then this call is made.
         this.#stale = true;
@@ -286,7 +292,8 @@ export class ContextSession<Message = unknown> {
         const rows = (await this.#ask('loadSession', this.#version)) as SessionRows | undefined;
         if (rows && rows.version > this.#version) {
           // Texts this worker stored and never wrote are numbered from a count others moved on.
-          if (this.#pending.length) await this.#load();
+          // A checkpoint since: the rows before it are not given, so the session is read anew.
+          if (this.#pending.length || rows.checkpoint) await this.#load();
           else this.#catchUp(rows);
         }
         try {
@@ -357,9 +364,10 @@ export class ContextSession<Message = unknown> {
     }
   }
 
-  async #commit(engine: Engine, changes: string, inbox: number[]): Promise<void> {
+  async #commit(engine: Engine, changes: string, inbox: number[], checkpoint?: string): Promise<void> {
     const outputs = this.#pending;
-    const commit = { sessionId: this.sessionId, version: this.#version, format: this.#parts.format, config: engine.config, changes, outputs, inbox };
+    const commit: SessionCommit = { sessionId: this.sessionId, version: this.#version, format: this.#parts.format, config: engine.config, changes, outputs, inbox };
+    if (checkpoint !== undefined) commit.checkpoint = checkpoint;
     try {
       await callMethod(this.#store, 'commitSession', 'options.store.commitSession', [commit]);
     } catch (error) {
@@ -389,7 +397,7 @@ export class ContextSession<Message = unknown> {
     // it, and the next call, if it is the same one, is taken as written (not made twice).
     const unsure = this.#unsure;
     let landed: string | null = null;
-    if (unsure && rows && rows.version === unsure.version + 1 && rows.changes.length === rows.version && rows.changes[rows.version - 1] === unsure.changes) {
+    if (unsure && rows && rows.version === unsure.version + 1 && rows.changes.length > 0 && rows.changes[rows.changes.length - 1] === unsure.changes) {
       landed = unsure.changes;
       rows = { ...rows, version: unsure.version, outputs: rows.outputs - unsure.outputs, changes: rows.changes.slice(0, -1) };
     }
@@ -414,7 +422,20 @@ export class ContextSession<Message = unknown> {
         throw argumentError(TypeError, 'options', `differ from those session ${JSON.stringify(this.sessionId)} was made with: open it with the budget, shares, system prompt and pinned texts it had`);
       }
       const after = rows.version - rows.changes.length;
-      engine.restore(foldChanges(rows.changes.map((c, i) => readChanges(c, `store: session ${this.sessionId}, version ${after + i + 1}`))), `store: session ${this.sessionId}`);
+      // The newest checkpoint (the state before call `after + 1`), then the calls from it on.
+      let base: EngineState | undefined;
+      if (rows.checkpoint) {
+        const field = `store: session ${this.sessionId}, checkpoint at version ${rows.checkpoint.version}`;
+        let value: unknown;
+        try {
+          value = JSON.parse(string(field, rows.checkpoint.state));
+        } catch (error) {
+          if (error instanceof TypeError) throw error;
+          throw argumentError(TypeError, field, 'is not JSON: the row was altered or cut short');
+        }
+        base = readSnapshot(value, p.format, engine.config, field);
+      }
+      engine.restore(foldChanges(rows.changes.map((c, i) => readChanges(c, `store: session ${this.sessionId}, version ${after + i + 1}`)), base), `store: session ${this.sessionId}`);
     }
     this.#engine?.core.free();
     this.#engine = engine;

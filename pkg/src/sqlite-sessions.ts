@@ -17,13 +17,15 @@ interface SessionRow {
 export function sqliteSessions(db: Database.Database) {
   const session = db.prepare('SELECT version, format, config, outputs FROM context_sessions WHERE session_id = ?');
   const changes = db.prepare('SELECT changes FROM context_changes WHERE session_id = ? AND version > ? ORDER BY version').pluck();
+  // Read from the newest call back: it stops at the first checkpoint it meets.
+  const checkpoint = db.prepare('SELECT version, checkpoint FROM context_changes WHERE session_id = ? AND version > ? AND checkpoint IS NOT NULL ORDER BY version DESC LIMIT 1');
   const inbox = db.prepare('SELECT seq, messages FROM context_inbox WHERE session_id = ? AND taken_in IS NULL ORDER BY seq').raw();
   const enqueue = db.prepare('INSERT INTO context_inbox (session_id, messages, append_id) VALUES (?, ?, ?) ON CONFLICT (append_id) DO NOTHING');
   // Kept, marked with the version that took them in: which build took in which append.
   const drain = db.prepare('UPDATE context_inbox SET taken_in = ? WHERE session_id = ? AND seq = ? AND taken_in IS NULL');
   const create = db.prepare('INSERT INTO context_sessions (session_id, version, format, config, outputs, updated_at) VALUES (?, 1, ?, ?, ?, ?)');
   const advance = db.prepare('UPDATE context_sessions SET version = version + 1, outputs = outputs + ?, updated_at = ? WHERE session_id = ?');
-  const change = db.prepare('INSERT INTO context_changes (session_id, version, changes) VALUES (?, ?, ?)');
+  const change = db.prepare('INSERT INTO context_changes (session_id, version, changes, checkpoint) VALUES (?, ?, ?, ?)');
   const output = db.prepare(
     `INSERT INTO raw_tool_outputs (tool_name, raw_content, byte_size, turn_age, captured_at, stored_at, raw_content_exact, tool_name_exact, session_id, session_seq)
      VALUES (@tool_name, @raw_content, @byte_size, @turn_age, @captured_at, @stored_at, @raw_content_exact, @tool_name_exact, @session_id, @session_seq)`,
@@ -43,7 +45,7 @@ export function sqliteSessions(db: Database.Database) {
     if (actual !== c.version) throw new SessionConflictError(c.sessionId, c.version, actual);
     if (row) advance.run(c.outputs.length, now, c.sessionId);
     else create.run(c.sessionId, c.format, c.config, c.outputs.length, now);
-    change.run(c.sessionId, c.version + 1, c.changes);
+    change.run(c.sessionId, c.version + 1, c.changes, c.checkpoint ?? null);
     for (const seq of c.inbox ?? []) drain.run(c.version + 1, c.sessionId, seq);
     for (const o of c.outputs) {
       output.run({
@@ -67,7 +69,11 @@ export function sqliteSessions(db: Database.Database) {
         const row = session.get(sessionId) as SessionRow | undefined;
         const queued = inbox.all(sessionId) as Array<[number, string]>;
         if (!row && !queued.length) return undefined;
-        return { ...(row ?? { version: 0, format: '', config: '', outputs: 0 }), changes: (row ? changes.all(sessionId, after) : []) as string[], inbox: queued };
+        const cp = row ? (checkpoint.get(sessionId, after) as { version: number; checkpoint: string } | undefined) : undefined;
+        // A checkpoint is the state before its call: that call's changes are read with it.
+        const from = cp ? cp.version - 1 : after;
+        const rows = { ...(row ?? { version: 0, format: '', config: '', outputs: 0 }), changes: (row ? changes.all(sessionId, from) : []) as string[], inbox: queued };
+        return cp ? { ...rows, checkpoint: { version: cp.version, state: cp.checkpoint } } : rows;
       })();
     },
     enqueue: (sessionId: string, messages: string, appendId: string) => void enqueue.run(sessionId, messages, appendId),

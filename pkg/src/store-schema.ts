@@ -51,6 +51,8 @@ const STEPS: readonly string[] = [
    ALTER TABLE raw_tool_outputs ADD COLUMN session_id TEXT;
    ALTER TABLE raw_tool_outputs ADD COLUMN session_seq {int};
    CREATE UNIQUE INDEX raw_tool_outputs_by_session ON raw_tool_outputs (session_id, session_seq) WHERE session_id IS NOT NULL;`,
+  // 4: a session's checkpoint every so many calls, beside that call's changes: opening it reads the newest and the calls after it.
+  `ALTER TABLE context_changes ADD COLUMN checkpoint TEXT;`,
 ];
 
 const WORDS = {

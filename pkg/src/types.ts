@@ -775,8 +775,10 @@ export interface SessionRows {
   version: number;
   format: string;
   config: string;
-  /** Each call's changes, as `SessionCommit.changes` wrote them, oldest first. */
+  /** Each call's changes, as `SessionCommit.changes` wrote them, oldest first: from `checkpoint.version` on when there is one. */
   changes: string[];
+  /** The newest checkpoint after version `after`, if the store keeps them: the state before call `version`. */
+  checkpoint?: { version: number; state: string };
   /** How many texts the session stored (their ids run `sessionId:1` on). */
   outputs: number;
   /** Appends queued for a shared session and not yet taken in: `[seq, messages]`, in queue order. */
@@ -796,6 +798,8 @@ export interface SessionCommit {
   outputs: SessionOutput[];
   /** Queued appends the call took in (their `seq`): marked as taken in by this version, with it. */
   inbox?: number[];
+  /** Every so many calls, the session's state before this call (a `ContextSnapshot` as JSON text): `loadSession` gives the newest, and the calls from this one on. */
+  checkpoint?: string;
 }
 
 /** A text a session stored whole: its id is `<sessionId>:<seq>`, which `getRawToolOutput` reads back. */

@@ -30,7 +30,7 @@ describe('SqliteStateRepository', () => {
     new SqliteStateRepository(file).close();
     const db = new Database(file, { readonly: true });
     assert.equal(db.pragma('journal_mode', { simple: true }), 'wal');
-    assert.equal(db.pragma('user_version', { simple: true }), 3);
+    assert.equal(db.pragma('user_version', { simple: true }), 4);
     const columns = db.prepare('PRAGMA table_info(raw_tool_outputs)').all().map((c) => c.name);
     assert.deepEqual(columns, ['id', 'tool_name', 'raw_content', 'byte_size', 'turn_age', 'captured_at', 'stored_at', 'raw_content_exact', 'tool_name_exact', 'session_id', 'session_seq']);
     const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'context_%' ORDER BY name").pluck().all();
@@ -54,7 +54,7 @@ describe('SqliteStateRepository', () => {
     newer.pragma('user_version = 99');
     newer.close();
     const error = thrown(() => new SqliteStateRepository(file));
-    assert.match(error.message, /schema version 99 is newer than this package's 3/);
+    assert.match(error.message, /schema version 99 is newer than this package's 4/);
     assert.ok(error.message.includes(file));
   });
 
