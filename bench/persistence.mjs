@@ -99,16 +99,17 @@ try {
   }
   console.log(`\nPostgreSQL round trips per call: ${trips.toFixed(3)} (one statement per call; a build that summarizes adds its summary's read, claim and write)`);
 
-  // Opening a session reads and replays every call: its cost as the session grows.
-  const long = { id: 'long', fixture: realSessions().findIndex((x) => x.name.startsWith('claude-code')), format: 'anthropic', turns: 217, budget: 50_000 };
+  // Opening a session reads its newest checkpoint and the calls from it on: its cost as the
+  // session grows, to 10,000 calls (the Claude Code session fifteen times over).
+  const long = { id: 'long', fixture: realSessions().findIndex((x) => x.name.startsWith('claude-code')), format: 'anthropic', turns: 217 * 15, repeat: 15, budget: 50_000 };
   const calls = sessionCalls(long);
   const stores = { SQLite: new SqliteStateRepository(join(mkdtempSync(join(tmpdir(), 'bench-open-')), 'state.sqlite')), PostgreSQL: pgStore };
-  console.log('\nOpening a session again (the Claude Code session, 217 turns, budget 50k), median of 5:\n');
+  console.log(`\nOpening a session again (the Claude Code session fifteen times over, ${calls.length} calls, budget 50k), median of 5:\n`);
   console.log('| calls written | SQLite open ms | PostgreSQL open ms |');
   console.log('|--:|--:|--:|');
   const contexts = {};
   for (const [name, store] of Object.entries(stores)) contexts[name] = await ContextManager.open({ ...sessionOptions(long, store), sessionId: `open-${name}` });
-  for (const upTo of [100, 200, 400, calls.length]) {
+  for (const upTo of [100, 1_000, 3_000, 10_000].filter((n) => n <= calls.length)) {
     const row = [];
     for (const [name, store] of Object.entries(stores)) {
       const context = contexts[name];

@@ -17,14 +17,15 @@ const manager = new ContextManager(options);
 const median = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 console.log(`ContextManager snapshots, ${session.name} three times over (${turns.length} turns), budget 50k, Node ${process.version}\n`);
-console.log('| turn | build ms | snapshot + stringify ms | parse + restore ms | snapshot KB | rules calls logged |');
-console.log('|--:|--:|--:|--:|--:|--:|');
+console.log('| turn | build ms | snapshot + stringify ms | parse + restore ms | snapshot KB | request KB | snapshot / request |');
+console.log('|--:|--:|--:|--:|--:|--:|--:|');
 let buildMs = [];
 for (const [t, turn] of turns.entries()) {
   manager.append(turn.input);
   const started = performance.now();
-  await manager.build();
+  const request = await manager.build();
   buildMs.push(performance.now() - started);
+  const requestKb = JSON.stringify({ system: request.system, messages: request.messages }).length / 1024;
   manager.append([...turn.response, ...turn.results]);
   if ((t + 1) % 100 !== 0 && t !== turns.length - 1) continue;
   const save = [];
@@ -38,7 +39,7 @@ for (const [t, turn] of turns.entries()) {
     ContextManager.restore(JSON.parse(json), options).free();
     load.push(performance.now() - s);
   }
-  const calls = JSON.parse(json).log.length;
-  console.log(`| ${t + 1} | ${median(buildMs).toFixed(2)} | ${median(save).toFixed(2)} | ${median(load).toFixed(2)} | ${(json.length / 1024).toFixed(0)} | ${calls} |`);
+  const kb = json.length / 1024;
+  console.log(`| ${t + 1} | ${median(buildMs).toFixed(2)} | ${median(save).toFixed(2)} | ${median(load).toFixed(2)} | ${kb.toFixed(0)} | ${requestKb.toFixed(0)} | ${(kb / requestKb).toFixed(2)} |`);
   buildMs = [];
 }

@@ -34,7 +34,10 @@ export function sessionSpecs(count, prefix = 'fleet') {
 
 /** The session's calls, each `(context) => Promise` with its `kind`: build calls resolve the request's JSON. */
 export function sessionCalls(spec) {
-  const turns = providerTurns(real()[spec.fixture], spec.format).slice(0, spec.turns);
+  // `repeat`: the session that many times over (its calls renumbered), for a long one.
+  const recorded = real()[spec.fixture];
+  const session = spec.repeat ? { ...recorded, steps: Array.from({ length: spec.repeat }, () => recorded.steps).flat() } : recorded;
+  const turns = providerTurns(session, spec.format).slice(0, spec.turns);
   const calls = [];
   const add = (kind, call) => calls.push(Object.assign(call, { kind }));
   for (const turn of turns) {
