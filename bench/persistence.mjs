@@ -100,11 +100,11 @@ try {
   console.log(`\nPostgreSQL round trips per call: ${trips.toFixed(3)} (one statement per call; a build that summarizes adds its summary's read, claim and write)`);
 
   // Opening a session reads its newest checkpoint and the calls from it on: its cost as the
-  // session grows, to 10,000 calls (the Claude Code session fifteen times over).
-  const long = { id: 'long', fixture: realSessions().findIndex((x) => x.name.startsWith('claude-code')), format: 'anthropic', turns: 217 * 15, repeat: 15, budget: 50_000 };
+  // session grows, to 10,000 calls (the Claude Code session sixteen times over).
+  const long = { id: 'long', fixture: realSessions().findIndex((x) => x.name.startsWith('claude-code')), format: 'anthropic', turns: 217 * 16, repeat: 16, budget: 50_000 };
   const calls = sessionCalls(long);
   const stores = { SQLite: new SqliteStateRepository(join(mkdtempSync(join(tmpdir(), 'bench-open-')), 'state.sqlite')), PostgreSQL: pgStore };
-  console.log(`\nOpening a session again (the Claude Code session fifteen times over, ${calls.length} calls, budget 50k), median of 5:\n`);
+  console.log(`\nOpening a session again (the Claude Code session sixteen times over, ${calls.length} calls, budget 50k), median of 5:\n`);
   console.log('| calls written | SQLite open ms | PostgreSQL open ms |');
   console.log('|--:|--:|--:|');
   const contexts = {};

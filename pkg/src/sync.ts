@@ -15,9 +15,25 @@ export function messagePrint(value: unknown, depth = 0): string {
   if (value === null || typeof value !== 'object') return String(value);
   if (depth > 6) return '…';
   if (Array.isArray(value)) return `[${value.map((v) => messagePrint(v, depth + 1)).join(',')}]`;
+  // Bytes (an image part's data): their length and a hash, not one key per byte.
+  if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer) return bytesPrint(value);
   const bag = value as Record<string, unknown>;
+  // A URL or a Date has no own keys: its JSON form tells two apart.
+  if (typeof bag.toJSON === 'function') return `json:${messagePrint(bag.toJSON(), depth + 1)}`;
   const keys = Object.keys(bag).filter((k) => bag[k] !== undefined).sort();
   return `{${keys.map((k) => `${k}:${messagePrint(bag[k], depth + 1)}`).join(',')}}`;
+}
+
+function bytesPrint(value: ArrayBufferView | ArrayBuffer): string {
+  const bytes = value instanceof ArrayBuffer ? new Uint8Array(value) : new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+  // As for a long text: the length, the ends, and 64 bytes spread between them, not every byte.
+  const n = bytes.length;
+  const at = (i: number) => bytes[i].toString(16).padStart(2, '0');
+  let print = `bytes:${n}:`;
+  for (let i = 0; i < Math.min(n, END); i++) print += at(i);
+  if (n > 2 * END) for (let k = 1; k <= 64; k++) print += at(Math.floor((k * n) / 65));
+  for (let i = Math.max(END, n - END); i < n; i++) print += at(i);
+  return print;
 }
 
 /** What to do with a framework's list: append the messages from `from` on, or take it in anew. */

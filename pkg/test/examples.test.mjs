@@ -5,7 +5,7 @@
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 const pkgDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 // By path: other TypeScript versions are installed too.
 const tsc = join(pkgDir, 'node_modules/typescript/bin/tsc');
-const ENTRIES = ['index', 'tokenizers', 'sqlite', 'replay', 'slim'];
+const ENTRIES = ['index', 'tokenizers', 'sqlite', 'postgres', 'replay', 'slim', 'ai-sdk', 'langchain', 'openai-agents'];
 
 /** The values the examples take from their host, not from the package. */
 const HOST = `import type { AgentTurn, SaopEnvelope, ToolOutputEntry, TurnEntry } from '@devs/context';
@@ -62,7 +62,10 @@ function project(examples) {
   const dir = mkdtempSync(join(tmpdir(), 'devs-context-examples-'));
   mkdirSync(join(dir, 'node_modules/@devs'), { recursive: true });
   symlinkSync(pkgDir, join(dir, 'node_modules/@devs/context'), 'dir');
-  symlinkSync(join(pkgDir, 'node_modules/@types'), join(dir, 'node_modules/@types'), 'dir');
+  // The package's own dependencies beside it: the adapters' examples import their framework.
+  for (const name of readdirSync(join(pkgDir, 'node_modules'))) {
+    if (name !== '@devs' && !name.startsWith('.')) symlinkSync(join(pkgDir, 'node_modules', name), join(dir, 'node_modules', name), 'dir');
+  }
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'examples', private: true, type: 'module' }));
   writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({
     compilerOptions: {
@@ -95,7 +98,7 @@ it('every @example imports the package by name', () => {
   const examples = extractExamples();
   assert.ok(examples.length >= 25, `only ${examples.length} examples found: is the extraction broken?`);
   for (const ex of examples) {
-    assert.match(ex.code, /from '@devs\/context(\/\w+)?'/, `${ex.entry}.d.ts ${ex.name}: the example does not import '@devs/context'`);
+    assert.match(ex.code, /from '@devs\/context(\/[\w-]+)?'/, `${ex.entry}.d.ts ${ex.name}: the example does not import '@devs/context'`);
   }
 });
 

@@ -111,6 +111,23 @@ describe('a message that is not one is refused', () => {
     cm.append({ role: 'user', content: 'hi' });
     cm.append({ role: 'assistant', content: 'hello', refusal: null, annotations: [] });
   });
+
+  it('a refusal part too long for the request is cut in its own field, as a text part is', async () => {
+    const long = Array.from({ length: 3_000 }, (_, i) => `I cannot run step ${i} of that command.`).join('\n');
+    const cases = {
+      'openai-responses': [{ role: 'user', content: 'run it' }, { type: 'message', role: 'assistant', content: [{ type: 'refusal', refusal: long }] }, { role: 'user', content: 'why?' }],
+      'openai-chat': [{ role: 'user', content: 'run it' }, { role: 'assistant', content: [{ type: 'refusal', refusal: long }] }, { role: 'user', content: 'why?' }],
+    };
+    for (const [format, messages] of Object.entries(cases)) {
+      const cm = new ContextManager({ format, budget: 10_000, countTokens: o200k });
+      for (const m of messages) cm.append(m);
+      const built = await cm.build();
+      const part = built.messages.find((m) => Array.isArray(m.content) && m.content[0]?.type === 'refusal')?.content[0];
+      assert.ok(part, `${format}: the refusal is in the request`);
+      assert.equal(part.text, undefined, `${format}: no text field added to a refusal`);
+      assert.ok(part.refusal.length < long.length / 2, `${format}: the refusal itself is cut (${part.refusal.length} of ${long.length} characters)`);
+    }
+  });
 });
 
 describe('the index of what was folded away', () => {

@@ -66,3 +66,24 @@ describe('ContextManager.sync', () => {
     assert.throws(() => cm.sync('not a list'), (e) => e instanceof TypeError && e.field === 'messages');
   });
 });
+
+describe('sync of bytes and URLs', () => {
+  it('an image as new bytes is the same message; one byte changed, or another URL, is an edit', async () => {
+    const image = (data) => ({ role: 'user', content: [{ type: 'text', text: 'look' }, { type: 'file', mediaType: 'image/png', data }] });
+    const rebuilt = async (first, second) => {
+      const cm = new ContextManager({ format: 'ai-sdk', budget: 20_000, countTokens: o200k });
+      cm.sync([image(first), { role: 'assistant', content: [{ type: 'text', text: 'seen' }] }]);
+      await cm.build();
+      cm.sync([image(second), { role: 'assistant', content: [{ type: 'text', text: 'seen' }] }, { role: 'user', content: [{ type: 'text', text: 'go on' }] }]);
+      return (await cm.build()).ledger.warnings.some((w) => w.code === 'history-rebuilt');
+    };
+    const a = new Uint8Array(200_000).fill(1);
+    const b = a.slice();
+    b[Math.floor((32 * a.length) / 65)] = 2; // one byte of the middle, at a place the print reads
+    assert.equal(await rebuilt(a, a.slice()), false, 'the same bytes in a new array');
+    assert.equal(await rebuilt(a, b), true, 'one byte changed');
+    assert.equal(await rebuilt(a, a.subarray(1)), true, 'one byte fewer');
+    assert.equal(await rebuilt(new URL('https://x.test/a.png'), new URL('https://x.test/a.png')), false, 'the same URL');
+    assert.equal(await rebuilt(new URL('https://x.test/a.png'), new URL('https://x.test/b.png')), true, 'another URL');
+  });
+});

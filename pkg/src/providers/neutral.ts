@@ -41,7 +41,8 @@ export function intern(path: string): string {
  */
 export function shownContent(
   content: unknown, shown: ReadonlyArray<string | null | undefined>, drop: boolean,
-  show: (part: Bag, text: string) => Bag = (part, text) => ({ ...part, text }),
+  // OpenAI's refusal part holds its text in `refusal`; every other text part in `text`.
+  show: (part: Bag, text: string) => Bag = (part, text) => (part.type === 'refusal' ? { ...part, refusal: text } : { ...part, text }),
 ): unknown {
   if (typeof content === 'string') return typeof shown[0] === 'string' ? shown[0] : shown[0] === null && drop ? '' : content;
   return (content as Bag[]).flatMap((p, i) => {

@@ -77,6 +77,17 @@ function requestPrint(input: readonly unknown[], instructions: string | undefine
  *
  * Not for server-managed conversations (`conversationId`, `previousResponseId`): the SDK
  * then sends only the new items, and the server holds, and bounds, the rest.
+ * @example
+ * import { Agent, MemorySession, OpenAIProvider, run } from '@openai/agents';
+ * import { OpenAIAgentsContext } from '@devs/context/openai-agents';
+ *
+ * // With a Session: the model sends the bounded input, the session keeps every item whole.
+ * const context = new OpenAIAgentsContext({ budget: 128_000 });
+ * const model = context.boundedModel(await new OpenAIProvider().getModel('gpt-5.1'));
+ * const agent = new Agent({ name: 'coder', instructions: 'You are a coding agent.', model, tools: [context.recallTool] });
+ * const session = new MemorySession();
+ * await run(agent, 'Read the failing test', { session });
+ * await run(agent, 'Now fix it', { session });
  */
 export class OpenAIAgentsContext {
   readonly #o: ReadOptions;
