@@ -17,6 +17,7 @@ export { ContextSession } from './session.js';
 export { ContextPruner, ToolOutputPruner, validateToolOutputEntry } from './pruners.js';
 export { ContextRefresher, OrchestratorContextInjector } from './refresher.js';
 export { countTokens } from './tokens.js';
+export { recallSpec } from './recall-spec.js';
 export { MemoryStateRepository } from './memory-store.js';
 export { createDefaultWindowBudget, WindowComposer } from './window-composer.js';
 export { isSaopEnvelope, validateSaopEnvelope } from './saop.js';

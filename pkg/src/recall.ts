@@ -8,7 +8,8 @@
 import type { Engine } from './engine.js';
 import { argumentError, errorText } from './errors.js';
 import { frameText, frameTexts } from './frame.js';
-import type { Adapter, ToolCall, ToolSpec } from './providers/neutral.js';
+import type { Adapter, ToolCall } from './providers/neutral.js';
+import { recallSpec } from './recall-spec.js';
 import { callMethod, isObject, object, optionalNumber, optionalString, type Bag } from './read.js';
 import { within } from './timeout.js';
 import { rules } from './wasm.js';
@@ -23,16 +24,6 @@ const enum Refusal {
   Missing = 3,
   Failed = 4,
   BadInput = 5,
-}
-
-let spec: ToolSpec | undefined;
-/** The recall tool as the rules define it: a fresh copy each time, the host may change it. */
-export function recallSpec(): ToolSpec {
-  if (!spec) {
-    const [name, description, parameters] = frameTexts(rules.recallTool());
-    spec = { name, description, parameters: JSON.parse(parameters) as Record<string, unknown> };
-  }
-  return JSON.parse(JSON.stringify(spec)) as ToolSpec;
 }
 
 /** The recall tool in `adapter`'s provider shape. */

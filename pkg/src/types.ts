@@ -667,6 +667,19 @@ export interface ContextManagerOptions {
   reminders?: ContextReminder[];
 }
 
+/**
+ * A tool as a framework or provider is told of it, with no shape of its own: `recallSpec()`
+ * gives the recall tool this way, for a framework the package has no adapter for.
+ */
+export interface ToolSpec {
+  /** The tool's name, `recall` for the recall tool. */
+  name: string;
+  /** What the model reads of when to call it. */
+  description: string;
+  /** Its input, as a JSON Schema object. */
+  parameters: Record<string, unknown>;
+}
+
 /** What `recall(id, options)` reads of a stored text: a page, or the lines that hold `query`. */
 export interface RecallOptions {
   /** The first character to read (UTF-16 units, as JS counts a string's length). Default 0. */

@@ -14,7 +14,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { ContextManager, MemoryStateRepository } from '@devs/context';
+import { ContextManager, MemoryStateRepository, recallSpec } from '@devs/context';
 import { PostgresStateRepository } from '@devs/context/postgres';
 import { parseTranscript } from '@devs/context/replay';
 import { SqliteStateRepository } from '@devs/context/sqlite';

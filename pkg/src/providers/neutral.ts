@@ -1,6 +1,7 @@
 // What every provider's messages become for the rules, and what the rules' plan becomes
 // again: each adapter (one file per provider shape) reads one host message into parts,
 // and writes a request from a plan. Nothing here decides: the rules say what is shown.
+import type { ToolSpec } from '../types.js';
 import { argumentError } from '../errors.js';
 import { describe, isObject, type Bag } from '../read.js';
 import { rules } from '../wasm.js';
@@ -125,11 +126,8 @@ export interface UsageFigures {
 }
 
 /** A tool as the rules define it (the recall tool): its name, what it does, its JSON Schema. */
-export interface ToolSpec {
-  name: string;
-  description: string;
-  parameters: Record<string, unknown>;
-}
+// Defined with the public types: `recallSpec()` gives it to hosts.
+export type { ToolSpec };
 
 /** A tool call as a provider's message holds it: the call's id, the tool, and its input (`undefined`: arguments that are not JSON). */
 export interface ToolCall {
