@@ -1,0 +1,355 @@
+// `@devs/context/mastra`: `contextProcessor` in a real Mastra `Agent`, with a mock model
+// (the AI SDK's `MockLanguageModelV3`, which Mastra runs as any AI SDK model). The mock is
+// an agent: it records every prompt it gets, answers each with one tool call, and once a
+// compaction has stored an output, calls the recall tool on an id its prompt names. Prompts
+// are measured as a provider reads them (each message's role and part texts, exact o200k),
+// as the AI SDK adapter's test does.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { Agent } from '@mastra/core/agent';
+import { MockLanguageModelV3 } from 'ai/test';
+import { jsonSchema } from 'ai';
+import { aiSdkProblems } from './validity.mjs';
+
+const require = createRequire(import.meta.url);
+const { contextProcessor } = require('@devs/context/mastra');
+const { createTokenCounter } = require('@devs/context/tokenizers');
+const o200k = createTokenCounter('o200k_base');
+const pkgDir = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+// ---- Measuring a prompt.
+
+const json = (v) => (typeof v === 'string' ? v : JSON.stringify(v));
+function partText(p) {
+  switch (p.type) {
+    case 'text':
+    case 'reasoning':
+      return p.text;
+    case 'tool-call':
+      return `call ${p.toolName} ${p.toolCallId} ${json(p.input)}`;
+    case 'tool-result':
+      return `result ${p.toolCallId}\n${json(p.output.value ?? p.output.reason ?? '')}`;
+    default:
+      return json(p);
+  }
+}
+/** Each message as the text a provider reads: its role, then its parts' texts. Markers (`providerOptions`) are not text. */
+const chunks = (prompt) => prompt.map((m) => `${m.role}\n${typeof m.content === 'string' ? m.content : m.content.map(partText).join('\n')}`);
+const counted = new Map();
+function tokens(text) {
+  if (!counted.has(text)) counted.set(text, o200k(text));
+  return counted.get(text);
+}
+/** `{ tokens, prefix, extends }`: the prompt's tokens, those of the whole messages it begins with that `previous` began with too, and whether it begins with all of `previous`. */
+function measure(prompt, previous = []) {
+  const now = chunks(prompt);
+  const before = chunks(previous);
+  let prefix = 0;
+  for (let i = 0; i < now.length && now[i] === before[i]; i++) prefix += tokens(now[i]);
+  return { tokens: now.reduce((n, c) => n + tokens(c), 0), prefix, extends: before.length > 0 && before.every((c, i) => c === now[i]) };
+}
+/** What a provider would refuse: a call without its result, a result without its call, a user or assistant message whose content is not a list of parts. */
+function problems(prompt) {
+  const out = aiSdkProblems({ messages: prompt });
+  prompt.forEach((m, i) => {
+    if (m.role === 'system' ? typeof m.content !== 'string' : !Array.isArray(m.content)) out.push(`prompt[${i}]: ${m.role} content of the wrong shape`);
+  });
+  return out;
+}
+const promptText = (prompt) => chunks(prompt).join('\n');
+
+// ---- The agent: its tool, the mock model, its responses as results or streams.
+
+const TOOL_SPACE = 60; // the tokens the tool definitions add to the count the mock reports
+/** A tool output of about `size` characters, different for every call: 20 KB is 6,800 o200k tokens. */
+function output(path, size) {
+  const lines = [];
+  for (let i = 0, length = 0; length < size; i++) {
+    const line = `${path}:${i + 1}: export const value_${i} = compute(${(i * 7919) % 1009}, '${((i + 1) * 2654435761 % 2 ** 32).toString(16)}');`;
+    lines.push(line);
+    length += line.length + 1;
+  }
+  return lines.join('\n');
+}
+const usageOf = ({ tokens: n, prefix }) => ({
+  inputTokens: { total: n + TOOL_SPACE, noCache: n + TOOL_SPACE - prefix, cacheRead: prefix, cacheWrite: n - prefix },
+  outputTokens: { total: 20, text: 20, reasoning: 0 },
+});
+const callOf = (toolCallId, toolName, input) => ({ type: 'tool-call', toolCallId, toolName, input: JSON.stringify(input) });
+const finishOf = (content) => ({ unified: content.some((c) => c.type === 'tool-call') ? 'tool-calls' : 'stop', raw: undefined });
+
+/** The content of a response as the chunks of a stream: text and calls as a provider streams them, then `finish`. */
+function streamOf(content, usage) {
+  const parts = [{ type: 'stream-start', warnings: [] }];
+  content.forEach((c, i) => {
+    if (c.type === 'text') parts.push({ type: 'text-start', id: `t${i}` }, { type: 'text-delta', id: `t${i}`, delta: c.text }, { type: 'text-end', id: `t${i}` });
+    else parts.push({ type: 'tool-input-start', id: c.toolCallId, toolName: c.toolName }, { type: 'tool-input-delta', id: c.toolCallId, delta: c.input }, { type: 'tool-input-end', id: c.toolCallId }, c);
+  });
+  parts.push({ type: 'finish', usage, finishReason: finishOf(content) });
+  return new ReadableStream({ start(controller) { for (const p of parts) controller.enqueue(p); controller.close(); } });
+}
+
+/** A mock model whose `respond(prompt, seen)` says what it answers; it records every call's prompt and tools, and reports usage as a provider with a prompt cache would. */
+function mockModel(respond) {
+  const seen = { prompts: [], tools: [], usage: [] };
+  const answer = (options) => {
+    const usage = usageOf(measure(options.prompt, seen.prompts.at(-1)));
+    seen.prompts.push(options.prompt);
+    seen.tools.push(options.tools ?? []);
+    seen.usage.push(usage);
+    return { content: respond(options.prompt, seen), usage };
+  };
+  const model = new MockLanguageModelV3({
+    doGenerate: async (options) => {
+      const { content, usage } = answer(options);
+      return { content, usage, finishReason: finishOf(content), warnings: [] };
+    },
+    doStream: async (options) => {
+      const { content, usage } = answer(options);
+      return { stream: streamOf(content, usage) };
+    },
+  });
+  return { model, seen };
+}
+
+/** The agent's `read` tool, as an AI SDK tool (Mastra runs those as its own). */
+const readTool = (executed, size = 20_000) => ({
+  description: 'Read a file of the project',
+  inputSchema: jsonSchema({ type: 'object', properties: { path: { type: 'string' } }, required: ['path'] }),
+  execute: async ({ path }, context) => {
+    executed.push(context?.toolCallId);
+    return output(path, size);
+  },
+});
+
+/** Runs the agent with `generate` or `stream`; its steps, text and response messages. */
+async function run(agent, mode, prompt, options) {
+  if (mode === 'generate') {
+    const r = await agent.generate(prompt, options);
+    return { steps: r.steps, text: r.text, messages: r.response?.messages ?? [] };
+  }
+  const s = await agent.stream(prompt, options);
+  for await (const part of s.fullStream) if (part.type === 'error') throw part.payload?.error ?? part;
+  return { steps: await s.steps, text: await s.text, messages: (await s.response)?.messages ?? [] };
+}
+
+const SYSTEM = 'You are a coding agent. Read the modules one by one.';
+const TASK = 'Read every module of src/ and report.';
+
+// ---- The tests.
+
+describe('contextProcessor in a Mastra Agent', () => {
+  for (const mode of ['generate', 'stream']) {
+    it(`${mode}: a 100-step tool loop of 20 KB outputs at 20,000 tokens stays within budget, valid and cache-stable, with the recall tool answered`, async (t) => {
+      const BUDGET = 20_000;
+      const STEPS = 100;
+      const records = [];
+      const warnings = [];
+      const executed = [];
+      let recall; // the recall call the model made: the id it asked for, and the index of its prompt
+      let steps = 0;
+      const { model, seen } = mockModel((prompt) => {
+        // Once, after a compaction: read back the first text the prompt says is stored, calling `read` in the same response.
+        const stored = /stored as ([\w-]+)/.exec(promptText(prompt));
+        if (!recall && steps >= 10 && stored && records.some((r) => r.compaction)) {
+          recall = { id: stored[1], at: seen.prompts.length - 1 };
+          return [{ type: 'text', text: 'I need the output I read earlier.' }, callOf('mixed-read', 'read', { path: 'src/again.ts' }), callOf('recall-1', 'recall', { id: stored[1] })];
+        }
+        steps++;
+        if (steps === STEPS) return [{ type: 'text', text: `Done after ${STEPS} steps.` }];
+        return [callOf(`call-${steps}`, 'read', { path: `src/module${steps}.ts` })];
+      });
+      const processor = contextProcessor({ budget: BUDGET, countTokens: o200k, onLedger: (r) => records.push(r), onWarning: (w) => warnings.push(w) });
+      const ms = [];
+      const timed = { ...processor, processLLMRequest: async (args) => { const start = performance.now(); try { return await processor.processLLMRequest(args); } finally { ms.push(performance.now() - start); } } };
+      const agent = new Agent({ id: 'coder', name: 'Coder', instructions: SYSTEM, model, tools: { read: readTool(executed) }, inputProcessors: [timed] });
+
+      const done = await run(agent, mode, TASK, { maxSteps: STEPS + 5 });
+
+      // The loop completed: one model call per step, the recall's included.
+      assert.ok(done.text.endsWith(`Done after ${STEPS} steps.`), done.text.slice(-80));
+      assert.equal(seen.prompts.length, STEPS + 1, 'one model call per step, and one for the recall');
+      assert.equal(done.steps.length, STEPS + 1);
+      // The recall tool was on every call, after the agent's, and its call was answered: the next prompt holds the stored text.
+      assert.ok(seen.tools.every((tools) => tools.map((x) => x.name).join() === 'read,recall'), 'every call has the recall tool, after the agent\'s');
+      assert.ok(recall, 'the model called recall after a compaction');
+      const next = seen.prompts[recall.at + 1];
+      const results = next.filter((m) => m.role === 'tool').flatMap((m) => m.content);
+      const answer = results.find((p) => p.toolCallId === 'recall-1');
+      assert.ok(answer, 'the recall call has its result in the next prompt');
+      assert.ok(answer.output.value.startsWith(`[Stored text ${recall.id}`), answer.output.value.slice(0, 120));
+      assert.ok(results.some((p) => p.toolCallId === 'mixed-read'), 'the call made beside recall has its result too');
+      // Every read the model asked for ran.
+      assert.equal(executed.length, STEPS, `${executed.length} reads ran`);
+
+      // Every prompt within budget by exact o200k, and valid: every tool call has its result.
+      const sizes = seen.prompts.map((p, i) => ({ ...measure(p, seen.prompts[i - 1]), problems: problems(p) }));
+      const largest = Math.max(...sizes.map((s) => s.tokens));
+      assert.ok(largest <= BUDGET, `largest prompt ${largest} > ${BUDGET}`);
+      sizes.forEach((s, i) => assert.deepEqual(s.problems, [], `prompt ${i}`));
+      for (const id of executed.filter((x) => x !== undefined)) {
+        for (const [i, p] of seen.prompts.entries()) {
+          const calls = p.flatMap((m) => (m.role === 'assistant' ? m.content.filter((c) => c.type === 'tool-call' && c.toolCallId === id) : []));
+          const answers = p.flatMap((m) => (m.role === 'tool' ? m.content.filter((c) => c.toolCallId === id) : []));
+          assert.equal(calls.length, answers.length, `prompt ${i}: call ${id} and its result go together`);
+        }
+      }
+      // Consecutive prompts extend each other, except where the manager compacted.
+      assert.equal(records.length, seen.prompts.length, 'one build per model call');
+      const compactions = records.filter((r) => r.compaction).length;
+      sizes.forEach((s, i) => {
+        if (i > 0 && !records[i].compaction) assert.ok(s.extends, `prompt ${i} does not extend prompt ${i - 1}, and no compaction ran`);
+      });
+      assert.ok(compactions >= 10, `${compactions} compactions`);
+      const share = sizes.slice(1).reduce((n, s) => n + s.prefix, 0) / sizes.slice(1).reduce((n, s) => n + s.tokens, 0);
+      assert.ok(share >= 0.6, `cache share ${share.toFixed(3)} < 0.6`);
+      // The usage the mock reported reached the manager, call by call.
+      records.forEach((r, i) => assert.equal(r.cache.observedRead, seen.usage[i].inputTokens.cacheRead, `record ${r.request}`));
+      assert.ok(records.at(-1).calibration.samples > 0, 'the calibration learned from the reported usage');
+      assert.ok(!warnings.some((x) => x.code === 'history-rebuilt'), 'the agent\'s list was taken in step by step');
+      // What the agent keeps is whole: only what the model is sent is bounded.
+      const kept = done.messages.flatMap((m) => (m.role === 'tool' ? m.content : [])).filter((p) => p.toolName === 'read');
+      if (kept.length) assert.ok(kept.every((p) => json(p.output.value ?? p.output).length >= 20_000), 'the agent\'s own tool results are whole');
+      ms.sort((a, b) => a - b);
+      t.diagnostic(`${mode}: ${seen.prompts.length} calls, ${compactions} compactions, largest prompt ${largest} / ${BUDGET}, cache share ${share.toFixed(3)}, processLLMRequest median ${ms[ms.length >> 1].toFixed(2)} ms, p95 ${ms[Math.floor(ms.length * 0.95)].toFixed(2)} ms, mean ${(ms.reduce((a, b) => a + b, 0) / ms.length).toFixed(2)} ms`);
+    });
+  }
+
+  it('without the processor, the same loop overflows the budget (the measure can fail)', async () => {
+    let steps = 0;
+    const { model, seen } = mockModel(() => (++steps === 10 ? [{ type: 'text', text: 'Done.' }] : [callOf(`call-${steps}`, 'read', { path: `src/module${steps}.ts` })]));
+    const agent = new Agent({ id: 'bare', name: 'Bare', instructions: SYSTEM, model, tools: { read: readTool([]) } });
+    await run(agent, 'generate', TASK, { maxSteps: 20 });
+    const largest = Math.max(...seen.prompts.map((p) => measure(p).tokens));
+    assert.ok(largest > 20_000, `largest prompt ${largest}`);
+  });
+
+  it('a later run that sends the history again goes on in the same conversation, its prompt extending the last one', async () => {
+    const warnings = [];
+    const records = [];
+    const { model, seen } = mockModel((prompt, { prompts }) => [{ type: 'text', text: `Reply ${prompts.length}.` }]);
+    const agent = new Agent({ id: 'coder', name: 'Coder', instructions: SYSTEM, model, inputProcessors: [contextProcessor({ budget: 50_000, countTokens: o200k, onWarning: (w) => warnings.push(w), onLedger: (r) => records.push(r) })] });
+    const history = [{ role: 'user', content: TASK }];
+    for (const next of ['Go on.', 'And the tests?', 'Thanks.']) {
+      const r = await agent.generate(history);
+      history.push(...r.response.messages, { role: 'user', content: next });
+    }
+    assert.equal(seen.prompts.length, 3);
+    assert.deepEqual(warnings, []);
+    for (let i = 1; i < 3; i++) assert.ok(measure(seen.prompts[i], seen.prompts[i - 1]).extends, `run ${i + 1}'s prompt extends run ${i}'s`);
+    assert.deepEqual(records.map((r) => r.request), [1, 2, 3], 'one manager: its ledger goes on');
+  });
+
+  it('a history Mastra rewrote (a run\'s steps merged when sent again) is taken in whole, valid', async () => {
+    const { model, seen } = mockModel((prompt) => {
+      const n = prompt.filter((m) => m.role === 'tool').length;
+      return n % 3 === 2 ? [{ type: 'text', text: 'Paused.' }] : [callOf(`call-at-${prompt.length}`, 'read', { path: `src/f${prompt.length}.ts` })];
+    });
+    const agent = new Agent({ id: 'coder', name: 'Coder', instructions: SYSTEM, model, tools: { read: readTool([], 20_000) }, inputProcessors: [contextProcessor({ budget: 20_000, countTokens: o200k })] });
+    const first = await agent.generate(TASK, { maxSteps: 10 });
+    const calls = seen.prompts.length;
+    await agent.generate([{ role: 'user', content: TASK }, ...first.response.messages, { role: 'user', content: 'Go on.' }], { maxSteps: 10 });
+    assert.ok(seen.prompts.length > calls);
+    seen.prompts.forEach((p, i) => {
+      assert.deepEqual(problems(p), [], `prompt ${i}`);
+      assert.ok(measure(p).tokens <= 20_000, `prompt ${i}: ${measure(p).tokens} tokens`);
+    });
+    const ids = (p) => p.flatMap((m) => (m.role === 'assistant' ? m.content.filter((c) => c.type === 'tool-call').map((c) => c.toolCallId) : []));
+    assert.ok(ids(first.response.messages).every((id) => ids(seen.prompts[calls]).includes(id)), 'every call of the first run is in the second run\'s prompt');
+  });
+
+  it('runs with the same opening message do not mix', async () => {
+    const warnings = [];
+    const { model, seen } = mockModel((prompt) => {
+      const results = prompt.filter((m) => m.role === 'tool').length;
+      return results >= 4 ? [{ type: 'text', text: 'Done.' }] : [callOf(`id-${Math.random().toString(36).slice(2)}`, 'read', { path: `src/f${results}.ts` })];
+    });
+    const processor = contextProcessor({ budget: 50_000, countTokens: o200k, onWarning: (w) => warnings.push(w) });
+    const own = (who) => ({ description: 'Read', inputSchema: jsonSchema({ type: 'object', properties: { path: { type: 'string' } } }), execute: async ({ path }) => `${who} read ${path}` });
+    const runs = ['alice', 'bob', 'carol'].map((who) => new Agent({ id: who, name: who, instructions: SYSTEM, model, tools: { read: own(who) }, inputProcessors: [processor] }).generate(TASK, { maxSteps: 10 }));
+    const results = await Promise.all(runs);
+    assert.deepEqual(results.map((r) => r.text), ['Done.', 'Done.', 'Done.']);
+    assert.equal(seen.prompts.length, 15);
+    for (const prompt of seen.prompts) {
+      const whose = new Set(prompt.flatMap((m) => (m.role === 'tool' ? m.content.map((p) => p.output.value.split(' ')[0]) : [])));
+      assert.ok(whose.size <= 1, `a prompt holds the outputs of ${[...whose].join(' and ')}`);
+      assert.deepEqual(problems(prompt), []);
+    }
+    assert.equal(warnings.length, 0, 'no conversation was rebuilt by another');
+  });
+
+  it('bad options are a TypeError or RangeError naming the field', () => {
+    const named = (kind, field) => (e) => e instanceof kind && e.field === field && e.message.includes(field);
+    assert.throws(() => contextProcessor(), named(TypeError, 'options'));
+    assert.throws(() => contextProcessor([]), named(TypeError, 'options'));
+    assert.throws(() => contextProcessor({}), named(TypeError, 'options.budget'));
+    assert.throws(() => contextProcessor({ budget: '100k' }), named(TypeError, 'options.budget'));
+    assert.throws(() => contextProcessor({ budget: 10 }), named(RangeError, 'options.budget'));
+    assert.throws(() => contextProcessor({ budget: 20_000, countTokens: 'o200k' }), named(TypeError, 'options.countTokens'));
+    assert.throws(() => contextProcessor({ budget: 20_000, store: {} }), named(TypeError, 'options.store.insertRawToolOutput'));
+    assert.throws(() => contextProcessor({ budget: 20_000, system: 42 }), named(TypeError, 'options.system'));
+    assert.throws(() => contextProcessor({ budget: 20_000, recall: 'yes' }), named(TypeError, 'options.recall'));
+    assert.throws(() => contextProcessor({ budget: 20_000, maxConversations: 0 }), named(RangeError, 'options.maxConversations'));
+    assert.throws(() => contextProcessor({ budget: 20_000, maxConversations: '9' }), named(TypeError, 'options.maxConversations'));
+    assert.throws(() => contextProcessor({ budget: 20_000, format: 'anthropic' }), named(TypeError, 'options.format'));
+    assert.equal(contextProcessor({ budget: 20_000 }).id, 'devs-context');
+  });
+
+  it('an agent tool named recall is refused, naming it; with recall: false it is the agent\'s', async () => {
+    const { model, seen } = mockModel(() => [{ type: 'text', text: 'ok' }]);
+    const tools = { recall: { description: 'mine', inputSchema: jsonSchema({ type: 'object' }), execute: async () => 'mine' } };
+    const agent = (options) => new Agent({ id: 'a', name: 'a', instructions: SYSTEM, model, tools, inputProcessors: [contextProcessor({ budget: 20_000, ...options })] });
+    // Mastra reports a processor's error as its own (a MastraError), with the processor's message.
+    const refused = await agent({}).generate('hi').then((r) => r.error ?? r, (e) => e);
+    assert.match(String(refused?.message), /tools\.recall is a tool of the agent's named 'recall'/);
+    assert.equal(seen.prompts.length, 0, 'no model call was made');
+    const { text } = await agent({ recall: false }).generate('hi');
+    assert.equal(text, 'ok');
+    assert.deepEqual(seen.tools.at(-1).map((x) => [x.name, x.description]), [['recall', 'mine']]);
+  });
+
+  it('the entry loads no Mastra, and the core entry no adapter', () => {
+    for (const file of ['mastra.mjs', 'mastra.cjs']) assert.doesNotMatch(readFileSync(join(pkgDir, 'dist', file), 'utf8'), /@mastra\//, `dist/${file}`);
+    for (const file of ['index.mjs', 'index.cjs', 'index.browser.mjs']) assert.doesNotMatch(readFileSync(join(pkgDir, 'dist', file), 'utf8'), /@mastra\/|adapters\/mastra/, `dist/${file}`);
+  });
+
+  // Mastra's own declarations do not pass a library check (`skipLibCheck: false` finds
+  // hundreds of errors in @mastra/schema-compat), so the entry's @example, which
+  // examples.test.mjs checks that way, does not import Mastra; the page's example, which
+  // makes an Agent with the processor, is checked here as a host would compile it.
+  it('the docs example type-checks against @mastra/core: the processor is an input processor', () => {
+    const example = readFileSync(join(pkgDir, '../docs/frameworks/mastra.md'), 'utf8').match(/```ts\n([\s\S]*?)```/)[1];
+    const dir = mkdtempSync(join(tmpdir(), 'devs-context-mastra-'));
+    try {
+      mkdirSync(join(dir, 'node_modules/@devs'), { recursive: true });
+      symlinkSync(pkgDir, join(dir, 'node_modules/@devs/context'), 'dir');
+      for (const name of readdirSync(join(pkgDir, 'node_modules'))) {
+        if (name !== '@devs' && !name.startsWith('.')) symlinkSync(join(pkgDir, 'node_modules', name), join(dir, 'node_modules', name), 'dir');
+      }
+      writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'examples', private: true, type: 'module' }));
+      writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({
+        compilerOptions: { target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, lib: ['es2022', 'dom'], types: ['node'], skipLibCheck: true },
+        include: ['*.ts'],
+      }));
+      // The example as written, and a processor that is not one (its `id` missing), which must fail.
+      writeFileSync(join(dir, 'docs.ts'), `${example}\nexport {};\n`);
+      writeFileSync(join(dir, 'wrong.ts'), `import { Agent } from '@mastra/core/agent';\nimport { contextProcessor } from '@devs/context/mastra';\nconst { id: _, ...noId } = contextProcessor({ budget: 20_000 });\nnew Agent({ id: 'a', name: 'a', instructions: 'x', model: 'openai/gpt-5', inputProcessors: [noId] });\nexport {};\n`);
+      let output = '';
+      try {
+        execFileSync(process.execPath, [join(pkgDir, 'node_modules/typescript/bin/tsc'), '-p', dir], { cwd: dir, encoding: 'utf8', stdio: 'pipe' });
+      } catch (error) {
+        output = `${error.stdout}${error.stderr}`;
+      }
+      assert.doesNotMatch(output, /docs\.ts/, output);
+      assert.match(output, /wrong\.ts/, 'a processor without its id is refused: the check can fail');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
