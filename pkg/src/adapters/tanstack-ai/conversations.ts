@@ -1,0 +1,87 @@
+// One `ContextManager` per conversation, by the chat's `threadId` (every iteration of one
+// `chat()` run shares it; pass the same `threadId` to the next run of the conversation, and
+// its manager goes on from where it was). A conversation's operations (its builds, the usage
+// it records, its recall tool's reads) run one at a time, in call order. At most
+// `maxConversations` stay in memory; the least recently used, and idle, is let go.
+import { ContextManager } from '@devs/context';
+import type { ContextManagerOptions, ContextWarning, LedgerRecord } from '@devs/context';
+import type { ChatMessage } from './messages.js';
+import type { Settings } from './options.js';
+
+/** One conversation: its manager, the system prompt it was made with, its queue. */
+export class Conversation {
+  /** The recall tool, as TanStack AI runs it; made once, so the chat's tool list keeps one object. */
+  tool: unknown;
+  /** Set once the conversation is let go: its manager is freed. */
+  closed = false;
+  busy = 0;
+  #tail: Promise<unknown> = Promise.resolve();
+
+  constructor(readonly manager: ContextManager<ChatMessage>, readonly system: string) {}
+
+  /** Runs `fn` after every operation queued before it. */
+  run<T>(fn: () => T | Promise<T>): Promise<T> {
+    this.busy++;
+    const run = this.#tail.then(fn).finally(() => this.busy--);
+    this.#tail = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Frees the manager once what is queued has run. */
+  close(): Promise<void> {
+    return this.run(() => {
+      if (this.closed) return;
+      this.closed = true;
+      this.manager.free();
+    });
+  }
+}
+
+export class Conversations {
+  /** By thread id, the least recently used first. */
+  readonly #all = new Map<string, Conversation>();
+
+  constructor(readonly settings: Settings, readonly makeTool: (conversation: Conversation) => unknown) {}
+
+  get(threadId: string): Conversation | undefined {
+    return this.#all.get(threadId);
+  }
+
+  /** The thread's conversation, with `system` as its system prompt: one with another system prompt is let go and made anew, with a warning. */
+  open(threadId: string, system: string): Conversation {
+    const s = this.settings;
+    let found = this.#all.get(threadId);
+    this.#all.delete(threadId);
+    if (found && found.system !== system) {
+      void found.close();
+      s.onWarning?.({ request: 1, code: 'history-rebuilt', message: 'the system prompts changed, so the conversation is taken in anew' }, threadId);
+      found = undefined;
+    }
+    if (!found) {
+      const options: ContextManagerOptions = {
+        ...s.manager,
+        system: system === '' ? undefined : system,
+        onLedger: s.onLedger && ((r: LedgerRecord) => s.onLedger!(r, threadId)),
+        onWarning: s.onWarning && ((w: ContextWarning) => s.onWarning!(w, threadId)),
+      };
+      found = new Conversation(new ContextManager<ChatMessage>(options), system);
+      found.tool = s.recall ? this.makeTool(found) : undefined;
+    }
+    // Most recently used: last.
+    this.#all.set(threadId, found);
+    for (const [id, c] of this.#all) {
+      if (this.#all.size <= s.maxConversations) break;
+      if (c.busy > 0 || c === found) continue;
+      this.#all.delete(id);
+      void c.close();
+    }
+    return found;
+  }
+
+  /** Lets every conversation go, once its operations have ended. */
+  async close(): Promise<void> {
+    const all = [...this.#all.values()];
+    this.#all.clear();
+    await Promise.all(all.map((c) => c.close()));
+  }
+}
