@@ -126,6 +126,7 @@ try {
     }
     console.log(`| ${upTo} | ${row.join(' | ')} |`);
   }
+  for (const context of Object.values(contexts)) await context.close();
 } finally {
   await pool.end();
   await server.destroy();

@@ -334,6 +334,17 @@ impl ManagerCore {
     pub fn message_count(&self) -> usize {
         self.m.history.messages.len()
     }
+
+    #[wasm_bindgen(getter)]
+    pub fn call_count(&self) -> usize {
+        self.m.history.calls.len()
+    }
+
+    /// Calls before this one are in messages folded away: their ids are let go.
+    #[wasm_bindgen(getter)]
+    pub fn folded_calls(&self) -> usize {
+        self.m.history.folded_calls(self.m.first_live)
+    }
 }
 
 /// The words after a refused part's field name.

@@ -13,7 +13,9 @@ import { utf8Length } from './runtime.js';
 import { textKey } from './text-key.js';
 import { within } from './timeout.js';
 import { count } from './tokens.js';
-import type { LedgerRecord, ContextWarning, TokenCounter } from './types.js';
+import type { LedgerRecord, ContextWarning, KeptMessage, TokenCounter } from './types.js';
+
+export type { KeptMessage };
 import { rules } from './wasm.js';
 
 const Need = lazy(() => rules.NeedCode);
@@ -128,10 +130,14 @@ export interface EngineState {
   events?: string[];
   /** Format 1: the rules' calls that made their state, replayed before `events`. */
   log?: LoggedCall[];
-  /** Each message as kept (`null`: released), with the texts shown for its parts and the parts written into it. */
-  messages: Array<{ source: unknown; shown?: Record<string, string>; baked?: number[] } | null>;
-  /** Each call's id and tool name, in the rules' order. */
-  calls: Array<[string, string]>;
+  /**
+   * Each message as kept, with the texts shown for its parts and the parts written into it;
+   * `null`: released. In a state taken whole (`Engine.state`), a run of released ones is
+   * their count: its size follows what is live, not the session's age.
+   */
+  messages: Array<KeptMessage | null | number>;
+  /** Each call's id and tool name, in the rules' order; a count: that many calls let go (folded away). */
+  calls: Array<[string, string] | number>;
   summary: string;
   tail: string;
   ledger: LedgerRecord[];
@@ -154,7 +160,7 @@ export interface EngineChanges {
   /** Format 1: the rules' calls of this call. */
   log?: LoggedCall[];
   /** Messages new or changed, by index (`null`: released). */
-  messages: Array<[number, EngineState['messages'][number]]>;
+  messages: Array<[number, KeptMessage | null]>;
   calls: Array<[string, string]>;
   summary?: string;
   tail?: string;
@@ -166,27 +172,47 @@ export interface EngineChanges {
 }
 
 /**
- * The state `list`, each from the state the one before it left, makes, from `base` (a
- * checkpoint) or a new engine.
+ * The state `list` makes, each from the state the one before it left, from a new engine. A
+ * session with a checkpoint restores it, then applies the rows after it (`Engine.apply`).
  */
-export function foldChanges(list: Iterable<EngineChanges>, base?: EngineState): EngineState {
-  const state: EngineState = base
-    ? { ...base, messages: [...base.messages], calls: [...base.calls], ledger: [...base.ledger], events: [...(base.events ?? [])], lines: { ...base.lines } }
-    : { messages: [], calls: [], summary: '', tail: '', ledger: [] };
-  const ledgerBase = state.ledgerFrom ?? 0;
+export function foldChanges(list: Iterable<EngineChanges>): EngineState {
+  const state: EngineState = { messages: [], calls: [], summary: '', tail: '', ledger: [] };
+  const messages = state.messages as Array<KeptMessage | null>;
   for (const c of list) {
     // Rows of format 1 come before any of format 2: a session is only ever upgraded.
     if (c.log?.length) (state.log ??= []).push(...c.log);
     if (c.events?.length) (state.events ??= []).push(...c.events);
-    for (const [i, m] of c.messages) state.messages[i] = m;
+    for (const [i, m] of c.messages) messages[i] = m;
     for (const call of c.calls) state.calls.push(call);
     if (c.summary !== undefined) state.summary = c.summary;
     if (c.tail !== undefined) state.tail = c.tail;
-    state.ledger.length = Math.max(0, c.ledgerFrom - ledgerBase);
+    state.ledger.length = Math.max(0, c.ledgerFrom);
     for (const r of c.ledger) state.ledger.push(r);
     for (const [id, line] of c.lines ?? []) (state.lines ??= {})[id] = line;
   }
   return state;
+}
+
+/** `list` with each run of items that are `gone` as its count. */
+function collapse<T>(list: readonly T[], gone: (item: T) => boolean): Array<T | number> {
+  const out: Array<T | number> = [];
+  for (const item of list) {
+    if (!gone(item)) out.push(item);
+    else if (typeof out[out.length - 1] === 'number') (out[out.length - 1] as number)++;
+    else out.push(1);
+  }
+  return out;
+}
+
+/**
+ * How many entries `list` stands for (a count, that many), checked to be `length`, the
+ * rules' own: a count altered to a billion is refused before anything is made of it.
+ */
+function entries(list: ReadonlyArray<unknown>, length: number, field: string): number {
+  let total = 0;
+  for (const item of list) total += typeof item === 'number' ? item : 1;
+  if (total !== length) throw argumentError(TypeError, field, `holds ${total} entries, but the rules' state has ${length}: it was altered`);
+  return total;
 }
 
 export class Engine {
@@ -204,6 +230,8 @@ export class Engine {
   #callIds: string[] = [];
   #callNames: string[] = [];
   #callIndex = new Map<string, number>();
+  /** Calls before this one are let go (`#forgetCalls`). */
+  #forgotten = 0;
   #summary = '';
   #tail = '';
   /** The index line of each text stored, by store id, in the order stored. */
@@ -246,8 +274,9 @@ export class Engine {
 
   /** The engine between builds, as JSON data of its own: what `restore` makes the same engine from. */
   state(): EngineState {
-    const messages = this.#messages.map((_, i) => this.#kept(i));
-    const calls = this.#callIds.map((id, c): [string, string] => [id, this.#callNames[c]]);
+    // Runs of released messages and of calls let go as their counts.
+    const messages = collapse(this.#messages.map((_, i) => this.#kept(i)), (m) => m === null);
+    const calls = collapse(this.#callIds.map((id, c): [string, string] => [id, this.#callNames[c]]), ([id, name]) => id === '' && name === '');
     const ledger = this.records.slice(-LEDGER_KEPT);
     // The rules' state, not the journal that made it: what it costs is its size, not its age.
     const state: EngineState = {
@@ -256,7 +285,8 @@ export class Engine {
     // The lines the index will need: those it names, and those of the parts still shown.
     const needed = frameTexts(this.core.needed_lines()).filter((id) => this.#lines.has(id));
     if (needed.length) state.lines = Object.fromEntries(needed.map((id) => [id, this.#lines.get(id) as string]));
-    // A copy through JSON: the caller's snapshot shares nothing with the engine.
+    // A copy through JSON: the caller's snapshot shares nothing with the engine. (Not
+    // through the canonical JSON: a message's keys stay in the host's order, as sent.)
     return JSON.parse(JSON.stringify(state)) as EngineState;
   }
 
@@ -265,11 +295,11 @@ export class Engine {
     return this.#ledgerBase + this.records.length;
   }
 
-  #kept(i: number): EngineState['messages'][number] {
+  #kept(i: number): KeptMessage | null {
     const m = this.#messages[i];
     if (m === RELEASED) return null;
     const { adapter } = this.#o;
-    const kept: NonNullable<EngineState['messages'][number]> = { source: adapter.plain ? adapter.plain(m.source, `messages[${i}]`) : m.source };
+    const kept: KeptMessage = { source: adapter.plain ? adapter.plain(m.source, `messages[${i}]`) : m.source };
     m.display?.forEach((text, k) => {
       if (typeof text === 'string' && !m.parts[k].baked) (kept.shown ??= {})[k] = text;
     });
@@ -320,7 +350,23 @@ export class Engine {
     }
     this.#ledgerBase = state.ledgerFrom ?? 0;
     this.#replay(state.log, state.events ?? [], field);
-    this.apply({ ...state, log: undefined, events: undefined, messages: state.messages.map((m, i) => [i, m]), ledgerFrom: 0, lines: Object.entries(state.lines ?? {}) }, field);
+    // Released messages are made once, by count; the kept ones are read by the adapter.
+    const messages: Array<[number, KeptMessage]> = [];
+    let n = entries(state.messages, this.core.message_count, `${field}.messages`);
+    this.#messages = new Array<Kept>(n).fill(RELEASED);
+    n = 0;
+    for (const m of state.messages) {
+      if (typeof m === 'number') n += m;
+      else if (m === null) n++;
+      else messages.push([n++, m]);
+    }
+    entries(state.calls, this.core.call_count, `${field}.calls`);
+    const calls: Array<[string, string]> = [];
+    for (const c of state.calls) {
+      if (typeof c !== 'number') calls.push(c);
+      else for (let k = 0; k < c; k++) calls.push(['', '']);
+    }
+    this.apply({ ...state, log: undefined, events: undefined, messages, calls, ledgerFrom: 0, lines: Object.entries(state.lines ?? {}) }, field);
   }
 
   /**
@@ -376,6 +422,7 @@ export class Engine {
     this.records.length = Math.max(0, changes.ledgerFrom - this.#ledgerBase);
     this.records.push(...changes.ledger);
     for (const [id, line] of changes.lines ?? []) this.#lines.set(id, line);
+    this.#forgetCalls();
     this.#dirty.clear();
     this.#given = { log: this.#chunks.length, calls: this.#callIds.length, ledger: this.requestCount, summary: this.#summary, tail: this.#tail, lines: this.#lines.size };
   }
@@ -445,6 +492,19 @@ export class Engine {
       this.#messages[this.#released] = RELEASED;
       this.#dirty.add(this.#released);
     }
+    this.#forgetCalls();
+  }
+
+  /** The calls of messages folded away are let go too: no result can answer them now. */
+  #forgetCalls(): void {
+    const [ids, names, index, to] = [this.#callIds, this.#callNames, this.#callIndex, this.core.folded_calls];
+    let c = this.#forgotten;
+    for (; c < to; c++) {
+      if (ids[c] === '' && names[c] === '') continue;
+      if (index.get(ids[c]) === c) index.delete(ids[c]);
+      ids[c] = names[c] = '';
+    }
+    this.#forgotten = c;
   }
 
   /** Where texts are stored, and read back from by the recall tool. */

@@ -435,7 +435,12 @@ export class ContextSession<Message = unknown> {
         }
         base = readSnapshot(value, p.format, engine.config, field);
       }
-      engine.restore(foldChanges(rows.changes.map((c, i) => readChanges(c, `store: session ${this.sessionId}, version ${after + i + 1}`)), base), `store: session ${this.sessionId}`);
+      const changes = rows.changes.map((c, i) => readChanges(c, `store: session ${this.sessionId}, version ${after + i + 1}`));
+      // The checkpoint, then each call after it, as a worker catching up applies them.
+      if (base) {
+        engine.restore(base, `store: session ${this.sessionId}, checkpoint at version ${rows.checkpoint!.version}`);
+        changes.forEach((c, i) => engine.apply(c, `store: session ${this.sessionId}, version ${after + i + 1}`));
+      } else engine.restore(foldChanges(changes), `store: session ${this.sessionId}`);
     }
     this.#engine?.core.free();
     this.#engine = engine;

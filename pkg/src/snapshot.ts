@@ -2,8 +2,9 @@
 // snapshot from a newer version, or one altered or cut short, is refused naming the first
 // field that is wrong, and nothing is touched.
 import { argumentError } from './errors.js';
-import type { EngineState } from './engine.js';
+import type { EngineState, KeptMessage } from './engine.js';
 import { array, number, object, string } from './read.js';
+import { canonical } from './canonical.js';
 import { textKey } from './text-key.js';
 import type { ContextFormat, ContextSnapshot } from './types.js';
 
@@ -41,6 +42,8 @@ export function readSnapshot(value: unknown, format: ContextFormat, config: stri
   const messages = array(`${at}.messages`, snap.messages).map((m, i) => {
     if (m === null) return null;
     const field = `${at}.messages[${i}]`;
+    // Version 2: a run of released messages, as its count.
+    if (typeof m === 'number' && version > 1) return run(field, m);
     const kept = object(field, m);
     if (!('source' in kept)) throw argumentError(TypeError, `${field}.source`, 'is missing');
     if (kept.shown !== undefined) {
@@ -50,9 +53,11 @@ export function readSnapshot(value: unknown, format: ContextFormat, config: stri
       }
     }
     if (kept.baked !== undefined) array(`${field}.baked`, kept.baked).forEach((k, j) => partIndex(`${field}.baked[${j}]`, k));
-    return kept as NonNullable<EngineState['messages'][number]>;
+    return kept as unknown as KeptMessage;
   });
   const calls = array(`${at}.calls`, snap.calls).map((c, i) => {
+    // Version 2: a run of calls let go (folded away), as its count.
+    if (typeof c === 'number' && version > 1) return run(`${at}.calls[${i}]`, c);
     const pair = array(`${at}.calls[${i}]`, c);
     return [string(`${at}.calls[${i}][0]`, pair[0]), string(`${at}.calls[${i}][1]`, pair[1])] as [string, string];
   });
@@ -86,13 +91,10 @@ export function checkOf(value: unknown): string {
   return textKey(canonical(value));
 }
 
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const keys = Object.keys(value).filter((k) => (value as Record<string, unknown>)[k] !== undefined).sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
+/** A run's count: a whole number >= 1 (its total is checked against the rules' own). */
+function run(field: string, value: number): number {
+  if (!Number.isInteger(value) || value < 1) throw argumentError(RangeError, field, `must be a message or call, or a count of them >= 1, got ${value}`);
+  return value;
 }
 
 function partIndex(field: string, value: unknown): number {

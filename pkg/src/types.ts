@@ -698,6 +698,13 @@ export interface ContextReminder {
   text: string | (() => string | Promise<string>);
 }
 
+/** A message as a snapshot keeps it: the message, the texts shown for its parts, and the parts written into it. */
+export interface KeptMessage {
+  source: unknown;
+  shown?: Record<string, string>;
+  baked?: number[];
+}
+
 /**
  * A `ContextManager` between builds, as JSON data (`manager.snapshot()`), to make the same
  * manager again with `ContextManager.restore`: the history with its masks, the summary,
@@ -721,10 +728,13 @@ export interface ContextSnapshot {
   log?: unknown[][];
   /** A check of all the rest, with keys in any order: a snapshot altered or cut short is refused. */
   check: string;
-  /** Each message as the manager keeps it (`null`: behind the summary, released). */
-  messages: Array<{ source: unknown; shown?: Record<string, string>; baked?: number[] } | null>;
-  /** Each tool call's id and name, in order. */
-  calls: Array<[string, string]>;
+  /**
+   * Each message as the manager keeps it; `null`, or in a run of them their count: behind
+   * the summary, released. A snapshot's size follows what is live, not the session's age.
+   */
+  messages: Array<KeptMessage | null | number>;
+  /** Each tool call's id and name, in order; a count: that many calls folded away, let go. */
+  calls: Array<[string, string] | number>;
   summary: string;
   tail: string;
   ledger: LedgerRecord[];

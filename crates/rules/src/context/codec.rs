@@ -22,6 +22,16 @@ pub fn text(out: &mut Vec<u8>, s: &str) {
     out.extend_from_slice(s.as_bytes());
 }
 
+/// A size that is most often a whole number: one to three bytes then, nine otherwise.
+pub fn amount(out: &mut Vec<u8>, v: f64) {
+    if (0.0..4_503_599_627_370_496.0).contains(&v) && v.fract() == 0.0 {
+        uint(out, (v as u64) << 1);
+    } else {
+        uint(out, 1);
+        float(out, v);
+    }
+}
+
 pub fn optional_text(out: &mut Vec<u8>, s: Option<&str>) {
     match s {
         None => out.push(0),
@@ -76,6 +86,22 @@ impl Reader<'_> {
             .map_err(|_| ())?;
         self.at = end;
         Ok(f64::from_le_bytes(b))
+    }
+
+    pub fn amount(&mut self) -> Result<f64, ()> {
+        match self.uint()? {
+            1 => self.float(),
+            v if v & 1 == 0 => Ok((v >> 1) as f64),
+            _ => Err(()),
+        }
+    }
+
+    /// Bytes as a length and the bytes.
+    pub fn raw(&mut self) -> Result<&[u8], ()> {
+        let n = self.count()?;
+        let b = &self.bytes[self.at..self.at + n];
+        self.at += n;
+        Ok(b)
     }
 
     pub fn text(&mut self) -> Result<String, &'static str> {

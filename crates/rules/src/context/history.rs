@@ -2,6 +2,8 @@
 //! how each part is shown, and which calls each result answers. Texts stay with the host;
 //! this holds only what a decision needs.
 
+use super::gapped::Gapped;
+
 /// Who a message is from. `Tool` is a message that holds only results (OpenAI's `tool`
 /// role, the AI SDK's tool message); providers that put results in a user message use
 /// `User`.
@@ -133,6 +135,15 @@ pub struct Message {
 }
 
 impl Message {
+    /// What a message let go reads as: nothing of it is read again.
+    pub const STAND_IN: Message = Message {
+        role: Role::Assistant,
+        parts: Vec::new(),
+        group: 0,
+        framing: 0.0,
+        version: 0,
+    };
+
     pub fn tokens(&self) -> f64 {
         self.framing + self.parts.iter().map(Part::visible_tokens).sum::<f64>()
     }
@@ -150,6 +161,15 @@ pub struct Call {
     pub message: usize,
     pub part: usize,
     pub answer: Option<(usize, usize)>,
+}
+
+impl Call {
+    /// What a call let go reads as: answered, so never listed as waiting.
+    pub const STAND_IN: Call = Call {
+        message: 0,
+        part: 0,
+        answer: Some((0, 0)),
+    };
 }
 
 /// Why a message cannot join the conversation.
@@ -211,11 +231,21 @@ pub struct Refused {
     pub why: Rejection,
 }
 
-/// The messages of a conversation and its calls.
-#[derive(Debug, Clone, Default, PartialEq)]
+/// The messages of a conversation and its calls. Those folded away are let go
+/// ([`History::forget`]); their numbers stay.
+#[derive(Debug, Clone, PartialEq)]
 pub struct History {
-    pub messages: Vec<Message>,
-    pub calls: Vec<Call>,
+    pub messages: Gapped<Message>,
+    pub calls: Gapped<Call>,
+}
+
+impl Default for History {
+    fn default() -> Self {
+        History {
+            messages: Gapped::new(Message::STAND_IN),
+            calls: Gapped::new(Call::STAND_IN),
+        }
+    }
 }
 
 /// One message to append, as the host read it.
@@ -355,11 +385,29 @@ impl History {
 }
 
 impl History {
+    /// Lets go of the messages before `first_live` (the opening one stays when `opening`)
+    /// and of their calls: they are never read again.
+    pub fn forget(&mut self, first_live: usize, opening: bool) {
+        self.messages.forget(usize::from(opening), first_live);
+        let calls = self.folded_calls(first_live);
+        self.calls.forget(0, calls);
+    }
+
+    /// How many calls are in messages before `first_live`: the first ones, in order.
+    pub fn folded_calls(&self, first_live: usize) -> usize {
+        // Calls have no head: those kept are the tail, from the first not let go.
+        self.calls.gap_to()
+            + self
+                .calls
+                .kept()
+                .take_while(|(_, c)| c.message < first_live)
+                .count()
+    }
+
     /// Calls with no result, in order: each gets a marked result in the request.
     pub fn unanswered(&self, from_message: usize) -> impl Iterator<Item = (u32, &Call)> + '_ {
         self.calls
-            .iter()
-            .enumerate()
+            .kept()
             .filter(move |(_, c)| c.answer.is_none() && c.message >= from_message)
             .map(|(i, c)| (i as u32, c))
     }

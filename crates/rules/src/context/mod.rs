@@ -23,6 +23,7 @@
 
 mod codec;
 mod fold;
+pub mod gapped;
 pub mod history;
 pub mod index;
 pub mod journal;
@@ -580,6 +581,9 @@ impl Manager {
         }
         self.last_raw = raw;
         self.journal = None;
+        // What the build folded away is never read again: only now, since a rollback
+        // would have brought it back.
+        self.history.forget(self.first_live, self.pins_first());
     }
 
     /// Tokens each request adds, lately (0 until a few are known).

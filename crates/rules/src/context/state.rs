@@ -9,7 +9,8 @@
 
 use std::collections::VecDeque;
 
-use super::codec::{Reader, float, text, uint};
+use super::codec::{Reader, amount, float, text, uint};
+use super::gapped::Gapped;
 use super::history::{Call, Kind, Message, Part, Role, Shown, Stored};
 use super::index::{Entry, Index};
 use super::journal::DecodeError;
@@ -121,20 +122,17 @@ impl Manager {
         }
         float(o, self.last_raw);
         float(o, self.rendered_raw);
-        let pinned = self.pins_first();
+        // Messages folded away are not written: nothing of them is read again. The opening
+        // message, when a request still sends it, is.
         let h = &self.history;
+        let head = usize::from(self.first_live > 0 && self.pins_first());
         uint(o, h.messages.len() as u64);
-        for (i, m) in h.messages.iter().enumerate() {
-            let folded = i < self.first_live && !(i == 0 && pinned);
-            o.push(u8::from(!folded));
+        o.push(head as u8);
+        for i in (0..head).chain(self.first_live..h.messages.len()) {
+            let m = &h.messages[i];
             o.push(role(m.role));
             uint(o, m.group as u64);
             uint(o, u64::from(m.version));
-            if folded {
-                // What a later decision reads of it: its size (a merged transcript's).
-                float(o, m.tokens());
-                continue;
-            }
             float(o, m.framing);
             uint(o, m.parts.len() as u64);
             for p in &m.parts {
@@ -156,8 +154,12 @@ impl Manager {
                 o.push(stored(p.stored));
             }
         }
+        // So are their calls: the first ones.
+        let folded_calls = h.folded_calls(self.first_live);
         uint(o, h.calls.len() as u64);
-        for c in &h.calls {
+        uint(o, folded_calls as u64);
+        for c in folded_calls..h.calls.len() {
+            let c = &h.calls[c];
             uint(o, c.message as u64);
             uint(o, c.part as u64);
             match c.answer {
@@ -173,7 +175,7 @@ impl Manager {
         let live: Vec<_> = self
             .store_ids
             .iter()
-            .filter(|((m, _), _)| *m >= self.first_live || (*m == 0 && pinned))
+            .filter(|((m, _), _)| *m >= self.first_live || *m < head)
             .collect();
         uint(o, live.len() as u64);
         for ((m, p), id) in live {
@@ -181,10 +183,18 @@ impl Manager {
             uint(o, *p as u64);
             text(o, id);
         }
+        // Every id stored stays the manager's own (recall reads only those): in order, each
+        // as the bytes it shares with the one before and the rest, most a few bytes.
         uint(o, self.lines.len() as u64);
+        let mut prev: &[u8] = &[];
         for (id, tokens) in &self.lines {
-            text(o, id);
-            float(o, *tokens);
+            let id = id.as_bytes();
+            let shared = prev.iter().zip(id).take_while(|(a, b)| a == b).count();
+            uint(o, shared as u64);
+            uint(o, (id.len() - shared) as u64);
+            o.extend_from_slice(&id[shared..]);
+            amount(o, *tokens);
+            prev = id;
         }
         for list in [&self.index.spans, &self.index.outputs] {
             uint(o, list.len() as u64);
@@ -277,76 +287,91 @@ impl Manager {
             .collect::<Result<VecDeque<_>, _>>()?;
         m.last_raw = d.size("state.lastRaw")?;
         m.rendered_raw = d.size("state.renderedRaw")?;
-        let n = d.count("state.history.messages")?;
-        let mut messages: Vec<Message> = Vec::with_capacity(n.min(1 << 16));
-        for i in 0..n {
+        let n = d.whole("state.history.messages")?;
+        if n < m.first_live || u32::try_from(n).is_err() {
+            return Err(bad(
+                "state.history.messages",
+                "is fewer than the messages folded away, or out of range",
+            ));
+        }
+        let head = usize::from(d.byte("state.history.opening")?);
+        if head > 1 || head > m.first_live {
+            return Err(bad(
+                "state.history.opening",
+                "is neither 0 nor 1 message kept",
+            ));
+        }
+        if n - m.first_live > d.r.bytes.len() - d.r.at {
+            return Err(bad(
+                "state.history.messages",
+                "is cut short: the state was altered or cut short",
+            ));
+        }
+        let mut kept: Vec<Message> = Vec::with_capacity(head + n - m.first_live);
+        for i in (0..head).chain(m.first_live..n) {
             let f = |x: &str| format!("state.history.messages[{i}].{x}");
-            let whole = d.byte(&f("parts"))?;
             let role = Role::from_code(d.byte(&f("role"))?)
                 .ok_or_else(|| bad(&f("role"), "is not a role"))?;
             let group = d.whole(&f("group"))?;
-            if group > i {
-                return Err(bad(&f("group"), "names a later message"));
+            // A group begins at or after the first live message (the opening one is its own).
+            if group > i || (i >= m.first_live && group < m.first_live) {
+                return Err(bad(
+                    &f("group"),
+                    "names a message before its group, or folded away",
+                ));
             }
             let version = d.small(&f("version"))?;
-            let (framing, parts) = if whole == 0 {
-                let tokens = d.size(&f("tokens"))?;
-                (0.0, vec![Part::new(Kind::Opaque, 0, tokens, None)])
-            } else {
-                let framing = d.size(&f("framing"))?;
-                let count = d.count(&f("parts"))?;
-                let mut parts = Vec::with_capacity(count.min(1024));
-                for k in 0..count {
-                    let pf = |x: &str| format!("state.history.messages[{i}].parts[{k}].{x}");
-                    let kind = Kind::from_code(d.byte(&pf("kind"))?)
-                        .ok_or_else(|| bad(&pf("kind"), "is not a part kind"))?;
-                    let units = d.whole(&pf("units"))?;
-                    let tokens = d.size(&pf("tokens"))?;
-                    let shown = match d.byte(&pf("shown"))? {
-                        0 => Shown::Whole,
-                        1 => Shown::Cut {
-                            head: d.whole(&pf("shown"))?,
-                            tail: d.whole(&pf("shown"))?,
-                        },
-                        2 => Shown::Placeholder,
-                        3 => Shown::Dropped,
-                        s => {
-                            return Err(bad(
-                                &pf("shown"),
-                                &format!("is {s}, not a way to show a part"),
-                            ));
-                        }
-                    };
-                    let shown_tokens = d.size(&pf("shownTokens"))?;
-                    let call = match d.whole(&pf("call"))? {
-                        0 => None,
-                        c => Some(
-                            u32::try_from(c - 1)
-                                .map_err(|_| bad(&pf("call"), "is out of range"))?,
-                        ),
-                    };
-                    let stored = match d.byte(&pf("stored"))? {
-                        0 => Stored::No,
-                        1 => Stored::Yes,
-                        2 => Stored::Failed,
-                        s => return Err(bad(&pf("stored"), &format!("is {s}, not a store state"))),
-                    };
-                    parts.push(Part {
-                        kind,
-                        units,
-                        tokens,
-                        shown,
-                        shown_tokens,
-                        call,
-                        stored,
-                    });
-                }
-                if parts.is_empty() {
-                    return Err(bad(&f("parts"), "must hold at least one part"));
-                }
-                (framing, parts)
-            };
-            messages.push(Message {
+            let framing = d.size(&f("framing"))?;
+            let count = d.count(&f("parts"))?;
+            let mut parts = Vec::with_capacity(count.min(1024));
+            for k in 0..count {
+                let pf = |x: &str| format!("state.history.messages[{i}].parts[{k}].{x}");
+                let kind = Kind::from_code(d.byte(&pf("kind"))?)
+                    .ok_or_else(|| bad(&pf("kind"), "is not a part kind"))?;
+                let units = d.whole(&pf("units"))?;
+                let tokens = d.size(&pf("tokens"))?;
+                let shown = match d.byte(&pf("shown"))? {
+                    0 => Shown::Whole,
+                    1 => Shown::Cut {
+                        head: d.whole(&pf("shown"))?,
+                        tail: d.whole(&pf("shown"))?,
+                    },
+                    2 => Shown::Placeholder,
+                    3 => Shown::Dropped,
+                    s => {
+                        return Err(bad(
+                            &pf("shown"),
+                            &format!("is {s}, not a way to show a part"),
+                        ));
+                    }
+                };
+                let shown_tokens = d.size(&pf("shownTokens"))?;
+                let call = match d.whole(&pf("call"))? {
+                    0 => None,
+                    c => Some(
+                        u32::try_from(c - 1).map_err(|_| bad(&pf("call"), "is out of range"))?,
+                    ),
+                };
+                let stored = match d.byte(&pf("stored"))? {
+                    0 => Stored::No,
+                    1 => Stored::Yes,
+                    2 => Stored::Failed,
+                    s => return Err(bad(&pf("stored"), &format!("is {s}, not a store state"))),
+                };
+                parts.push(Part {
+                    kind,
+                    units,
+                    tokens,
+                    shown,
+                    shown_tokens,
+                    call,
+                    stored,
+                });
+            }
+            if parts.is_empty() {
+                return Err(bad(&f("parts"), "must hold at least one part"));
+            }
+            kept.push(Message {
                 role,
                 parts,
                 group,
@@ -354,9 +379,21 @@ impl Manager {
                 version,
             });
         }
-        let n = d.count("state.history.calls")?;
-        let mut calls = Vec::with_capacity(n.min(1 << 16));
-        for c in 0..n {
+        let tail = kept.split_off(head);
+        let messages = Gapped::from_parts(kept, m.first_live - head, tail, Message::STAND_IN);
+        let total = d.whole("state.history.calls")?;
+        let folded = d.whole("state.history.foldedCalls")?;
+        if folded > total
+            || u32::try_from(total).is_err()
+            || total - folded > d.r.bytes.len() - d.r.at
+        {
+            return Err(bad(
+                "state.history.calls",
+                "is out of range, or cut short: the state was altered or cut short",
+            ));
+        }
+        let mut calls = Vec::with_capacity(total - folded);
+        for c in folded..total {
             let f = format!("state.history.calls[{c}]");
             let message = d.whole(&f)?;
             let part = d.whole(&f)?;
@@ -366,12 +403,11 @@ impl Manager {
                 _ => return Err(bad(&f, "has an answer that is neither none nor a place")),
             };
             for (mi, pi) in std::iter::once((message, part)).chain(answer) {
-                let Some(msg) = messages.get(mi) else {
-                    return Err(bad(&f, "names a message the conversation does not have"));
-                };
-                // A folded message keeps one stand-in part: its calls are not read again.
-                if mi >= m.first_live && pi >= msg.parts.len() {
-                    return Err(bad(&f, "names a part its message does not have"));
+                if mi < m.first_live {
+                    return Err(bad(&f, "names a message folded away"));
+                }
+                if messages.get(mi).is_none_or(|msg| pi >= msg.parts.len()) {
+                    return Err(bad(&f, "names a part the conversation does not have"));
                 }
             }
             calls.push(Call {
@@ -380,23 +416,27 @@ impl Manager {
                 answer,
             });
         }
-        if m.first_live > messages.len() {
-            return Err(bad("state.firstLive", "is past the conversation's end"));
-        }
-        for (i, msg) in messages.iter().enumerate() {
+        let calls = Gapped::from_parts(Vec::new(), folded, calls, Call::STAND_IN);
+        for (i, msg) in messages.kept() {
             for (k, p) in msg.parts.iter().enumerate() {
                 if let Some(c) = p.call
-                    && (c as usize) >= calls.len()
+                    && ((c as usize) >= total || (c as usize) < folded)
                 {
                     return Err(bad(
                         &format!("state.history.messages[{i}].parts[{k}].call"),
-                        "names a call the conversation does not have",
+                        "names a call the conversation does not have, or one folded away",
                     ));
                 }
             }
         }
         m.history.messages = messages;
         m.history.calls = calls;
+        if head == 1 && !m.pins_first() {
+            return Err(bad(
+                "state.history.opening",
+                "keeps a message the options do not keep: not a user's text, or keepFirstMessage is off",
+            ));
+        }
         let n = d.count("state.storeIds")?;
         for i in 0..n {
             let f = format!("state.storeIds[{i}]");
@@ -412,10 +452,24 @@ impl Manager {
             m.store_ids.insert((mi, pi), id);
         }
         let n = d.count("state.lines")?;
+        let mut prev: Vec<u8> = Vec::new();
         for i in 0..n {
             let f = format!("state.lines[{i}]");
-            let id = d.text(&f)?;
-            m.lines.insert(id, d.size(&f)?);
+            let shared = d.whole(&f)?;
+            if shared > prev.len() {
+                return Err(bad(&f, "shares more than the id before it has"));
+            }
+            let rest =
+                d.r.raw()
+                    .map_err(|_| bad(&f, "is cut short: the state was altered or cut short"))?;
+            prev.truncate(shared);
+            prev.extend_from_slice(rest);
+            let id = String::from_utf8(prev.clone()).map_err(|_| bad(&f, "is not UTF-8"))?;
+            let tokens = d.r.amount().map_err(|_| bad(&f, "is not a size"))?;
+            if !tokens.is_finite() || tokens < 0.0 {
+                return Err(bad(&f, "must be a number >= 0"));
+            }
+            m.lines.insert(id, tokens);
         }
         let mut index = Index::default();
         for (name, list) in [("spans", &mut index.spans), ("outputs", &mut index.outputs)] {

@@ -78,7 +78,8 @@ export async function openSession(o: OpenOptions, chat: readonly ChatMessagePara
       o.rebuilt(`session ${JSON.stringify(sessionIdOf(o.threadId, generation))} was made with other options (the system prompt, the budget or the shares changed), so the thread is taken in anew`);
       continue;
     }
-    const kept = session.snapshot().messages;
+    // A run of released messages is their count.
+    const kept = session.snapshot().messages.flatMap((m) => (typeof m === 'number' ? new Array<null>(m).fill(null) : [m]));
     const held: HeldSession = {
       session, generation, system: o.system,
       // A message released behind a summary, or whose masked output was baked into it, is no longer the one taken in: not compared.

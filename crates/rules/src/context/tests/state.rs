@@ -69,16 +69,29 @@ fn a_state_decoded_goes_on_as_the_manager_it_was_taken_from() {
     }
 }
 
-/// The state keeps what a later decision reads: a folded message costs a few bytes (its
-/// role, group and size), where the journal holds every part of it and every build since.
+/// The state keeps what a later decision reads: the live messages, the opening one, and
+/// the numbers of those folded away. Its size follows what is live, not the session's
+/// age, and so does the manager's memory (folded messages are let go at each commit).
 #[test]
-fn a_state_is_smaller_than_the_journal_that_made_it() {
-    let (m, h) = session(5_000.0, Some(|_| "s".into()), 300);
-    let state = m.encode_state().len();
+fn a_state_costs_what_is_live_not_the_sessions_age() {
+    let (young, _) = session(5_000.0, Some(|_| "s".into()), 60);
+    let (old, h) = session(5_000.0, Some(|_| "s".into()), 600);
+    let (a, b) = (young.encode_state().len(), old.encode_state().len());
     let journal = journal::encode(&h.events).len();
-    let per_message = state as f64 / m.history.messages.len() as f64;
-    assert!(state < journal, "state {state} bytes, journal {journal}");
-    assert!(per_message < 24.0, "{per_message} bytes a message");
+    assert!(b < journal / 10, "state {b} bytes, journal {journal}");
+    // Only the store ids' lines grow (four bytes or so each): every id stays recallable.
+    let lines = (old.lines.len() - young.lines.len()) * 5;
+    assert!(
+        b <= 2 * a + lines,
+        "at 600 turns {b} bytes, at 60 {a} (+{lines} for the lines)"
+    );
+    let kept = old.history.messages.kept().count();
+    assert!(
+        kept * 4 < old.history.messages.len(),
+        "{kept} of {} messages kept in memory",
+        old.history.messages.len()
+    );
+    assert!(old.history.calls.kept().count() * 4 < old.history.calls.len());
 }
 
 #[test]
