@@ -67,7 +67,7 @@ export interface SummarizationErrorOptions {
  * }
  */
 export class SummarizationError extends Error {
-  /** By the brand: an error of either copy of the package (CommonJS, ES module) is an instance. */
+  /** @internal By the brand: an error of either copy of the package (CommonJS, ES module) is an instance. (Not declared: a host whose lib lacks `Symbol.hasInstance` compiles.) */
   static [Symbol.hasInstance](value: unknown): boolean {
     return branded(value, 'SummarizationError');
   }
@@ -102,7 +102,7 @@ export class SummarizationError extends Error {
  * }
  */
 export class UseAfterFreeError extends Error {
-  /** By the brand: an error of either copy of the package (CommonJS, ES module) is an instance. */
+  /** @internal By the brand: an error of either copy of the package (CommonJS, ES module) is an instance. (Not declared: a host whose lib lacks `Symbol.hasInstance` compiles.) */
   static [Symbol.hasInstance](value: unknown): boolean {
     return branded(value, 'UseAfterFreeError');
   }
@@ -135,7 +135,7 @@ export class UseAfterFreeError extends Error {
  * await runner.runTurn('go');
  */
 export class ReentrantCallError extends Error {
-  /** By the brand: an error of either copy of the package (CommonJS, ES module) is an instance. */
+  /** @internal By the brand: an error of either copy of the package (CommonJS, ES module) is an instance. (Not declared: a host whose lib lacks `Symbol.hasInstance` compiles.) */
   static [Symbol.hasInstance](value: unknown): boolean {
     return branded(value, 'ReentrantCallError');
   }
@@ -167,7 +167,7 @@ export class ReentrantCallError extends Error {
  * await first.close();
  */
 export class SessionConflictError extends Error {
-  /** By the brand: an error of either copy of the package (CommonJS, ES module) is an instance. */
+  /** @internal By the brand: an error of either copy of the package (CommonJS, ES module) is an instance. (Not declared: a host whose lib lacks `Symbol.hasInstance` compiles.) */
   static [Symbol.hasInstance](value: unknown): boolean {
     return branded(value, 'SessionConflictError');
   }

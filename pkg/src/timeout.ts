@@ -16,7 +16,7 @@ import { argumentError, brand, branded } from './errors.js';
  * if (error instanceof CallbackTimeoutError) console.log(error.callback); // 'llm.complete'
  */
 export class CallbackTimeoutError extends Error {
-  /** By the brand: an error of either copy of the package (CommonJS, ES module) is an instance. */
+  /** @internal By the brand: an error of either copy of the package (CommonJS, ES module) is an instance. (Not declared: a host whose lib lacks `Symbol.hasInstance` compiles.) */
   static [Symbol.hasInstance](value: unknown): boolean {
     return branded(value, 'CallbackTimeoutError');
   }

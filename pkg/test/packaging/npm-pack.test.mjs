@@ -6,8 +6,9 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { hostProject, packedTarball, pkgDir, repoRoot, run, tempDir } from './harness.mjs';
 
-// The packed tarball's budget (npm's "package size"): 2 MB.
-const MAX_PACKED_BYTES = 2_000_000;
+// The packed tarball's budget (npm's "package size"): 2.4 MB. It was 2 MB before the
+// recall tool, the durable state and five framework adapters (2.23 MB with them).
+const MAX_PACKED_BYTES = 2_400_000;
 
 const smoke = `
   const provider = { getSummary: async () => ({ tasSummary: 'T', prdSummary: 'P' }) };
@@ -33,6 +34,10 @@ describe('the tarball', () => {
       'CHANGELOG.md',
       'LICENSE',
       'README.md',
+      'dist/ai-sdk.cjs',
+      'dist/ai-sdk.d.mts',
+      'dist/ai-sdk.d.ts',
+      'dist/ai-sdk.mjs',
       'dist/cli.mjs',
       'dist/glue.cjs',
       'dist/glue.mjs',
@@ -44,8 +49,20 @@ describe('the tarball', () => {
       'dist/index.d.mts',
       'dist/index.d.ts',
       'dist/index.mjs',
+      'dist/langchain.cjs',
+      'dist/langchain.d.mts',
+      'dist/langchain.d.ts',
+      'dist/langchain.mjs',
       'dist/licenses/tokenizers/LICENSE-APACHE',
       'dist/licenses/tokenizers/LICENSE-MIT',
+      'dist/mastra.cjs',
+      'dist/mastra.d.mts',
+      'dist/mastra.d.ts',
+      'dist/mastra.mjs',
+      'dist/openai-agents.cjs',
+      'dist/openai-agents.d.mts',
+      'dist/openai-agents.d.ts',
+      'dist/openai-agents.mjs',
       'dist/postgres.cjs',
       'dist/postgres.d.mts',
       'dist/postgres.d.ts',
@@ -67,6 +84,10 @@ describe('the tarball', () => {
       'dist/sqlite.d.mts',
       'dist/sqlite.d.ts',
       'dist/sqlite.mjs',
+      'dist/tanstack-ai.cjs',
+      'dist/tanstack-ai.d.mts',
+      'dist/tanstack-ai.d.ts',
+      'dist/tanstack-ai.mjs',
       'dist/tokenizers-wasm.js',
       'dist/tokenizers.cjs',
       'dist/tokenizers.d.mts',
