@@ -340,6 +340,19 @@ impl ManagerCore {
         self.m.history.calls.len()
     }
 
+    /// Each message kept, as `index, role, parts`, then `kind, call + 1 (0: none)` per
+    /// part, in order: what the shell checks its own copy against once restored.
+    pub fn shapes(&self) -> Vec<u32> {
+        let mut out = Vec::new();
+        for (i, m) in self.m.history.messages.kept() {
+            out.extend([i as u32, m.role as u32, m.parts.len() as u32]);
+            for p in &m.parts {
+                out.extend([p.kind as u32, p.call.map_or(0, |c| c + 1)]);
+            }
+        }
+        out
+    }
+
     /// Calls before this one are in messages folded away: their ids are let go.
     #[wasm_bindgen(getter)]
     pub fn folded_calls(&self) -> usize {

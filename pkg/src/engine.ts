@@ -367,6 +367,40 @@ export class Engine {
       else for (let k = 0; k < c; k++) calls.push(['', '']);
     }
     this.apply({ ...state, log: undefined, events: undefined, messages, calls, ledgerFrom: 0, lines: Object.entries(state.lines ?? {}) }, field);
+    this.verify(field);
+  }
+
+  /**
+   * Checks the messages and calls this engine holds against the rules' own, once they are
+   * made again from stored data: each message the rules keep is here, of the same role
+   * and parts, with the same call ids, and each they let go is released. Stored data
+   * altered in a way each half accepts alone is refused here, naming it, not sent.
+   */
+  verify(field: string): void {
+    const n = this.core.message_count;
+    if (this.#messages.length !== n) throw argumentError(TypeError, `${field}.messages`, `holds ${this.#messages.length} messages, but the rules' state has ${n}: it was altered`);
+    const shapes = this.core.shapes();
+    const altered = (at: string, what: string) => argumentError(TypeError, `${field}.${at}`, `${what}: it was altered`);
+    let at = 0;
+    for (let i = 0; i < n; i++) {
+      const m = this.#messages[i];
+      if (at >= shapes.length || shapes[at] !== i) {
+        if (m !== RELEASED) throw altered(`messages[${i}]`, m === undefined ? 'is missing' : 'is kept, but the rules folded it away');
+        continue;
+      }
+      const [role, count] = [shapes[at + 1], shapes[at + 2]];
+      at += 3;
+      if (m === undefined) throw altered(`messages[${i}]`, 'is missing');
+      if (m === RELEASED) throw altered(`messages[${i}]`, 'is released, but the rules keep it');
+      if (m.role !== role || m.parts.length !== count) throw altered(`messages[${i}]`, `is not the message the rules hold (role ${role}, ${count} parts)`);
+      for (let k = 0; k < count; k++, at += 2) {
+        const [kind, call] = [shapes[at], shapes[at + 1]];
+        const p = m.parts[k];
+        if (p.kind !== kind) throw altered(`messages[${i}].source`, `part ${k} is not of the kind the rules hold`);
+        const id = call > 0 ? this.#callIds[call - 1] : undefined;
+        if (id && p.id !== undefined && p.id !== id) throw altered(`calls[${call - 1}]`, `is not the call of messages[${i}] part ${k}`);
+      }
+    }
   }
 
   /**

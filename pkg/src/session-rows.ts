@@ -24,9 +24,16 @@ export function readChanges(text: string, field: string): EngineChanges {
   number(`${field}.ledgerFrom`, c.ledgerFrom);
   (c.messages as unknown[]).forEach((m, i) => {
     const pair = array(`${field}.messages[${i}]`, m);
-    number(`${field}.messages[${i}][0]`, pair[0]);
+    const at = number(`${field}.messages[${i}][0]`, pair[0]);
+    if (!Number.isInteger(at) || at < 0 || at >= 2 ** 32 - 1) throw argumentError(RangeError, `${field}.messages[${i}][0]`, `must be a message's number, a whole number >= 0, got ${at}`);
     if (pair[1] !== null) object(`${field}.messages[${i}][1]`, pair[1]);
   });
+  (c.calls as unknown[]).forEach((call, i) => {
+    const pair = array(`${field}.calls[${i}]`, call);
+    string(`${field}.calls[${i}][0]`, pair[0]);
+    string(`${field}.calls[${i}][1]`, pair[1]);
+  });
+  (c.ledger as unknown[]).forEach((record, i) => object(`${field}.ledger[${i}]`, record));
   ((c.log ?? []) as unknown[]).forEach((call, i) => string(`${field}.log[${i}][0]`, array(`${field}.log[${i}]`, call)[0]));
   if (c.lines !== undefined) {
     array(`${field}.lines`, c.lines).forEach((pair, i) => {

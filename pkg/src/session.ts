@@ -315,6 +315,7 @@ export class ContextSession<Message = unknown> {
         const field = `store: session ${this.sessionId}, version ${this.#version + i + 1}`;
         engine.apply(readChanges(c, field), field);
       });
+      engine.verify(`store: session ${this.sessionId}, version ${rows.version}`);
     } catch (error) {
       this.#stale = true;
       throw error;
@@ -440,6 +441,7 @@ export class ContextSession<Message = unknown> {
       if (base) {
         engine.restore(base, `store: session ${this.sessionId}, checkpoint at version ${rows.checkpoint!.version}`);
         changes.forEach((c, i) => engine.apply(c, `store: session ${this.sessionId}, version ${after + i + 1}`));
+        engine.verify(`store: session ${this.sessionId}, version ${rows.version}`);
       } else engine.restore(foldChanges(changes), `store: session ${this.sessionId}`);
     }
     this.#engine?.core.free();
