@@ -54,6 +54,26 @@ describe('ContextManager.sync', () => {
     }
   });
 
+  it('messages are compared whole: a long text edited in its middle is an edit; new objects of the same content, keys in another order, are not', async () => {
+    const rebuilt = async (edit) => {
+      const cm = new ContextManager({ format: 'openai-chat', budget: 20_000, countTokens: o200k });
+      cm.sync(history(4));
+      await cm.build();
+      const list = history(5);
+      edit(list);
+      cm.sync(list);
+      return (await cm.build()).ledger.warnings.some((w) => w.code === 'history-rebuilt');
+    };
+    // Same length, same first and last 40 characters: only the middle differs.
+    const middle = (text) => `${text.slice(0, 1000)}X${text.slice(1001)}`;
+    assert.equal(await rebuilt((l) => { l[2] = { ...l[2], content: middle(l[2].content) }; }), true, 'a long tool output edited in its middle');
+    assert.equal(await rebuilt((l) => { l[1] = { ...l[1], tool_calls: [{ ...l[1].tool_calls[0], function: { name: 'read', arguments: JSON.stringify({ path: 'src/other.rs' }) } }] }; }), true, "a call's arguments");
+    assert.equal(await rebuilt((l) => {
+      // The same content, as other objects and texts: keys in another order, an undefined key more.
+      l[2] = { content: `${l[2].content.slice(0, 7)}${l[2].content.slice(7)}`, tool_call_id: l[2].tool_call_id, role: 'tool', name: undefined };
+    }), false, 'the same message, made otherwise');
+  });
+
   it('a message that does not fit is a TypeError naming it, and nothing is taken in', async () => {
     const cm = new ContextManager({ format: 'openai-chat', budget: 20_000 });
     cm.sync(history(2));
