@@ -17,51 +17,40 @@
 // every edit of it is a rebuild. Changed system messages start a new
 // conversation: the manager's system prompt is fixed.
 import type { ContextManager } from '@devs/context';
+import { sameMessage } from '../../sync.js';
 
-/** How long a text may be before its print keeps only its length and ends. */
-const WHOLE = 96;
-const END = 40;
-
-/** A message's print: equal for two messages of the same content, in practice, and cheap for long texts and binary data. */
-export function print(value: unknown, depth = 0): string {
-  if (typeof value === 'string') return value.length <= WHOLE ? JSON.stringify(value) : `${value.length}:${JSON.stringify(value.slice(0, END))}…${JSON.stringify(value.slice(-END))}`;
-  if (value === null || typeof value !== 'object') return String(value);
-  if (depth > 8) return '…';
-  // A file part's bytes: their length and ends, never every index as a key.
-  if (ArrayBuffer.isView(value)) {
-    const bytes = new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
-    return `bytes${bytes.length}:${bytes.subarray(0, END).join('.')}…${bytes.subarray(-END).join('.')}`;
-  }
-  if (value instanceof URL) return `url:${print(value.href)}`;
-  if (Array.isArray(value)) return `[${value.map((v) => print(v, depth + 1)).join(',')}]`;
-  const bag = value as Record<string, unknown>;
-  const keys = Object.keys(bag).filter((k) => bag[k] !== undefined).sort();
-  return `{${keys.map((k) => `${k}:${print(bag[k], depth + 1)}`).join(',')}}`;
-}
+/** Whether two prompt messages are the same message (the SDK makes every message anew at each call). */
+export type SameMessage = (a: unknown, b: unknown) => boolean;
 
 /** One conversation: its manager, what it last took in, and its queue. */
 export class Conversation {
-  /** The prints of the messages the manager last took in from the framework. */
-  prints: string[] = [];
-  /** Those messages, as the objects the manager got. */
+  /**
+   * The messages the manager last took in from the framework, as the objects it got: a
+   * message the SDK made anew, the same as the one held at its place, is the held one.
+   */
   objects: unknown[] = [];
   /** The manager's operations, one after another: a build must not overlap a sync or an append. */
   #tail: Promise<unknown> = Promise.resolve();
 
-  constructor(readonly manager: ContextManager, readonly system: string, readonly name: string | undefined) {}
+  constructor(readonly manager: ContextManager, readonly system: string, readonly name: string | undefined, readonly same: SameMessage = sameMessage) {}
+
+  /** How many of `messages`, from the start, are the messages last taken in. */
+  shared(messages: readonly unknown[]): number {
+    return common(this.objects, messages, this.same);
+  }
 
   /**
-   * Hands the manager the framework's list, `prints` its messages' prints. The SDK makes
-   * every message anew at each call; those the manager already holds are handed back as
-   * the objects it got, which it then need not compare. It sends the objects it got first
-   * either way, so nothing sent changes; what is saved is its own print of each, which
-   * reads a file part's every byte (about 0.4 s a call for a 1 MB image).
+   * Hands the manager the framework's list. The SDK makes every message anew at each call;
+   * those the manager already holds (the first `route.shared`, when `route` was measured
+   * against what is held now) are handed back as the objects it got, which it then need
+   * not compare. It sends the objects it got first either way, so nothing sent changes.
    */
-  sync(messages: readonly unknown[], prints: readonly string[]): void {
+  sync(messages: readonly unknown[], route?: Route): void {
+    const held = this.objects;
+    const shared = route && route.conversation === this && route.against === held ? route.shared : this.shared(messages);
     const list = messages.slice();
-    for (let i = 0; i < list.length && i < this.prints.length && prints[i] === this.prints[i]; i++) list[i] = this.objects[i];
+    for (let i = 0; i < shared; i++) list[i] = held[i];
     this.manager.sync(list);
-    this.prints = prints.slice();
     this.objects = list;
   }
 
@@ -73,19 +62,27 @@ export class Conversation {
   }
 }
 
+/** A call's conversation, and how many of its messages were found the same as those the conversation held (`against`). */
+export interface Route {
+  conversation: Conversation;
+  shared: number;
+  against: readonly unknown[] | undefined;
+}
+
 /** The conversations of one middleware, the least recently used first, at most `max`. */
 export class Conversations {
   readonly #all = new Set<Conversation>();
 
-  constructor(readonly max: number, readonly make: (system: string) => ContextManager) {}
+  constructor(readonly max: number, readonly make: (system: string) => ContextManager, readonly same: SameMessage = sameMessage) {}
 
   get size(): number {
     return this.#all.size;
   }
 
-  /** The conversation of a call: `prints` are its messages' (after the system ones), `name` the one the call gave. */
-  route(system: string, prints: readonly string[], name: string | undefined): Conversation {
+  /** The conversation of a call: `messages` are its messages (after the system ones), `name` the one the call gave. */
+  route(system: string, messages: readonly unknown[], name: string | undefined): Route {
     let found: Conversation | undefined;
+    let shared = 0;
     if (name !== undefined) {
       for (const c of this.#all) if (c.name === name) found = c;
       // The same name with other system messages: a new manager, for a new system prompt.
@@ -97,17 +94,22 @@ export class Conversations {
       let best = 1;
       for (const c of this.#all) {
         if (c.name !== undefined || c.system !== system) continue;
-        const shared = common(c.prints, prints);
-        const extends_ = c.prints.length > 0 && shared === c.prints.length;
+        const n = c.shared(messages);
+        const extends_ = c.objects.length > 0 && n === c.objects.length;
         // Extending beats editing; of two that extend, the longer is the closer.
-        const score = extends_ ? shared + 1e9 : shared;
+        const score = extends_ ? n + 1e9 : n;
         if (score > best) {
           best = score;
           found = c;
+          shared = n;
         }
       }
     }
-    if (!found) found = new Conversation(this.make(system), system, name);
+    // A named conversation is measured when it syncs.
+    const route: Route = found
+      ? { conversation: found, shared, against: name === undefined ? found.objects : undefined }
+      : { conversation: new Conversation(this.make(system), system, name, this.same), shared: 0, against: undefined };
+    found = route.conversation;
     // Most recently used last.
     this.#all.delete(found);
     this.#all.add(found);
@@ -117,14 +119,14 @@ export class Conversations {
       if (this.#all.size <= this.max) break;
       this.#all.delete(c);
     }
-    return found;
+    return route;
   }
 }
 
 /** How many messages `a` and `b` share from the start. */
-function common(a: readonly string[], b: readonly string[]): number {
+function common(a: readonly unknown[], b: readonly unknown[], same: SameMessage): number {
   const n = Math.min(a.length, b.length);
   let i = 0;
-  while (i < n && a[i] === b[i]) i++;
+  while (i < n && same(a[i], b[i])) i++;
   return i;
 }

@@ -4,7 +4,7 @@
 // inside the middleware, and each call's usage is recorded from its own result. The SDK is
 // never loaded: its shapes are read as data, and its types are not imported (types.ts).
 import { ContextManager } from '@devs/context';
-import { Conversations, print, type Conversation } from './conversations.js';
+import { Conversations, type Conversation } from './conversations.js';
 import { readOptions, RECALL, type RecallSpec } from './options.js';
 import { callPart, providerPrompt, recallTurn, splitPrompt, sumUsage, toolMessage, usageFigures } from './prompt.js';
 import { recallStream } from './stream.js';
@@ -135,10 +135,10 @@ export function contextMiddleware(options: ContextMiddlewareOptions): ContextMid
     const { system, messages } = splitPrompt(params.prompt);
     const { name, providerOptions } = conversationName(params.providerOptions);
     const tools = settings.recall ? withRecall(params.tools, settings.recall) : params.tools;
-    const prints = messages.map((m) => print(m));
-    const conversation = conversations.route(system.join('\n\n'), prints, name);
+    const route = conversations.route(system.join('\n\n'), messages, name);
+    const conversation = route.conversation;
     const built = await conversation.run(async () => {
-      conversation.sync(messages, prints);
+      conversation.sync(messages, route);
       return conversation.manager.build();
     });
     const out = { ...params, prompt: providerPrompt(built.messages), tools, providerOptions } as P;

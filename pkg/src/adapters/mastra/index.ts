@@ -17,7 +17,7 @@
 import { ContextManager } from '@devs/context';
 import { Conversations, type Conversation } from '../ai-sdk/conversations.js';
 import { providerPrompt, splitPrompt } from '../ai-sdk/prompt.js';
-import { printOf } from './prints.js';
+import { sameUnstamped } from './prints.js';
 import { argumentError, readOptions, RECALL, type Settings } from './options.js';
 import { usageOf } from './usage.js';
 import type { ContextProcessor, ContextProcessorOptions, InputStepArgs, LLMRequestArgs, LLMResponseArgs } from './types.js';
@@ -103,7 +103,7 @@ function recallTool(definition: NonNullable<Settings['recall']>, state: Record<s
  */
 export function contextProcessor(options: ContextProcessorOptions): ContextProcessor {
   const settings = readOptions(options);
-  const conversations = new Conversations(settings.maxConversations, (system) => new ContextManager(settings.manager(system)));
+  const conversations = new Conversations(settings.maxConversations, (system) => new ContextManager(settings.manager(system)), sameUnstamped);
 
   function processInputStep({ tools, state }: InputStepArgs): { tools: Record<string, unknown> } | undefined {
     if (!settings.recall) return undefined;
@@ -116,10 +116,10 @@ export function contextProcessor(options: ContextProcessorOptions): ContextProce
 
   async function processLLMRequest<P extends readonly unknown[]>({ prompt, state }: LLMRequestArgs<P>): Promise<{ prompt: P }> {
     const { system, messages } = splitPrompt(prompt);
-    const prints = messages.map((m) => printOf(m));
-    const conversation = conversations.route(system.join('\n\n'), prints, undefined);
+    const route = conversations.route(system.join('\n\n'), messages, undefined);
+    const conversation = route.conversation;
     const built = await conversation.run(async () => {
-      conversation.sync(messages, prints);
+      conversation.sync(messages, route);
       return conversation.manager.build();
     });
     (state as Record<symbol, unknown>)[CONVERSATION] = conversation;
