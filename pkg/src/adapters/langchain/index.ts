@@ -100,7 +100,8 @@ export function contextMiddleware(options: ContextMiddlewareOptions): ContextMid
         // The system prompt is the manager's, first in its request: the agent sends its own system message, as it is.
         const first = built.messages[0];
         const from = system !== undefined && first?.role === 'system' && first.content === system ? 1 : 0;
-        const back = new BackToLangChain(list, chat);
+        // Only a session's messages can be read back from a store, without their origin.
+        const back = new BackToLangChain(list, chat, durable);
         const messages = built.messages.slice(from).map((m) => back.message(m));
         const response = await handler({ ...request, messages });
         const usage = AIMessage.isInstance(response) ? usageOf(response) : undefined;

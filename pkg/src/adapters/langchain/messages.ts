@@ -5,6 +5,7 @@
 // prefix from its cache; one it edits comes back as a copy of the original with the new
 // content, its id, tool call id and tool calls kept.
 import { AIMessage, type BaseMessage, ChatMessage, HumanMessage, SystemMessage, ToolMessage } from '@langchain/core/messages';
+import { sameMessage } from '../../sync.js';
 
 /** A content part of an OpenAI Chat message: a LangChain block, tagged with its index. */
 interface ChatPart {
@@ -82,8 +83,24 @@ function resultText(content: BaseMessage['content']): string {
   }).join('');
 }
 
-/** `message`, at `index` of the agent's list, as an OpenAI Chat message. */
+/** What was made of each message, at its index, while its content and calls are the same objects. */
+const converted = new WeakMap<BaseMessage, { content: unknown; calls: unknown; callId: unknown; made: ChatMessageParam }>();
+
+/**
+ * `message`, at `index` of the agent's list, as an OpenAI Chat message. The same message at
+ * the same place gives the same OpenAI object at every call, which the manager then need
+ * not compare (LangGraph keeps the state's message objects from one step to the next).
+ */
 export function toChat(message: BaseMessage, index: number): ChatMessageParam {
+  const known = converted.get(message);
+  if (known && known.made[ORIGIN]!.index === index && known.content === message.content
+    && known.calls === (message as AIMessage).tool_calls && known.callId === (message as ToolMessage).tool_call_id) return known.made;
+  const made = convert(message, index);
+  converted.set(message, { content: message.content, calls: (message as AIMessage).tool_calls, callId: (message as ToolMessage).tool_call_id, made });
+  return made;
+}
+
+function convert(message: BaseMessage, index: number): ChatMessageParam {
   const role = roleOf(message);
   let made: ChatMessageParam;
   if (role === 'tool') {
@@ -167,23 +184,27 @@ function parsed(args: string): Record<string, unknown> {
   }
 }
 
-/** Key of a message as JSON keeps it (a session's messages, read back from its store). */
-const keyOf = (m: ChatMessageParam) => JSON.stringify(m);
-
 /**
  * Turns the manager's request back into the agent's messages. `list` is the agent's list the
- * request was built from, `chat` the same as OpenAI messages (`toChat`).
+ * request was built from, `chat` the same as OpenAI messages (`toChat`). `restored`: the
+ * manager may hold messages read back from a store, which carry no origin and are found in
+ * `list` by their call ids or their content; a manager in memory holds only messages with
+ * their origin, and those it wrote itself.
  */
 export class BackToLangChain {
   readonly #list: readonly BaseMessage[];
   readonly #chat: readonly ChatMessageParam[];
-  /** Found by id, for messages with no origin (read back from a store): built when first needed. */
-  #byCallId: Map<string, number> | null = null;
-  #byKey: Map<string, number[]> | null = null;
+  readonly #restored: boolean;
+  /** Found by call id, for messages with no origin (read back from a store): built when first needed. */
+  #results: Map<string, number> | null = null;
+  #calls: Map<string, number> | null = null;
+  /** The other messages by their content's length (a text's, or a list's), compared in full when one is looked for. */
+  #byLength: Map<number, number[]> | null = null;
 
-  constructor(list: readonly BaseMessage[], chat: readonly ChatMessageParam[]) {
+  constructor(list: readonly BaseMessage[], chat: readonly ChatMessageParam[], restored = true) {
     this.#list = list;
     this.#chat = chat;
+    this.#restored = restored;
   }
 
   message(m: ChatMessageParam): BaseMessage {
@@ -194,10 +215,10 @@ export class BackToLangChain {
       if (m === origin.made) return source;
       return withContent(source, contentOf(m, { ...origin, message: source }));
     }
-    const at = this.#find(m);
+    const at = this.#restored ? this.#find(m) : undefined;
     if (at === undefined) return made(m);
     const source = this.#list[at];
-    if (keyOf(m) === keyOf(this.#chat[at])) return source;
+    if (sameMessage(m, this.#chat[at])) return source;
     return withContent(source, contentOf(m, undefined));
   }
 
@@ -205,24 +226,30 @@ export class BackToLangChain {
   #find(m: ChatMessageParam): number | undefined {
     const id = m.role === 'tool' ? m.tool_call_id : m.role === 'assistant' ? m.tool_calls?.[0]?.id : undefined;
     if (id !== undefined) {
-      if (!this.#byCallId) {
-        this.#byCallId = new Map();
+      if (!this.#results || !this.#calls) {
+        const results = (this.#results = new Map());
+        const calls = (this.#calls = new Map());
         this.#chat.forEach((c, i) => {
-          const key = c.role === 'tool' ? c.tool_call_id : c.tool_calls?.[0]?.id;
-          if (key !== undefined) this.#byCallId!.set(`${c.role}:${key}`, i);
+          if (c.role === 'tool' && c.tool_call_id !== undefined) results.set(c.tool_call_id, i);
+          else if (c.role === 'assistant' && c.tool_calls?.[0]?.id !== undefined) calls.set(c.tool_calls[0].id, i);
         });
       }
-      return this.#byCallId.get(`${m.role}:${id}`);
+      return (m.role === 'tool' ? this.#results : this.#calls).get(id);
     }
-    if (!this.#byKey) {
-      this.#byKey = new Map();
+    if (!this.#byLength) {
+      const byLength = (this.#byLength = new Map());
       this.#chat.forEach((c, i) => {
-        const key = keyOf(c);
-        const at = this.#byKey!.get(key);
+        const n = lengthOf(c);
+        const at = byLength.get(n);
         if (at) at.push(i);
-        else this.#byKey!.set(key, [i]);
+        else byLength.set(n, [i]);
       });
     }
-    return this.#byKey.get(keyOf(m))?.shift();
+    const candidates = this.#byLength.get(lengthOf(m));
+    const k = candidates?.findIndex((i) => sameMessage(m, this.#chat[i])) ?? -1;
+    return k < 0 ? undefined : candidates!.splice(k, 1)[0];
   }
 }
+
+/** A message's content length, to find the candidates for a message read back from a store. */
+const lengthOf = (m: ChatMessageParam) => (typeof m.content === 'string' ? m.content.length : -1 - (m.content?.length ?? 0));

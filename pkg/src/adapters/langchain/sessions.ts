@@ -10,35 +10,21 @@ import { ContextManager } from '@devs/context';
 import type { ContextSession, SessionStore } from '@devs/context';
 import type { BaseMessage } from '@langchain/core/messages';
 import type { ChatMessageParam } from './messages.js';
+import { sameMessage } from '../../sync.js';
 
-/** A thread's session and what it holds: the prints of the messages taken in, in order. */
+/** A thread's session and what it holds: the messages taken in, in order. */
 export interface HeldSession {
   session: ContextSession<ChatMessageParam>;
   generation: number;
   system: string | undefined;
-  /** A print per message held (`null`: released, or changed by the manager, so not compared). */
-  prints: Array<string | null>;
-  /** The agent's message each print was last compared with: the same object is not printed again. */
+  /** Each message held, as last compared (`null`: released, or changed by the manager, so not compared). */
+  messages: Array<unknown | null>;
+  /** The agent's message each was last compared with: the same object is not compared again. */
   objects: Array<BaseMessage | undefined>;
 }
 
 /** The session id of a thread's `generation`-th session. */
 export const sessionIdOf = (threadId: string, generation: number) => (generation === 1 ? threadId : `${threadId}\u001f${generation}`);
-
-/** Texts longer than this are printed by their length and ends (a 300 KB output costs no more than a short one). */
-const WHOLE = 96;
-const END = 40;
-
-/** A message's print: the same for two messages of the same content, whatever their key order. */
-export function print(value: unknown, depth = 0): string {
-  if (typeof value === 'string') return value.length <= WHOLE ? JSON.stringify(value) : `${value.length}:${JSON.stringify(value.slice(0, END))}…${JSON.stringify(value.slice(-END))}`;
-  if (value === null || typeof value !== 'object') return String(value);
-  if (depth > 8) return '…';
-  if (Array.isArray(value)) return `[${value.map((v) => print(v, depth + 1)).join(',')}]`;
-  const bag = value as Record<string, unknown>;
-  const keys = Object.keys(bag).filter((k) => bag[k] !== undefined).sort();
-  return `{${keys.map((k) => `${k}:${print(bag[k], depth + 1)}`).join(',')}}`;
-}
 
 /** Whether the store holds session `id` (asked for no rows: only whether it is there). */
 async function exists(store: SessionStore, id: string): Promise<boolean> {
@@ -83,7 +69,7 @@ export async function openSession(o: OpenOptions, chat: readonly ChatMessagePara
     const held: HeldSession = {
       session, generation, system: o.system,
       // A message released behind a summary, or whose masked output was baked into it, is no longer the one taken in: not compared.
-      prints: kept.map((m) => (m === null || m.baked?.length ? null : print(m.source))),
+      messages: kept.map((m) => (m === null || m.baked?.length ? null : m.source)),
       objects: kept.map(() => undefined),
     };
     if (await takeIn(held, chat, list)) return held;
@@ -97,18 +83,18 @@ export async function openSession(o: OpenOptions, chat: readonly ChatMessagePara
  * with nothing appended, if it does not.
  */
 export async function takeIn(held: HeldSession, chat: readonly ChatMessageParam[], list: readonly BaseMessage[]): Promise<boolean> {
-  const count = held.prints.length;
+  const count = held.messages.length;
   if (chat.length < count) return false;
   for (let i = 0; i < count; i++) {
     if (list[i] === held.objects[i]) continue;
-    const was = held.prints[i];
-    if (was !== null && was !== print(chat[i])) return false;
+    const was = held.messages[i];
+    if (was !== null && !sameMessage(chat[i], was)) return false;
     held.objects[i] = list[i];
   }
   const fresh = chat.slice(count);
   if (fresh.length === 0) return true;
   await held.session.append(fresh);
-  held.prints.push(...fresh.map((m) => print(m)));
+  held.messages.push(...fresh);
   held.objects.push(...list.slice(count));
   return true;
 }
