@@ -12,7 +12,7 @@
 // own, which takes in the same growing history; back to the first agent, its manager
 // takes in only what was added meanwhile.
 import type { ContextManager } from '@devs/context';
-import { print } from './items.js';
+import { sameMessage } from '../../sync.js';
 
 export interface Conversation {
   /** The host's name for it, or `#n` for one told apart by its items. */
@@ -21,9 +21,12 @@ export interface Conversation {
   readonly manager: ContextManager;
   /** Where each item the manager holds is in the input (the items are kept as they came). */
   readonly positions: WeakMap<object, number>;
-  /** Items taken in, and the print of the last of them (core shape). */
+  /** The first item of the input it was made for (core shape): `NONE` for an empty input. */
+  readonly first: unknown;
+  /** The items taken in at its last call (core shape), their count, and the last of them. */
+  items: readonly unknown[];
   count: number;
-  last: string;
+  last: unknown;
   /** Builds not yet settled: a conversation in use is never let go of. */
   busy: number;
   /** The order of last use, for letting the least recently used one go. */
@@ -34,8 +37,12 @@ export interface Conversation {
   freed: boolean;
 }
 
+/** No item: the first of an empty input. */
+const NONE = Symbol('none');
+
 export class Conversations {
-  readonly #byKey = new Map<string, Conversation[]>();
+  /** By name (`undefined`: unnamed), then by instructions. */
+  readonly #byKey = new Map<string | undefined, Map<string | undefined, Conversation[]>>();
   readonly #max: number;
   readonly #make: (name: string, instructions: string | undefined) => ContextManager;
   #clock = 0;
@@ -48,26 +55,28 @@ export class Conversations {
   }
 
   /**
-   * The conversation `items` (core shape) continue: `name`'s, or, unnamed, the one whose
-   * items so far begin `items`, the longest if several do. Made when there is none.
+   * The conversation `items` (core shape) continue: `name`'s, or, unnamed, the one that
+   * began with the same item and whose items so far begin `items`, the longest if several
+   * do. Made when there is none. Items are compared by identity first (the filter keeps
+   * each item's core form), then by their structure: a few items a call, not the history.
    */
   find(name: string | undefined, instructions: string | undefined, items: readonly unknown[]): Conversation {
-    const key = `${name === undefined ? `\u0001${items.length ? print(items[0]) : ''}` : `\u0002${name}`}\u0000${instructions === undefined ? '\u0001' : `\u0002${instructions}`}`;
-    const list = this.#byKey.get(key) ?? [];
+    const list = this.#byKey.get(name)?.get(instructions) ?? [];
+    const first = items.length ? items[0] : NONE;
     let found: Conversation | undefined = name === undefined ? undefined : list[0];
     if (name === undefined) {
       for (const c of list) {
-        if (c.count <= items.length && (c.count === 0 || print(items[c.count - 1]) === c.last) && (!found || c.count > found.count)) found = c;
+        if (c.count > items.length || (found && c.count <= found.count)) continue;
+        if (sameMessage(c.first, first) && (c.count === 0 || sameMessage(items[c.count - 1], c.last))) found = c;
       }
     }
     if (!found) {
       this.#evict();
       found = {
         name: name ?? `#${++this.#unnamed}`, instructions, manager: this.#make(name ?? `#${this.#unnamed}`, instructions),
-        positions: new WeakMap(), count: 0, last: '', busy: 0, used: 0, tail: Promise.resolve(), freed: false,
+        positions: new WeakMap(), first, items: [], count: 0, last: undefined, busy: 0, used: 0, tail: Promise.resolve(), freed: false,
       };
-      list.push(found);
-      this.#byKey.set(key, list);
+      this.#set(name, instructions, [...(this.#byKey.get(name)?.get(instructions) ?? []), found]);
       this.#size++;
     }
     found.used = ++this.#clock;
@@ -76,32 +85,46 @@ export class Conversations {
 
   /** Every conversation held, the most recently used first. */
   list(): Conversation[] {
-    return [...this.#byKey.values()].flat().sort((a, b) => b.used - a.used);
+    return [...this.#lists()].flatMap(([, , list]) => list).sort((a, b) => b.used - a.used);
   }
 
   /** Lets go of every conversation not in use, freeing its manager. */
   clear(): void {
-    for (const [key, list] of this.#byKey) {
+    for (const [name, instructions, list] of [...this.#lists()]) {
       const kept = list.filter((c) => c.busy > 0);
       for (const c of list) if (c.busy === 0) release(c);
       this.#size -= list.length - kept.length;
-      if (kept.length) this.#byKey.set(key, kept);
-      else this.#byKey.delete(key);
+      this.#set(name, instructions, kept);
     }
+  }
+
+  /** Each list of conversations, with its name and instructions. */
+  *#lists(): Generator<[string | undefined, string | undefined, Conversation[]]> {
+    for (const [name, byInstructions] of this.#byKey) for (const [instructions, list] of byInstructions) yield [name, instructions, list];
+  }
+
+  /** Sets a list, dropping it (and its name's table) when empty. */
+  #set(name: string | undefined, instructions: string | undefined, list: Conversation[]): void {
+    let byInstructions = this.#byKey.get(name);
+    if (!byInstructions) {
+      if (!list.length) return;
+      this.#byKey.set(name, (byInstructions = new Map()));
+    }
+    if (list.length) byInstructions.set(instructions, list);
+    else byInstructions.delete(instructions);
+    if (!byInstructions.size) this.#byKey.delete(name);
   }
 
   /** Room for one more: the least recently used conversations not in use are let go of. */
   #evict(): void {
     while (this.#size >= this.#max) {
-      let oldest: [string, Conversation] | undefined;
-      for (const [key, list] of this.#byKey) {
-        for (const c of list) if (c.busy === 0 && (!oldest || c.used < oldest[1].used)) oldest = [key, c];
+      let oldest: [string | undefined, string | undefined, Conversation] | undefined;
+      for (const [name, instructions, list] of this.#lists()) {
+        for (const c of list) if (c.busy === 0 && (!oldest || c.used < oldest[2].used)) oldest = [name, instructions, c];
       }
       if (!oldest) return;
-      const [key, c] = oldest;
-      const list = (this.#byKey.get(key) as Conversation[]).filter((x) => x !== c);
-      if (list.length) this.#byKey.set(key, list);
-      else this.#byKey.delete(key);
+      const [name, instructions, c] = oldest;
+      this.#set(name, instructions, (this.#byKey.get(name)?.get(instructions) ?? []).filter((x) => x !== c));
       this.#size--;
       release(c);
     }

@@ -13,7 +13,8 @@ import type {
   ModelRequest, ModelResponse, RunContext,
 } from '@openai/agents';
 import { type Conversation, Conversations } from './conversations.js';
-import { callNames, fromCore, print, toCore } from './items.js';
+import { sameMessage } from '../../sync.js';
+import { callNames, fromCore, toCore } from './items.js';
 import { watchedModel } from './model.js';
 import { type OpenAIAgentsContextOptions, type ReadOptions, conversationName, readOptions } from './options.js';
 import { ConversationStore } from './store.js';
@@ -33,7 +34,8 @@ export interface OpenAIAgentsConversation {
 
 /** A model input the filter returned, waiting for the model to be called with it. */
 interface Sent {
-  print: string;
+  input: readonly unknown[];
+  instructions: string | undefined;
   conversation: Conversation;
 }
 
@@ -43,9 +45,13 @@ const MAX_RECALL_CALLS = 256;
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 
-/** What identifies a model input: what the filter returned, and what the model is sent (a copy of each item). */
-function requestPrint(input: readonly unknown[], instructions: string | undefined): string {
-  return print([input.length, input[0] ?? null, input[input.length - 1] ?? null, instructions ?? null]);
+/**
+ * Whether the model is sent what the filter returned: the model gets a copy of each item,
+ * so an input is known by its length, its first and last items and the instructions.
+ */
+function sameRequest(sent: Sent, input: readonly unknown[], instructions: string | undefined): boolean {
+  const n = input.length;
+  return sent.input.length === n && sent.instructions === instructions && (n === 0 || (sameMessage(sent.input[0], input[0]) && sameMessage(sent.input[n - 1], input[n - 1])));
 }
 
 /**
@@ -97,6 +103,8 @@ export class OpenAIAgentsContext {
   /** The conversation of each run's last model call, by the run's context object. */
   readonly #runs = new WeakMap<object, Conversation>();
   #last: Conversation | undefined;
+  /** The last input the filter was given, and its items in core shape. */
+  #lastInput: [readonly unknown[], readonly unknown[]] = [[], []];
   /** Inputs the filter returned, oldest first, until the model is called with them. */
   #sent: Sent[] = [];
   /** The conversation of each recall call the wrapped model made, until the tool answers it. */
@@ -230,7 +238,7 @@ export class OpenAIAgentsContext {
   async #filter(args: CallModelInputFilterArgs): Promise<ModelInputData> {
     const { input, instructions } = args.modelData;
     const [c, data] = await this.#take(conversationName(this.#o.conversation?.(args)), input, instructions, args.context);
-    this.#sent.push({ print: requestPrint(data.input, data.instructions), conversation: c });
+    this.#sent.push({ input: data.input, instructions: data.instructions, conversation: c });
     if (this.#sent.length > MAX_SENT) this.#sent.shift();
     return data;
   }
@@ -246,7 +254,7 @@ export class OpenAIAgentsContext {
 
   /** The bounded input for `input`, from its conversation's manager, one model call of a conversation at a time. */
   #take(name: string | undefined, input: AgentInputItem[], instructions: string | undefined, context: unknown): Promise<[Conversation, ModelInputData]> {
-    const items = input.map((item) => this.#coreItem(item));
+    const items = this.#coreItems(input);
     const c = this.#conversations.find(name, instructions, items);
     // In use from now: a conversation waiting for its turn is not let go of either.
     c.busy++;
@@ -262,11 +270,26 @@ export class OpenAIAgentsContext {
   /** One model call of conversation `c`: take in what is new, build, and give it back as SDK items. */
   async #turn(c: Conversation, items: unknown[], input: AgentInputItem[], instructions: string | undefined): Promise<ModelInputData> {
     c.manager.sync(items);
-    items.forEach((item, i) => isObject(item) && c.positions.set(item, i));
+    // Where each item is: an item at the place it held in the last call's list is known there already.
+    const before = c.items;
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i];
+      if (item !== before[i] && isObject(item)) c.positions.set(item, i);
+    }
+    c.items = items;
     c.count = items.length;
-    c.last = items.length ? print(items[items.length - 1]) : '';
+    c.last = items.length ? items[items.length - 1] : undefined;
     const built = await c.manager.build();
     return { input: this.#sdkItems(built.messages, input, c, instructions) as AgentInputItem[], instructions };
+  }
+
+  /** The input's items in core shape; an item the last call's input held at the same place is not looked up again. */
+  #coreItems(input: readonly unknown[]): unknown[] {
+    const [before, made] = this.#lastInput;
+    const items = new Array<unknown>(input.length);
+    for (let i = 0; i < input.length; i++) items[i] = input[i] === before[i] && i < made.length ? made[i] : this.#coreItem(input[i]);
+    this.#lastInput = [input, items];
+    return items;
   }
 
   #coreItem(item: unknown): unknown {
@@ -286,24 +309,32 @@ export class OpenAIAgentsContext {
    * the instructions, sent apart as the SDK does; the rest is turned into SDK items.
    */
   #sdkItems(messages: readonly unknown[], input: readonly unknown[], c: Conversation, instructions: string | undefined): unknown[] {
-    const names = callNames(messages);
+    // Each call's tool name, for an output the manager wrote: read from the messages only if one needs it.
+    let names: Map<string, string> | undefined;
+    const named = { get: (id: string) => (names ??= callNames(messages)).get(id) };
+    const items = c.items;
     const out: unknown[] = [];
+    // The messages the manager left whole come in the order of the items: the next one is looked for first.
+    let next = 0;
     messages.forEach((m, k) => {
-      const at = isObject(m) ? c.positions.get(m) : undefined;
-      if (at !== undefined && at < input.length) out.push(input[at]);
-      else if (k === 0 && instructions && isObject(m) && m.role === 'system' && m.type === undefined && m.content === instructions) return;
-      else out.push(fromCore(m, names));
+      let at: number | undefined;
+      if (next < items.length && m === items[next]) at = next;
+      else at = isObject(m) ? c.positions.get(m) : undefined;
+      if (at !== undefined && at < input.length) {
+        out.push(input[at]);
+        next = at + 1;
+      } else if (k === 0 && instructions && isObject(m) && m.role === 'system' && m.type === undefined && m.content === instructions) return;
+      else out.push(fromCore(m, named));
     });
     return out;
   }
 
-  /** The conversation whose input `request` is: the latest one with its print, or (not `exact`) the only one waiting. */
+  /** The conversation whose input `request` is: the latest one like it, or (not `exact`) the only one waiting. */
   #claim(request: ModelRequest, exact: boolean): Conversation | undefined {
     const input = Array.isArray(request.input) ? request.input : [];
-    const p = requestPrint(input, request.systemInstructions);
     let i = -1;
     for (let k = this.#sent.length - 1; k >= 0; k--) {
-      if (this.#sent[k].print === p) {
+      if (sameRequest(this.#sent[k], input, request.systemInstructions)) {
         i = k;
         break;
       }

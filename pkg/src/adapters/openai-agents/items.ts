@@ -27,7 +27,7 @@ function coreOutput(output: unknown): unknown {
 /**
  * `item` as the core's 'openai-responses' adapter reads it. A call's and a result's `id`
  * is left out: the SDK strips it when it saves items to a session, so an item read back
- * from a session must print the same as the one the run held, or the manager would take
+ * from a session must compare the same as the one the run held, or the manager would take
  * the whole history in anew at the next run.
  */
 export function toCore(item: unknown): unknown {
@@ -49,7 +49,7 @@ export function toCore(item: unknown): unknown {
  * unanswered), as an SDK item. `names`: each call's tool name by call id, for an output
  * the core made, which has none.
  */
-export function fromCore(item: unknown, names: ReadonlyMap<string, string>): unknown {
+export function fromCore(item: unknown, names: { get(id: string): string | undefined }): unknown {
   if (!isObject(item)) return item;
   if (item.type === 'function_call_output') {
     const { call_id: callId, type: _type, ...rest } = item;
@@ -79,20 +79,4 @@ export function callNames(items: readonly unknown[]): Map<string, string> {
     if (isObject(item) && item.type === 'function_call' && typeof item.call_id === 'string' && typeof item.name === 'string') names.set(item.call_id, item.name);
   }
   return names;
-}
-
-/**
- * A short print of `value`'s JSON: two 32-bit FNV-1a hashes and the length. Used to tell
- * conversations apart by their items, and a model request from another.
- */
-export function print(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
-  let a = 0x811c9dc5;
-  let b = 0x01000193 ^ text.length;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193);
-    b = Math.imul(b ^ c, 0x5bd1e995) ^ (b >>> 15);
-  }
-  return `${(a >>> 0).toString(36)}.${(b >>> 0).toString(36)}.${text.length.toString(36)}`;
 }
