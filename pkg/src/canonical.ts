@@ -1,12 +1,35 @@
-// The one JSON text of a value: what a snapshot's check is taken over, and what a state
-// is copied through, so that its own JSON is that text.
+// The one JSON text of a value, whatever the order of its keys: what a snapshot's check is
+// taken over, so that a store which reorders keys (PostgreSQL's jsonb) keeps it valid.
 
 /** JSON with every object's keys in order, `undefined` left out as `JSON.stringify` does. */
 export function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : canonical(v))).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const keys = Object.keys(value).filter((k) => (value as Record<string, unknown>)[k] !== undefined).sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`;
+  const out: string[] = [];
+  write(value, out);
+  // One join, not a string per level: a snapshot's check reads it at every restore.
+  return out.join('');
+}
+
+function write(value: unknown, out: string[]): void {
+  if (value === null || typeof value !== 'object') {
+    out.push(JSON.stringify(value) ?? 'null');
+  } else if (Array.isArray(value)) {
+    out.push('[');
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) out.push(',');
+      if (value[i] === undefined) out.push('null');
+      else write(value[i], out);
+    }
+    out.push(']');
+  } else {
+    const bag = value as Record<string, unknown>;
+    out.push('{');
+    let first = true;
+    for (const key of Object.keys(bag).sort()) {
+      if (bag[key] === undefined) continue;
+      out.push(first ? '' : ',', JSON.stringify(key), ':');
+      first = false;
+      write(bag[key], out);
+    }
+    out.push('}');
   }
-  return JSON.stringify(value) ?? 'null';
 }

@@ -430,32 +430,46 @@ export class Engine {
    * wrote. An engine it fails on is left half-changed, to be made anew.
    */
   apply(changes: EngineChanges, field: string): void {
-    const kept = changes.messages.map(([i, m]): [number, Kept] => {
+    this.applyAll([changes], field, () => field);
+  }
+
+  /**
+   * Several calls' changes, in order, as `apply` each: the rules take all their events in
+   * one pass. `field` names them together, `fieldOf(i)` the `i`-th.
+   */
+  applyAll(list: readonly EngineChanges[], field: string, fieldOf: (i: number) => string): void {
+    const { adapter } = this.#o;
+    const kept = list.map((changes, r) => changes.messages.map(([i, m]): [number, Kept] => {
       if (m === null) return [i, RELEASED];
-      const { adapter } = this.#o;
+      const at = `${fieldOf(r)}.messages[${i}]`;
       const source = adapter.revive && m.source !== null && typeof m.source === 'object' ? adapter.revive(m.source) : m.source;
-      const k = new Kept(adapter.read(source, `${field}.messages[${i}].source`));
+      const k = new Kept(adapter.read(source, `${at}.source`));
       const part = (n: number, key: string) => {
-        if (n >= k.parts.length) throw argumentError(RangeError, `${field}.messages[${i}].${key}`, `names part ${n} of a message of ${k.parts.length}`);
+        if (n >= k.parts.length) throw argumentError(RangeError, `${at}.${key}`, `names part ${n} of a message of ${k.parts.length}`);
         return n;
       };
       for (const [n, text] of Object.entries(m.shown ?? {})) (k.display ??= [])[part(Number(n), 'shown')] = text;
       for (const n of m.baked ?? []) k.parts[part(n, 'baked')] = { ...k.parts[n], baked: true };
       return [i, k];
-    });
-    if (changes.log !== undefined || changes.events !== undefined) this.#replay(changes.log, changes.events ?? [], field);
-    for (const [i, k] of kept) this.#messages[i] = k;
-    this.#released = this.core.first_live;
-    for (const [id, name] of changes.calls) {
-      if (id !== '') this.#callIndex.set(id, this.#callIds.length);
-      this.#callIds.push(id);
-      this.#callNames.push(name);
+    }));
+    if (list.some((c) => c.log !== undefined || c.events !== undefined)) {
+      const log = list.flatMap((c) => c.log ?? []);
+      this.#replay(log.length ? log : undefined, list.flatMap((c) => c.events ?? []), field);
     }
-    if (changes.summary !== undefined) this.#summary = changes.summary;
-    if (changes.tail !== undefined) this.#tail = changes.tail;
-    this.records.length = Math.max(0, changes.ledgerFrom - this.#ledgerBase);
-    this.records.push(...changes.ledger);
-    for (const [id, line] of changes.lines ?? []) this.#lines.set(id, line);
+    list.forEach((changes, r) => {
+      for (const [i, k] of kept[r]) this.#messages[i] = k;
+      for (const [id, name] of changes.calls) {
+        if (id !== '') this.#callIndex.set(id, this.#callIds.length);
+        this.#callIds.push(id);
+        this.#callNames.push(name);
+      }
+      if (changes.summary !== undefined) this.#summary = changes.summary;
+      if (changes.tail !== undefined) this.#tail = changes.tail;
+      this.records.length = Math.max(0, changes.ledgerFrom - this.#ledgerBase);
+      this.records.push(...changes.ledger);
+      for (const [id, line] of changes.lines ?? []) this.#lines.set(id, line);
+    });
+    this.#released = this.core.first_live;
     this.#forgetCalls();
     this.#dirty.clear();
     this.#given = { log: this.#chunks.length, calls: this.#callIds.length, ledger: this.requestCount, summary: this.#summary, tail: this.#tail, lines: this.#lines.size };

@@ -311,10 +311,8 @@ export class ContextSession<Message = unknown> {
   #catchUp(rows: SessionRows): void {
     const engine = this.#engine as Engine;
     try {
-      rows.changes.forEach((c, i) => {
-        const field = `store: session ${this.sessionId}, version ${this.#version + i + 1}`;
-        engine.apply(readChanges(c, field), field);
-      });
+      const fieldOf = (i: number) => `store: session ${this.sessionId}, version ${this.#version + i + 1}`;
+      engine.applyAll(rows.changes.map((c, i) => readChanges(c, fieldOf(i))), `store: session ${this.sessionId}, versions ${this.#version + 1} to ${rows.version}`, fieldOf);
       engine.verify(`store: session ${this.sessionId}, version ${rows.version}`);
     } catch (error) {
       this.#stale = true;
@@ -440,7 +438,7 @@ export class ContextSession<Message = unknown> {
       // The checkpoint, then each call after it, as a worker catching up applies them.
       if (base) {
         engine.restore(base, `store: session ${this.sessionId}, checkpoint at version ${rows.checkpoint!.version}`);
-        changes.forEach((c, i) => engine.apply(c, `store: session ${this.sessionId}, version ${after + i + 1}`));
+        engine.applyAll(changes, `store: session ${this.sessionId}, versions ${after + 1} to ${rows.version}`, (i) => `store: session ${this.sessionId}, version ${after + i + 1}`);
         engine.verify(`store: session ${this.sessionId}, version ${rows.version}`);
       } else engine.restore(foldChanges(changes), `store: session ${this.sessionId}`);
     }
