@@ -27,7 +27,7 @@ before(() => {
   };
   for (const b of blocks) files[`src/${b.name}.mts`] = b.code;
   // The provider SDKs' own type files check the examples of each format.
-  dir = hostProject('readme', files, {}, ['@types/node', 'better-sqlite3', 'pg', '@types/pg', '@anthropic-ai/sdk', 'openai', 'ai', '@types/vscode']);
+  dir = hostProject('readme', files, {}, ['@types/node', 'better-sqlite3', 'pg', '@types/pg', '@anthropic-ai/sdk', 'openai', 'ai', '@ai-sdk/provider', '@types/vscode']);
 });
 
 describe('the README', () => {
