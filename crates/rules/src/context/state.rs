@@ -264,7 +264,10 @@ impl Manager {
         let overhead = d.number("state.calibration.overhead")?;
         // No usage report reads a billion tokens: a fit that far off was not made from any.
         if overhead.abs() > 1e9 || obs.iter().any(|&(x, y)| x > 1e9 || y > 1e9) {
-            return Err(bad("state.calibration", "is out of range: no usage report fits it"));
+            return Err(bad(
+                "state.calibration",
+                "is out of range: no usage report fits it",
+            ));
         }
         let ratio = d.number("state.calibration.ratio")?;
         m.calibration = Calibration::from_parts(obs, overhead, ratio);
