@@ -42,12 +42,12 @@ impl ManagerCore {
 fn refusal(e: &Event, r: Refusal) -> String {
     match r {
         Refusal::Field(f) => f.report(),
-        Refusal::Refused(_) => devs_context_rules::args::FieldError::type_error(
+        Refusal::Refused(_) => devs_context_errors::FieldError::type_error(
             format!("journal.{}", e.name()),
             "does not fit the conversation",
         )
         .report(),
-        Refusal::OutOfPlace(why) => devs_context_rules::args::FieldError::type_error(
+        Refusal::OutOfPlace(why) => devs_context_errors::FieldError::type_error(
             format!("journal.{}", e.name()),
             format!("is out of place: {why}"),
         )
@@ -320,7 +320,7 @@ impl ManagerCore {
                 Refusal::Refused(_) => "does not fit the conversation".into(),
                 Refusal::OutOfPlace(why) => format!("is out of place: {why}"),
             };
-            devs_context_rules::args::FieldError::type_error(
+            devs_context_errors::FieldError::type_error(
                 format!("{field}.journal[{i}].{}", e.name()),
                 why,
             )

@@ -23,7 +23,7 @@ mod saop;
 mod turns;
 mod window;
 
-use devs_context_rules::args::FieldError;
+use devs_context_errors::FieldError;
 use devs_context_rules::cut::Units;
 use devs_context_rules::frame::Frame;
 use devs_context_rules::text::{Probe, split_batch};

@@ -11,7 +11,7 @@
 //! Lengths are UTF-16 units, as the host counts them. Lone surrogates arrive as U+FFFD,
 //! which is one unit too.
 
-use devs_context_rules::args::FieldError;
+use devs_context_errors::FieldError;
 use devs_context_rules::saop::{Kind, Node, validate_envelope};
 use wasm_bindgen::prelude::*;
 

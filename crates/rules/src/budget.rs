@@ -1,6 +1,7 @@
 //! The token budget of a composed window ([3_MCP-TAS-047]): Goal, Map, Recent Past.
 
-use super::args::{FieldError, non_negative, whole_number};
+use super::args::{non_negative, whole_number};
+use devs_context_errors::FieldError;
 
 pub const DEFAULT_TOTAL_BUDGET: u64 = 800_000;
 

@@ -19,7 +19,8 @@
 
 use std::collections::VecDeque;
 
-use super::args::{FieldError, non_negative};
+use super::args::non_negative;
+use devs_context_errors::FieldError;
 
 /// Observations kept: the fit follows a provider that changes (a new model, a new system prompt).
 pub const SAMPLES: usize = 32;

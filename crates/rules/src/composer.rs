@@ -1,7 +1,7 @@
 //! `WindowComposer`'s choice of envelopes for the Recent Past slot ([3_MCP-TAS-047]).
 
-use super::args::FieldError;
 use super::budget::WindowBudget;
+use devs_context_errors::FieldError;
 
 pub const DEFAULT_MAX_RECENT_ENVELOPES: usize = 10;
 const MAX_RECENT_ENVELOPES: usize = 10;

@@ -1,9 +1,10 @@
 //! The summarization handoff: a window of turns becomes one medium-term summary, which
 //! the runner re-injects as a `[CONTEXT REFRESH]` turn ([4_USER_FEATURES-REQ-083]).
 
-use super::args::{FieldError, show_number};
+use super::args::show_number;
 use super::frame::{Frame, Pieces};
 use super::text::{Probe, cut_end};
+use devs_context_errors::FieldError;
 
 /// Each turn's content is cut to this many UTF-16 units in the prompt.
 pub const MAX_TURN_CHARS: usize = 1500;

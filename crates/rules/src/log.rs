@@ -6,8 +6,9 @@
 
 use std::collections::HashMap;
 
-use super::args::{FieldError, whole_number};
+use super::args::whole_number;
 use super::ring::Ring;
+use devs_context_errors::FieldError;
 
 pub const DEFAULT_MAX_SIZE: f64 = 1000.0;
 
@@ -128,7 +129,7 @@ mod tests {
         let err = log.append(1, 1.5).unwrap_err();
         assert_eq!(
             (err.field.as_str(), err.kind),
-            ("entry.turn_index", super::super::args::ErrorKind::Type)
+            ("entry.turn_index", devs_context_errors::ErrorKind::Type)
         );
         assert_eq!(log.size(), 0);
     }

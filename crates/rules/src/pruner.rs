@@ -1,8 +1,9 @@
 //! `ContextPruner` ([3_MCP-TAS-024]): at 90% of the budget the turns are summarized, with
 //! the Plan, the TAS and the failing Observation kept verbatim.
 
-use super::args::{FieldError, non_negative, show_number};
+use super::args::{non_negative, show_number};
 use super::frame::Pieces;
+use devs_context_errors::FieldError;
 
 pub const DEFAULT_SATURATION_RATIO: f64 = 0.90;
 

@@ -5,8 +5,9 @@
 //! would each start another refresh; deciding up front keeps un-awaited concurrent turns
 //! counting exactly (20 turns at threshold 5 give 4 refreshes).
 
-use super::args::{FieldError, whole_number};
+use super::args::whole_number;
 use super::frame::Pieces;
+use devs_context_errors::FieldError;
 
 pub const DEFAULT_THRESHOLD: u32 = 5;
 

@@ -8,10 +8,11 @@
 //! in the context, and log it. Every step that can fail runs before the log append, the
 //! last host call; then the turn commits.
 
-use super::args::{FieldError, non_negative, whole_number};
+use super::args::{non_negative, whole_number};
 use super::frame::Frame;
 use super::monitor::ThresholdMonitor;
 use super::text::{Probe, cut_end};
+use devs_context_errors::FieldError;
 
 /// `context.currentObservation` keeps this much of the newest observation; the whole
 /// output goes to `pendingToolOutputs`.

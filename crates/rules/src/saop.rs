@@ -5,7 +5,8 @@
 //! JSON path of the first bad field, e.g. `observation.status`, and carry the code
 //! [`INVALID_ENVELOPE`].
 
-use super::args::{FieldError, MAX_SAFE_INTEGER};
+use super::args::MAX_SAFE_INTEGER;
+use devs_context_errors::FieldError;
 
 /// The `code` of every SAOP validation error.
 pub const INVALID_ENVELOPE: &str = "ERR_INVALID_SAOP_ENVELOPE";

@@ -1,9 +1,10 @@
 //! `ToolOutputPruner` ([8_RISKS-REQ-012]): large tool outputs are persisted raw, then
 //! truncated in the context once they are two turns old.
 
-use super::args::{FieldError, show_number, whole_number};
+use super::args::{show_number, whole_number};
 use super::frame::Pieces;
 use super::text::{Probe, cut_end};
+use devs_context_errors::FieldError;
 
 pub const MIN_TURN_AGE: f64 = 2.0;
 /// 50 KiB.

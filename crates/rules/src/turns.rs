@@ -1,7 +1,7 @@
 //! Seed 004: `TurnTracker` numbering. One tracker per agent/phase pair; it is
 //! deliberately not a singleton. The agent id and phase stay with the host.
 
-use super::args::FieldError;
+use devs_context_errors::FieldError;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TurnTracker {

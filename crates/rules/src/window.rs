@@ -1,10 +1,11 @@
 //! Seed 001: the sliding relevance window and the spec refresh protocol
 //! ([4_USER_FEATURES-REQ-018]).
 
-use super::args::{FieldError, whole_number};
+use super::args::whole_number;
 use super::cut::Units;
 use super::frame::Pieces;
 use super::text::{Probe, cut_end, is_blank, lossy};
+use devs_context_errors::FieldError;
 
 pub const DEFAULT_MAX_TURNS: usize = 20;
 /// The specs are re-injected on every turn count divisible by this.

@@ -28,7 +28,7 @@ mod vocab;
 
 use std::sync::OnceLock;
 
-use devs_context_rules::args::FieldError;
+use devs_context_errors::FieldError;
 use pretokenize::{FastPath, PreTokenizer, RegexPreTokenizer, WhitespaceRules};
 use vocab::Vocab;
 
@@ -199,7 +199,7 @@ mod tests {
     fn unknown_encodings_are_a_range_error() {
         let err = Encoding::parse("encoding", "p50k_base").unwrap_err();
         assert_eq!(err.field, "encoding");
-        assert_eq!(err.kind, devs_context_rules::args::ErrorKind::Range);
+        assert_eq!(err.kind, devs_context_errors::ErrorKind::Range);
     }
 }
 

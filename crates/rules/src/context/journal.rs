@@ -16,7 +16,7 @@ use super::codec::{Reader, float, optional_text, text, uint};
 use super::history::{Kind, NewMessage, Part, Refused, Role};
 use super::recall::Ask;
 use super::{Manager, Need};
-use crate::args::FieldError;
+use devs_context_errors::FieldError;
 
 /// The journal's encoding, as written by this version.
 pub const VERSION: u8 = 2;

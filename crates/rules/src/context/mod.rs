@@ -35,8 +35,9 @@ pub mod state;
 
 use std::collections::{BTreeMap, VecDeque};
 
-use super::args::{FieldError, show_number, whole_number};
+use super::args::{show_number, whole_number};
 use super::calibration::Calibration;
+use devs_context_errors::FieldError;
 pub use history::{
     Call, History, Kind, Message, NewMessage, Part, Refused, Rejection, Role, Shown, Stored,
 };
