@@ -1,8 +1,10 @@
 //! `WindowComposer` and the budget.
 
-use devs_context_rules::budget::WindowBudget;
-use devs_context_rules::composer::{Candidate, ComposerConfig, envelopes_to_render, select_recent};
-use devs_context_rules::text::cut_end;
+use devs_context_rules::base::text::cut_end;
+use devs_context_rules::seeds::budget::WindowBudget;
+use devs_context_rules::seeds::window_composer::{
+    Candidate, ComposerConfig, envelopes_to_render, select_recent,
+};
 use wasm_bindgen::prelude::*;
 
 use crate::{Out, probe, report};

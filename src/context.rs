@@ -8,7 +8,7 @@ use devs_context_rules::context::{
 use wasm_bindgen::prelude::*;
 
 use crate::{Out, frame, probe, report};
-use devs_context_rules::frame::Frame;
+use devs_context_rules::base::frame::Frame;
 
 /// What the shell must do next (the first number of a need).
 #[wasm_bindgen]
@@ -411,7 +411,7 @@ pub(crate) fn ask(offset: f64, length: f64, query: &str) -> recall::Ask {
 /// The answer to a recall of `text`, at most `max` units of it, over `[text, id, label]`.
 #[wasm_bindgen(js_name = recallAnswer)]
 pub fn recall_answer(text: &str, offset: f64, length: f64, query: &str, max: usize) -> String {
-    let units = devs_context_rules::cut::Units::of(text);
+    let units = devs_context_rules::base::cut::Units::of(text);
     frame(|f| {
         f.text(|p| recall::answer(p, &units, &ask(offset, length, query), max));
     })

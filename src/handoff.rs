@@ -1,12 +1,12 @@
 //! The summarization handoff's prompt and the refresh turn.
 
-use devs_context_rules::frame::Frame;
-use devs_context_rules::handoff::{context_refresh, prompt};
-use devs_context_rules::text::is_blank;
+use devs_context_rules::base::frame::Frame;
+use devs_context_rules::base::text::is_blank;
+use devs_context_rules::seeds::handoff::{context_refresh, prompt};
 use wasm_bindgen::prelude::*;
 
 use crate::{Out, frame, probes, report};
-use devs_context_rules::text::split_texts;
+use devs_context_rules::base::text::split_texts;
 
 /// `[call?, start, end, prompt]` over `[agentId, content0, …]`; see `handoff::prompt`.
 #[wasm_bindgen(js_name = handoffPrompt)]

@@ -3,7 +3,7 @@
 //! Nothing here decides anything, and nothing here calls the host: the module imports no
 //! JS function that could throw, so a host exception can never unwind through a wasm
 //! frame. Numbers, typed arrays and strings come in; numbers, typed arrays, frames (see
-//! `devs_context_rules::frame`) and error reports come out. A rule error is returned as
+//! `devs_context_rules::base::frame`) and error reports come out. A rule error is returned as
 //! its report (`Err(String)`), which the TS shell (`pkg/src`) turns into a
 //! `TypeError`/`RangeError` with `code` and `field`.
 //!
@@ -24,9 +24,9 @@ mod turns;
 mod window;
 
 use devs_context_errors::FieldError;
-use devs_context_rules::cut::Units;
-use devs_context_rules::frame::Frame;
-use devs_context_rules::text::{Probe, split_batch};
+use devs_context_rules::base::cut::Units;
+use devs_context_rules::base::frame::Frame;
+use devs_context_rules::base::text::{Probe, split_batch};
 
 /// A rule's result, or its error report.
 pub type Out<T> = Result<T, String>;

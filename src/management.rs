@@ -1,13 +1,13 @@
 //! `applyContextManagement`'s machine.
 
-use devs_context_rules::args::non_negative;
-use devs_context_rules::frame::Frame;
-use devs_context_rules::management::{Need, Run, persist_warning};
-use devs_context_rules::pruner::{AgentRole, Kept};
+use devs_context_rules::base::args::non_negative;
+use devs_context_rules::base::frame::Frame;
+use devs_context_rules::seeds::management::{Need, Run, persist_warning};
+use devs_context_rules::seeds::pruner::{AgentRole, Kept};
 use wasm_bindgen::prelude::*;
 
 use crate::{Out, frame, report};
-use devs_context_rules::text::split_texts;
+use devs_context_rules::base::text::split_texts;
 
 #[wasm_bindgen]
 pub struct Management(Run, Need);

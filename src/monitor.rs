@@ -1,8 +1,8 @@
 //! Seed 003: token counting and the threshold monitor.
 
-use devs_context_rules::args::non_negative;
-use devs_context_rules::monitor::{DEFAULT_THRESHOLD_TOKENS, ThresholdMonitor};
-use devs_context_rules::tokens::approx_tokens;
+use devs_context_rules::base::args::non_negative;
+use devs_context_rules::base::tokens::approx_tokens;
+use devs_context_rules::seeds::monitor::{DEFAULT_THRESHOLD_TOKENS, ThresholdMonitor};
 use wasm_bindgen::prelude::*;
 
 use crate::{Out, report};
@@ -65,9 +65,10 @@ impl Monitor {
 
     /// Puts back the tokens of a crossing whose callback failed.
     pub fn rollback(&mut self, total: f64) {
-        self.0.rollback(devs_context_rules::monitor::Crossing {
-            total_tokens: total,
-        });
+        self.0
+            .rollback(devs_context_rules::seeds::monitor::Crossing {
+                total_tokens: total,
+            });
     }
 
     pub fn reset(&mut self) {

@@ -1,13 +1,15 @@
 //! `ContextPruner` and `ToolOutputPruner`.
 
-use devs_context_rules::pruner::{
+use devs_context_rules::seeds::pruner::{
     AgentRole, DEFAULT_SATURATION_RATIO, checked_ratio, prune_prompt, should_prune_checked,
 };
-use devs_context_rules::tool_output::{check_entry, check_location, should_truncate, summary};
+use devs_context_rules::seeds::tool_output::{
+    check_entry, check_location, should_truncate, summary,
+};
 use wasm_bindgen::prelude::*;
 
 use crate::{Out, frame, probe, report};
-use devs_context_rules::text::split_texts;
+use devs_context_rules::base::text::split_texts;
 
 #[wasm_bindgen(js_name = saturationRatio)]
 pub fn saturation_ratio(value: Option<f64>) -> Out<f64> {
@@ -47,7 +49,7 @@ pub fn tool_output_ok(byte_size: f64, turn_age: f64, captured_at_ms: f64) -> boo
 /// `shouldTruncate` for many entries: 1 due, 0 not, 2 invalid (see `tool_output::due_all`).
 #[wasm_bindgen(js_name = toolOutputsDue)]
 pub fn tool_outputs_due(byte_sizes: &[f64], turn_ages: &[f64], captured_at_ms: &[f64]) -> Vec<u8> {
-    devs_context_rules::tool_output::due_all(byte_sizes, turn_ages, captured_at_ms)
+    devs_context_rules::seeds::tool_output::due_all(byte_sizes, turn_ages, captured_at_ms)
 }
 
 #[wasm_bindgen(js_name = checkToolOutput)]

@@ -1,6 +1,6 @@
 //! Seed 000: the refresh counter and its texts.
 
-use devs_context_rules::refresh::{
+use devs_context_rules::seeds::refresher::{
     RefreshCounter, Snapshot, Tick, injected_summary, prepended_reasoning,
 };
 use wasm_bindgen::prelude::*;
@@ -16,7 +16,7 @@ impl Refresher {
     #[wasm_bindgen(constructor)]
     pub fn new(threshold: Option<f64>) -> Out<Refresher> {
         let threshold = match threshold {
-            None => devs_context_rules::refresh::DEFAULT_THRESHOLD,
+            None => devs_context_rules::seeds::refresher::DEFAULT_THRESHOLD,
             Some(n) => report(RefreshCounter::checked_threshold("options.threshold", n))?,
         };
         Ok(Refresher(RefreshCounter::new(threshold)))
@@ -41,9 +41,10 @@ impl Refresher {
     }
 
     pub fn rollback(&mut self, ticket: f64) {
-        self.0.rollback(devs_context_rules::refresh::Ticket {
-            node: ticket as u64,
-        });
+        self.0
+            .rollback(devs_context_rules::seeds::refresher::Ticket {
+                node: ticket as u64,
+            });
     }
 
     pub fn reset_node(&mut self) {

@@ -1,13 +1,13 @@
 //! `AgentRunner`'s turn machine and its texts.
 
-use devs_context_rules::frame::Frame;
-use devs_context_rules::handoff::Role;
-use devs_context_rules::prompt::{TurnMeta, render};
-use devs_context_rules::runner::{self, Parts, Step, Turn};
+use devs_context_rules::base::frame::Frame;
+use devs_context_rules::seeds::handoff::Role;
+use devs_context_rules::seeds::prompt::{TurnMeta, render};
+use devs_context_rules::seeds::runner::{self, Parts, Step, Turn};
 use wasm_bindgen::prelude::*;
 
 use crate::{Out, probe, report};
-use devs_context_rules::text::split_texts;
+use devs_context_rules::base::text::split_texts;
 
 #[wasm_bindgen]
 pub struct RunnerCore {

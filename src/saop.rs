@@ -12,7 +12,7 @@
 //! which is one unit too.
 
 use devs_context_errors::FieldError;
-use devs_context_rules::saop::{Kind, Node, validate_envelope};
+use devs_context_rules::seeds::saop::{Kind, Node, validate_envelope};
 use wasm_bindgen::prelude::*;
 
 use crate::Out;

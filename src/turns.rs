@@ -2,9 +2,9 @@
 
 use std::cell::RefCell;
 
-use devs_context_rules::clock::MonotonicClock;
-use devs_context_rules::log::LogIndex;
-use devs_context_rules::turns::TurnTracker;
+use devs_context_rules::seeds::clock::MonotonicClock;
+use devs_context_rules::seeds::log::LogIndex;
+use devs_context_rules::seeds::tracker::TurnTracker;
 use wasm_bindgen::prelude::*;
 
 use crate::{Out, report};

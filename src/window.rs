@@ -1,11 +1,13 @@
 //! Seed 001: the sliding window and the spec refresh.
 
-use devs_context_rules::window::{check_specs, injection, max_turns, spec_due, window_start};
+use devs_context_rules::seeds::window::{
+    check_specs, injection, max_turns, spec_due, window_start,
+};
 use wasm_bindgen::prelude::*;
 
 use crate::{Out, frame, probes, report};
-use devs_context_rules::text::Probe;
-use devs_context_rules::text::split_batch;
+use devs_context_rules::base::text::Probe;
+use devs_context_rules::base::text::split_batch;
 
 /// `maxTurns` (`undefined`: 20), checked under `field`.
 #[wasm_bindgen(js_name = maxTurns)]
@@ -58,7 +60,7 @@ pub fn composer_specs(field: &str, contents: &str, lens: &[u32]) -> Out<String> 
 /// observation]`. A host sends a rule only a probe of a text.
 #[wasm_bindgen(js_name = probeLimits)]
 pub fn probe_limits() -> Vec<f64> {
-    use devs_context_rules::{handoff, runner, tool_output, window};
+    use devs_context_rules::seeds::{handoff, runner, tool_output, window};
     [
         window::MAX_SPEC_CHARS,
         handoff::MAX_TURN_CHARS,

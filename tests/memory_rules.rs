@@ -2,12 +2,12 @@
 //! TS shell drives them: the window slides, the specs come back every 10 turns, and the
 //! runner hands off at the threshold.
 
-use devs_context_rules::frame::{Frame, Reader};
-use devs_context_rules::handoff;
-use devs_context_rules::runner::{Parts, Runner, Step};
-use devs_context_rules::text::Probe;
-use devs_context_rules::tokens::approx_tokens;
-use devs_context_rules::window::{injection, spec_due, window_start};
+use devs_context_rules::base::frame::{Frame, Reader};
+use devs_context_rules::base::text::Probe;
+use devs_context_rules::base::tokens::approx_tokens;
+use devs_context_rules::seeds::handoff;
+use devs_context_rules::seeds::runner::{Parts, Runner, Step};
+use devs_context_rules::seeds::window::{injection, spec_due, window_start};
 
 #[test]
 fn a_thousand_turn_session_refreshes_specs_and_context_on_schedule() {

@@ -1,10 +1,10 @@
 //! A scripted two-node session through the protocol rules of seeds 000 and 004, the way
 //! the TS shell drives them: count turns, refresh (or roll back a failed one), stamp, log.
 
-use devs_context_rules::clock::MonotonicClock;
-use devs_context_rules::log::LogIndex;
-use devs_context_rules::refresh::{RefreshCounter, Tick};
-use devs_context_rules::turns::TurnTracker;
+use devs_context_rules::seeds::clock::MonotonicClock;
+use devs_context_rules::seeds::log::LogIndex;
+use devs_context_rules::seeds::refresher::{RefreshCounter, Tick};
+use devs_context_rules::seeds::tracker::TurnTracker;
 
 #[test]
 fn two_nodes_refresh_every_fifth_turn_and_the_log_keeps_the_newest() {

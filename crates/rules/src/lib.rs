@@ -4,27 +4,11 @@
 //!
 //! A rule that needs the host (a summary, an LLM answer, a store write) never calls it.
 //! It says what it needs, and takes the answer back as a commit or a rollback.
+//!
+//! Three groups: [`base`], what every rule shares (argument checks, frames, texts, cuts);
+//! [`context`], the context manager (`ContextManager` and the `bounded` option); and
+//! [`seeds`], the rules of the five seeds, one module a rule.
 
-pub mod args;
-pub mod budget;
-pub mod calibration;
-pub mod clock;
-pub mod composer;
+pub mod base;
 pub mod context;
-pub mod cut;
-pub mod frame;
-pub mod handoff;
-pub mod log;
-pub mod management;
-pub mod monitor;
-pub mod prompt;
-pub mod pruner;
-pub mod refresh;
-pub mod ring;
-pub mod runner;
-pub mod saop;
-pub mod text;
-pub mod tokens;
-pub mod tool_output;
-pub mod turns;
-pub mod window;
+pub mod seeds;

@@ -3,10 +3,12 @@
 
 use std::collections::BTreeMap;
 
-use devs_context_rules::budget::SHARE_KEYS;
-use devs_context_rules::handoff::Role;
-use devs_context_rules::pruner::AgentRole;
-use devs_context_rules::saop::{ACTION_KEYS, OBSERVATION_KEYS, STATUSES, THOUGHT_KEYS, TOP_KEYS};
+use devs_context_rules::seeds::budget::SHARE_KEYS;
+use devs_context_rules::seeds::handoff::Role;
+use devs_context_rules::seeds::pruner::AgentRole;
+use devs_context_rules::seeds::saop::{
+    ACTION_KEYS, OBSERVATION_KEYS, STATUSES, THOUGHT_KEYS, TOP_KEYS,
+};
 
 const TYPES: &str = include_str!("../../../pkg/src/types.ts");
 

@@ -8,8 +8,8 @@
 //! in a stored text of their own, which one line names, so they stay recallable too. It
 //! changes only at a compaction, which rewrites everything after the summary anyway.
 
-use crate::args::show_number;
-use crate::frame::Pieces;
+use crate::base::args::show_number;
+use crate::base::frame::Pieces;
 
 /// The index may take at most this share of the budget.
 pub const INDEX_SHARE: f64 = 0.05;

@@ -5,7 +5,7 @@
 //! than the record it writes.
 
 use super::policy::{READ, WRITE};
-use crate::args::show_number;
+use crate::base::args::show_number;
 
 /// A value written as JSON, keys in camelCase as the host reads them.
 pub trait Json {

@@ -21,6 +21,7 @@
 //! ledger says so; a compaction that would have to drop the thinking of an open tool loop
 //! waits while the request still fits the budget.
 
+pub mod calibration;
 mod codec;
 mod fold;
 pub mod gapped;
@@ -35,8 +36,8 @@ pub mod state;
 
 use std::collections::{BTreeMap, VecDeque};
 
-use super::args::{show_number, whole_number};
-use super::calibration::Calibration;
+use crate::base::args::{show_number, whole_number};
+use calibration::Calibration;
 use devs_context_errors::FieldError;
 pub use history::{
     Call, History, Kind, Message, NewMessage, Part, Refused, Rejection, Role, Shown, Stored,

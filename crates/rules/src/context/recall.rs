@@ -7,9 +7,9 @@
 
 use super::Manager;
 use super::history::{Kind, Shown, Stored};
-use crate::args::show_number;
-use crate::cut::Units;
-use crate::frame::Pieces;
+use crate::base::args::show_number;
+use crate::base::cut::Units;
+use crate::base::frame::Pieces;
 
 /// The tool's name, as the agent calls it.
 pub const TOOL: &str = "recall";
@@ -314,7 +314,7 @@ pub fn refusal(p: &mut Pieces<'_>, why: Refusal) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::frame::{Frame, Reader};
+    use crate::base::frame::{Frame, Reader};
 
     fn answer_text(text: &str, ask: &Ask, max: usize) -> String {
         let mut f = Frame::new();

@@ -5,10 +5,10 @@
 
 use super::history::{Kind, Shown};
 use super::{Key, Manager, Sent};
-use crate::args::show_number;
-use crate::cut::Utf16Text;
-use crate::frame::Pieces;
-use crate::text::{Probe, cut_end};
+use crate::base::args::show_number;
+use crate::base::cut::Utf16Text;
+use crate::base::frame::Pieces;
+use crate::base::text::{Probe, cut_end};
 
 /// A placeholder's tokens, assumed before the host counts it.
 pub const PLACEHOLDER_TOKENS: f64 = 30.0;
@@ -312,7 +312,7 @@ fn messages_text(p: &mut Pieces<'_>, m: &Manager, from: usize, to: usize, mut ho
 /// The texts a request carries in the manager's own words, over `[summary]`: the summary
 /// as its message says it, a marked result of an unanswered call, and the first message of
 /// a request whose earliest turns were dropped with no summary.
-pub fn own_texts(f: &mut crate::frame::Frame) {
+pub fn own_texts(f: &mut crate::base::frame::Frame) {
     f.text(|p| {
         p.lit("[Summary of the earlier conversation, folded away to fit the context budget]\n")
             .host(0);

@@ -9,6 +9,7 @@
 
 use std::collections::VecDeque;
 
+use super::calibration::Calibration;
 use super::codec::{Reader, amount, float, text, uint};
 use super::gapped::Gapped;
 use super::history::{Call, Kind, Message, Part, Role, Shown, Stored};
@@ -17,7 +18,6 @@ use super::journal::DecodeError;
 use super::ledger::{Cost, Warning};
 use super::recall::Answered;
 use super::{Key, Manager, Need, Sent};
-use crate::calibration::Calibration;
 
 /// The state's encoding, as written by this version.
 pub const VERSION: u8 = 1;

@@ -8,8 +8,8 @@ use super::journal::{self, Event};
 use super::render::{Emit, Plan};
 use super::render::{cut_bounds, cut_text};
 use super::*;
-use crate::frame::{Frame, Reader};
-use crate::tokens::approx_tokens;
+use crate::base::frame::{Frame, Reader};
+use crate::base::tokens::approx_tokens;
 
 fn tokens(text: &str) -> f64 {
     approx_tokens(text.encode_utf16().count()) as f64
@@ -305,7 +305,7 @@ impl Host {
         &mut self,
         id: &str,
         label: &str,
-        write: impl FnOnce(&mut crate::frame::Pieces<'_>),
+        write: impl FnOnce(&mut crate::base::frame::Pieces<'_>),
     ) -> f64 {
         let mut f = Frame::new();
         f.text(write);
@@ -958,9 +958,9 @@ fn a_store_that_fails_keeps_outputs_cut_not_masked() {
 #[test]
 fn cuts_never_split_a_surrogate_pair() {
     let text: Vec<u16> = "ab😀cd😀ef".encode_utf16().collect();
-    let window = |at: usize| crate::text::Probe {
+    let window = |at: usize| crate::base::text::Probe {
         start: at - 1,
-        units: crate::cut::Units(text[at - 1..(at + 1).min(text.len())].to_vec()),
+        units: crate::base::cut::Units(text[at - 1..(at + 1).min(text.len())].to_vec()),
     };
     // head 3 would end inside the first 😀; tail 3 would start inside the second.
     assert_eq!(cut_bounds(3, &window(3), 3, &window(7), 10), (2, 2));
@@ -973,9 +973,9 @@ fn cuts_land_on_line_breaks_where_one_is_near() {
     let text: String = (0..100)
         .map(|i| format!("line {i:04} of the log\n"))
         .collect();
-    let units = crate::cut::Units::of(&text);
+    let units = crate::base::cut::Units::of(&text);
     let n = units.0.len();
-    let whole = crate::text::Probe { start: 0, units };
+    let whole = crate::base::text::Probe { start: 0, units };
     // Lines are 21 units long: a head of 1,000 ends after line 47 (987 units), a tail of
     // 1,000 starts at a line's start.
     let (head, tail) = cut_bounds(1_000, &whole, 1_000, &whole, n);
@@ -984,7 +984,7 @@ fn cuts_land_on_line_breaks_where_one_is_near() {
     assert!(tail <= 1_000 && tail > 1_000 - 21);
     // No line break near: the cut stays where it was.
     let flat = "x".repeat(3_000);
-    let flat = crate::text::Probe::of(&flat);
+    let flat = crate::base::text::Probe::of(&flat);
     assert_eq!(
         cut_bounds(1_000, &flat, 1_000, &flat, 3_000),
         (1_000, 1_000)

@@ -5,8 +5,8 @@
 //! would each start another refresh; deciding up front keeps un-awaited concurrent turns
 //! counting exactly (20 turns at threshold 5 give 4 refreshes).
 
-use super::args::whole_number;
-use super::frame::Pieces;
+use crate::base::args::whole_number;
+use crate::base::frame::Pieces;
 use devs_context_errors::FieldError;
 
 pub const DEFAULT_THRESHOLD: u32 = 5;
@@ -134,7 +134,7 @@ pub fn prepended_reasoning(p: &mut Pieces<'_>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::frame::{Frame, Reader};
+    use crate::base::frame::{Frame, Reader};
 
     fn refreshes(counter: &mut RefreshCounter, turns: usize) -> Vec<usize> {
         (1..=turns)

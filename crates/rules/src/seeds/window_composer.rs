@@ -1,6 +1,6 @@
 //! `WindowComposer`'s choice of envelopes for the Recent Past slot ([3_MCP-TAS-047]).
 
-use super::budget::WindowBudget;
+use crate::seeds::budget::WindowBudget;
 use devs_context_errors::FieldError;
 
 pub const DEFAULT_MAX_RECENT_ENVELOPES: usize = 10;

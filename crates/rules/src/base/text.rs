@@ -9,7 +9,7 @@
 //! counts them. A host converts lone surrogates to U+FFFD on the way in; that keeps every
 //! position, because both are one unit long, and the host cuts its own string.
 
-use super::cut::{Units, Utf16Text, cut_point};
+use crate::base::cut::{Units, Utf16Text, cut_point};
 
 /// Units `start..` of a text.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,10 +1,10 @@
 //! Seed 001: the sliding relevance window and the spec refresh protocol
 //! ([4_USER_FEATURES-REQ-018]).
 
-use super::args::whole_number;
-use super::cut::Units;
-use super::frame::Pieces;
-use super::text::{Probe, cut_end, is_blank, lossy};
+use crate::base::args::whole_number;
+use crate::base::cut::Units;
+use crate::base::frame::Pieces;
+use crate::base::text::{Probe, cut_end, is_blank, lossy};
 use devs_context_errors::FieldError;
 
 pub const DEFAULT_MAX_TURNS: usize = 20;
@@ -86,7 +86,7 @@ pub fn check_specs(field: &str, contents: &[Units]) -> Result<(), FieldError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::frame::{Frame, Reader};
+    use crate::base::frame::{Frame, Reader};
 
     #[test]
     fn keeps_the_newest_turns() {

@@ -1,6 +1,6 @@
 //! The token budget of a composed window ([3_MCP-TAS-047]): Goal, Map, Recent Past.
 
-use super::args::{non_negative, whole_number};
+use crate::base::args::{non_negative, whole_number};
 use devs_context_errors::FieldError;
 
 pub const DEFAULT_TOTAL_BUDGET: u64 = 800_000;

@@ -5,7 +5,7 @@
 //! JSON path of the first bad field, e.g. `observation.status`, and carry the code
 //! [`INVALID_ENVELOPE`].
 
-use super::args::MAX_SAFE_INTEGER;
+use crate::base::args::MAX_SAFE_INTEGER;
 use devs_context_errors::FieldError;
 
 /// The `code` of every SAOP validation error.
@@ -221,7 +221,7 @@ fn turn_index<N: Node>(envelope: &N) -> Result<(), FieldError> {
             "turn_index",
             format!(
                 "must be an integer >= 0, got {}",
-                super::args::show_number(n)
+                crate::base::args::show_number(n)
             ),
         )),
         other => Err(expected("turn_index", "an integer >= 0", &other)),

@@ -6,8 +6,8 @@
 
 use std::collections::HashMap;
 
-use super::args::whole_number;
-use super::ring::Ring;
+use crate::base::args::whole_number;
+use crate::base::ring::Ring;
 use devs_context_errors::FieldError;
 
 pub const DEFAULT_MAX_SIZE: f64 = 1000.0;

@@ -1,8 +1,8 @@
 //! `ContextPruner` ([3_MCP-TAS-024]): at 90% of the budget the turns are summarized, with
 //! the Plan, the TAS and the failing Observation kept verbatim.
 
-use super::args::{non_negative, show_number};
-use super::frame::Pieces;
+use crate::base::args::{non_negative, show_number};
+use crate::base::frame::Pieces;
 use devs_context_errors::FieldError;
 
 pub const DEFAULT_SATURATION_RATIO: f64 = 0.90;
@@ -161,7 +161,7 @@ pub fn loop_guard_cut(turns: &[(AgentRole, f64)], limit: f64) -> Kept {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::frame::{Frame, Reader};
+    use crate::base::frame::{Frame, Reader};
     use AgentRole::{Model, User};
 
     #[test]

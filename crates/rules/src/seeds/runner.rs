@@ -8,10 +8,10 @@
 //! in the context, and log it. Every step that can fail runs before the log append, the
 //! last host call; then the turn commits.
 
-use super::args::{non_negative, whole_number};
-use super::frame::Frame;
-use super::monitor::ThresholdMonitor;
-use super::text::{Probe, cut_end};
+use crate::base::args::{non_negative, whole_number};
+use crate::base::frame::Frame;
+use crate::base::text::{Probe, cut_end};
+use crate::seeds::monitor::ThresholdMonitor;
 use devs_context_errors::FieldError;
 
 /// `context.currentObservation` keeps this much of the newest observation; the whole
@@ -70,7 +70,7 @@ impl Turn {
 impl Runner {
     pub fn new(threshold_tokens: Option<f64>, parts: Parts) -> Result<Self, FieldError> {
         let threshold = match threshold_tokens {
-            None => super::monitor::DEFAULT_THRESHOLD_TOKENS,
+            None => crate::seeds::monitor::DEFAULT_THRESHOLD_TOKENS,
             Some(n) => ThresholdMonitor::checked_threshold("options.thresholdTokens", n)?,
         };
         Ok(Self {
@@ -219,7 +219,7 @@ pub fn observation(frame: &mut Frame, probe: &Probe, output_len: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::frame::Reader;
+    use crate::base::frame::Reader;
 
     fn all_steps(turn: &mut Turn) -> Vec<Step> {
         std::iter::from_fn(|| turn.next_step()).collect()

@@ -19,7 +19,7 @@
 
 use std::collections::VecDeque;
 
-use super::args::non_negative;
+use crate::base::args::non_negative;
 use devs_context_errors::FieldError;
 
 /// Observations kept: the fit follows a provider that changes (a new model, a new system prompt).

@@ -1,9 +1,9 @@
 //! The summarization handoff: a window of turns becomes one medium-term summary, which
 //! the runner re-injects as a `[CONTEXT REFRESH]` turn ([4_USER_FEATURES-REQ-083]).
 
-use super::args::show_number;
-use super::frame::{Frame, Pieces};
-use super::text::{Probe, cut_end};
+use crate::base::args::show_number;
+use crate::base::frame::{Frame, Pieces};
+use crate::base::text::{Probe, cut_end};
 use devs_context_errors::FieldError;
 
 /// Each turn's content is cut to this many UTF-16 units in the prompt.
@@ -114,7 +114,7 @@ pub fn context_refresh(p: &mut Pieces<'_>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::frame::Reader;
+    use crate::base::frame::Reader;
 
     fn units(items: &[&str]) -> Vec<Probe> {
         items.iter().map(|s| Probe::of(s)).collect()

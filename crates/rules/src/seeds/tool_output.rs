@@ -1,9 +1,9 @@
 //! `ToolOutputPruner` ([8_RISKS-REQ-012]): large tool outputs are persisted raw, then
 //! truncated in the context once they are two turns old.
 
-use super::args::{show_number, whole_number};
-use super::frame::Pieces;
-use super::text::{Probe, cut_end};
+use crate::base::args::{show_number, whole_number};
+use crate::base::frame::Pieces;
+use crate::base::text::{Probe, cut_end};
 use devs_context_errors::FieldError;
 
 pub const MIN_TURN_AGE: f64 = 2.0;
@@ -89,7 +89,7 @@ pub fn summary(p: &mut Pieces<'_>, probe: &Probe, byte_size: f64, host_location:
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::frame::{Frame, Reader};
+    use crate::base::frame::{Frame, Reader};
 
     #[test]
     fn truncates_only_old_and_large_outputs() {

@@ -8,9 +8,9 @@
 //! the host changes nothing of the caller's context; a failed step therefore restores
 //! nothing, because nothing was applied.
 
-use super::args::show_number;
-use super::frame::Pieces;
-use super::pruner::{AgentRole, Kept, loop_guard_cut, saturation_point};
+use crate::base::args::show_number;
+use crate::base::frame::Pieces;
+use crate::seeds::pruner::{AgentRole, Kept, loop_guard_cut, saturation_point};
 
 /// What the host must do next.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -244,7 +244,7 @@ pub fn persist_warning(p: &mut Pieces<'_>, has_tool_name: bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::frame::{Frame, Reader};
+    use crate::base::frame::{Frame, Reader};
     use AgentRole::{Model, User};
 
     fn run(turns: &[f64], outputs: &[bool]) -> Run {

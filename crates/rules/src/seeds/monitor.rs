@@ -5,7 +5,7 @@
 //! fire twice for one crossing nor lose tokens: those recorded while the callback runs
 //! belong to the next window.
 
-use super::args::{non_negative, whole_number};
+use crate::base::args::{non_negative, whole_number};
 use devs_context_errors::FieldError;
 
 pub const DEFAULT_THRESHOLD_TOKENS: f64 = 800_000.0;

@@ -1,14 +1,14 @@
 //! How the runner turns a context window into the prompt text it sends the LLM.
 //!
-//! The prompt is written as pieces (see [`crate::frame`]): the rule's headings around the
+//! The prompt is written as pieces (see [`crate::base::frame`]): the rule's headings around the
 //! host's texts, which a JS host keeps as JS strings and never copies into wasm.
 //!
 //! Host texts: `GOAL`, `MAP` and `RECENT_PAST` (the last two only when context management
 //! composed them), then each turn's content, then each pending tool output's name and the
 //! text shown for it.
 
-use super::args::show_number;
-use super::frame::Pieces;
+use crate::base::args::show_number;
+use crate::base::frame::Pieces;
 
 pub const GOAL: usize = 0;
 pub const MAP: usize = 1;
@@ -69,7 +69,7 @@ fn section(p: &mut Pieces<'_>, heading: &str, text: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::frame::{Frame, Reader};
+    use crate::base::frame::{Frame, Reader};
 
     fn turns() -> [TurnMeta<'static>; 2] {
         [
