@@ -16,14 +16,14 @@ const SPREAD = 64;
 
 type Bag = Record<string, unknown>;
 
-const hasOwn = (bag: object, key: string) => Object.prototype.hasOwnProperty.call(bag, key);
 
 /**
  * Whether `a` and `b` are the same message, in practice: equal primitives; arrays of the
- * same values; objects with the same own keys whose values are not `undefined`, in any
- * order, holding the same values; bytes (an image part's data) by their length, ends and
- * 64 bytes spread between them, not every byte; an object with `toJSON` (a URL, a Date)
- * by its JSON form; functions are alike. Below `DEPTH` levels, anything is alike.
+ * same values; objects whose enumerable keys with a value other than `undefined` are the
+ * same, in any order, holding the same values; bytes (an image part's data) by their
+ * length, ends and 64 bytes spread between them, not every byte; an object with no such
+ * keys and a `toJSON` (a URL, a Date) by its JSON form; functions are alike. Below
+ * `DEPTH` levels, anything is alike.
  */
 export function sameMessage(a: unknown, b: unknown, depth = 0): boolean {
   if (a === b) return true;
@@ -38,29 +38,41 @@ export function sameMessage(a: unknown, b: unknown, depth = 0): boolean {
     const x = a as unknown[];
     const y = b as unknown[];
     if (x.length !== y.length) return false;
-    for (let i = 0; i < x.length; i++) if (!sameMessage(x[i], y[i], depth + 1)) return false;
+    for (let i = 0; i < x.length; i++) {
+      const v = x[i];
+      const w = y[i];
+      if (v !== w && !sameMessage(v, w, depth + 1)) return false;
+    }
     return true;
   }
-  const bytes = ArrayBuffer.isView(a) || a instanceof ArrayBuffer;
-  if (bytes !== (ArrayBuffer.isView(b) || b instanceof ArrayBuffer)) return false;
-  if (bytes) return sameBytes(a as ArrayBufferView | ArrayBuffer, b as ArrayBufferView | ArrayBuffer);
+  if (ArrayBuffer.isView(a) || ArrayBuffer.isView(b)) return isBinary(a) && isBinary(b) && sameBytes(a, b);
   const x = a as Bag;
   const y = b as Bag;
-  // A URL or a Date has no own keys: its JSON form tells two apart.
-  const json = typeof x.toJSON === 'function';
-  if (json !== (typeof y.toJSON === 'function')) return false;
-  if (json) return sameMessage((x.toJSON as () => unknown)(), (y.toJSON as () => unknown)(), depth + 1);
   let keys = 0;
   for (const k in x) {
-    if (!hasOwn(x, k)) continue;
     const v = x[k];
     if (v === undefined) continue;
     keys++;
-    if (!sameMessage(v, hasOwn(y, k) ? y[k] : undefined, depth + 1)) return false;
+    const w = y[k];
+    if (v !== w && !sameMessage(v, w, depth + 1)) return false;
   }
-  for (const k in y) if (hasOwn(y, k) && y[k] !== undefined) keys--;
-  return keys === 0;
+  const some = keys > 0;
+  for (const k in y) if (y[k] !== undefined) keys--;
+  if (keys !== 0) return false;
+  return some || sameKeyless(x, y, depth);
 }
+
+/** Two objects with no keys to tell them apart: an ArrayBuffer by its bytes, a URL or a Date by its JSON form. */
+function sameKeyless(x: Bag, y: Bag, depth: number): boolean {
+  const buffer = x instanceof ArrayBuffer;
+  if (buffer !== y instanceof ArrayBuffer) return false;
+  if (buffer) return sameBytes(x as unknown as ArrayBuffer, y as unknown as ArrayBuffer);
+  const json = typeof x.toJSON === 'function';
+  if (json !== (typeof y.toJSON === 'function')) return false;
+  return !json || sameMessage((x.toJSON as () => unknown)(), (y.toJSON as () => unknown)(), depth + 1);
+}
+
+const isBinary = (value: object): value is ArrayBufferView | ArrayBuffer => ArrayBuffer.isView(value) || value instanceof ArrayBuffer;
 
 /** Two binary values by their length, their first and last bytes and a sample of the rest. */
 function sameBytes(a: ArrayBufferView | ArrayBuffer, b: ArrayBufferView | ArrayBuffer): boolean {

@@ -7,7 +7,6 @@ import { sameMessage } from '../../sync.js';
 type Bag = Record<string, unknown>;
 
 const isBag = (v: unknown): v is Bag => typeof v === 'object' && v !== null && !Array.isArray(v);
-const hasOwn = (bag: object, key: string) => Object.prototype.hasOwnProperty.call(bag, key);
 
 /** Two `providerOptions` alike but for `mastra`; none is as good as no option but `mastra`. */
 function sameOptions(a: unknown, b: unknown, depth: number): boolean {
@@ -17,11 +16,11 @@ function sameOptions(a: unknown, b: unknown, depth: number): boolean {
   if (!isBag(x) || !isBag(y)) return sameMessage(x, y, depth);
   let keys = 0;
   for (const k in x) {
-    if (!hasOwn(x, k) || k === 'mastra' || x[k] === undefined) continue;
+    if (k === 'mastra' || x[k] === undefined) continue;
     keys++;
-    if (!sameMessage(x[k], hasOwn(y, k) ? y[k] : undefined, depth + 1)) return false;
+    if (!sameMessage(x[k], y[k], depth + 1)) return false;
   }
-  for (const k in y) if (hasOwn(y, k) && k !== 'mastra' && y[k] !== undefined) keys--;
+  for (const k in y) if (k !== 'mastra' && y[k] !== undefined) keys--;
   return keys === 0;
 }
 
@@ -32,16 +31,16 @@ function sameStampless(a: unknown, b: unknown, depth: number): boolean {
   if (!sameOptions(a.providerOptions, b.providerOptions, depth + 1)) return false;
   let keys = 0;
   for (const k in a) {
-    if (!hasOwn(a, k) || k === 'providerOptions' || a[k] === undefined) continue;
+    if (k === 'providerOptions' || a[k] === undefined) continue;
     keys++;
     const x = a[k];
-    const y = hasOwn(b, k) ? b[k] : undefined;
+    const y = b[k];
     const same = depth === 0 && k === 'content' && Array.isArray(x) && Array.isArray(y)
       ? x.length === y.length && x.every((p, i) => sameStampless(p, y[i], depth + 2))
       : sameMessage(x, y, depth + 1);
     if (!same) return false;
   }
-  for (const k in b) if (hasOwn(b, k) && k !== 'providerOptions' && b[k] !== undefined) keys--;
+  for (const k in b) if (k !== 'providerOptions' && b[k] !== undefined) keys--;
   return keys === 0;
 }
 
