@@ -12,7 +12,7 @@ import type { AgentMiddleware } from 'langchain';
 import { AIMessage } from '@langchain/core/messages';
 import type { ClientTool } from '@langchain/core/tools';
 import type { ContextManager, ContextSession } from '@devs/context';
-import { BackToLangChain, toChat } from './messages.js';
+import { BackToLangChain, ChatLists } from './messages.js';
 import { type ContextMiddlewareOptions, readSettings, type SummarizerModel } from './options.js';
 import { recallTool } from './recall-tool.js';
 import { threadIdOf } from './thread-id.js';
@@ -87,6 +87,9 @@ export function contextMiddleware(options: ContextMiddlewareOptions): ContextMid
     })]
     : [];
 
+  /** The lists as OpenAI messages; the last call's are reused, message by message. */
+  const lists = new ChatLists();
+
   const middleware = createMiddleware({
     name: 'ContextMiddleware',
     tools,
@@ -94,7 +97,7 @@ export function contextMiddleware(options: ContextMiddlewareOptions): ContextMid
       const list = request.messages;
       const threadId = threadIdOf(request.runtime?.configurable, request.state?.messages ?? list, durable);
       const system = request.systemPrompt ? request.systemPrompt : undefined;
-      const chat = list.map((m, i) => toChat(m, i));
+      const chat = lists.of(list);
       return threads.withList(threadId, system, list, chat, async (context) => {
         const built = await context.build();
         // The system prompt is the manager's, first in its request: the agent sends its own system message, as it is.

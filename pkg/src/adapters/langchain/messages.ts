@@ -83,8 +83,28 @@ function resultText(content: BaseMessage['content']): string {
   }).join('');
 }
 
-/** What was made of each message, at its index, while its content and calls are the same objects. */
-const converted = new WeakMap<BaseMessage, { content: unknown; calls: unknown; callId: unknown; made: ChatMessageParam }>();
+/** What was made of a message, at its index, while its content and calls are the same objects. */
+interface Made {
+  content: unknown;
+  calls: unknown;
+  callId: unknown;
+  made: ChatMessageParam;
+}
+const converted = new WeakMap<BaseMessage, Made>();
+
+/** Whether `known` was made of `message`, as it is now, at `index`. */
+const still = (known: Made | undefined, message: BaseMessage, index: number): known is Made => known !== undefined
+  && known.made[ORIGIN]!.index === index && known.content === message.content
+  && known.calls === (message as AIMessage).tool_calls && known.callId === (message as ToolMessage).tool_call_id;
+
+function entryOf(message: BaseMessage, index: number): Made {
+  const known = converted.get(message);
+  if (still(known, message, index)) return known;
+  const made = convert(message, index);
+  const entry = { content: message.content, calls: (message as AIMessage).tool_calls, callId: (message as ToolMessage).tool_call_id, made };
+  converted.set(message, entry);
+  return entry;
+}
 
 /**
  * `message`, at `index` of the agent's list, as an OpenAI Chat message. The same message at
@@ -92,12 +112,33 @@ const converted = new WeakMap<BaseMessage, { content: unknown; calls: unknown; c
  * not compare (LangGraph keeps the state's message objects from one step to the next).
  */
 export function toChat(message: BaseMessage, index: number): ChatMessageParam {
-  const known = converted.get(message);
-  if (known && known.made[ORIGIN]!.index === index && known.content === message.content
-    && known.calls === (message as AIMessage).tool_calls && known.callId === (message as ToolMessage).tool_call_id) return known.made;
-  const made = convert(message, index);
-  converted.set(message, { content: message.content, calls: (message as AIMessage).tool_calls, callId: (message as ToolMessage).tool_call_id, made });
-  return made;
+  return entryOf(message, index).made;
+}
+
+/**
+ * The agent's lists as OpenAI messages, call after call: a message at the place it held in
+ * the last list, unchanged, is not looked up again, so a call costs a comparison per
+ * message held and a conversion per message new.
+ */
+export class ChatLists {
+  #list: readonly BaseMessage[] = [];
+  #made: readonly Made[] = [];
+
+  of(list: readonly BaseMessage[]): ChatMessageParam[] {
+    const before = this.#list;
+    const known = this.#made;
+    const made = new Array<Made>(list.length);
+    const chat = new Array<ChatMessageParam>(list.length);
+    for (let i = 0; i < list.length; i++) {
+      const m = list[i];
+      const entry = m === before[i] && still(known[i], m, i) ? known[i] : entryOf(m, i);
+      made[i] = entry;
+      chat[i] = entry.made;
+    }
+    this.#list = list;
+    this.#made = made;
+    return chat;
+  }
 }
 
 function convert(message: BaseMessage, index: number): ChatMessageParam {

@@ -5,13 +5,15 @@
 // `maxConversations` stay in memory; the least recently used, and idle, is let go.
 import { ContextManager } from '@devs/context';
 import type { ContextManagerOptions, ContextWarning, LedgerRecord } from '@devs/context';
-import type { ChatMessage } from './messages.js';
+import { type ChatMessage, ChatLists } from './messages.js';
 import type { Settings } from './options.js';
 
 /** One conversation: its manager, the system prompt it was made with, its queue. */
 export class Conversation {
   /** The recall tool, as TanStack AI runs it; made once, so the chat's tool list keeps one object. */
   tool: unknown;
+  /** The chat's lists as the manager's messages; the last call's are reused, message by message. */
+  readonly lists = new ChatLists();
   /** Set once the conversation is let go: its manager is freed. */
   closed = false;
   busy = 0;

@@ -8,7 +8,7 @@
 // data, and its types are not imported (types.ts).
 import type { RecallOptions, ToolSpec } from '@devs/context';
 import { type Conversation, Conversations } from './conversations.js';
-import { fromChat, toChat } from './messages.js';
+import { fromChat } from './messages.js';
 import { readSettings } from './options.js';
 import type { ChatConfig, ChatContext, ChatUsage, ContextMiddleware, ContextMiddlewareOptions } from './types.js';
 import { usageOf } from './usage.js';
@@ -133,7 +133,7 @@ export function contextMiddleware(options: ContextMiddlewareOptions): ContextMid
     if (ctx.phase === 'beforeModel' || ctx.phase === 'structuredOutput') {
       // What an earlier middleware set for the model, else the chat's messages.
       const list = config.providerMessages ?? config.messages;
-      const chat = list.map((m, i) => toChat(m, i));
+      const chat = conversation.lists.of(list);
       const built = await conversation.run(() => {
         conversation.manager.sync(chat);
         return conversation.manager.build();

@@ -93,8 +93,44 @@ function fieldError(field: string, message: string): TypeError {
   return Object.assign(new TypeError(`${field} ${message}`), { code: 'ERR_INVALID_ARG_TYPE', field });
 }
 
-/** What was made of each message, while its content and calls are the same objects. */
-const made = new WeakMap<object, { content: unknown; calls: unknown; chat: ChatMessage }>();
+/** What was made of a message, while its content and calls are the same objects. */
+interface Made {
+  content: unknown;
+  calls: unknown;
+  chat: ChatMessage;
+}
+const made = new WeakMap<object, Made>();
+
+/**
+ * The chat's lists as OpenAI messages, call after call: a message at the place it held in
+ * the last list, its content and calls the same, is not looked up again, so a call costs a
+ * comparison per message held and a conversion per message new.
+ */
+export class ChatLists {
+  #list: readonly unknown[] = [];
+  #made: readonly (Made | undefined)[] = [];
+
+  of(list: readonly unknown[]): ChatMessage[] {
+    const before = this.#list;
+    const known = this.#made;
+    const entries = new Array<Made | undefined>(list.length);
+    const chat = new Array<ChatMessage>(list.length);
+    for (let i = 0; i < list.length; i++) {
+      const m = list[i];
+      const had = m === before[i] ? known[i] : undefined;
+      if (had !== undefined && had.content === (m as Message).content && had.calls === (m as Message).toolCalls) {
+        chat[i] = had.chat;
+        entries[i] = had;
+      } else {
+        chat[i] = toChat(m, i);
+        entries[i] = made.get(m as object);
+      }
+    }
+    this.#list = list;
+    this.#made = entries;
+    return chat;
+  }
+}
 
 /**
  * `message`, the chat's `messages[index]`, as an OpenAI Chat message. The same message
