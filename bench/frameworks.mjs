@@ -4,7 +4,7 @@
 // Code session three times over, as bench/recall.mjs has them). Nothing is asserted: it is
 // a benchmark.
 //
-//   node bench/frameworks.mjs [--budget 200000,50000] [--framework ai-sdk,langchain,openai-agents]
+//   node bench/frameworks.mjs [--budget 200000,50000] [--framework ai-sdk,langchain,openai-agents,mastra,tanstack-ai]
 //                             [--session claude] [--quick] [--jobs 2]
 //
 // `--quick` leaves out the ×3 session (the longest, and the only one past 200k tokens);
@@ -14,8 +14,8 @@
 //
 // How. Each session is driven through the framework's own loop, one loop per user input:
 // the AI SDK's `generateText` (ai 6; tools, `stopWhen`), LangChain's `createAgent(...).invoke`,
-// the Agents SDK's `run()`; the history is carried from one to the next as a host carries
-// it. The model is a scripted one of the framework's own interface (`MockLanguageModelV3`,
+// the Agents SDK's `run()`, Mastra's `Agent.generate`, TanStack AI's `chat()`; the history is
+// carried from one to the next as a host carries it. The model is a scripted one of the framework's own interface (`MockLanguageModelV3`,
 // a `BaseChatModel`, a `Model`) answering each call with the recorded turn, and each tool
 // returns the recorded result of its call; a loop whose recorded turn called tools just
 // before the user spoke again is ended there. The model records what it is sent at every
@@ -26,7 +26,9 @@
 //   LangChain   `contextEditingMiddleware` (`ClearToolUsesEdit`, trigger 85% of the budget,
 //               3 results kept, counted exactly by the model), `summarizationMiddleware`
 //               (trigger 85%, keep 25%, an exact counter), and no middleware;
-//   Agents SDK  nothing: it has no token-based means (see bench/frameworks/openai-agents.mjs).
+//   Agents SDK  nothing: it has no token-based means (see bench/frameworks/openai-agents.mjs);
+//   Mastra      nothing (its means drop whole messages from the oldest on; see bench/frameworks/mastra.mjs);
+//   TanStack AI nothing: it has no token-based means.
 // Ours and LangChain's summarization get the same stand-in summarizer (bench/cache/
 // strategies.mjs's `summarize`); ours counts with exact o200k; the scripted model reports
 // each call's usage (the measured tokens, the shared prefix as cache reads).
@@ -43,8 +45,10 @@
 //   ms            the time spent in the strategy's own hook per model call, median and 95th
 //                 percentile: ours, the middleware (`transformParams` plus `wrapGenerate`
 //                 less the model), the middleware's `wrapModelCall` less the model, the
-//                 filter plus the model wrapper less the model; theirs, `prepareStep` or
-//                 the middleware's hook. The goal for ours is ≤ 1 ms at p95.
+//                 filter plus the model wrapper less the model, the processor's three hooks
+//                 (Mastra), the middleware's `onConfig` plus `onUsage` (TanStack AI);
+//                 theirs, `prepareStep` or the middleware's hook. The goal for ours is
+//                 ≤ 1 ms at p95.
 // Runs that do not depend on the budget (nothing, `pruneMessages` alone) run once.
 import { parseArgs } from 'node:util';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
@@ -54,7 +58,7 @@ import { recorder, sessions as allSessions } from './frameworks/common.mjs';
 const { values: args } = parseArgs({
   options: {
     budget: { type: 'string', default: '200000,50000' },
-    framework: { type: 'string', default: 'ai-sdk,langchain,openai-agents' },
+    framework: { type: 'string', default: 'ai-sdk,langchain,openai-agents,mastra,tanstack-ai' },
     session: { type: 'string', default: '' },
     quick: { type: 'boolean', default: false },
     jobs: { type: 'string', default: '1' },
