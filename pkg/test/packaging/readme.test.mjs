@@ -1,19 +1,30 @@
-// Every `ts` block of the README compiles as pasted, against the packed package, with
-// `strict` and `skipLibCheck: false`; and every block that names no value of the host's
-// (no `declare`) also runs, in a project that has the spec files the README mentions.
+// The README is a page or two: the promise, the two commands, the quick start, install, one
+// example per provider and the framework table, the figures, and links into docs/. Every
+// `ts` block of it compiles as pasted, against the packed package, with `strict` and
+// `skipLibCheck: false`; and every block that names no value of the host's (no `declare`)
+// also runs, in a project that has the spec files the examples mention. The guides in
+// docs/guides/ are checked the same way by guides.test.mjs.
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hostProject, pkgDir, repoRoot, runAsync } from './harness.mjs';
 
 const tsc = join(pkgDir, 'node_modules/typescript/bin/tsc');
 const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+const lineOf = (index) => readme.slice(0, index).split('\n').length;
 const blocks = [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m, i) => ({
   name: `block-${String(i + 1).padStart(2, '0')}`,
   code: m[1],
-  line: readme.slice(0, m.index).split('\n').length,
+  line: lineOf(m.index),
 }));
+
+/** The models the installed Anthropic SDK warns about on every call (it reads them from this file). */
+function deprecatedAnthropicModels() {
+  const file = join(pkgDir, 'node_modules/@anthropic-ai/sdk/internal/data/deprecated-models.js');
+  if (!existsSync(file)) return [];
+  return [...readFileSync(file, 'utf8').matchAll(/^\s*'([^']+)':\s*'[^']*',?$/gm)].map((m) => m[1]);
+}
 
 let dir;
 before(() => {
@@ -31,10 +42,45 @@ before(() => {
 });
 
 describe('the README', () => {
-  it('has TypeScript blocks, the quick start first', () => {
-    assert.ok(blocks.length >= 8, `${blocks.length} blocks`);
+  it('fits on a page or two: at most 300 lines', () => {
+    const lines = readme.split('\n').length - (readme.endsWith('\n') ? 1 : 0);
+    assert.ok(lines <= 300, `the README is ${lines} lines; move the detail into a guide in docs/guides/`);
+  });
+
+  it('has the two commands, then the quick start, near the top', () => {
+    const demo = readme.indexOf('bash scripts/demo.sh');
+    const test = readme.indexOf('bash scripts/test.sh');
+    assert.ok(demo > 0 && test > 0, 'the README names bash scripts/demo.sh and bash scripts/test.sh');
+    assert.ok(lineOf(demo) < 50 && lineOf(test) < 50, `the two commands are at lines ${lineOf(demo)} and ${lineOf(test)}`);
     assert.match(blocks[0].code, /new ContextManager\(/);
-    assert.ok(blocks[0].line < 60, `the quick start is at line ${blocks[0].line}`);
+    assert.ok(blocks[0].line < 70, `the quick start is at line ${blocks[0].line}`);
+    assert.ok(demo < readme.indexOf('## Quick start'), 'the two commands come before the quick start');
+  });
+
+  it('says, where the quick start is, that the snippets are ES modules and npm init makes a CommonJS project', () => {
+    const before = readme.slice(readme.indexOf('## Quick start'), readme.indexOf('```ts'));
+    assert.match(before, /top-level\s+`await`/);
+    assert.match(before, /npm init/);
+    assert.match(before, /type=module|"type": "module"/);
+  });
+
+  it('has one example per provider format, and the framework example', () => {
+    for (const format of ['anthropic', 'openai-chat', 'ai-sdk', 'vscode']) {
+      assert.ok(blocks.some((b) => b.code.includes(`format: '${format}'`)), `an example with format: '${format}'`);
+    }
+    assert.ok(blocks.some((b) => b.code.includes("from '@devs/context/ai-sdk'")), 'the framework example');
+  });
+
+  it('passes the AI SDK its system prompt in `system`, not as a message', () => {
+    for (const b of blocks.filter((x) => /\bgenerateText\(\{[^}]*\bmessages\b/.test(x.code))) {
+      assert.match(b.code, /generateText\(\{[^}]*\bsystem\b/, `${b.name} (README line ${b.line})`);
+    }
+  });
+
+  it('names no Anthropic model the installed SDK warns is deprecated', () => {
+    for (const model of deprecatedAnthropicModels()) {
+      assert.ok(!new RegExp(`['(:]${model.replace(/[.]/g, '\\.')}['),]`).test(readme), `the README names ${model}`);
+    }
   });
 
   it('every ts block compiles as pasted (tsc --strict, skipLibCheck false)', async () => {
