@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Redraws the README's pictures from the code as it is: the replay report of the Claude
+// Redraws the guides' pictures from the code as it is: the replay report of the Claude
 // Code session at 50k (docs/images/replay-report.png, through Chromium), and the cache
 // chart of bench/cache.mjs (docs/images/cache-share.svg). Run after `bash scripts/build.sh`:
 //   node scripts/images.mjs

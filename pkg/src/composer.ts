@@ -21,7 +21,7 @@ interface Loaded {
 
 /**
  * Composes the context window on every turn: the newest `maxTurns` turns, with the TAS and
- * PRD specs prepended every 10 turns (requirement 4_USER_FEATURES-REQ-018, listed under "Requirement IDs" in the README).
+ * PRD specs prepended every 10 turns (requirement 4_USER_FEATURES-REQ-018, listed in docs/guides/seeds.md, "Requirement IDs").
  * @example
  * import { ContextComposer } from '@devs/context';
  *

@@ -8,7 +8,7 @@ import { rules } from './wasm.js';
 
 /**
  * Summarizes an agent's recent turns through the host's LLM client, for re-injection as a
- * `[CONTEXT REFRESH]` turn, when the context reaches 800,000 tokens (requirement 4_USER_FEATURES-REQ-083, listed under "Requirement IDs" in the README).
+ * `[CONTEXT REFRESH]` turn, when the context reaches 800,000 tokens (requirement 4_USER_FEATURES-REQ-083, listed in docs/guides/seeds.md, "Requirement IDs").
  * @example
  * import { SummarizationHandoff } from '@devs/context';
  *

@@ -85,7 +85,7 @@ export function engineOptions(field: string, opts: Bag, adapter: Adapter, defaul
  * const context = new ContextManager({ format: 'anthropic', budget: 150_000, countTokens: createTokenCounter('o200k_base'), system: 'You are a coding agent.' });
  * context.append({ role: 'user', content: 'Make the parser tests pass' });
  * const { system, messages } = await context.build();
- * const response = await client.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 4096, system, messages });
+ * const response = await client.messages.create({ model: 'claude-sonnet-4-6', max_tokens: 4096, system, messages });
  * context.append({ role: 'assistant', content: response.content });
  * context.recordUsage(response.usage);
  */

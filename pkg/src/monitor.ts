@@ -9,7 +9,7 @@ import { rules } from './wasm.js';
 /**
  * Accumulates token counts and calls `onThresholdExceeded` each time the total reaches
  * `thresholdTokens` (default 800,000), resetting before the callback runs
- * (requirement 4_USER_FEATURES-REQ-083, listed under "Requirement IDs" in the README).
+ * (requirement 4_USER_FEATURES-REQ-083, listed in docs/guides/seeds.md, "Requirement IDs").
  * @example
  * import { SummarizationHandoff, TokenThresholdMonitor } from '@devs/context';
  *

@@ -14,7 +14,7 @@ export const REFRESH_STATE = Symbol('refresh state');
 
 /**
  * Re-injects the TAS and PRD summaries every `threshold` turns (default 5) within one
- * orchestrator node (requirement 3_MCP-TAS-089, listed under "Requirement IDs" in the README). Call `resetNode()` when the orchestrator moves to
+ * orchestrator node (requirement 3_MCP-TAS-089, listed in docs/guides/seeds.md, "Requirement IDs"). Call `resetNode()` when the orchestrator moves to
  * another node. The refresh is decided when `onTurn` is called, so turns the host does
  * not await still count exactly.
  * @example

@@ -43,7 +43,7 @@ const CONTEXT_MEMBERS = ['turns', 'envelopes', 'pendingToolOutputs', 'plan', 'cu
 
 /**
  * Runs an agent turn by turn, refreshing its context from a summary at 800,000 tokens
- * (requirement 4_USER_FEATURES-REQ-083, listed under "Requirement IDs" in the README): composes
+ * (requirement 4_USER_FEATURES-REQ-083, listed in docs/guides/seeds.md, "Requirement IDs"): composes
  * the window, calls the LLM, records the response's tokens and hands off at the
  * threshold, then injects, stamps and logs the response's envelope. A failed turn changes
  * nothing: the history, turn count, token total, context, and this package's tracker,

@@ -53,7 +53,7 @@ Exit status: 0 done; 1 some tool results matched no recorded call; 2 bad input o
 said in one line on stderr. The ledger and the report are written at the end, all or none.
 
 Markers: spec refresh, context refresh, handoff, prune, truncation, masking (mask),
-cutting (cut), summary, drop. See the README, "Replay your own sessions".
+cutting (cut), summary, drop. See docs/guides/replay.md.
 `;
 
 /** A flag's number: finite, whole where it must be, and within its range. */

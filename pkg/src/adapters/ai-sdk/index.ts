@@ -98,7 +98,7 @@ function withRecall(tools: readonly unknown[] | undefined, recall: RecallSpec): 
  * import { generateText, wrapLanguageModel } from 'ai';
  * import type { LanguageModelV3 } from '@ai-sdk/provider';
  *
- * declare const provider: LanguageModelV3; // openai('gpt-5'), anthropic('claude-sonnet-4-5'), …
+ * declare const provider: LanguageModelV3; // openai('gpt-5'), anthropic('claude-sonnet-4-6'), …
  * const model = wrapLanguageModel({
  *   model: provider,
  *   middleware: contextMiddleware({ budget: 100_000, countTokens: createTokenCounter('o200k_base') }),

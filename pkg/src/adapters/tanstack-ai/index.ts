@@ -83,7 +83,7 @@ function recallTool(spec: ToolSpec, conversation: Conversation) {
  * import { contextMiddleware } from '@devs/context/tanstack-ai';
  * import { createTokenCounter } from '@devs/context/tokenizers';
  *
- * declare const adapter: AnyTextAdapter; // openaiText('gpt-5'), anthropicText('claude-sonnet-4-5'), …
+ * declare const adapter: AnyTextAdapter; // openaiText('gpt-5'), anthropicText('claude-sonnet-4-6'), …
  * const readFile = {
  *   name: 'read_file',
  *   description: 'Read a file of the project',
