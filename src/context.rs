@@ -2,9 +2,8 @@
 //! shell reads are enums here, which wasm-bindgen exports to JS and TS, so no table of
 //! numbers is copied by hand.
 
-use devs_context_rules::context::{
-    self, Config, Kind, Manager, Need, Options, Rejection, index, recall, render,
-};
+use devs_context_rules::context::config::{self, Config, Options};
+use devs_context_rules::context::{Kind, Manager, Need, Rejection, index, recall, render};
 use wasm_bindgen::prelude::*;
 
 use crate::{Out, frame, probe, report};
@@ -372,11 +371,11 @@ pub fn rejection_words(code: u8) -> String {
 #[wasm_bindgen(js_name = managerDefaults)]
 pub fn manager_defaults() -> Vec<f64> {
     vec![
-        context::DEFAULT_HIGH_WATER,
-        context::DEFAULT_LOW_WATER,
-        context::DEFAULT_RECENT_SHARE,
-        context::DEFAULT_PART_SHARE,
-        context::DEFAULT_SUMMARIZER_SHARE,
+        config::DEFAULT_HIGH_WATER,
+        config::DEFAULT_LOW_WATER,
+        config::DEFAULT_RECENT_SHARE,
+        config::DEFAULT_PART_SHARE,
+        config::DEFAULT_SUMMARIZER_SHARE,
     ]
 }
 

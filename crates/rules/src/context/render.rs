@@ -3,7 +3,9 @@
 //! marked results of calls left unanswered. Also where the cache breakpoints go, and how
 //! much of the request repeats the previous one.
 
-use super::history::{Kind, Shown};
+use super::compaction::REARM_GROWTH;
+use super::history::{Kind, Part, Shown};
+use super::ledger::{self, CalibrationFigures, Sections, Span};
 use super::{Key, Manager, Sent};
 use crate::base::args::show_number;
 use crate::base::cut::Utf16Text;
@@ -158,6 +160,96 @@ pub fn plan(m: &Manager, has_fixed: bool) -> Plan {
     p.breakpoints = breakpoints(&p.emits, &keys, &owner, &m.last);
     p.sent = Sent { keys };
     p
+}
+
+impl Manager {
+    /// The request to send, as a plan ([`render::Plan`]), and its ledger record.
+    /// `has_fixed`: the host sends a system prompt or pinned texts.
+    pub fn render(&mut self, has_fixed: bool) -> Plan {
+        let plan = plan(self, has_fixed);
+        let tokens = self.tokens();
+        let raw = self.raw_tokens();
+        self.rendered_raw = raw;
+        let read = if plan.prefix > 0.0 {
+            self.calibration.predict(plan.prefix).min(tokens)
+        } else {
+            0.0
+        };
+        let write = tokens - read;
+        let cost = ledger::Cost::of(read, write);
+        let so_far = ledger::Cost {
+            units: self.cost.units + cost,
+            tokens: self.cost.tokens + tokens,
+        };
+        let sections = self.sections();
+        let r = &mut self.record;
+        r.request = self.requests + 1;
+        r.budget = self.config.budget;
+        r.tokens = tokens;
+        r.raw_tokens = raw;
+        r.cache = ledger::CacheFigures {
+            read,
+            write,
+            observed_read: None,
+            observed_write: None,
+            cost,
+            session_relative_cost: so_far.relative(),
+        };
+        r.cut = r.cut_parts.len();
+        r.calibration = CalibrationFigures {
+            overhead: self.calibration.overhead,
+            ratio: self.calibration.ratio,
+            samples: self.calibration.samples(),
+        };
+        r.sections = sections;
+        if let Some(c) = r.compaction.as_mut() {
+            self.rearm_above = if tokens > c.high_water {
+                tokens + self.config.budget * REARM_GROWTH
+            } else {
+                0.0
+            };
+            c.after = tokens;
+            c.below_trigger = c.high_water - tokens;
+            c.kept = Some(Span {
+                from: self.first_live,
+                to: self.history.messages.len(),
+            });
+            c.masked = r
+                .masked
+                .iter()
+                .filter_map(|k| self.store_ids.get(k).cloned())
+                .collect();
+        }
+        self.sent = self.history.messages.len();
+        self.pending_plan = Some(plan.clone());
+        plan
+    }
+
+    /// Tokens per section of the request as planned, adding up to [`Manager::raw_tokens`].
+    pub fn sections(&self) -> Sections {
+        let (mut history, mut appended, mut framing) = (0.0, 0.0, 0.0);
+        let sent_before = self.journal.as_ref().map_or(self.sent, |j| j.sent);
+        for i in self.opening().into_iter().chain(self.live()) {
+            let m = &self.history.messages[i];
+            let parts: f64 = m.parts.iter().map(Part::visible_tokens).sum();
+            framing += m.framing;
+            if i >= sent_before {
+                appended += parts
+            } else {
+                history += parts
+            }
+        }
+        framing += self.unanswered_tokens() + self.left_out_tokens();
+        Sections {
+            system: self.system_tokens,
+            // The host's text after the conversation is pinned too: never cut.
+            pinned: self.pinned_tokens + self.tail_tokens,
+            summary: self.summary_tokens + self.index.tokens(),
+            history,
+            appended,
+            framing,
+        }
+    }
 }
 
 /// Message `i` as the plan sends it: the parts shown otherwise than whole, and its calls

@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 
+use super::config::{Config, Options};
 use super::journal::{self, Event};
 use super::render::{Emit, Plan};
 use super::render::{cut_bounds, cut_text};

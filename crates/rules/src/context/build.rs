@@ -1,0 +1,283 @@
+//! One build, as the host drives it: [`Manager::begin`] opens the build's journal of what
+//! it changes, [`Manager::plan`] says what the host must do first, each answer
+//! ([`Manager::persisted`], [`Manager::measured`], [`Manager::summarized`], …) says what
+//! next, and the build ends in [`Manager::commit`], or in [`Manager::rollback`], which puts
+//! back everything the journal holds.
+
+use super::compaction::Phase;
+use super::config::CALIBRATED_FIXED_SHARE;
+use super::history::{Part, Shown, Stored};
+use super::ledger::{Ledger, Span, Warning};
+use super::{Journal, Manager, Need};
+use crate::base::args::show_number;
+use devs_context_errors::FieldError;
+
+impl Manager {
+    /// Starts a build: what it changes can be put back by [`Manager::rollback`].
+    pub fn begin(&mut self) {
+        self.journal = Some(Journal {
+            first_live: self.first_live,
+            summary_tokens: self.summary_tokens,
+            summary_version: self.summary_version,
+            sent: self.sent,
+            changed: Vec::new(),
+            messages: self.history.messages.len(),
+            calls: self.history.calls.len(),
+            answered: Vec::new(),
+            calibration: self.calibration.clone(),
+            forced: self.forced,
+            tail: (self.tail_tokens, self.tail_version),
+            index: self.index.clone(),
+            lines: Vec::new(),
+            rearm_above: self.rearm_above,
+        });
+    }
+
+    /// The build went through: the request is the one sent, and the books are kept.
+    pub fn commit(&mut self) {
+        if let Some(plan) = self.pending_plan.take() {
+            self.last = plan.sent;
+            self.requests += 1;
+            self.cost.units += self.record.cache.cost;
+            self.cost.tokens += self.record.tokens;
+        }
+        let raw = self.raw_tokens();
+        if self.record.compaction.is_none() && self.requests > 1 {
+            if self.growth.len() == GROWTH_SAMPLES {
+                self.growth.pop_front();
+            }
+            self.growth.push_back((raw - self.last_raw).max(0.0));
+        }
+        self.last_raw = raw;
+        self.journal = None;
+        // What the build folded away is never read again: only now, since a rollback
+        // would have brought it back.
+        self.history.forget(self.first_live, self.pins_first());
+    }
+
+    /// Tokens each request adds, lately (0 until a few are known).
+    pub fn growth(&self) -> f64 {
+        if self.growth.is_empty() {
+            0.0
+        } else {
+            self.growth.iter().sum::<f64>() / self.growth.len() as f64
+        }
+    }
+
+    /// The build failed: everything is as it was before [`Manager::begin`].
+    pub fn rollback(&mut self) {
+        let Some(j) = self.journal.take() else { return };
+        for (i, m) in j.changed.into_iter().rev() {
+            if i < j.messages {
+                self.history.messages[i] = m;
+            }
+        }
+        self.history.messages.truncate(j.messages);
+        self.store_ids.retain(|&(m, _), _| m < j.messages);
+        self.history.calls.truncate(j.calls);
+        for n in j.answered {
+            if n < j.calls {
+                self.history.calls[n].answer = None;
+            }
+        }
+        self.calibration = j.calibration;
+        self.forced = j.forced;
+        (self.tail_tokens, self.tail_version) = j.tail;
+        self.first_live = j.first_live;
+        self.summary_tokens = j.summary_tokens;
+        self.summary_version = j.summary_version;
+        self.sent = j.sent;
+        self.index = j.index;
+        self.rearm_above = j.rearm_above;
+        for id in j.lines {
+            self.lines.remove(&id);
+        }
+        self.unindexed = None;
+        self.pending = None;
+        self.pending_plan = None;
+        self.summarizing = None;
+        self.mask_queue.clear();
+        self.phase = Phase::Done;
+    }
+
+    /// Records message `i` as it is, before a change, when a build is in flight.
+    fn touch(&mut self, i: usize) {
+        if let Some(j) = self.journal.as_mut()
+            && !j.changed.iter().any(|(k, _)| *k == i)
+        {
+            j.changed.push((i, self.history.messages[i].clone()));
+        }
+    }
+
+    pub(super) fn part_mut(&mut self, message: usize, part: usize) -> &mut Part {
+        self.touch(message);
+        let m = &mut self.history.messages[message];
+        m.version += 1;
+        &mut m.parts[part]
+    }
+
+    /// Plans the request: returns what the host must do first. Refused when the fixed
+    /// texts, as the provider counts them, leave no room for the conversation.
+    pub fn plan(&mut self) -> Result<Need, FieldError> {
+        let fixed = self.fixed_tokens();
+        let predicted = self.calibration.predict(fixed);
+        let room = self.config.budget * CALIBRATED_FIXED_SHARE;
+        if predicted > room {
+            let c = &self.calibration;
+            return Err(FieldError::range_error(
+                "calibration",
+                format!(
+                    "(overhead {}, ratio {}, from {} usage reports) puts the system prompt and pinned texts at {} tokens as the provider counts them ({} by ours), more than 3/4 of the budget of {}: the host's own input (tool definitions, its system prompt) outgrew the budget. Call resetCalibration() to fit again from new reports, or set calibrate: false",
+                    show_number(c.overhead.round()),
+                    show_number((c.ratio * 1000.0).round() / 1000.0),
+                    c.samples(),
+                    show_number(predicted.ceil()),
+                    show_number(fixed),
+                    show_number(self.config.budget)
+                ),
+            ));
+        }
+        self.record = Ledger::default();
+        for w in self.set_aside.drain(..) {
+            self.record.warn(w);
+        }
+        self.record.before = self.tokens();
+        self.squeezes = 0;
+        self.group_failed = false;
+        self.merge_failed = false;
+        self.phase = Phase::Fresh;
+        Ok(self.advance())
+    }
+
+    /// The host stored the part's whole text as `id` (`None`: the store failed), and wrote
+    /// its index line of `line_tokens` (NaN: not counted).
+    pub fn persisted(&mut self, id: Option<String>, line_tokens: f64) -> Need {
+        if let Some(Need::Persist { message, part }) = self.pending.take() {
+            self.touch(message);
+            if let Some(id) = &id {
+                self.note_line(id, line_tokens);
+            }
+            // Storing changes nothing sent: the version stays.
+            let stored = &mut self.history.messages[message].parts[part].stored;
+            match id {
+                Some(id) => {
+                    *stored = Stored::Yes;
+                    self.store_ids.insert((message, part), id);
+                    self.record.stored.push((message, part));
+                }
+                None => {
+                    *stored = Stored::Failed;
+                    self.record.warn(Warning::StoreFailed);
+                }
+            }
+        }
+        self.advance()
+    }
+
+    pub fn measured(&mut self, tokens: f64) -> Need {
+        match self.pending.take() {
+            Some(Need::Placeholder { message, part }) => {
+                let p = self.part_mut(message, part);
+                p.shown = Shown::Placeholder;
+                p.shown_tokens = tokens;
+                self.record.masked.push((message, part));
+            }
+            Some(Need::Cut {
+                message,
+                part,
+                head,
+                tail,
+            }) => {
+                let cap = self.cut_target;
+                if tokens > cap && head + tail > 2 {
+                    // Denser than the estimate: cut again, by the measured ratio.
+                    let scale = (cap / tokens) * 0.95;
+                    let need = Need::Cut {
+                        message,
+                        part,
+                        head: (head as f64 * scale) as usize,
+                        tail: (tail as f64 * scale) as usize,
+                    };
+                    self.pending = Some(need);
+                    return need;
+                }
+                let p = self.part_mut(message, part);
+                p.shown = Shown::Cut { head, tail };
+                p.shown_tokens = tokens;
+                self.record.cut_parts.push((message, part));
+                if self.phase == Phase::Done && !self.fits() {
+                    self.phase = Phase::Squeeze;
+                }
+            }
+            _ => {}
+        }
+        self.advance()
+    }
+
+    /// `tokens`: the summary message as sent (the summary in its wrapper), with its framing.
+    pub fn summarized(&mut self, tokens: f64) -> Need {
+        let Some((from, to)) = self.summarizing.take() else {
+            return self.advance();
+        };
+        self.pending = None;
+        if tokens > self.config.summary_cap() {
+            self.record.warn(Warning::SummaryOverCap);
+            self.phase = Phase::Drop;
+            return self.advance();
+        }
+        self.summary_tokens = tokens;
+        self.summary_version += 1;
+        self.first_live = to;
+        self.folded(from, to);
+        let span = self
+            .record
+            .compaction_mut()
+            .summarized
+            .get_or_insert(Span { from, to });
+        span.to = to;
+        self.advance()
+    }
+
+    pub fn summary_failed(&mut self) -> Need {
+        self.summarizing = None;
+        self.pending = None;
+        self.record.warn(Warning::SummarizerFailed);
+        self.phase = Phase::Drop;
+        self.advance()
+    }
+
+    /// The host has no summarizer: the oldest groups are dropped instead.
+    pub fn no_summarizer(&mut self) -> Need {
+        if self.summarizing.take().is_some() {
+            let c = self.record.compaction_mut();
+            c.summarizer_chunks = c.summarizer_chunks.saturating_sub(1);
+        }
+        self.pending = None;
+        self.phase = Phase::Drop;
+        self.advance()
+    }
+
+    /// Where this build first changed what an earlier request held: `(message, part)`, the
+    /// first position after the change; every thinking block from it on is invalid. A new summary, or messages folded away,
+    /// change everything.
+    pub(super) fn edit_point(&self) -> Option<(usize, usize)> {
+        let j = self.journal.as_ref()?;
+        if j.summary_version != self.summary_version || j.first_live != self.first_live {
+            return Some((self.first_live, 0));
+        }
+        j.changed
+            .iter()
+            .filter_map(|(i, old)| {
+                let new = &self.history.messages[*i];
+                old.parts
+                    .iter()
+                    .zip(&new.parts)
+                    .position(|(a, b)| a.shown != b.shown || a.shown_tokens != b.shown_tokens)
+                    .map(|k| (*i, k + 1))
+            })
+            .min()
+    }
+}
+
+/// Growth samples kept.
+const GROWTH_SAMPLES: usize = 8;

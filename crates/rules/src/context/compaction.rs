@@ -1,0 +1,347 @@
+//! The compaction's steps, in order, each asking the host for what it needs: parts never
+//! sent that are over their share are cut; then, past the high water mark, old parts become
+//! placeholders ([`policy`](super::policy) chooses which), the oldest groups are
+//! summarized, then dropped, down to the low water mark; and a request still over the
+//! budget has its largest parts cut.
+
+use super::config::SUMMARIZER_OVERHEAD;
+use super::history::{Kind, Part, Role, Shown, Stored};
+use super::ledger::{self, Span, Warning};
+use super::{Manager, Need, policy};
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) enum Phase {
+    /// Parts never sent that are too large for their share are cut.
+    Fresh,
+    /// Old parts become placeholders.
+    Mask,
+    Summarize,
+    Drop,
+    Squeeze,
+    Done,
+}
+
+impl Manager {
+    pub(super) fn advance(&mut self) -> Need {
+        let need = self.next_need();
+        self.pending = Some(need);
+        need
+    }
+
+    fn next_need(&mut self) -> Need {
+        loop {
+            if let Some(need) = self.next_index_need() {
+                return need;
+            }
+            match self.phase {
+                Phase::Fresh => {
+                    if let Some(need) = self.next_fresh_cut() {
+                        return need;
+                    }
+                    self.phase = if self.should_compact() {
+                        self.start_compaction();
+                        Phase::Mask
+                    } else if self.fits() {
+                        Phase::Done
+                    } else {
+                        Phase::Squeeze
+                    };
+                }
+                Phase::Mask => {
+                    if let Some(need) = self.next_mask() {
+                        return need;
+                    }
+                    self.phase = if self.over(self.config.low_water) {
+                        Phase::Summarize
+                    } else {
+                        Phase::Done
+                    };
+                }
+                Phase::Summarize => {
+                    if !self.over(self.config.low_water) {
+                        self.phase = Phase::Done;
+                        continue;
+                    }
+                    if let Some(need) = self.next_summary() {
+                        return need;
+                    }
+                    self.phase = Phase::Drop;
+                }
+                Phase::Drop => {
+                    self.drop_oldest();
+                    self.phase = Phase::Squeeze;
+                }
+                Phase::Squeeze => {
+                    self.phase = Phase::Done;
+                    if let Some(need) = self.squeeze() {
+                        return need;
+                    }
+                }
+                Phase::Done => {
+                    self.finish();
+                    return Need::Done;
+                }
+            }
+        }
+    }
+
+    /// Step 0: a part never sent that is over its share is stored, then cut.
+    fn next_fresh_cut(&mut self) -> Option<Need> {
+        let cap = self.config.part_cap();
+        let from = self.sent.max(self.first_live);
+        for i in from..self.history.messages.len() {
+            for (k, p) in self.history.messages[i].parts.iter().enumerate() {
+                if !p.kind.editable() || p.shown != Shown::Whole || p.tokens <= cap {
+                    continue;
+                }
+                if p.stored == Stored::No {
+                    return Some(Need::Persist {
+                        message: i,
+                        part: k,
+                    });
+                }
+                self.cut_target = cap;
+                return Some(cut_to(i, k, p, cap));
+            }
+        }
+        None
+    }
+
+    fn should_compact(&mut self) -> bool {
+        if self.forced {
+            return true;
+        }
+        if !self.over(self.config.high_water) {
+            return false;
+        }
+        // The last compaction left the request over the mark: it would only do the same
+        // again, every request, until the request grows (the budget still holds: a request
+        // past it is squeezed).
+        if self.tokens() <= self.rearm_above && self.fits() {
+            return false;
+        }
+        // An open tool loop whose thinking an edit would invalidate: wait while the
+        // request still fits the budget.
+        if self.fits() && self.open_loop_thinking().is_some() {
+            self.record.warn(Warning::Deferred);
+            return false;
+        }
+        true
+    }
+
+    /// The assistant message of an open tool loop, when it holds thinking: the request
+    /// must carry that thinking unchanged.
+    fn open_loop_thinking(&self) -> Option<usize> {
+        let last = self.history.messages.last()?;
+        let group = last.group;
+        let h = &self.history;
+        let open = last.role != Role::Assistant && h.group_has(group, Role::Assistant, Kind::Call);
+        (open && h.group_has(group, Role::Assistant, Kind::Thinking)).then_some(group)
+    }
+
+    fn start_compaction(&mut self) {
+        let before = self.tokens();
+        let c = self.record.compaction_mut();
+        c.trigger = if self.forced {
+            ledger::Trigger::Asked
+        } else {
+            ledger::Trigger::HighWater
+        };
+        c.before = before;
+        c.high_water = self.config.budget * self.config.high_water;
+        c.low_water = self.config.budget * self.config.low_water;
+        self.forced = false;
+        let plan = policy::mask_plan(self, self.growth());
+        self.record.compaction_mut().edit_from = plan.first;
+        // Taken from the end: the newest first.
+        self.mask_queue = plan.parts;
+    }
+
+    /// Step 1: the parts the policy chose become placeholders, each stored first.
+    fn next_mask(&mut self) -> Option<Need> {
+        while let Some(&(message, part)) = self.mask_queue.last() {
+            let p = *self.part(message, part);
+            if p.shown == Shown::Placeholder
+                || p.stored == Stored::Failed
+                || message < self.first_live
+            {
+                self.mask_queue.pop();
+                continue;
+            }
+            if p.stored == Stored::No {
+                return Some(Need::Persist { message, part });
+            }
+            self.mask_queue.pop();
+            return Some(Need::Placeholder { message, part });
+        }
+        None
+    }
+
+    /// Step 2: the oldest live groups, in chunks, folded into the summary.
+    fn next_summary(&mut self) -> Option<Need> {
+        let newest = self.history.messages.last()?.group;
+        if self.first_live >= newest {
+            return None;
+        }
+        if self.summarizing.is_none()
+            && self
+                .record
+                .compaction
+                .as_ref()
+                .is_none_or(|c| c.summarized.is_none())
+        {
+            self.summary_target = policy::summary_end(self, newest);
+        }
+        if self.first_live >= self.summary_target {
+            // The summary came out larger than expected: fold the next groups too.
+            self.summary_target = policy::summary_end(self, newest);
+            if self.first_live >= self.summary_target {
+                return None;
+            }
+        }
+        let cap = self.config.summarizer_cap() - SUMMARIZER_OVERHEAD - self.summary_tokens;
+        let mut to = self.first_live;
+        let mut used = 0.0;
+        while to < self.summary_target {
+            let end = self.history.next_group(to);
+            let t = self.fold_tokens(to, end);
+            if to > self.first_live && used + t > cap {
+                break;
+            }
+            used += t;
+            to = end;
+        }
+        let prompt = SUMMARIZER_OVERHEAD + self.summary_tokens + used;
+        let c = self.record.compaction_mut();
+        c.summarizer_chunks += 1;
+        c.largest_summarizer_prompt = c.largest_summarizer_prompt.max(prompt);
+        self.summarizing = Some((self.first_live, to));
+        Some(Need::Summarize {
+            from: self.first_live,
+            to,
+        })
+    }
+
+    /// Step 3: the oldest groups go until the request is under the low water mark (or
+    /// only the newest group is left); then the summary, if it must.
+    fn drop_oldest(&mut self) {
+        let start = self.first_live;
+        let Some(newest) = self.history.messages.last().map(|m| m.group) else {
+            return;
+        };
+        // What the index gains for the turns dropped counts against the low water mark.
+        let low = self.config.budget * self.config.low_water;
+        while self.first_live < newest
+            && self
+                .calibration
+                .predict(self.raw_tokens() + self.index_growth(start, self.first_live))
+                .ceil()
+                > low
+        {
+            self.first_live = self.history.next_group(self.first_live);
+        }
+        if !self.fits() && self.summary_tokens > 0.0 {
+            self.summary_tokens = 0.0;
+            self.summary_version += 1;
+            self.record.warn(Warning::SummaryDropped);
+        }
+        let pinned = self.pins_first();
+        let user_text = (start..self.first_live).any(|i| {
+            let m = &self.history.messages[i];
+            m.role == Role::User && m.has_kind(Kind::Text) && !(i == 0 && pinned)
+        });
+        if user_text {
+            self.record.warn(Warning::UserTextDropped);
+        }
+        if self.first_live > start {
+            self.record.compaction_mut().dropped = Some(Span {
+                from: start,
+                to: self.first_live,
+            });
+            self.folded(start, self.first_live);
+        }
+    }
+
+    /// When the newest group alone is still too much: its largest part is cut to the room
+    /// left.
+    fn squeeze(&mut self) -> Option<Need> {
+        if self.fits() || self.squeezes >= MAX_SQUEEZES {
+            return None;
+        }
+        self.squeezes += 1;
+        let over = self
+            .calibration
+            .ours_for(self.tokens() - self.config.budget);
+        let (message, part) = self.largest_live_part()?;
+        let p = *self.part(message, part);
+        // Each cut keeps a head, a tail and a marker: a part at that size is done, and the
+        // next largest goes next.
+        let target = (p.shown_tokens - over - 1.0).max(MIN_CUT_TOKENS);
+        if p.stored == Stored::No {
+            self.squeezes -= 1;
+            return Some(Need::Persist { message, part });
+        }
+        self.record.warn(Warning::Squeezed);
+        self.cut_target = target;
+        Some(cut_to(message, part, &p, target))
+    }
+
+    fn largest_live_part(&self) -> Option<(usize, usize)> {
+        let mut best: Option<(usize, usize, f64)> = None;
+        for i in self.opening().into_iter().chain(self.live()) {
+            for (k, p) in self.history.messages[i].parts.iter().enumerate() {
+                if p.kind.editable()
+                    && p.shown != Shown::Placeholder
+                    && p.shown_tokens > MIN_CUT_TOKENS * 1.5
+                    && p.units >= 4
+                    && best.is_none_or(|b| p.shown_tokens > b.2)
+                {
+                    best = Some((i, k, p.shown_tokens));
+                }
+            }
+        }
+        best.map(|(i, k, _)| (i, k))
+    }
+
+    /// The request is final: thinking that an edit invalidated is dropped.
+    fn finish(&mut self) {
+        let open_loop = self.open_loop_thinking();
+        let dropped = policy::drop_invalidated_thinking(self, self.edit_point());
+        self.record.thinking_dropped = dropped;
+        let dropped_in = |g: usize| {
+            self.history.messages[g..]
+                .iter()
+                .take_while(|m| m.group == g)
+                .any(|m| {
+                    m.parts
+                        .iter()
+                        .any(|p| p.kind == Kind::Thinking && p.shown == Shown::Dropped)
+                })
+        };
+        if dropped > 0 && open_loop.is_some_and(dropped_in) {
+            self.record.warn(Warning::OpenLoopThinkingDropped);
+        }
+    }
+}
+
+/// Cuts a build may make to fit the newest group, part after part.
+const MAX_SQUEEZES: u32 = 256;
+/// Tokens a squeezed part keeps: a head, a tail and the marker between.
+const MIN_CUT_TOKENS: f64 = 24.0;
+
+/// After a compaction that ended over the high water mark, the request grows by this share
+/// of the budget before the next.
+pub(super) const REARM_GROWTH: f64 = 0.05;
+
+/// A cut of `part` to about `target` tokens: units in proportion, two thirds head and one
+/// third tail.
+fn cut_to(message: usize, part: usize, p: &Part, target: f64) -> Need {
+    let keep = ((p.units as f64) * (target / p.tokens.max(1.0)) * 0.9) as usize;
+    let head = keep * 2 / 3;
+    Need::Cut {
+        message,
+        part,
+        head,
+        tail: keep - head,
+    }
+}

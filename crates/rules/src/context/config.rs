@@ -1,0 +1,161 @@
+//! The manager's options, checked, as shares of the budget where they scale with it.
+
+use crate::base::args::{show_number, whole_number};
+use devs_context_errors::FieldError;
+
+/// The options, as shares of the budget where they scale with it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Config {
+    pub budget: f64,
+    /// A request past this share of the budget is compacted.
+    pub high_water: f64,
+    /// A compaction brings the request down to this share.
+    pub low_water: f64,
+    /// The newest results and texts kept whole by a compaction, as a share of the budget.
+    pub recent_share: f64,
+    /// A part may take at most this share of the budget.
+    pub part_share: f64,
+    /// No summarizer prompt exceeds this share of the budget.
+    pub summarizer_share: f64,
+    /// A summary may take at most this share of the budget.
+    pub summary_share: f64,
+    /// The opening user message (the task, in most agents) is never folded away.
+    pub keep_first: bool,
+}
+
+pub const DEFAULT_HIGH_WATER: f64 = 0.75;
+pub const DEFAULT_LOW_WATER: f64 = 0.25;
+pub const DEFAULT_RECENT_SHARE: f64 = 0.1;
+pub const DEFAULT_PART_SHARE: f64 = 0.15;
+pub const DEFAULT_SUMMARIZER_SHARE: f64 = 0.4;
+pub const DEFAULT_SUMMARY_SHARE: f64 = 0.1;
+/// Tokens a summarizer's instructions take, beyond the texts they carry.
+pub const SUMMARIZER_OVERHEAD: f64 = 120.0;
+/// The fixed texts (system prompt, pinned) may take at most this share of the budget.
+pub const FIXED_SHARE: f64 = 0.5;
+/// As the provider counts them (the calibration adds the host's own input), at most this.
+pub const CALIBRATED_FIXED_SHARE: f64 = 0.75;
+
+/// An option as the host gave it: `None` for the default.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Options {
+    pub high_water: Option<f64>,
+    pub low_water: Option<f64>,
+    pub recent_share: Option<f64>,
+    pub part_share: Option<f64>,
+    pub summarizer_share: Option<f64>,
+    pub keep_first: Option<bool>,
+}
+
+fn share(field: &str, v: Option<f64>, default: f64, max: f64) -> Result<f64, FieldError> {
+    match v {
+        None => Ok(default),
+        Some(v) if v.is_finite() && v > 0.0 && v <= max => Ok(v),
+        Some(v) => Err(FieldError::range_error(
+            field,
+            format!("must be in (0, {max}], got {}", show_number(v)),
+        )),
+    }
+}
+
+impl Config {
+    /// `prefix` names the options in errors: `options`, or `options.bounded`.
+    pub fn new(prefix: &str, budget: f64, o: Options) -> Result<Config, FieldError> {
+        whole_number(&format!("{prefix}.budget"), budget, 1000)?;
+        let high_water = share(
+            &format!("{prefix}.highWater"),
+            o.high_water,
+            DEFAULT_HIGH_WATER,
+            1.0,
+        )?;
+        let low_water = share(
+            &format!("{prefix}.lowWater"),
+            o.low_water,
+            DEFAULT_LOW_WATER,
+            1.0,
+        )?;
+        if low_water >= high_water {
+            return Err(FieldError::range_error(
+                format!("{prefix}.lowWater"),
+                format!(
+                    "must be below {prefix}.highWater ({}), got {}",
+                    show_number(high_water),
+                    show_number(low_water)
+                ),
+            ));
+        }
+        let recent_share = share(
+            &format!("{prefix}.recentShare"),
+            o.recent_share,
+            DEFAULT_RECENT_SHARE,
+            0.5,
+        )?;
+        let part_share = share(
+            &format!("{prefix}.partShare"),
+            o.part_share,
+            DEFAULT_PART_SHARE,
+            0.25,
+        )?;
+        let summarizer_share = share(
+            &format!("{prefix}.summarizerShare"),
+            o.summarizer_share,
+            DEFAULT_SUMMARIZER_SHARE,
+            1.0,
+        )?;
+        let least = 2.0 * part_share + DEFAULT_SUMMARY_SHARE;
+        if summarizer_share < least {
+            return Err(FieldError::range_error(
+                format!("{prefix}.summarizerShare"),
+                format!(
+                    "must be at least {} (two parts and a summary), got {}",
+                    show_number(least),
+                    show_number(summarizer_share)
+                ),
+            ));
+        }
+        Ok(Config {
+            budget,
+            high_water,
+            low_water,
+            recent_share,
+            part_share,
+            summarizer_share,
+            summary_share: DEFAULT_SUMMARY_SHARE,
+            keep_first: o.keep_first.unwrap_or(true),
+        })
+    }
+
+    fn of(&self, share: f64) -> f64 {
+        (self.budget * share).floor()
+    }
+
+    pub fn part_cap(&self) -> f64 {
+        self.of(self.part_share)
+    }
+
+    pub fn summary_cap(&self) -> f64 {
+        self.of(self.summary_share)
+    }
+
+    pub fn summarizer_cap(&self) -> f64 {
+        self.of(self.summarizer_share)
+    }
+
+    /// The fixed texts must leave room for a summary and a conversation.
+    pub fn check_fixed(&self, prefix: &str, system: f64, pinned: f64) -> Result<(), FieldError> {
+        let room = self.of(FIXED_SHARE) - self.summary_cap();
+        if system + pinned > room {
+            return Err(FieldError::range_error(
+                format!("{prefix}.budget"),
+                format!(
+                    "of {} tokens cannot hold the system prompt ({} tokens) and the pinned texts ({} tokens) with the summary's reserve ({} tokens): together they may take at most half the budget",
+                    show_number(self.budget),
+                    show_number(system),
+                    show_number(pinned),
+                    show_number(self.summary_cap())
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
