@@ -16,6 +16,16 @@ pub enum Role {
 }
 
 impl Role {
+    /// The role's code in the encodings (the journal, a manager's state).
+    pub fn code(self) -> u8 {
+        match self {
+            Role::User => 0,
+            Role::Assistant => 1,
+            Role::System => 2,
+            Role::Tool => 3,
+        }
+    }
+
     pub fn from_code(code: u8) -> Option<Role> {
         Some(match code {
             0 => Role::User,
@@ -43,6 +53,17 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// The kind's code in the encodings (the journal, a manager's state).
+    pub fn code(self) -> u8 {
+        match self {
+            Kind::Text => 0,
+            Kind::Thinking => 1,
+            Kind::Call => 2,
+            Kind::Result => 3,
+            Kind::Opaque => 4,
+        }
+    }
+
     pub fn from_code(code: u8) -> Option<Kind> {
         Some(match code {
             0 => Kind::Text,

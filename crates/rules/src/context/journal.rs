@@ -147,11 +147,11 @@ impl Event {
             Event::Append(batch) => {
                 uint(out, batch.len() as u64);
                 for m in batch {
-                    out.push(role_code(m.role));
+                    out.push(m.role.code());
                     float(out, m.framing);
                     uint(out, m.parts.len() as u64);
                     for p in &m.parts {
-                        out.push(kind_code(p.kind));
+                        out.push(p.kind.code());
                         uint(out, p.units as u64);
                         float(out, p.tokens);
                         // The call a result answers: 0 for none, else index + 1.
@@ -412,29 +412,11 @@ fn read_event(
     })
 }
 
-fn fail(field: &str, message: &str) -> DecodeError {
+/// A decoding error at `field` (the journal's or a state's).
+pub(super) fn fail(field: &str, message: &str) -> DecodeError {
     DecodeError {
         field: field.to_string(),
         message: message.to_string(),
-    }
-}
-
-fn role_code(r: Role) -> u8 {
-    match r {
-        Role::User => 0,
-        Role::Assistant => 1,
-        Role::System => 2,
-        Role::Tool => 3,
-    }
-}
-
-fn kind_code(k: Kind) -> u8 {
-    match k {
-        Kind::Text => 0,
-        Kind::Thinking => 1,
-        Kind::Call => 2,
-        Kind::Result => 3,
-        Kind::Opaque => 4,
     }
 }
 

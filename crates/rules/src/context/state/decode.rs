@@ -1,233 +1,19 @@
-//! A manager's state between builds, encoded: what a snapshot holds, and a session's
-//! checkpoint, so that restoring costs the state's size, not the session's age (its
-//! journal only since the last checkpoint is applied after it).
-//!
-//! Messages folded away keep only what a later decision reads of them (their role, group
-//! and size); the live ones, and the kept opening message, keep every part. The encoding is
-//! versioned ([`VERSION`]) and checked whole on the way in: a field out of range, cut short
-//! or of a newer version is refused naming it, and nothing is made of it.
+//! Decoding a manager's state: everything read and checked before anything is made of it.
 
 use std::collections::VecDeque;
 
-use super::calibration::Calibration;
-use super::codec::{Reader, amount, float, text, uint};
-use super::gapped::Gapped;
-use super::history::{Call, Kind, Message, Part, Role, Shown, Stored};
-use super::index::{Entry, Index};
-use super::journal::DecodeError;
-use super::ledger::{Cost, Warning};
-use super::recall::Answered;
-use super::{Key, Manager, Need, Sent};
-
-/// The state's encoding, as written by this version.
-pub const VERSION: u8 = 1;
-
-fn role(r: Role) -> u8 {
-    match r {
-        Role::User => 0,
-        Role::Assistant => 1,
-        Role::System => 2,
-        Role::Tool => 3,
-    }
-}
-
-fn kind(k: Kind) -> u8 {
-    match k {
-        Kind::Text => 0,
-        Kind::Thinking => 1,
-        Kind::Call => 2,
-        Kind::Result => 3,
-        Kind::Opaque => 4,
-    }
-}
-
-fn stored(s: Stored) -> u8 {
-    match s {
-        Stored::No => 0,
-        Stored::Yes => 1,
-        Stored::Failed => 2,
-    }
-}
-
-fn entry(out: &mut Vec<u8>, e: &Entry) {
-    text(out, &e.id);
-    float(out, e.tokens);
-    match e.span {
-        None => out.push(0),
-        Some((from, to)) => {
-            out.push(1);
-            uint(out, from as u64);
-            uint(out, to as u64);
-        }
-    }
-    out.push(u8::from(e.merged));
-}
+use super::VERSION;
+use crate::context::calibration::Calibration;
+use crate::context::codec::Reader;
+use crate::context::gapped::Gapped;
+use crate::context::history::{Call, Kind, Message, Part, Role, Shown, Stored};
+use crate::context::index::{Entry, Index};
+use crate::context::journal::{DecodeError, fail};
+use crate::context::ledger::{Cost, Warning};
+use crate::context::recall::Answered;
+use crate::context::{Key, Manager, Need, Sent};
 
 impl Manager {
-    /// The state between builds, encoded. Taken during a build, it would hold the build's
-    /// half-made changes: the caller takes it between builds.
-    pub fn encode_state(&self) -> Vec<u8> {
-        let mut out = vec![VERSION];
-        let o = &mut out;
-        uint(o, self.first_live as u64);
-        float(o, self.summary_tokens);
-        uint(o, u64::from(self.summary_version));
-        uint(o, u64::from(self.fixed_version));
-        float(o, self.tail_tokens);
-        uint(o, u64::from(self.tail_version));
-        let obs: Vec<(f64, f64)> = self.calibration.observations().collect();
-        uint(o, obs.len() as u64);
-        for (x, y) in obs {
-            float(o, x);
-            float(o, y);
-        }
-        float(o, self.calibration.overhead);
-        float(o, self.calibration.ratio);
-        uint(o, self.sent as u64);
-        uint(o, self.last.keys.len() as u64);
-        for &(key, tokens) in &self.last.keys {
-            match key {
-                Key::Fixed(v) => {
-                    o.push(0);
-                    uint(o, u64::from(v));
-                }
-                Key::Summary(v) => {
-                    o.push(1);
-                    uint(o, u64::from(v));
-                }
-                Key::Message(i, v) => {
-                    o.push(2);
-                    uint(o, i as u64);
-                    uint(o, u64::from(v));
-                }
-                Key::Unanswered(i, n) => {
-                    o.push(3);
-                    uint(o, i as u64);
-                    uint(o, u64::from(n));
-                }
-                Key::Tail(v) => {
-                    o.push(4);
-                    uint(o, u64::from(v));
-                }
-                Key::LeftOut(i) => {
-                    o.push(5);
-                    uint(o, i as u64);
-                }
-            }
-            float(o, tokens);
-        }
-        uint(o, self.growth.len() as u64);
-        for &g in &self.growth {
-            float(o, g);
-        }
-        float(o, self.last_raw);
-        float(o, self.rendered_raw);
-        // Messages folded away are not written: nothing of them is read again. The opening
-        // message, when a request still sends it, is.
-        let h = &self.history;
-        let head = usize::from(self.first_live > 0 && self.pins_first());
-        uint(o, h.messages.len() as u64);
-        o.push(head as u8);
-        for i in (0..head).chain(self.first_live..h.messages.len()) {
-            let m = &h.messages[i];
-            o.push(role(m.role));
-            uint(o, m.group as u64);
-            uint(o, u64::from(m.version));
-            float(o, m.framing);
-            uint(o, m.parts.len() as u64);
-            for p in &m.parts {
-                o.push(kind(p.kind));
-                uint(o, p.units as u64);
-                float(o, p.tokens);
-                match p.shown {
-                    Shown::Whole => o.push(0),
-                    Shown::Cut { head, tail } => {
-                        o.push(1);
-                        uint(o, head as u64);
-                        uint(o, tail as u64);
-                    }
-                    Shown::Placeholder => o.push(2),
-                    Shown::Dropped => o.push(3),
-                }
-                float(o, p.shown_tokens);
-                uint(o, p.call.map_or(0, |c| u64::from(c) + 1));
-                o.push(stored(p.stored));
-            }
-        }
-        // So are their calls: the first ones.
-        let folded_calls = h.folded_calls(self.first_live);
-        uint(o, h.calls.len() as u64);
-        uint(o, folded_calls as u64);
-        for c in folded_calls..h.calls.len() {
-            let c = &h.calls[c];
-            uint(o, c.message as u64);
-            uint(o, c.part as u64);
-            match c.answer {
-                None => o.push(0),
-                Some((m, p)) => {
-                    o.push(1);
-                    uint(o, m as u64);
-                    uint(o, p as u64);
-                }
-            }
-        }
-        // Store ids of the parts still shown: those folded away are in the index.
-        let live: Vec<_> = self
-            .store_ids
-            .iter()
-            .filter(|((m, _), _)| *m >= self.first_live || *m < head)
-            .collect();
-        uint(o, live.len() as u64);
-        for ((m, p), id) in live {
-            uint(o, *m as u64);
-            uint(o, *p as u64);
-            text(o, id);
-        }
-        // Every id stored stays the manager's own (recall reads only those): in order, each
-        // as the bytes it shares with the one before and the rest, most a few bytes.
-        uint(o, self.lines.len() as u64);
-        let mut prev: &[u8] = &[];
-        for (id, tokens) in &self.lines {
-            let id = id.as_bytes();
-            let shared = prev.iter().zip(id).take_while(|(a, b)| a == b).count();
-            uint(o, shared as u64);
-            uint(o, (id.len() - shared) as u64);
-            o.extend_from_slice(&id[shared..]);
-            amount(o, *tokens);
-            prev = id;
-        }
-        for list in [&self.index.spans, &self.index.outputs] {
-            uint(o, list.len() as u64);
-            for e in list {
-                entry(o, e);
-            }
-        }
-        match &self.index.group {
-            None => o.push(0),
-            Some((e, n)) => {
-                o.push(1);
-                entry(o, e);
-                uint(o, *n as u64);
-            }
-        }
-        uint(o, self.recalls.len() as u64);
-        for r in &self.recalls {
-            uint(o, r.call.map_or(0, |c| u64::from(c) + 1));
-            text(o, &r.key);
-            text(o, &r.id);
-        }
-        uint(o, self.set_aside.len() as u64);
-        for w in &self.set_aside {
-            o.push(Warning::ALL.iter().position(|x| x == w).unwrap_or(0) as u8);
-        }
-        float(o, self.rearm_above);
-        o.push(u8::from(self.forced));
-        uint(o, self.requests);
-        float(o, self.cost.units);
-        float(o, self.cost.tokens);
-        out
-    }
-
     /// This manager (new, made with the options the state was taken with) made the one
     /// `bytes` encodes. Everything is read and checked first; on an error nothing changed.
     pub fn decode_state(&mut self, bytes: &[u8]) -> Result<(), DecodeError> {
@@ -236,7 +22,7 @@ impl Manager {
         };
         let version = d.byte("state.version")?;
         if version > VERSION {
-            return Err(bad(
+            return Err(fail(
                 "state.version",
                 &format!(
                     "is {version}, newer than this package's {VERSION}: read it with the version of @devs/context that wrote it, or a newer one"
@@ -244,7 +30,7 @@ impl Manager {
             ));
         }
         if version == 0 {
-            return Err(bad("state.version", "is 0: not a state"));
+            return Err(fail("state.version", "is 0: not a state"));
         }
         let mut m = Manager::new_like(self);
         m.first_live = d.whole("state.firstLive")?;
@@ -264,7 +50,7 @@ impl Manager {
         let overhead = d.number("state.calibration.overhead")?;
         // No usage report reads a billion tokens: a fit that far off was not made from any.
         if overhead.abs() > 1e9 || obs.iter().any(|&(x, y)| x > 1e9 || y > 1e9) {
-            return Err(bad(
+            return Err(fail(
                 "state.calibration",
                 "is out of range: no usage report fits it",
             ));
@@ -283,7 +69,7 @@ impl Manager {
                 3 => Key::Unanswered(d.whole(&f)?, d.small(&f)?),
                 4 => Key::Tail(d.small(&f)?),
                 5 => Key::LeftOut(d.whole(&f)?),
-                k => return Err(bad(&f, &format!("is of kind {k}, which no key is"))),
+                k => return Err(fail(&f, &format!("is of kind {k}, which no key is"))),
             };
             keys.push((key, d.size(&f)?));
         }
@@ -296,20 +82,20 @@ impl Manager {
         m.rendered_raw = d.size("state.renderedRaw")?;
         let n = d.whole("state.history.messages")?;
         if n < m.first_live || u32::try_from(n).is_err() {
-            return Err(bad(
+            return Err(fail(
                 "state.history.messages",
                 "is fewer than the messages folded away, or out of range",
             ));
         }
         let head = usize::from(d.byte("state.history.opening")?);
         if head > 1 || head > m.first_live {
-            return Err(bad(
+            return Err(fail(
                 "state.history.opening",
                 "is neither 0 nor 1 message kept",
             ));
         }
         if n - m.first_live > d.r.bytes.len() - d.r.at {
-            return Err(bad(
+            return Err(fail(
                 "state.history.messages",
                 "is cut short: the state was altered or cut short",
             ));
@@ -318,11 +104,11 @@ impl Manager {
         for i in (0..head).chain(m.first_live..n) {
             let f = |x: &str| format!("state.history.messages[{i}].{x}");
             let role = Role::from_code(d.byte(&f("role"))?)
-                .ok_or_else(|| bad(&f("role"), "is not a role"))?;
+                .ok_or_else(|| fail(&f("role"), "is not a role"))?;
             let group = d.whole(&f("group"))?;
             // A group begins at or after the first live message (the opening one is its own).
             if group > i || (i >= m.first_live && group < m.first_live) {
-                return Err(bad(
+                return Err(fail(
                     &f("group"),
                     "names a message before its group, or folded away",
                 ));
@@ -334,7 +120,7 @@ impl Manager {
             for k in 0..count {
                 let pf = |x: &str| format!("state.history.messages[{i}].parts[{k}].{x}");
                 let kind = Kind::from_code(d.byte(&pf("kind"))?)
-                    .ok_or_else(|| bad(&pf("kind"), "is not a part kind"))?;
+                    .ok_or_else(|| fail(&pf("kind"), "is not a part kind"))?;
                 let units = d.whole(&pf("units"))?;
                 let tokens = d.size(&pf("tokens"))?;
                 let shown = match d.byte(&pf("shown"))? {
@@ -346,7 +132,7 @@ impl Manager {
                     2 => Shown::Placeholder,
                     3 => Shown::Dropped,
                     s => {
-                        return Err(bad(
+                        return Err(fail(
                             &pf("shown"),
                             &format!("is {s}, not a way to show a part"),
                         ));
@@ -356,14 +142,14 @@ impl Manager {
                 let call = match d.whole(&pf("call"))? {
                     0 => None,
                     c => Some(
-                        u32::try_from(c - 1).map_err(|_| bad(&pf("call"), "is out of range"))?,
+                        u32::try_from(c - 1).map_err(|_| fail(&pf("call"), "is out of range"))?,
                     ),
                 };
                 let stored = match d.byte(&pf("stored"))? {
                     0 => Stored::No,
                     1 => Stored::Yes,
                     2 => Stored::Failed,
-                    s => return Err(bad(&pf("stored"), &format!("is {s}, not a store state"))),
+                    s => return Err(fail(&pf("stored"), &format!("is {s}, not a store state"))),
                 };
                 parts.push(Part {
                     kind,
@@ -376,7 +162,7 @@ impl Manager {
                 });
             }
             if parts.is_empty() {
-                return Err(bad(&f("parts"), "must hold at least one part"));
+                return Err(fail(&f("parts"), "must hold at least one part"));
             }
             kept.push(Message {
                 role,
@@ -394,7 +180,7 @@ impl Manager {
             || u32::try_from(total).is_err()
             || total - folded > d.r.bytes.len() - d.r.at
         {
-            return Err(bad(
+            return Err(fail(
                 "state.history.calls",
                 "is out of range, or cut short: the state was altered or cut short",
             ));
@@ -407,14 +193,14 @@ impl Manager {
             let answer = match d.byte(&f)? {
                 0 => None,
                 1 => Some((d.whole(&f)?, d.whole(&f)?)),
-                _ => return Err(bad(&f, "has an answer that is neither none nor a place")),
+                _ => return Err(fail(&f, "has an answer that is neither none nor a place")),
             };
             for (mi, pi) in std::iter::once((message, part)).chain(answer) {
                 if mi < m.first_live {
-                    return Err(bad(&f, "names a message folded away"));
+                    return Err(fail(&f, "names a message folded away"));
                 }
                 if messages.get(mi).is_none_or(|msg| pi >= msg.parts.len()) {
-                    return Err(bad(&f, "names a part the conversation does not have"));
+                    return Err(fail(&f, "names a part the conversation does not have"));
                 }
             }
             calls.push(Call {
@@ -429,7 +215,7 @@ impl Manager {
                 if let Some(c) = p.call
                     && ((c as usize) >= total || (c as usize) < folded)
                 {
-                    return Err(bad(
+                    return Err(fail(
                         &format!("state.history.messages[{i}].parts[{k}].call"),
                         "names a call the conversation does not have, or one folded away",
                     ));
@@ -439,7 +225,7 @@ impl Manager {
         m.history.messages = messages;
         m.history.calls = calls;
         if head == 1 && !m.pins_first() {
-            return Err(bad(
+            return Err(fail(
                 "state.history.opening",
                 "keeps a message the options do not keep: not a user's text, or keepFirstMessage is off",
             ));
@@ -454,7 +240,7 @@ impl Manager {
                 .get(mi)
                 .is_none_or(|msg| pi >= msg.parts.len())
             {
-                return Err(bad(&f, "names a part the conversation does not have"));
+                return Err(fail(&f, "names a part the conversation does not have"));
             }
             m.store_ids.insert((mi, pi), id);
         }
@@ -464,17 +250,17 @@ impl Manager {
             let f = format!("state.lines[{i}]");
             let shared = d.whole(&f)?;
             if shared > prev.len() {
-                return Err(bad(&f, "shares more than the id before it has"));
+                return Err(fail(&f, "shares more than the id before it has"));
             }
             let rest =
                 d.r.raw()
-                    .map_err(|_| bad(&f, "is cut short: the state was altered or cut short"))?;
+                    .map_err(|_| fail(&f, "is cut short: the state was altered or cut short"))?;
             prev.truncate(shared);
             prev.extend_from_slice(rest);
-            let id = String::from_utf8(prev.clone()).map_err(|_| bad(&f, "is not UTF-8"))?;
-            let tokens = d.r.amount().map_err(|_| bad(&f, "is not a size"))?;
+            let id = String::from_utf8(prev.clone()).map_err(|_| fail(&f, "is not UTF-8"))?;
+            let tokens = d.r.amount().map_err(|_| fail(&f, "is not a size"))?;
             if !tokens.is_finite() || tokens < 0.0 {
-                return Err(bad(&f, "must be a number >= 0"));
+                return Err(fail(&f, "must be a number >= 0"));
             }
             m.lines.insert(id, tokens);
         }
@@ -495,7 +281,7 @@ impl Manager {
             let f = format!("state.recalls[{i}]");
             let call = match d.whole(&f)? {
                 0 => None,
-                c => Some(u32::try_from(c - 1).map_err(|_| bad(&f, "is out of range"))?),
+                c => Some(u32::try_from(c - 1).map_err(|_| fail(&f, "is out of range"))?),
             };
             m.recalls.push(Answered {
                 call,
@@ -510,24 +296,24 @@ impl Manager {
             m.set_aside.push(
                 *Warning::ALL
                     .get(usize::from(w))
-                    .ok_or_else(|| bad(&f, "is not a warning"))?,
+                    .ok_or_else(|| fail(&f, "is not a warning"))?,
             );
         }
         m.rearm_above = d.size("state.rearmAbove")?;
         m.forced = match d.byte("state.forced")? {
             0 => false,
             1 => true,
-            _ => return Err(bad("state.forced", "is not a flag")),
+            _ => return Err(fail("state.forced", "is not a flag")),
         };
         m.requests =
             d.r.uint()
-                .map_err(|_| bad("state.requests", "is cut short"))?;
+                .map_err(|_| fail("state.requests", "is cut short"))?;
         m.cost = Cost {
             units: d.size("state.cost")?,
             tokens: d.size("state.cost")?,
         };
         if d.r.at != bytes.len() {
-            return Err(bad("state", "goes on past its end: it was altered"));
+            return Err(fail("state", "goes on past its end: it was altered"));
         }
         if m.requests > 0 {
             m.pending = Some(Need::Done);
@@ -552,13 +338,6 @@ impl Manager {
     }
 }
 
-fn bad(field: &str, message: &str) -> DecodeError {
-    DecodeError {
-        field: field.to_string(),
-        message: message.to_string(),
-    }
-}
-
 struct Decoder<'a> {
     r: Reader<'a>,
 }
@@ -567,36 +346,36 @@ impl Decoder<'_> {
     fn byte(&mut self, f: &str) -> Result<u8, DecodeError> {
         self.r
             .byte()
-            .map_err(|_| bad(f, "is cut short: the state was altered or cut short"))
+            .map_err(|_| fail(f, "is cut short: the state was altered or cut short"))
     }
 
     fn whole(&mut self, f: &str) -> Result<usize, DecodeError> {
         let v = self
             .r
             .uint()
-            .map_err(|_| bad(f, "is cut short: the state was altered or cut short"))?;
-        usize::try_from(v).map_err(|_| bad(f, "is out of range"))
+            .map_err(|_| fail(f, "is cut short: the state was altered or cut short"))?;
+        usize::try_from(v).map_err(|_| fail(f, "is out of range"))
     }
 
     fn small(&mut self, f: &str) -> Result<u32, DecodeError> {
-        u32::try_from(self.whole(f)?).map_err(|_| bad(f, "is out of range"))
+        u32::try_from(self.whole(f)?).map_err(|_| fail(f, "is out of range"))
     }
 
     fn count(&mut self, f: &str) -> Result<usize, DecodeError> {
         self.r
             .count()
-            .map_err(|_| bad(f, "is cut short: the state was altered or cut short"))
+            .map_err(|_| fail(f, "is cut short: the state was altered or cut short"))
     }
 
     fn number(&mut self, f: &str) -> Result<f64, DecodeError> {
         let v = self
             .r
             .float()
-            .map_err(|_| bad(f, "is cut short: the state was altered or cut short"))?;
+            .map_err(|_| fail(f, "is cut short: the state was altered or cut short"))?;
         if v.is_finite() {
             Ok(v)
         } else {
-            Err(bad(f, "must be a finite number"))
+            Err(fail(f, "must be a finite number"))
         }
     }
 
@@ -606,12 +385,12 @@ impl Decoder<'_> {
         if v >= 0.0 {
             Ok(v)
         } else {
-            Err(bad(f, "must be a number >= 0"))
+            Err(fail(f, "must be a number >= 0"))
         }
     }
 
     fn text(&mut self, f: &str) -> Result<String, DecodeError> {
-        self.r.text().map_err(|e| bad(f, e))
+        self.r.text().map_err(|e| fail(f, e))
     }
 
     fn entry(&mut self, f: &str) -> Result<Entry, DecodeError> {
@@ -620,7 +399,7 @@ impl Decoder<'_> {
         let span = match self.byte(f)? {
             0 => None,
             1 => Some((self.whole(f)?, self.whole(f)?)),
-            _ => return Err(bad(f, "has a span that is neither none nor a range")),
+            _ => return Err(fail(f, "has a span that is neither none nor a range")),
         };
         let merged = self.byte(f)? == 1;
         Ok(Entry {
