@@ -68,7 +68,7 @@ impl RunnerCore {
     }
 
     /// The steps planned and not yet handed out, as base-16 digits after a leading 1 (see
-    /// `pkg/src/runner.ts` for the codes): all of them in one number, one crossing.
+    /// `pkg/src/seeds/runner.ts` for the codes): all of them in one number, one crossing.
     pub fn steps(&mut self) -> f64 {
         let mut packed = 1.0;
         if let Some(turn) = self.turn.as_mut() {

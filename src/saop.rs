@@ -1,6 +1,6 @@
 //! The SAOP validator over a host's skeleton of its envelopes.
 //!
-//! The TS shell (`pkg/src/saop.ts`) walks an envelope once and writes what the validator
+//! The TS shell (`pkg/src/seeds/saop.ts`) walks an envelope once and writes what the validator
 //! may read, in a compact text form read here in one pass:
 //! - `S<len>:<text>` a short string, `s<len>;` a long one (its text is never sent);
 //! - `n<number>;` a number (JS notation: `NaN`, `Infinity` included);

@@ -56,7 +56,7 @@ function wasm(name, profile, outDir, outName, optimize) {
   run('wasm-bindgen', ['--target', 'web', '--omit-default-module-path', '--out-dir', outDir, '--out-name', outName, built]);
   const file = join(outDir, `${outName}_bg.wasm`);
   if (optimize) run(bin('wasm-opt'), ['-Oz', '--strip-debug', '--strip-producers', file, '-o', file], pkgDir);
-  // The glue's typings of the raw exports would shadow `src/wasm.d.ts` (the bytes as base64).
+  // The glue's typings of the raw exports would shadow `src/core/wasm.d.ts` (the bytes as base64).
   rmSync(join(outDir, `${outName}_bg.wasm.d.ts`), { force: true });
   // The glue is ESM; say so, for the benchmarks that import it directly.
   writeFileSync(join(outDir, 'package.json'), '{ "type": "module" }\n');
@@ -233,18 +233,18 @@ const ADAPTERS = (existsSync(join(src, 'adapters')) ? readdirSync(join(src, 'ada
 const ADAPTER_EXTERNAL = ['@devs/context', '@devs/context/*', 'ai', '@ai-sdk/*', 'langchain', '@langchain/*', '@openai/*', 'zod'];
 
 const entries = [
-  { name: 'host', entry: join(src, 'host.ts'), browserSafe: true },
+  { name: 'host', entry: join(src, 'core/host.ts'), browserSafe: true },
   // wasm-bindgen's glue of the rules, once per format, for the three entries.
   { name: 'glue', entry: join(dist, 'wasm/devs_context.js'), browserSafe: true },
   { name: 'shell', entry: join(src, 'index.ts'), plugins: (format) => [shared(format), limits], browserSafe: true },
   { name: 'index', entry: join(src, 'entries/node.ts'), plugins: (format) => [shared(format, { shell: true }), inlineWasm], options: { external: ['node:async_hooks'] } },
   { name: 'index.browser', entry: join(src, 'entries/browser.ts'), plugins: (format) => [shared(format, { shell: true }), inlineWasm], browserSafe: true },
   { name: 'slim', entry: 'slim:entry', plugins: (format) => [shared(format, { shell: true }), slimWasm(format)], browserSafe: true },
-  { name: 'tokenizers', entry: join(src, 'tokenizers.ts'), plugins: [inlineWasm], browserSafe: true },
+  { name: 'tokenizers', entry: join(src, 'tokens/tokenizers.ts'), plugins: [inlineWasm], browserSafe: true },
   // Node-only, and loads better-sqlite3 (an optional peer) and the rules from the host.
-  { name: 'sqlite', entry: join(src, 'sqlite.ts'), options: { platform: 'node', external: ['better-sqlite3', '@devs/context'] } },
+  { name: 'sqlite', entry: join(src, 'stores/sqlite/index.ts'), options: { platform: 'node', external: ['better-sqlite3', '@devs/context'] } },
   // Node-only; the host passes its own pg pool, so nothing of pg is imported.
-  { name: 'postgres', entry: join(src, 'postgres.ts'), options: { platform: 'node', external: ['@devs/context'] } },
+  { name: 'postgres', entry: join(src, 'stores/postgres/index.ts'), options: { platform: 'node', external: ['@devs/context'] } },
   // The replay engine and view (`devs-context replay`, www/): the rules come from the host.
   { name: 'replay', entry: join(src, 'replay/index.ts'), options: { external: ['@devs/context', '@devs/context/tokenizers'], minify: true }, browserSafe: true },
   // The framework adapters: the package itself and the framework come from the host.
@@ -275,12 +275,12 @@ for (const file of ['shell.mjs', 'slim.mjs']) {
 
 run('node', [tsc, '-p', 'tsconfig.json'], pkgDir);
 await rollDeclarations('index', disposeDeclarations);
-await rollDeclarations('tokenizers');
+await rollDeclarations('tokenizers', (text) => text, 'tokens/tokenizers');
 // The store's declarations import the rules' types from the package itself, built above.
-run('node', [tsc, 'src/sqlite.ts', 'src/postgres.ts', '--declaration', '--emitDeclarationOnly', '--strict', '--target', 'es2022',
+run('node', [tsc, 'src/stores/sqlite/index.ts', 'src/stores/postgres/index.ts', '--declaration', '--emitDeclarationOnly', '--strict', '--target', 'es2022',
   '--module', 'nodenext', '--moduleResolution', 'nodenext', '--skipLibCheck', '--rootDir', 'src', '--outDir', join(dist, 'types')], pkgDir);
-await rollDeclarations('sqlite');
-await rollDeclarations('postgres');
+await rollDeclarations('sqlite', (text) => text, 'stores/sqlite/index');
+await rollDeclarations('postgres', (text) => text, 'stores/postgres/index');
 run('node', [tsc, 'src/replay/index.ts', '--declaration', '--emitDeclarationOnly', '--strict', '--target', 'es2022', '--lib', 'es2022,dom',
   '--module', 'nodenext', '--moduleResolution', 'nodenext', '--skipLibCheck', '--rootDir', 'src', '--outDir', join(dist, 'types')], pkgDir);
 await rollDeclarations('replay', (text) => text, 'replay/index');

@@ -8,41 +8,44 @@
  * VSCode extension with no `node_modules`) all work the same.
  * @packageDocumentation
  */
-export { AgentLogStore } from './log.js';
-export { AgentRunner } from './runner.js';
-export { applyContextManagement } from './management.js';
-export { ContextComposer } from './composer.js';
-export { ContextManager } from './manager.js';
-export { ContextSession } from './session.js';
-export { ContextPruner, ToolOutputPruner, validateToolOutputEntry } from './pruners.js';
-export { ContextRefresher, OrchestratorContextInjector } from './refresher.js';
-export { countTokens } from './tokens.js';
-export { recallSpec } from './recall-spec.js';
-export { MemoryStateRepository } from './memory-store.js';
-export { createDefaultWindowBudget, WindowComposer } from './window-composer.js';
-export { isSaopEnvelope, validateSaopEnvelope } from './saop.js';
-export { shouldInjectSpec, SlidingRelevanceWindow, SpecRefreshProtocol } from './window.js';
-export { SummarizationHandoff } from './handoff.js';
-export { TokenThresholdMonitor } from './monitor.js';
-export { TurnTracker } from './tracker.js';
-export { ReentrantCallError, SessionConflictError, SummarizationError, UseAfterFreeError } from './errors.js';
-export { CallbackTimeoutError } from './timeout.js';
-export type { ArgumentError, ArgumentErrorCode, SummarizationErrorOptions } from './errors.js';
-export type * from './types.js';
+export { AgentLogStore } from './seeds/log.js';
+export { AgentRunner } from './seeds/runner.js';
+export { applyContextManagement } from './seeds/context-management.js';
+export { ContextComposer } from './seeds/context-composer.js';
+export { ContextManager } from './context/manager.js';
+export { ContextSession } from './context/session/session.js';
+export { ContextPruner, ToolOutputPruner, validateToolOutputEntry } from './seeds/pruners.js';
+export { ContextRefresher, OrchestratorContextInjector } from './seeds/refresher.js';
+export { countTokens } from './tokens/count.js';
+export { recallSpec } from './context/recall-spec.js';
+export { MemoryStateRepository } from './stores/memory.js';
+export { createDefaultWindowBudget, WindowComposer } from './seeds/window-composer.js';
+export { isSaopEnvelope, validateSaopEnvelope } from './seeds/saop.js';
+export { shouldInjectSpec, SlidingRelevanceWindow, SpecRefreshProtocol } from './seeds/window.js';
+export { SummarizationHandoff } from './seeds/handoff.js';
+export { TokenThresholdMonitor } from './seeds/monitor.js';
+export { TurnTracker } from './seeds/tracker.js';
+export { ReentrantCallError, SessionConflictError, SummarizationError, UseAfterFreeError } from './errors/index.js';
+export { CallbackTimeoutError } from './core/timeout.js';
+export type { ArgumentError, ArgumentErrorCode, SummarizationErrorOptions } from './errors/index.js';
+export type * from './seeds/types.js';
+export type * from './seeds/runner-types.js';
+export type * from './context/types.js';
+export type * from './stores/types.js';
 
-import { AgentLogStore } from './log.js';
-import { AgentRunner } from './runner.js';
-import { ContextComposer } from './composer.js';
-import { ContextManager } from './manager.js';
-import { ContextPruner, ToolOutputPruner } from './pruners.js';
-import { ContextRefresher, OrchestratorContextInjector } from './refresher.js';
-import { disposable } from './lifetime.js';
-import { MemoryStateRepository } from './memory-store.js';
-import { SlidingRelevanceWindow, SpecRefreshProtocol } from './window.js';
-import { SummarizationHandoff } from './handoff.js';
-import { TokenThresholdMonitor } from './monitor.js';
-import { TurnTracker } from './tracker.js';
-import { WindowComposer } from './window-composer.js';
+import { AgentLogStore } from './seeds/log.js';
+import { AgentRunner } from './seeds/runner.js';
+import { ContextComposer } from './seeds/context-composer.js';
+import { ContextManager } from './context/manager.js';
+import { ContextPruner, ToolOutputPruner } from './seeds/pruners.js';
+import { ContextRefresher, OrchestratorContextInjector } from './seeds/refresher.js';
+import { disposable } from './core/lifetime.js';
+import { MemoryStateRepository } from './stores/memory.js';
+import { SlidingRelevanceWindow, SpecRefreshProtocol } from './seeds/window.js';
+import { SummarizationHandoff } from './seeds/handoff.js';
+import { TokenThresholdMonitor } from './seeds/monitor.js';
+import { TurnTracker } from './seeds/tracker.js';
+import { WindowComposer } from './seeds/window-composer.js';
 
 disposable(AgentLogStore, AgentRunner, ContextComposer, ContextManager, ContextPruner, ToolOutputPruner, ContextRefresher, MemoryStateRepository,
   OrchestratorContextInjector, SlidingRelevanceWindow, SpecRefreshProtocol, SummarizationHandoff,

@@ -1,4 +1,4 @@
-//! The seed shapes are written once, in TypeScript (`pkg/src/types.ts`). The rules read
+//! The seed shapes are written once, in TypeScript (`pkg/src/*/types.ts`). The rules read
 //! some of them (field names, enums); this test fails when the two drift apart.
 
 use std::collections::BTreeMap;
@@ -10,7 +10,13 @@ use devs_context_rules::seeds::saop::{
     ACTION_KEYS, OBSERVATION_KEYS, STATUSES, THOUGHT_KEYS, TOP_KEYS,
 };
 
-const TYPES: &str = include_str!("../../../pkg/src/types.ts");
+/// Every shape file of the shell: the seeds', the runner's, the manager's and the stores'.
+const TYPES: &str = concat!(
+    include_str!("../../../pkg/src/seeds/types.ts"),
+    include_str!("../../../pkg/src/seeds/runner-types.ts"),
+    include_str!("../../../pkg/src/context/types.ts"),
+    include_str!("../../../pkg/src/stores/types.ts"),
+);
 
 /// The source without its `/* … */` comments (JSDoc on members and inline fields).
 fn without_comments(text: &str) -> String {
@@ -31,7 +37,7 @@ fn interface(name: &str) -> BTreeMap<String, String> {
     let types = without_comments(TYPES);
     let start = types
         .find(&format!("export interface {name} {{"))
-        .unwrap_or_else(|| panic!("pkg/src/types.ts has no interface {name}"));
+        .unwrap_or_else(|| panic!("pkg/src/*/types.ts has no interface {name}"));
     let body = &types[start..];
     let mut members = BTreeMap::new();
     let (mut depth, mut current): (i32, Option<(String, String)>) = (0, None);

@@ -1,5 +1,5 @@
 //! The tokenizers module's JS face, as thin as the rules': numbers and strings in, numbers
-//! and error reports out, and no import of host code. `pkg/src/tokenizers.ts` wraps these
+//! and error reports out, and no import of host code. `pkg/src/tokens/tokenizers.ts` wraps these
 //! in `createTokenCounter`, which returns a plain `(text: string) => number`.
 
 use devs_context_tokenizer::Encoding;
@@ -8,7 +8,7 @@ use wasm_bindgen::prelude::*;
 const ENCODINGS: [Encoding; 2] = [Encoding::O200kBase, Encoding::Cl100kBase];
 
 /// The id of `name` for `countWith`, after building its tables (the slow part of the
-/// first count); or an error report (see `pkg/src/errors.ts`) for an unknown encoding.
+/// first count); or an error report (see `pkg/src/errors/index.ts`) for an unknown encoding.
 #[wasm_bindgen(js_name = loadEncoding)]
 pub fn load_encoding(name: &str) -> String {
     match Encoding::parse("encoding", name) {

@@ -1,8 +1,8 @@
 // `@devs/context` for Node (the `node` condition): the inlined rules, file access for
 // `ContextComposer.fromProject`, and the turn scope that catches a re-entrant turn.
-import { provide } from '../host.js';
-import { readSpecFile } from '../node-files.js';
-import { nodeTurnScope } from '../node-scope.js';
+import { provide } from '../core/host.js';
+import { readSpecFile } from '../core/node-files.js';
+import { nodeTurnScope } from '../core/node-scope.js';
 import { rules } from './inline-rules.js';
 
 provide({ rules, specFiles: readSpecFile, turnScope: nodeTurnScope });

@@ -2,7 +2,7 @@
 // `LanguageModelUsage` (v5 and v6 and later). A `tool-call` part is answered by a
 // `tool-result` part of a `tool` message after it. Cache breakpoints ride in
 // `providerOptions.anthropic.cacheControl`, which only the Anthropic provider reads.
-import type { Bag } from '../read.js';
+import type { Bag } from '../core/read.js';
 import {
   type Adapter, type NeutralPart, type Plan, Kind, OPAQUE_TOKENS, Role, bag, count, json, onlyFields, optionalCount, shapeError, shownContent, text, slot,
   intern } from './neutral.js';

@@ -2,7 +2,7 @@
 // Results go in the user message right after their calls, before any text; roles
 // alternate; `thinking` and `redacted_thinking` pass back byte for byte; the system
 // prompt is the request's `system`, where a cache breakpoint goes on a text block.
-import type { Bag } from '../read.js';
+import type { Bag } from '../core/read.js';
 import {
   type Adapter, type NeutralMessage, type NeutralPart, type Plan, Kind, OPAQUE_TOKENS, Role, bag, count, json,
   onlyFields, optionalCount, shapeError, text, slot, intern } from './neutral.js';

@@ -1,6 +1,6 @@
 // The provider shapes a `ContextManager` speaks, by `options.format`.
-import type { Bag } from '../read.js';
-import type { ContextFormat } from '../types.js';
+import type { Bag } from '../core/read.js';
+import type { ContextFormat } from '../context/types.js';
 import { aiSdk } from './ai-sdk.js';
 import { anthropic } from './anthropic.js';
 import type { Adapter } from './neutral.js';

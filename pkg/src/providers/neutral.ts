@@ -1,10 +1,10 @@
 // What every provider's messages become for the rules, and what the rules' plan becomes
 // again: each adapter (one file per provider shape) reads one host message into parts,
 // and writes a request from a plan. Nothing here decides: the rules say what is shown.
-import type { ToolSpec } from '../types.js';
-import { argumentError } from '../errors.js';
-import { describe, isObject, type Bag } from '../read.js';
-import { rules } from '../wasm.js';
+import type { ToolSpec } from '../context/types.js';
+import { argumentError } from '../errors/index.js';
+import { describe, isObject, type Bag } from '../core/read.js';
+import { rules } from '../core/wasm.js';
 
 /** The formats, as `options.format` names them. */
 export const FORMATS = ['anthropic', 'openai-chat', 'openai-responses', 'ai-sdk', 'vscode'] as const;

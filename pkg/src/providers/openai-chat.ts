@@ -1,7 +1,7 @@
 // OpenAI Chat Completions (`openai`: `ChatCompletionMessageParam`, `CompletionUsage`).
 // Each call in an assistant message's `tool_calls` is answered by a `tool` message before
 // the next user or assistant message. The provider caches a repeated prefix by itself.
-import type { Bag } from '../read.js';
+import type { Bag } from '../core/read.js';
 import {
   type Adapter, type NeutralPart, type Plan, Kind, OPAQUE_TOKENS, Role, bag, count, onlyFields, optionalCount, parsedArguments, shapeError, shownContent, text,
   slot } from './neutral.js';

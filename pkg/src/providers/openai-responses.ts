@@ -2,7 +2,7 @@
 // A `function_call` (or `custom_tool_call`) is answered by an output item with its
 // `call_id`; consecutive assistant-side items are one turn. Reasoning items are kept as
 // they are: they are bound to a model, not to the prefix, so an edit does not void them.
-import type { Bag } from '../read.js';
+import type { Bag } from '../core/read.js';
 import {
   type Adapter, type NeutralMessage, type NeutralPart, type Plan, Kind, OPAQUE_TOKENS, Role, bag, count, json,
   optionalCount, parsedArguments, shapeError, shownContent, text, slot } from './neutral.js';

@@ -1,7 +1,7 @@
 // The one-string prompt of `AgentRunner`'s `bounded` option, laid out stable first: the
 // goal and the pinned texts, the summary, the conversation in order, and the plan, which
 // changes every turn, last. Its messages are the runner's own, never a host's.
-import type { Bag } from '../read.js';
+import type { Bag } from '../core/read.js';
 import { type Adapter, type Plan, Kind, Role, slot } from './neutral.js';
 
 /** A message of the runner's conversation. */

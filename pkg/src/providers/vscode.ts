@@ -4,9 +4,9 @@
 // message right after their calls, first; there is no system role, so the system prompt
 // and the pinned texts open the first User message. VS Code reports no usage: hosts pass
 // `{ inputTokens }` from `LanguageModelChat.countTokens`.
-import { argumentError } from '../errors.js';
-import { isObject, type Bag } from '../read.js';
-import type { VscodeLanguageModelApi } from '../types.js';
+import { argumentError } from '../errors/index.js';
+import { isObject, type Bag } from '../core/read.js';
+import type { VscodeLanguageModelApi } from '../context/types.js';
 import {
   type Adapter, type NeutralMessage, type NeutralPart, type Plan, Kind, OPAQUE_TOKENS, Role, bag, count, json, shapeError, intern, slot } from './neutral.js';
 

@@ -17,7 +17,7 @@
 // every edit of it is a rebuild. Changed system messages start a new
 // conversation: the manager's system prompt is fixed.
 import type { ContextManager } from '@devs/context';
-import { sameMessage } from '../../sync.js';
+import { sameMessage } from '../../context/sync.js';
 
 /** Whether two prompt messages are the same message (the SDK makes every message anew at each call). */
 export type SameMessage = (a: unknown, b: unknown) => boolean;

@@ -12,7 +12,7 @@
 // own, which takes in the same growing history; back to the first agent, its manager
 // takes in only what was added meanwhile.
 import type { ContextManager } from '@devs/context';
-import { sameMessage } from '../../sync.js';
+import { sameMessage } from '../../context/sync.js';
 
 export interface Conversation {
   /** The host's name for it, or `#n` for one told apart by its items. */

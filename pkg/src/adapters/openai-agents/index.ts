@@ -13,7 +13,7 @@ import type {
   ModelRequest, ModelResponse, RunContext,
 } from '@openai/agents';
 import { type Conversation, Conversations } from './conversations.js';
-import { sameMessage } from '../../sync.js';
+import { sameMessage } from '../../context/sync.js';
 import { callNames, fromCore, toCore } from './items.js';
 import { watchedModel } from './model.js';
 import { type OpenAIAgentsContextOptions, type ReadOptions, conversationName, readOptions } from './options.js';

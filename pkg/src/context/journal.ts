@@ -1,0 +1,112 @@
+// A manager's state as its journal (`devs_context_rules::context::journal`): the events
+// that changed it, encoded by the rules, which the engine takes after each call
+// (`ManagerCore.take_journal`) and keeps as base64 chunks, in order. Restoring applies them
+// again (`ManagerCore.apply_journal`), checked whole by the rules first. No method name is
+// stored: the encoding is the rules' own, versioned, and read by every later version.
+//
+// Format 1 (before the journal) kept the rules' calls by name, `[method, ...args]`. It is
+// read here, once, call by call through a fixed table (nothing else is called: `free` is
+// refused like any unknown name), and what it makes is journaled as events from then on.
+import { argumentError } from '../errors/index.js';
+import { decodeBase64 } from '../core/base64.js';
+import type { rules } from '../core/wasm.js';
+
+type Core = InstanceType<typeof rules.ManagerCore>;
+
+/** One call of format 1: the method's name, then its arguments as JSON data. */
+export type LoggedCall = [string, ...unknown[]];
+
+/** Bytes as base64, in Node and browsers alike. */
+export function encodeBase64(bytes: Uint8Array): string {
+  const B = (globalThis as { Buffer?: { from(b: Uint8Array): { toString(e: 'base64'): string } } }).Buffer;
+  if (B) return B.from(bytes).toString('base64');
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}
+
+/** The events applied since the last take, as a base64 chunk; `undefined` when there are none. */
+export function takeJournal(core: Core): string | undefined {
+  const bytes = core.take_journal();
+  // A version byte and a zero count: nothing happened.
+  return bytes.length <= 2 && bytes[1] === 0 ? undefined : encodeBase64(bytes);
+}
+
+/** Applies journal `chunks` (base64) in order; `field` names them in errors. */
+export function applyJournal(core: Core, chunks: readonly string[], field: string): void {
+  chunks.forEach((chunk, i) => {
+    let bytes: Uint8Array;
+    try {
+      bytes = decodeBase64(chunk);
+    } catch {
+      throw argumentError(TypeError, `${field}.events[${i}]`, 'is not base64: it was altered');
+    }
+    core.apply_journal(bytes, `${field}.events[${i}]`);
+  });
+}
+
+const numbers = (v: unknown): v is number[] => Array.isArray(v) && v.every((n) => typeof n === 'number');
+const num = (v: unknown): v is number => typeof v === 'number';
+const idOrNull = (v: unknown): v is string | null | undefined => v === null || v === undefined || typeof v === 'string';
+const lineOrNull = (v: unknown): v is number | null | undefined => v === null || v === undefined || typeof v === 'number';
+
+/** Format 1's calls: each name, the shapes of its arguments, and the call it makes. */
+const V1: Record<string, { args: Array<(v: unknown) => boolean>; run: (core: Core, a: unknown[]) => unknown }> = {
+  append: {
+    args: [numbers, numbers, numbers, numbers, numbers, numbers, numbers],
+    run: (c, a) => {
+      const refused = c.append(Uint8Array.from(a[0] as number[]), Float64Array.from(a[1] as number[]), Uint32Array.from(a[2] as number[]),
+        Uint8Array.from(a[3] as number[]), Uint32Array.from(a[4] as number[]), Float64Array.from(a[5] as number[]), Float64Array.from(a[6] as number[]));
+      if (refused.length) throw new TypeError('does not fit the conversation');
+    },
+  },
+  begin: { args: [], run: (c) => c.begin() },
+  commit: { args: [], run: (c) => c.commit() },
+  plan: { args: [], run: (c) => c.plan() },
+  persisted: { args: [idOrNull, lineOrNull], run: (c, a) => c.persisted((a[0] as string | null) ?? undefined, (a[1] as number | null) ?? undefined) },
+  span_persisted: { args: [idOrNull, lineOrNull], run: (c, a) => c.span_persisted((a[0] as string | null) ?? undefined, (a[1] as number | null) ?? NaN) },
+  group_persisted: { args: [idOrNull, lineOrNull], run: (c, a) => c.group_persisted((a[0] as string | null) ?? undefined, (a[1] as number | null) ?? NaN) },
+  spans_merged: { args: [idOrNull, lineOrNull], run: (c, a) => c.spans_merged((a[0] as string | null) ?? undefined, (a[1] as number | null) ?? NaN) },
+  measured: { args: [num], run: (c, a) => c.measured(a[0] as number) },
+  summarized: { args: [num], run: (c, a) => c.summarized(a[0] as number) },
+  summary_failed: { args: [], run: (c) => c.summary_failed() },
+  no_summarizer: { args: [], run: (c) => c.no_summarizer() },
+  set_tail: { args: [num], run: (c, a) => c.set_tail(a[0] as number) },
+  compact: { args: [], run: (c) => c.compact() },
+  render: { args: [(v) => typeof v === 'boolean'], run: (c, a) => c.render(a[0] as boolean) },
+  // What a build's record said of its time and counter: not the manager's state.
+  ledger: { args: [num, (v) => typeof v === 'string'], run: () => undefined },
+  observe: { args: [num], run: (c, a) => c.observe(a[0] as number) },
+  reset_calibration: { args: [], run: (c) => c.reset_calibration() },
+  recalled: { args: [num, (v) => typeof v === 'string', (v) => v === null || num(v), (v) => v === null || num(v), (v) => typeof v === 'string'],
+    run: (c, a) => c.recalled(a[0] as number, a[1] as string, (a[2] as number | null) ?? NaN, (a[3] as number | null) ?? NaN, a[4] as string) },
+  history_rebuilt: { args: [], run: (c) => c.history_rebuilt() },
+};
+
+/**
+ * Replays a format 1 log into a fresh `core`: every call checked against the table first
+ * (a name it does not know, or an argument of the wrong type, is a TypeError naming it,
+ * before anything is called), then made, which journals it as events.
+ */
+export function replayV1(core: Core, calls: readonly unknown[], field: string): void {
+  const checked = calls.map((call, i) => {
+    if (!Array.isArray(call) || typeof call[0] !== 'string') throw argumentError(TypeError, `${field}.log[${i}]`, 'must be [method, ...args]');
+    const entry = Object.hasOwn(V1, call[0]) ? V1[call[0]] : undefined;
+    if (!entry) throw argumentError(TypeError, `${field}.log[${i}][0]`, `is ${JSON.stringify(call[0])}, not a call a manager makes: the log was altered`);
+    const args = call.slice(1);
+    if (args.length > entry.args.length) throw argumentError(TypeError, `${field}.log[${i}]`, `has ${args.length} arguments, more than ${call[0]} takes`);
+    entry.args.forEach((ok, k) => {
+      if (!ok(args[k]) && !(args[k] === undefined && k >= 1 && call[0] === 'persisted')) {
+        throw argumentError(TypeError, `${field}.log[${i}][${k + 1}]`, `is not an argument ${call[0]} takes`);
+      }
+    });
+    return { entry, args };
+  });
+  checked.forEach(({ entry, args }, i) => {
+    try {
+      entry.run(core, args);
+    } catch (error) {
+      throw argumentError(TypeError, `${field}.log[${i}]`, `is out of place: the log was altered (${error instanceof Error ? error.message : String(error)})`);
+    }
+  });
+}

@@ -1,0 +1,127 @@
+// What `ContextManager`, `ContextSession` and `AgentRunner`'s `bounded` share: reading
+// the engine's options from a host's, and one build, all or nothing. It lives apart so
+// that the manager (which opens sessions) and the session (which builds as a manager
+// does) both import it, and neither imports the other.
+import type { Engine } from './engine.js';
+import { argumentError } from '../errors/index.js';
+import { MemoryStateRepository } from '../stores/memory.js';
+import { ADAPTERS } from '../providers/index.js';
+import { timeoutOption, within } from '../core/timeout.js';
+import { type Adapter, FORMATS } from '../providers/neutral.js';
+import {
+  holder, method, number, object, optionalBoolean, optionalFunction, optionalNumber, optionalString, string, type Bag,
+} from '../core/read.js';
+import { recallTool } from './recall.js';
+import type { ContextBuild, ContextFormat, ContextReminder, LedgerRecord, ContextWarning } from './types.js';
+import type { TokenCounter } from '../seeds/types.js';
+
+const DEFAULT_SUMMARIZER_TIMEOUT_MS = 120_000;
+
+function reminders(value: unknown): ContextReminder[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) throw argumentError(TypeError, 'options.reminders', 'must be an array of { every, text }');
+  return value.map((r, i) => {
+    const field = `options.reminders[${i}]`;
+    const bag = object(field, r);
+    const every = number(`${field}.every`, bag.every);
+    if (!Number.isInteger(every) || every < 1) throw argumentError(RangeError, `${field}.every`, `must be a whole number >= 1, got ${every}`);
+    const text = bag.text;
+    if (typeof text !== 'string' && typeof text !== 'function') throw argumentError(TypeError, `${field}.text`, 'must be a string or a function that returns one');
+    return { every, text: text as ContextReminder['text'] };
+  });
+}
+
+/** @internal The engine's options from a host's (shared with `AgentRunner`'s `bounded`). */
+export function engineOptions(field: string, opts: Bag, adapter: Adapter, defaults: { budget?: number; store?: unknown; counter?: unknown; callbackTimeoutMs?: number } = {}) {
+  const budget = opts.budget === undefined && defaults.budget !== undefined ? defaults.budget : number(`${field}.budget`, opts.budget);
+  const store = opts.store !== undefined ? object(`${field}.store`, opts.store) : ((defaults.store as Bag | undefined) ?? (new MemoryStateRepository() as unknown as Bag));
+  method(store, 'insertRawToolOutput', `${field}.store.insertRawToolOutput`);
+  const timeout = optionalNumber(`${field}.summarizerTimeoutMs`, opts.summarizerTimeoutMs) ?? DEFAULT_SUMMARIZER_TIMEOUT_MS;
+  if (!(timeout > 0)) throw argumentError(RangeError, `${field}.summarizerTimeoutMs`, `must be a number > 0, got ${timeout}`);
+  const pinned = opts.pinned === undefined ? [] : opts.pinned;
+  if (!Array.isArray(pinned)) throw argumentError(TypeError, `${field}.pinned`, 'must be an array of strings');
+  const share = (key: string) => optionalNumber(`${field}.${key}`, opts[key]) ?? NaN;
+  const keepFirst = optionalBoolean(`${field}.keepFirstMessage`, opts.keepFirstMessage);
+  return {
+    field,
+    adapter,
+    budget,
+    shares: Float64Array.from([...['highWater', 'lowWater', 'recentShare', 'partShare', 'summarizerShare'].map(share), keepFirst === undefined ? NaN : Number(keepFirst)]),
+    counter: (opts.countTokens === undefined ? defaults.counter : optionalFunction(`${field}.countTokens`, opts.countTokens)) as TokenCounter | undefined,
+    store,
+    summarizer: opts.summarizer === undefined ? undefined : holder(`${field}.summarizer`, opts.summarizer, ['summarize']),
+    summarizerTimeoutMs: timeout,
+    system: optionalString(`${field}.system`, opts.system),
+    pinned: pinned.map((p, i) => string(`${field}.pinned[${i}]`, p)),
+    cacheControl: optionalBoolean(`${field}.cacheControl`, opts.cacheControl) !== false,
+    calibrate: optionalBoolean(`${field}.calibrate`, opts.calibrate) !== false,
+    recall: optionalBoolean(`${field}.recall`, opts.recall) === true,
+    callbackTimeoutMs: timeoutOption(`${field}.callbackTimeoutMs`, opts.callbackTimeoutMs) ?? defaults.callbackTimeoutMs,
+  };
+}
+
+/** @internal The recall tool of `engine`, which must have been made with `recall: true`. */
+export function recallToolOf(engine: Engine, adapter: Adapter): unknown {
+  if (!engine.recall) throw Object.assign(new Error("the recall tool is off: set options.recall: true, so the requests say how the agent reads a stored text back"), { code: 'ERR_RECALL_OFF' });
+  return recallTool(adapter);
+}
+
+/** @internal What a manager reads from the host's options besides the engine's, once. */
+export function managerParts(opts: Bag) {
+  const format = opts.format;
+  if (typeof format !== 'string' || !(FORMATS as readonly string[]).includes(format)) {
+    throw argumentError(TypeError, 'options.format', `must be one of ${FORMATS.map((f) => `'${f}'`).join(', ')}, got ${typeof format === 'string' ? JSON.stringify(format) : typeof format}`);
+  }
+  return {
+    opts,
+    format: format as ContextFormat,
+    adapter: ADAPTERS[format as ContextFormat](opts),
+    onLedger: optionalFunction('options.onLedger', opts.onLedger) as ((record: LedgerRecord) => void) | undefined,
+    onWarning: optionalFunction('options.onWarning', opts.onWarning) as ((warning: ContextWarning) => void) | undefined,
+    reminders: reminders(opts.reminders),
+    timeoutMs: timeoutOption('options.callbackTimeoutMs', opts.callbackTimeoutMs),
+  };
+}
+
+/** @internal The host's callbacks a build calls, besides the engine's. */
+export interface Hooks {
+  adapter: Adapter;
+  reminders: ContextReminder[];
+  timeoutMs: number | undefined;
+  onLedger: ((record: LedgerRecord) => void) | undefined;
+  onWarning: ((warning: ContextWarning) => void) | undefined;
+  /** Runs first inside the build's journal (a shared session takes in queued appends). */
+  before?: () => void;
+}
+
+/**
+ * @internal One build, all or nothing: the reminders due, the request, the host's
+ * callbacks, then the commit. A callback that fails takes back everything.
+ */
+export async function buildOnce<Message>(engine: Engine, hooks: Hooks): Promise<ContextBuild<Message>> {
+  const started = performance.now();
+  engine.begin();
+  try {
+    hooks.before?.();
+    await remind(engine, hooks);
+    const { request, record, warnings } = await engine.build(started);
+    hooks.onLedger?.(record);
+    if (hooks.onWarning) for (const w of warnings) hooks.onWarning(w);
+    engine.commit(record);
+    return { ...request, tokens: record.tokens, ledger: record } as ContextBuild<Message>;
+  } catch (error) {
+    engine.rollback();
+    throw error;
+  }
+}
+
+/** Appends the reminders due at this request, inside its journal. */
+async function remind(engine: Engine, hooks: Hooks): Promise<void> {
+  const request = engine.requestCount + 1;
+  for (const [i, r] of hooks.reminders.entries()) {
+    if (request % r.every !== 0) continue;
+    const field = `options.reminders[${i}].text`;
+    const text = string(typeof r.text === 'function' ? `${field}()` : field, typeof r.text === 'function' ? await within(hooks.timeoutMs, r.text(), field) : r.text);
+    engine.append([hooks.adapter.reminder!(text)], () => field);
+  }
+}

@@ -1,0 +1,272 @@
+// `ContextManager`: provider-native messages in, a bounded, cache-stable request out. It
+// reads the host's options once and runs the engine (`engine.ts`) one build at a time.
+import { Engine } from './engine.js';
+import { ReentrantCallError, argumentError } from '../errors/index.js';
+import { live } from '../core/lifetime.js';
+import { turnScope } from '../core/wasm.js';
+import type { Adapter } from '../providers/neutral.js';
+import { object } from '../core/read.js';
+import { readSnapshot, toSnapshot } from './snapshot.js';
+import { readOptions, recallAnswer, recallText } from './recall.js';
+import { MessagePrints } from './sync.js';
+import { ContextSession } from './session/session.js';
+import { buildOnce, engineOptions, managerParts, recallToolOf } from './kernel.js';
+import type { ContextBuild, ContextFormat, ContextReminder, LedgerRecord, ContextManagerOptions, ContextSessionOptions, ContextSnapshot, ContextWarning, RecallOptions } from './types.js';
+
+/**
+ * Keeps a coding agent's conversation inside a token budget, in its provider's own
+ * message shape, with the provider's prompt cache kept. `append` the messages you send
+ * and receive, exactly as you have them; `await build()` before each model call, and pass
+ * its `system` and `messages` straight to your SDK; `recordUsage` the usage it returns.
+ *
+ * Every request is at most `budget` tokens. Between compactions a request is the previous
+ * one plus what you appended, so the provider reads it from its cache. When a request
+ * passes `highWater` (75% of the budget), one compaction brings it under `lowWater` (25%):
+ * old tool outputs and texts are stored whole, then replaced by a line naming their store
+ * id; then the oldest turns are summarized (or dropped, without a summarizer). Every tool
+ * call keeps its result; signed thinking is never edited.
+ * @example
+ * import { ContextManager } from '@devs/context';
+ * import { createTokenCounter } from '@devs/context/tokenizers';
+ *
+ * // Your Anthropic client: `new Anthropic()` from '@anthropic-ai/sdk'.
+ * declare const client: { messages: { create(request: object): Promise<{ content: object[]; usage: object }> } };
+ * const context = new ContextManager({ format: 'anthropic', budget: 150_000, countTokens: createTokenCounter('o200k_base'), system: 'You are a coding agent.' });
+ * context.append({ role: 'user', content: 'Make the parser tests pass' });
+ * const { system, messages } = await context.build();
+ * const response = await client.messages.create({ model: 'claude-sonnet-4-6', max_tokens: 4096, system, messages });
+ * context.append({ role: 'assistant', content: response.content });
+ * context.recordUsage(response.usage);
+ */
+export class ContextManager<Message = unknown> {
+  #engine: Engine | null;
+  readonly #adapter: Adapter;
+  readonly #onLedger: ((record: LedgerRecord) => void) | undefined;
+  readonly #onWarning: ((warning: ContextWarning) => void) | undefined;
+  readonly #reminders: ContextReminder[];
+  readonly #timeoutMs: number | undefined;
+  readonly #format: ContextFormat;
+  /** Builds run one after another. */
+  #tail: Promise<unknown> = Promise.resolve();
+  /** Builds called and not yet settled. */
+  #building = 0;
+  /** The engine's options, to make it anew when a framework's list is taken in again. */
+  readonly #engineOptions: ReturnType<typeof engineOptions>;
+  /** The messages `sync` took in, by print. */
+  readonly #prints = new MessagePrints();
+
+  /**
+   * @throws {TypeError} naming the option of the wrong type; an unknown `format` lists the formats.
+   * @throws {RangeError} for a `budget` under 1000 or one that cannot hold `system`, `pinned` and the summary's reserve, naming each size.
+   */
+  constructor(options: ContextManagerOptions) {
+    const parts = managerParts(object('options', options));
+    this.#format = parts.format;
+    this.#adapter = parts.adapter;
+    this.#onLedger = parts.onLedger;
+    this.#onWarning = parts.onWarning;
+    this.#reminders = parts.reminders;
+    this.#timeoutMs = parts.timeoutMs;
+    this.#engineOptions = engineOptions('options', parts.opts, this.#adapter);
+    this.#engine = new Engine(this.#engineOptions);
+  }
+
+  /**
+   * Takes in a framework's whole message list, as it hands it over at every model call (the
+   * AI SDK's prompt, a LangChain agent's state, the Agents SDK's input): the messages new
+   * since the last `sync` are appended. A list that no longer begins with the messages taken
+   * in (the framework removed or replaced one) is taken in anew, and the next build's ledger
+   * says so (`history-rebuilt`); nothing invalid is ever sent. Messages are compared by
+   * content, so a framework that makes new objects each call costs nothing more.
+   * @throws {TypeError} as `append`, naming the message; nothing is taken in.
+   */
+  sync(messages: readonly Message[]): void {
+    const engine = live(this.#engine, 'ContextManager');
+    if (!Array.isArray(messages)) throw argumentError(TypeError, 'messages', 'must be an array of messages');
+    if (this.#building > 0) throw Object.assign(new Error('ContextManager.sync() was called while a build is in flight; await the build first'), { code: 'ERR_BUILD_IN_FLIGHT' });
+    // Taken in by `append` or restored from a snapshot: trusted to be the list's first.
+    const held = engine.core.message_count;
+    if (this.#prints.length === 0 && held > 0) this.#prints.trust(Math.min(held, messages.length), messages);
+    const plan = this.#prints.plan(messages);
+    const field = (i: number) => `messages[${i}]`;
+    if ('append' in plan) {
+      const fresh = messages.slice(plan.append);
+      if (fresh.length) engine.append(fresh, (i) => field(plan.append + i));
+      this.#prints.took(messages, plan.append);
+      return;
+    }
+    // Anew, in a new engine: the old one stays if a message is refused.
+    const next = new Engine(this.#engineOptions);
+    try {
+      next.append(messages, field);
+    } catch (error) {
+      next.core.free();
+      throw error;
+    }
+    next.records.push(...engine.records);
+    next.core.history_rebuilt();
+    engine.core.free();
+    this.#engine = next;
+    this.#prints.clear();
+    this.#prints.took(messages, 0);
+  }
+
+  /**
+   * Appends messages you sent or received, exactly as you have them: one message or an
+   * array. All or none: a message that does not fit its format (a tool result in an
+   * `anthropic` assistant message, a result whose call is not in the assistant message
+   * before it) is a TypeError naming its index and field, and nothing is appended.
+   */
+  append(message: Message | Message[]): void {
+    const engine = live(this.#engine, 'ContextManager');
+    const list: unknown[] = Array.isArray(message) ? message : [message];
+    engine.append(list, (i) => (Array.isArray(message) ? `messages[${i}]` : 'message'));
+  }
+
+  /**
+   * The request to send now: `{ system?, messages, tokens, ledger }`, valid for the
+   * provider and at most `budget` tokens. Builds run one at a time, in call order. A
+   * callback that fails (the counter, `onLedger`, `onWarning`) rejects with its error and
+   * changes nothing; a store or summarizer that fails falls back, with a warning.
+   */
+  build(): Promise<ContextBuild<Message>> {
+    let engine: Engine;
+    try {
+      engine = live(this.#engine, 'ContextManager');
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (turnScope?.inside(this)) return Promise.reject(new ReentrantCallError('ContextManager.build'));
+    this.#building++;
+    const run = this.#tail.then(() => (turnScope ? turnScope.run(this, () => this.#build(engine)) : this.#build(engine)))
+      .finally(() => this.#building--);
+    this.#tail = run.catch(() => undefined);
+    return run;
+  }
+
+  /**
+   * The manager as JSON data, to store and give to `ContextManager.restore` after a crash
+   * or in another process: its next `build()` is the one this manager would give. Raw
+   * outputs stay in the store. Taken between builds: during one it throws, so await the
+   * build first.
+   * @throws {Error} during a build.
+   * @throws {TypeError} for a `vscode` message with a part JSON cannot hold (a data part), naming it: text, tool call and tool result parts are kept, and come back as the `vscode` module's own classes.
+   */
+  snapshot(): ContextSnapshot {
+    const engine = live(this.#engine, 'ContextManager');
+    if (this.#building > 0) throw Object.assign(new Error('ContextManager.snapshot() was called while a build is in flight; await the build, then take the snapshot'), { code: 'ERR_BUILD_IN_FLIGHT' });
+    return toSnapshot(engine.state(), this.#format, engine.config);
+  }
+
+  /**
+   * A manager made from `snapshot`, with the same options as the one that took it (the
+   * callbacks may be new ones): its next `build()` is byte for byte the one the first
+   * manager would have given. No callback is called: a summary already paid for is not
+   * asked for again, and the store is not touched.
+   * @throws {Error} for a snapshot newer than this package, naming both versions.
+   * @throws {TypeError} naming the first field of a snapshot that is altered or cut short, or whose format or config differs from `options`.
+   */
+  static restore<M = unknown>(snapshot: ContextSnapshot, options: ContextManagerOptions): ContextManager<M> {
+    const manager = new ContextManager<M>(options);
+    const engine = manager.#engine as Engine;
+    engine.restore(readSnapshot(snapshot, manager.#format, engine.config), 'snapshot');
+    return manager;
+  }
+
+  /**
+   * Opens the session `sessionId` in `store`, or creates it: a manager written ahead, whose
+   * `append`, `build` and `recordUsage` resolve once the call is in the store. A process
+   * killed at any point opens the session again and goes on from its last acknowledged
+   * call, with no summary asked for twice.
+   * @throws {SessionConflictError} when the session is already open in this process.
+   * @throws {TypeError} naming the option that differs from the session's (`options.format`, `options`).
+   * @example
+   * import { ContextManager } from '@devs/context';
+   * import { SqliteStateRepository } from '@devs/context/sqlite';
+   *
+   * const store = new SqliteStateRepository('state.sqlite');
+   * const context = await ContextManager.open({ sessionId: 'task-42', store, format: 'openai-chat', budget: 100_000 });
+   * await context.append({ role: 'user', content: 'Make the parser tests pass' });
+   * const { messages } = await context.build();
+   * console.log(messages.length, context.version); // 1 2: two calls written
+   * await context.close();
+   */
+  static open<M = unknown>(options: ContextSessionOptions): Promise<ContextSession<M>> {
+    try {
+      return ContextSession.open<M>(options);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /**
+   * Records the provider's usage of the request last built, as its SDK returns it: it
+   * feeds the calibration and the ledger's observed cache figures. A usage of the wrong
+   * shape is a TypeError naming the field, and changes nothing.
+   */
+  recordUsage(usage: unknown): void {
+    const engine = live(this.#engine, 'ContextManager');
+    engine.observe(this.#adapter.usage(usage, 'usage'));
+  }
+
+  /** The next build compacts, whatever the request's size. */
+  compact(): void {
+    live(this.#engine, 'ContextManager').core.compact();
+  }
+
+  /** Forgets what the provider reported: requests are counted as ours until new reports come. */
+  resetCalibration(): void {
+    live(this.#engine, 'ContextManager').core.reset_calibration();
+  }
+
+  /** How the provider's reported input tokens relate to ours: `provider ≈ overhead + ratio × ours`. */
+  get calibration(): { overhead: number; ratio: number; samples: number } {
+    return live(this.#engine, 'ContextManager').calibration;
+  }
+
+  /** Every request's ledger record so far, oldest first. */
+  get ledger(): LedgerRecord[] {
+    return live(this.#engine, 'ContextManager').records.slice();
+  }
+
+  /**
+   * The recall tool's definition in this manager's provider shape (an Anthropic tool, an
+   * OpenAI function tool, an AI SDK tool, a `LanguageModelChatTool`), to pass with your
+   * own tools. Its name is `'recall'`: answer the model's calls of it with `recall(call)`.
+   * @throws {Error} without `options.recall: true`: the requests would not say the tool is there.
+   */
+  get recallTool(): unknown {
+    return recallToolOf(live(this.#engine, 'ContextManager'), this.#adapter);
+  }
+
+  /**
+   * Answers the model's call of the recall tool (a `tool_use` block, a `tool_calls` entry, a
+   * `function_call` item, a `tool-call` part, a `LanguageModelToolCallPart`) with the message
+   * to append: a page of the stored text it names, the lines holding its query, or a note
+   * the model can read (an id of another conversation, one unknown, a page it already has).
+   * Given an id instead, resolves to the text itself: a page at most a share of the budget.
+   * @throws {TypeError} for a call of another tool, or not a call at all, naming the field.
+   */
+  recall(call: unknown): Promise<Message>;
+  recall(id: string, options?: RecallOptions): Promise<string>;
+  recall(call: unknown, options?: RecallOptions): Promise<unknown> {
+    try {
+      const engine = live(this.#engine, 'ContextManager');
+      if (typeof call === 'string') return recallText(engine, call, readOptions(options, 'options'));
+      return recallAnswer(engine, this.#adapter, call);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /** Frees the manager's wasm state now; it is also reclaimed when collected. */
+  free(): void {
+    this.#engine?.core.free();
+    this.#engine = null;
+  }
+
+  #build(engine: Engine): Promise<ContextBuild<Message>> {
+    const hooks = { adapter: this.#adapter, reminders: this.#reminders, timeoutMs: this.#timeoutMs, onLedger: this.#onLedger, onWarning: this.#onWarning };
+    return buildOnce<Message>(engine, hooks);
+  }
+}

@@ -1,0 +1,256 @@
+// The shapes of `ContextManager` and `ContextSession`: options, the request a build
+// returns, its ledger and warnings, snapshots. The Rust rules are checked against the
+// ledger's (crates/rules/tests/shapes.rs).
+import type { TokenCounter, SummarizerClient } from '../seeds/types.js';
+import type { StateRepository, SessionStore } from '../stores/types.js';
+
+/** The provider shape a `ContextManager` takes and returns messages in. */
+export type ContextFormat = 'anthropic' | 'openai-chat' | 'openai-responses' | 'ai-sdk' | 'vscode';
+
+/** The classes of the `vscode` module a `ContextManager` with format `'vscode'` builds messages with. */
+export interface VscodeLanguageModelApi {
+  // `never[]`: any array of the module's own part types is taken, as `typeof import('vscode')` declares them.
+  LanguageModelChatMessage: new (role: number, content: never[], name?: string) => unknown;
+  LanguageModelChatMessageRole: { User: number; Assistant: number };
+  LanguageModelTextPart: new (value: string) => unknown;
+  LanguageModelToolCallPart: new (callId: string, name: string, input: object) => unknown;
+  LanguageModelToolResultPart: new (callId: string, content: never[]) => unknown;
+}
+
+/** Options of `ContextManager`. */
+export interface ContextManagerOptions {
+  /** The provider shape of the messages: `'anthropic'`, `'openai-chat'`, `'openai-responses'`, `'ai-sdk'` or `'vscode'`. */
+  format: ContextFormat;
+  /** The bound on every request, in tokens, a whole number >= 1000: the provider's count, through the calibration. */
+  budget: number;
+  /** Counts a text's tokens. Default `countTokens` (length / 4); `createTokenCounter('o200k_base')` from `@devs/context/tokenizers` counts exactly. */
+  countTokens?: TokenCounter;
+  /** Where texts are stored whole before they are masked or cut. Default: a new `MemoryStateRepository`. A store that fails does not fail a build: that text is cut instead, with a warning. */
+  store?: StateRepository;
+  /** Summarizes the oldest turns when masking is not enough (an object with `summarize`, or that function). Without one, they are dropped. One that throws, rejects, times out or returns an empty text does not fail a build: the oldest turns are dropped instead, with a warning. */
+  summarizer?: SummarizerClient | SummarizerClient['summarize'];
+  /** Milliseconds a summarizer may take before it counts as failed. Default 120,000. */
+  summarizerTimeoutMs?: number;
+  /** Your system prompt: first in every request, never cut. */
+  system?: string;
+  /** Texts every request carries after the system prompt, never cut or summarized (the TAS and PRD summaries, say). */
+  pinned?: string[];
+  /** Receives each request's ledger record as it is built. A throw fails that build, and changes nothing. */
+  onLedger?: (record: LedgerRecord) => void;
+  /** Receives each warning of a build (a store or summarizer that failed, with its `error`). A throw fails that build, and changes nothing. */
+  onWarning?: (warning: ContextWarning) => void;
+  /** Place Anthropic `cache_control` breakpoints (at most 4) where they pay. Default true. */
+  cacheControl?: boolean;
+  /** Learn the provider's count from `recordUsage`. Default true. */
+  calibrate?: boolean;
+  /** A request past this share of the budget is compacted. Default 0.75. */
+  highWater?: number;
+  /** A compaction brings the request down to this share of the budget. Default 0.25. */
+  lowWater?: number;
+  /** The newest messages a compaction keeps whole, as a share of the budget. Default 0.1, at most 0.5. */
+  recentShare?: number;
+  /** The largest share of the budget one text may take before it is cut, head and tail. Default 0.15, at most 0.25. */
+  partShare?: number;
+  /** No summarizer prompt exceeds this share of the budget. Default 0.4. */
+  summarizerShare?: number;
+  /**
+   * Give the agent the recall tool: pass `recallTool` with your tools and answer its calls
+   * with `recall(call)`. The index of stored texts then tells the model how to read one
+   * back. Default false.
+   */
+  recall?: boolean;
+  /**
+   * Keep the opening user message (where most agents put the task) in every request, before
+   * the summary, while the turns after it are folded away. Default true; false lets it be
+   * summarized or dropped like any other turn.
+   */
+  keepFirstMessage?: boolean;
+  /** For format `'vscode'`: the extension's `vscode` module, whose classes the messages are built with. */
+  vscode?: VscodeLanguageModelApi;
+  /**
+   * Milliseconds the store and a reminder's text function may take. A store past it falls
+   * back (the text is cut, with a warning); a reminder past it rejects the build with a
+   * `CallbackTimeoutError`, and nothing changes. No bound by default; the summarizer has
+   * its own, `summarizerTimeoutMs`.
+   */
+  callbackTimeoutMs?: number;
+  /**
+   * Texts re-sent on a schedule, such as the TAS and PRD summaries every 5 requests and
+   * the specs every 10: each is appended at the tail of request `every`, `2 × every`, …,
+   * as a system message where the provider takes one mid-conversation (`openai-chat`,
+   * `openai-responses`), a user message otherwise. It joins the conversation there, so
+   * the top of the request never changes for it. `text` may be a function, called when
+   * due; one that throws or rejects fails that build, and changes nothing.
+   */
+  reminders?: ContextReminder[];
+}
+
+/**
+ * A tool as a framework or provider is told of it, with no shape of its own: `recallSpec()`
+ * gives the recall tool this way, for a framework the package has no adapter for.
+ */
+export interface ToolSpec {
+  /** The tool's name, `recall` for the recall tool. */
+  name: string;
+  /** What the model reads of when to call it. */
+  description: string;
+  /** Its input, as a JSON Schema object. */
+  parameters: Record<string, unknown>;
+}
+
+/** What `recall(id, options)` reads of a stored text: a page, or the lines that hold `query`. */
+export interface RecallOptions {
+  /** The first character to read (UTF-16 units, as JS counts a string's length). Default 0. */
+  offset?: number;
+  /** How many characters to read at most. Default: as many as one answer holds, a share of the budget. */
+  length?: number;
+  /** Only the lines that contain this text, case-insensitive, with their line numbers. */
+  query?: string;
+}
+
+/** A text `ContextManager` re-sends every `every` requests (see `ContextManagerOptions.reminders`). */
+export interface ContextReminder {
+  /** Every how many requests, a whole number >= 1. */
+  every: number;
+  /** The text, or a function that returns it (or a promise of it) when due. */
+  text: string | (() => string | Promise<string>);
+}
+
+/** A message as a snapshot keeps it: the message, the texts shown for its parts, and the parts written into it. */
+export interface KeptMessage {
+  source: unknown;
+  shown?: Record<string, string>;
+  baked?: number[];
+}
+
+/**
+ * A `ContextManager` between builds, as JSON data (`manager.snapshot()`), to make the same
+ * manager again with `ContextManager.restore`: the history with its masks, the summary,
+ * the calibration and the ledger. Raw outputs stay in the store; the snapshot holds their
+ * ids. Store it as it is (`JSON.stringify`): it is checked when restored, and one altered
+ * or cut short is refused.
+ */
+export interface ContextSnapshot {
+  /** The snapshot's own version: 2 (1, the rules' calls by name, is read still). A newer one is refused, naming both versions. */
+  version: number;
+  format: ContextFormat;
+  /** Which budget, shares, system prompt and pinned texts the manager had: `restore` needs the same. */
+  config: string;
+  /** The rules' state, in their own encoding (base64): what `restore` makes them from, with no callback called. */
+  rules?: string;
+  /** Events of the rules' journal after `rules`, in their encoding (base64): none in a snapshot, some in a session's checkpoint. */
+  events?: string[];
+  /** How many ledger records came before `ledger[0]`: a snapshot keeps the last few. */
+  ledgerFrom?: number;
+  /** Version 1: the rules' calls that made their state. */
+  log?: unknown[][];
+  /** A check of all the rest, with keys in any order: a snapshot altered or cut short is refused. */
+  check: string;
+  /**
+   * Each message as the manager keeps it; `null`, or in a run of them their count: behind
+   * the summary, released. A snapshot's size follows what is live, not the session's age.
+   */
+  messages: Array<KeptMessage | null | number>;
+  /** Each tool call's id and name, in order; a count: that many calls folded away, let go. */
+  calls: Array<[string, string] | number>;
+  summary: string;
+  tail: string;
+  ledger: LedgerRecord[];
+  /** The index line of each text the manager stored, by store id. */
+  lines?: Record<string, string>;
+}
+
+/** Options of `ContextManager.open`: a manager's, and the session to keep it in. */
+export interface ContextSessionOptions extends Omit<ContextManagerOptions, 'store'> {
+  /** The session's name in the store: created on first open, resumed after. */
+  sessionId: string;
+  /**
+   * Workers in several processes share the session: `append` queues its messages (the next
+   * build by any worker takes them in, in queue order), and one worker at a time builds, so
+   * each compaction asks the summarizer once. Default false: one worker owns the session,
+   * and another's call on it is a `SessionConflictError`.
+   */
+  shared?: boolean;
+  /** Keeps the session, and the texts it stores whole (`SqliteStateRepository`, `PostgresStateRepository`). */
+  store: SessionStore;
+}
+
+/** What `ContextManager.build` returns: a request to pass straight to the provider's SDK. */
+export interface ContextBuild<Message = unknown> {
+  /** Anthropic's `system` (a string, or text blocks with a cache breakpoint); other formats carry the system prompt in `messages`. */
+  system?: string | Array<{ type: 'text'; text: string; cache_control?: { type: 'ephemeral' } }>;
+  /** The request's messages (Responses API: input items), in the provider's own shape. */
+  messages: Message[];
+  /** The request's tokens as the provider is expected to count them: at most the budget. */
+  tokens: number;
+  /** What the manager did for this request, and what it is expected to cost. */
+  ledger: LedgerRecord;
+}
+
+/** Something a build could not do as asked, and fell back from. */
+export interface ContextWarning {
+  /** The request it happened in (1-based). */
+  request: number;
+  /** `'store-failed'`, `'summarizer-failed'`, `'summary-over-cap'`, `'summary-dropped'`, `'squeezed'`, `'deferred'`, `'open-loop-thinking-dropped'`, `'user-text-dropped'`, `'usage-set-aside'` or `'history-rebuilt'`. */
+  code: string;
+  /** What happened, with the host's error in parentheses where a callback failed. */
+  message: string;
+  /** What the store or summarizer threw or rejected with, as it was. */
+  error?: unknown;
+}
+
+/** A range of messages `from..to`, by their index in the conversation (0-based, as appended). */
+export interface MessageSpan {
+  from: number;
+  to: number;
+}
+
+/**
+ * One request's record (a `ContextManager`'s, or a bounded `AgentRunner` turn's): what it
+ * holds, what a compaction did and why, and what it is expected to cost with the
+ * provider's prompt cache.
+ */
+export interface LedgerRecord {
+  /** 1-based. */
+  request: number;
+  /** The bound this request had to fit. */
+  budget: number;
+  /** As the provider is expected to count them; at most `budget`. */
+  tokens: number;
+  /** By the manager's counter: the sum of `sections`. */
+  rawTokens: number;
+  /** Tokens of each part of the request, by the manager's counter. */
+  sections: { system: number; pinned: number; summary: number; history: number; appended: number; framing: number };
+  /** The prompt cache: tokens expected to be read from it (the prefix shared with the previous request) and written to it, what the provider reported (`recordUsage`), this request's input cost in uncached-token units (reads 0.1, writes 1.25), and the session's so far relative to sending every request uncached. */
+  cache: { read: number; write: number; observedRead: number | null; observedWrite: number | null; cost: number; sessionRelativeCost: number };
+  /** Set when a compaction ran for this request: why, the tokens before and after, the marks, how far below the high water mark it brought the request, the earliest message it edited, the messages it kept, summarized or dropped, and the store ids of what it masked. */
+  compaction: {
+    trigger: 'highWater' | 'asked';
+    before: number;
+    after: number;
+    highWater: number;
+    lowWater: number;
+    belowTrigger: number;
+    editFrom: number | null;
+    kept: MessageSpan | null;
+    summarized: MessageSpan | null;
+    dropped: MessageSpan | null;
+    masked: string[];
+    /** Store ids the index of folded texts names now that it did not before. */
+    indexed: string[];
+    summarizerChunks: number;
+    largestSummarizerPrompt: number;
+  } | null;
+  /** Texts too large for their share, stored and cut the first time they were sent. */
+  cut: number;
+  /** Signed thinking blocks left out because an edit came before them. */
+  thinkingDropped: number;
+  /** What the manager could not do as asked. */
+  warnings: Array<{ code: string; message: string }>;
+  /** The calibration when the request was built (see `ContextManager.calibration`). */
+  calibration: { overhead: number; ratio: number; samples: number };
+  /** The counter's name, or `length/4`. */
+  counter: string;
+  /** Milliseconds spent building the request. */
+  ms: number;
+}

@@ -1,0 +1,257 @@
+// Seed 002: `applyContextManagement`. The order and every decision are the rules'
+// (`devs_context_rules::management`): this loop only does what the machine asks, and
+// answers. Nothing the caller passed in is mutated: on success `context.turns` and
+// `context.pendingToolOutputs` are replaced with new arrays, and on failure the context
+// is left exactly as it was.
+import { checked } from '../errors/index.js';
+import { frameText } from '../core/frame.js';
+import { array, callMethod, holder, joinTexts, number, object, probe, string, type Bag } from '../core/read.js';
+import { countAll, countEach, count, counterOption, sum } from '../tokens/count.js';
+import type { AgentTurn, AppliedContextResult, ComposedWindow, ContextManagementDeps, OrchestratorContext, TokenCounter } from './types.js';
+import { readBudget } from './window-composer.js';
+import { DUE_ALL, ToolOutputPruner } from './pruners.js';
+import { within } from '../core/timeout.js';
+import { rules } from '../core/wasm.js';
+
+
+/**
+ * Summary turns this package made: a context holding only one of them is already pruned,
+ * whatever a host's `shouldPrune` says, so a second call never prunes again.
+ */
+const summaryTurns = new WeakSet<object>();
+
+/** One checked call: the context's members and the deps, read once. */
+export interface Job {
+  context: Bag;
+  turns: unknown[];
+  outputs: unknown[];
+  totalBudget: number;
+  composer: Bag;
+  pruner: Bag;
+  toolPruner: Bag;
+  repo: Bag;
+  logger: Bag | undefined;
+  counter: TokenCounter | undefined;
+  /** Milliseconds each awaited callback may take (the runner's `callbackTimeoutMs`); none for `applyContextManagement`. */
+  timeoutMs?: number;
+}
+
+/** What one run produced: the seed's result and, for the runner, the composed window. */
+export interface Applied {
+  result: AppliedContextResult;
+  composed: ComposedWindow;
+}
+
+const STRING_MEMBERS = ['goal', 'map', 'plan', 'tas', 'currentObservation'] as const;
+
+export function prepare(context: unknown, deps: unknown, at = 'context'): Job {
+  const ctx = object(at, context);
+  const d = object('deps', deps);
+  const turns = array(`${at}.turns`, ctx.turns);
+  const outputs = array(`${at}.pendingToolOutputs`, ctx.pendingToolOutputs);
+  array(`${at}.envelopes`, ctx.envelopes);
+  for (const key of STRING_MEMBERS) string(`${at}.${key}`, ctx[key]);
+  const totalBudget = readBudget(`${at}.budget`, ctx.budget)[0];
+  const logger = d.logger === undefined ? undefined : holder('deps.logger', d.logger, ['warn']);
+  return {
+    context: ctx,
+    turns,
+    outputs,
+    totalBudget,
+    composer: holder('deps.composer', d.composer, ['compose']),
+    pruner: holder('deps.pruner', d.pruner, ['shouldPrune', 'prune']),
+    toolPruner: holder('deps.toolOutputPruner', d.toolOutputPruner, ['shouldTruncate', 'persistRaw', 'truncate']),
+    repo: object('deps.stateRepository', d.stateRepository),
+    logger,
+    counter: counterOption('deps.countTokens', d.countTokens),
+  };
+}
+
+/**
+ * Runs the seed's context management on `context`, in the seed's order: (1) count the
+ * turns' tokens, (2) compose the window, (3) prune if needed, (4) persist then truncate
+ * each due tool output, (5) recount. A failed `persistRaw` keeps that output whole and
+ * warns; a summary too large to end the pruning is replaced by a deterministic cut of the
+ * newest turns (the loop guard), never leaving a tool result without its call.
+ * @example
+ * import {
+ *   applyContextManagement, ContextPruner, createDefaultWindowBudget, ToolOutputPruner, WindowComposer,
+ *   type OrchestratorContext,
+ * } from '@devs/context';
+ * import { SqliteStateRepository } from '@devs/context/sqlite';
+ *
+ * const budget = createDefaultWindowBudget();
+ * const context: OrchestratorContext = {
+ *   turns: agentTurns, goal: 'Make the parser tests pass', map: 'src/parser.rs', plan: '1. fix the lexer',
+ *   tas: tasSummary, currentObservation: '', envelopes: [envelope], pendingToolOutputs: [entry], budget,
+ * };
+ * const { windowUsedTokens, prunedOccurred, truncatedOutputCount } = await applyContextManagement(context, {
+ *   composer: new WindowComposer(budget),
+ *   pruner: new ContextPruner({ summarize: (prompt) => llm.generate(prompt) }),
+ *   toolOutputPruner: new ToolOutputPruner(),
+ *   stateRepository: new SqliteStateRepository(),
+ * });
+ */
+export function applyContextManagement(context: OrchestratorContext, deps: ContextManagementDeps): Promise<AppliedContextResult> {
+  let job: Job;
+  try {
+    job = prepare(context, deps);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  return run(job).then((applied) => applied.result);
+}
+
+export async function run(job: Job): Promise<Applied> {
+  const { context, turns, outputs, counter } = job;
+  // (1) count
+  const turnTokens = countEach(counter, turns, 'content', 'context.turns');
+  const alreadyPruned = turns.length === 1 && summaryTurns.has(turns[0] as object);
+  const done = Uint8Array.from(outputs, (o) => (isTruncated(o) ? 1 : 0));
+  const ratio = rules.loopGuardRatio(typeof job.pruner.saturationRatio === 'number' ? job.pruner.saturationRatio : undefined);
+  const machine = checked(() => new rules.Management(job.totalBudget, ratio, turnTokens, alreadyPruned, done));
+  try {
+    let newTurns: unknown[] = turns.slice();
+    const newOutputs: unknown[] = outputs.slice();
+    let composed: Bag | undefined;
+    let summary = '';
+    let persistError = '';
+    // What the machine needs next: the rules' own codes.
+    const {
+      Compose: COMPOSE, ShouldPrune: SHOULD_PRUNE, Prune: PRUNE, KeepSummary: KEEP_SUMMARY, Roles: ROLES, KeepNewest: KEEP_NEWEST,
+      KeepCut: KEEP_CUT, ShouldTruncate: SHOULD_TRUNCATE, Persist: PERSIST, WarnPersistFailed: WARN_PERSIST_FAILED,
+      Truncate: TRUNCATE, Recount: RECOUNT, Done: DONE,
+    } = rules.ManagementNeed;
+    let need = machine.start();
+    for (;;) {
+      // A need is `code + 16 * argument` (see `packed` in src/management.rs).
+      const code = need % 16;
+      const a = (need - code) / 16;
+      switch (code) {
+        case COMPOSE:
+          composed = object('composer.compose()', await within(job.timeoutMs, callMethod(job.composer, 'compose', 'deps.compose', [context.goal, context.map, context.envelopes]), 'deps.composer.compose'));
+          need = machine.composed(number('composer.compose().totalTokensUsed', composed.totalTokensUsed));
+          break;
+        case SHOULD_PRUNE:
+          need = machine.should_prune(Boolean(await within(job.timeoutMs, callMethod(job.pruner, 'shouldPrune', 'deps.pruner.shouldPrune', [machine.tokens, context.budget]), 'deps.pruner.shouldPrune')));
+          break;
+        case PRUNE: {
+          const pruned = object('pruner.prune()', await within(job.timeoutMs, callMethod(job.pruner, 'prune', 'deps.prune', [context.turns, context.plan, context.tas, context.currentObservation]), 'deps.pruner.prune'));
+          summary = string('pruner.prune().summary', pruned.summary);
+          need = machine.pruned(count(counter, summary, 'pruner.prune().summary'));
+          break;
+        }
+        case KEEP_SUMMARY: {
+          const turn = agentTurn('user', summary);
+          summaryTurns.add(turn);
+          newTurns = [turn];
+          need = machine.kept();
+          break;
+        }
+        case ROLES: {
+          const roles = turns.map((t, i) => string(`context.turns[${i}].role`, object(`context.turns[${i}]`, t).role));
+          const [joined, lens] = joinTexts(roles);
+          need = checked(() => machine.roles(joined, lens));
+          break;
+        }
+        case KEEP_NEWEST:
+        case KEEP_CUT:
+          newTurns = code === KEEP_NEWEST ? turns.slice(a) : turns.slice(a).map((t) => cutTurn(t as AgentTurn, machine.share));
+          warn(job, frameText(machine.loop_guard_warning(), []));
+          need = machine.kept();
+          break;
+        case SHOULD_TRUNCATE:
+          if (ownPruner(job.toolPruner)) {
+            // This package's pruner decides every output in one crossing, as it would one by one.
+            need = machine.should_truncate_all((job.toolPruner as unknown as ToolOutputPruner)[DUE_ALL](outputs, done));
+            break;
+          }
+          need = machine.should_truncate(Boolean(await within(job.timeoutMs, callMethod(job.toolPruner, 'shouldTruncate', 'deps.toolOutputPruner.shouldTruncate', [outputs[a]]), 'deps.toolOutputPruner.shouldTruncate')));
+          break;
+        case PERSIST:
+          try {
+            await within(job.timeoutMs, callMethod(job.toolPruner, 'persistRaw', 'deps.toolOutputPruner.persistRaw', [outputs[a], job.repo]), 'deps.toolOutputPruner.persistRaw');
+            need = machine.persisted(true);
+          } catch (error) {
+            persistError = errorText(error);
+            need = machine.persisted(false);
+          }
+          break;
+        case WARN_PERSIST_FAILED: {
+          const tool = (outputs[a] as Bag).toolName;
+          const hasName = typeof tool === 'string';
+          warn(job, frameText(rules.persistWarning(hasName), [hasName ? tool : '', persistError]));
+          need = machine.warned();
+          break;
+        }
+        case TRUNCATE:
+          newOutputs[a] = await within(job.timeoutMs, callMethod(job.toolPruner, 'truncate', 'deps.toolOutputPruner.truncate', [outputs[a]]), 'deps.toolOutputPruner.truncate');
+          need = machine.truncated();
+          break;
+        case RECOUNT: {
+          // Unpruned turns are the ones counted in step (1).
+          const turnsNow = a === 1 ? sum(countEach(counter, newTurns, 'content', 'context.turns')) : NaN;
+          // The field is named only for a bad one: a name made per output per turn is most of the walk.
+          const shown = newOutputs.map((o, i) => {
+            const text = shownText(o);
+            return typeof text === 'string' ? text : string(`context.pendingToolOutputs[${i}].rawContent`, text);
+          });
+          need = machine.recounted(turnsNow, sum(countAll(counter, shown)));
+          break;
+        }
+        case DONE: {
+          const [used, truncated] = machine.result();
+          context.turns = newTurns;
+          context.pendingToolOutputs = newOutputs;
+          return {
+            result: { windowUsedTokens: used, prunedOccurred: a === 1, truncatedOutputCount: truncated },
+            composed: composed as unknown as ComposedWindow,
+          };
+        }
+        default:
+          throw Object.assign(new Error(`applyContextManagement: unknown step ${code}`), { code: 'ERR_INTERNAL' });
+      }
+    }
+  } finally {
+    machine.free();
+  }
+}
+
+/** This package's `ToolOutputPruner`, with its own `shouldTruncate`. */
+function ownPruner(pruner: Bag): boolean {
+  return pruner instanceof ToolOutputPruner && pruner.shouldTruncate === ToolOutputPruner.prototype.shouldTruncate;
+}
+
+/** A turn of the loop guard's cut: its content cut to `share` units, at a space. */
+function cutTurn(turn: AgentTurn, share: number): AgentTurn {
+  const content = turn.content;
+  const end = rules.cutEnd(...probe(content, share, true), share, true);
+  return { ...turn, content: end < 0 ? content : content.slice(0, end) };
+}
+
+function warn(job: Job, message: string): void {
+  if (job.logger) callMethod(job.logger, 'warn', 'deps.logger.warn', [message]);
+  else console.warn(message);
+}
+
+/** An `AgentTurn` created now. */
+export function agentTurn(role: AgentTurn['role'], content: string): AgentTurn {
+  return { role, content, timestampMs: Date.now() };
+}
+
+/** What a pending output shows: a truncated one its `summary`, a whole one its `rawContent`. */
+export function shownText(output: unknown): unknown {
+  const o = output as Bag;
+  return typeof o?.summary === 'string' ? o.summary : o?.rawContent;
+}
+
+/** Already a `TruncatedToolOutput`: nothing left to persist or cut. */
+function isTruncated(entry: unknown): boolean {
+  const e = entry as Bag;
+  return typeof e === 'object' && e !== null && typeof e.summary === 'string' && e.rawContent === undefined;
+}
+
+function errorText(error: unknown): string {
+  const message = (error as { message?: unknown } | null)?.message;
+  return typeof message === 'string' ? message : String(error);
+}

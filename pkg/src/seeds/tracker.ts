@@ -1,0 +1,94 @@
+// Seed 004: `TurnTracker` ([3_MCP-TAS-088]).
+import { checked } from '../errors/index.js';
+import { live, type WasmObject } from '../core/lifetime.js';
+import { object, string } from '../core/read.js';
+import { clockNs } from '../core/runtime.js';
+import type { SaopEnvelope, TurnLogEntry } from './types.js';
+import { rules } from '../core/wasm.js';
+
+/** Internal: the runner snapshots and restores a tracker around a turn. */
+export const TRACKER_STATE = Symbol('tracker state');
+
+/** A strictly increasing nanosecond time: it never repeats and never goes backwards. */
+export function monotonicNowNs(): bigint {
+  return rules.stampNs(clockNs());
+}
+
+/**
+ * Stamps envelopes with a `turn_index` for one agent/phase pair. Not a singleton: create
+ * one per agent and phase.
+ * @example
+ * import { AgentLogStore, TurnTracker } from '@devs/context';
+ *
+ * const log = new AgentLogStore();
+ * const tracker = new TurnTracker('dev-agent', 'implement');
+ * tracker.nextIndex();                     // 1
+ * const stamped = tracker.attach(envelope); // { ...envelope, turn_index: 1 }
+ * log.append(tracker.toLogEntry());         // { turn_index: 1, agent_id, phase, timestamp_ns }
+ */
+export class TurnTracker {
+  #core: (WasmObject & InstanceType<typeof rules.Tracker>) | null;
+  readonly #agentId: string;
+  readonly #phase: string;
+
+  /** @throws {TypeError} when `agentId` or `phase` is not a non-empty string. */
+  constructor(agentId: string, phase: string) {
+    this.#agentId = string('agentId', agentId, 'a non-empty string');
+    this.#phase = string('phase', phase, 'a non-empty string');
+    this.#core = checked(() => new rules.Tracker(agentId.length, phase.length));
+  }
+
+  /** The last index handed out by `nextIndex` (0 before the first). */
+  get currentIndex(): number {
+    return live(this.#core, 'TurnTracker').index;
+  }
+
+  /** The agent whose turns this tracker stamps. */
+  get agentId(): string {
+    live(this.#core, 'TurnTracker');
+    return this.#agentId;
+  }
+
+  /** The orchestrator phase whose turns this tracker stamps. */
+  get phase(): string {
+    live(this.#core, 'TurnTracker');
+    return this.#phase;
+  }
+
+  /** Advances `currentIndex` by one and returns the new value. */
+  nextIndex(): number {
+    return live(this.#core, 'TurnTracker').next();
+  }
+
+  /** Sets `currentIndex` back to 0. */
+  reset(): void {
+    live(this.#core, 'TurnTracker').reset();
+  }
+
+  /**
+   * A shallow clone of `envelope` with `turn_index` set to `currentIndex`. The input
+   * (frozen or not) is never mutated.
+   */
+  attach(envelope: SaopEnvelope): SaopEnvelope {
+    const core = live(this.#core, 'TurnTracker');
+    return { ...(object('envelope', envelope) as unknown as SaopEnvelope), turn_index: core.index };
+  }
+
+  /** `{ turn_index, agent_id, phase, timestamp_ns }`, stamped now. */
+  toLogEntry(): TurnLogEntry {
+    const core = live(this.#core, 'TurnTracker');
+    return { turn_index: core.index, agent_id: this.#agentId, phase: this.#phase, timestamp_ns: monotonicNowNs() };
+  }
+
+  /** Frees the tracker's wasm state now; it is also reclaimed when collected. */
+  free(): void {
+    this.#core?.free();
+    this.#core = null;
+  }
+
+  /** @internal */
+  [TRACKER_STATE](): () => void {
+    const index = live(this.#core, 'TurnTracker').index;
+    return () => this.#core?.restore(index);
+  }
+}

@@ -1,0 +1,193 @@
+// `WindowComposer` and `createDefaultWindowBudget` ([3_MCP-TAS-047]).
+import { checked } from '../errors/index.js';
+import { live, type WasmObject } from '../core/lifetime.js';
+import { array, number, object, optionalNumber, probe, string, type Bag } from '../core/read.js';
+import { validateAll } from './saop.js';
+import { count, countAll, counterOption } from '../tokens/count.js';
+import type { ComposedSlot, ComposedWindow, SaopEnvelope, TokenCounter, WindowBudget, WindowComposerOptions } from './types.js';
+import { rules } from '../core/wasm.js';
+
+const BUDGET_KEYS = ['totalBudget', 'goalBudget', 'mapBudget', 'recentPastBudget'] as const;
+
+function budgetObject(shares: ArrayLike<number>): WindowBudget {
+  return { totalBudget: shares[0], goalBudget: shares[1], mapBudget: shares[2], recentPastBudget: shares[3] };
+}
+
+/** A budget's four shares, read (numbers) and checked by the rules under `field`. */
+export function readBudget(field: string, value: unknown): Float64Array {
+  const budget = object(field, value);
+  const shares = new Float64Array(4);
+  BUDGET_KEYS.forEach((key, i) => {
+    shares[i] = number(`${field}.${key}`, budget[key]);
+  });
+  checked(() => rules.checkBudget(field, shares));
+  return shares;
+}
+
+/**
+ * Splits `total` (default 800,000) into Goal 30%, Map 20% and Recent Past 50%, each share
+ * rounded down (requirement 3_MCP-TAS-047: Goal, then Map, then Recent Past).
+ * @throws {RangeError} when `total` is not a whole number >= 1.
+ * @example
+ * import { createDefaultWindowBudget } from '@devs/context';
+ *
+ * createDefaultWindowBudget(); // { totalBudget: 800000, goalBudget: 240000, mapBudget: 160000, recentPastBudget: 400000 }
+ */
+export function createDefaultWindowBudget(total?: number): WindowBudget {
+  const n = optionalNumber('total', total);
+  return budgetObject(checked(() => rules.budgetSplit(n)));
+}
+
+/** Between envelopes in the Recent Past slot. */
+const SEPARATOR = '\n';
+
+/**
+ * Composes the window in a fixed order on every turn: Goal, then Map, then Recent Past.
+ * @example
+ * import { createDefaultWindowBudget, WindowComposer } from '@devs/context';
+ *
+ * const composer = new WindowComposer(createDefaultWindowBudget(), { maxRecentEnvelopes: 10 });
+ * const { slots, totalTokensUsed, budgetExceeded } = composer.compose('Make the parser tests pass', 'src/parser.rs', [envelope]);
+ */
+export class WindowComposer {
+  #core: (WasmObject & InstanceType<typeof rules.Composer>) | null;
+  readonly #counter: TokenCounter | undefined;
+
+  /**
+   * `maxRecentEnvelopes` defaults to 10 and is clamped to 1..10.
+   * @throws {TypeError|RangeError} naming the budget share or option at fault.
+   */
+  constructor(budget: WindowBudget, options?: WindowComposerOptions) {
+    const shares = readBudget('budget', budget);
+    let max: number | undefined;
+    if (options !== undefined) {
+      const opts = object('options', options);
+      max = optionalNumber('options.maxRecentEnvelopes', opts.maxRecentEnvelopes);
+      this.#counter = counterOption('options.countTokens', opts.countTokens);
+    }
+    this.#core = checked(() => new rules.Composer(shares, max));
+  }
+
+  /** The token shares each composed window must fit. */
+  get budget(): WindowBudget {
+    return budgetObject(live(this.#core, 'WindowComposer').shares);
+  }
+
+  /** The most envelopes considered for Recent Past (1..10). */
+  get maxRecentEnvelopes(): number {
+    return live(this.#core, 'WindowComposer').max_recent;
+  }
+
+  /**
+   * Slots in order `goal`, `map`, `recent_past`. A Goal or Map over its budget is cut to
+   * `budget * 4` characters, at the last space where there is one, and marked
+   * `truncated`. Recent Past takes envelopes newest first by `turn_index`, at most
+   * `maxRecentEnvelopes`, greedily while they fit, and lists them oldest first as JSON,
+   * one per line; if even the newest does not fit, it goes in with its
+   * `observation.output` cut, so an action is never shown without its observation.
+   * @throws {TypeError} naming the bad field, e.g. `envelopes[2].observation.status`.
+   */
+  compose(goal: string, map: string, envelopes: SaopEnvelope[]): ComposedWindow {
+    const core = live(this.#core, 'WindowComposer');
+    const goalText = string('goal', goal);
+    const mapText = string('map', map);
+    const list = array('envelopes', envelopes);
+    const now = Date.now();
+    const slots = [this.#textSlot(core, 'goal', 0, goalText, now), this.#textSlot(core, 'map', 1, mapText, now), this.#recentPast(core, list, now)];
+    const [total, exceeded] = core.totals(new Float64Array(slots.map((s) => s.tokenCount)));
+    return { slots, totalTokensUsed: total, budgetExceeded: exceeded === 1 };
+  }
+
+  /** Frees the composer's wasm state now; it is also reclaimed when collected. */
+  free(): void {
+    this.#core?.free();
+    this.#core = null;
+  }
+
+  #textSlot(core: InstanceType<typeof rules.Composer>, kind: 'goal' | 'map', index: number, text: string, now: number): ComposedSlot {
+    const tokens = count(this.#counter, text, kind);
+    const max = core.slot_cut(index, tokens);
+    if (max < 0) return slot(kind, text, tokens, now, false);
+    const end = rules.cutEnd(...probe(text, max, true), max, true);
+    const content = end < 0 ? text : text.slice(0, end);
+    return slot(kind, content, count(this.#counter, content, kind), now, true);
+  }
+
+  #recentPast(core: InstanceType<typeof rules.Composer>, envelopes: unknown[], now: number): ComposedSlot {
+    const turnIndexes = new Float64Array(envelopes.length);
+    for (let i = 0; i < envelopes.length; i++) {
+      const e = envelopes[i];
+      const t = typeof e === 'object' && e !== null ? (e as Bag).turn_index : undefined;
+      turnIndexes[i] = typeof t === 'number' ? t : NaN;
+    }
+    const plan = core.to_render(turnIndexes);
+    const order = Uint32Array.from(plan.subarray(1));
+    // Only the newest few can appear: validate and render just those (or name the fault).
+    const texts = rendered(Array.from(order, (i) => envelopes[i]), order);
+    const tokens = countAll(this.#counter, texts.map((text) => text + SEPARATOR));
+    const selection = core.select(Float64Array.from(order, (i) => turnIndexes[i]), tokens);
+    const parts = Array.from(selection.subarray(2), (k) => texts[k]);
+    if (selection[1] >= 0) parts.push(this.#cutEnvelope(core, envelopes[order[selection[1]]] as SaopEnvelope));
+    const content = parts.join(SEPARATOR);
+    return slot('recent_past', content, count(this.#counter, content, 'recent_past'), now, selection[0] === 1);
+  }
+
+  /** The envelope with `observation.output` cut so that the whole fits the slot. */
+  #cutEnvelope(core: InstanceType<typeof rules.Composer>, envelope: SaopEnvelope): string {
+    const output = envelope.observation.output;
+    const withOutput = (text: string) => JSON.stringify({ ...envelope, observation: { ...envelope.observation, output: text } });
+    const room = core.output_room(count(this.#counter, withOutput(''), 'envelope'));
+    const end = rules.cutEnd(...probe(output, room), room, false);
+    return withOutput(end < 0 ? output : output.slice(0, end));
+  }
+}
+
+/**
+ * Envelopes this module validated, with the JSON they had then and the number of own keys
+ * of each object the schema fixes. An envelope whose JSON and key counts are unchanged is
+ * the envelope that was validated, and is not validated again: a window composed every
+ * turn validates only the envelopes that are new. (A value JSON cannot show, such as a
+ * function inside `action.arguments`, is not seen by this check; it is not rendered either.)
+ */
+const validated = new WeakMap<object, { json: string; keys: string }>();
+
+/** How many own keys the envelope and its `thought`, `action` and `observation` have. */
+function keyCounts(envelope: Bag): string {
+  let counts = `${Object.keys(envelope).length}`;
+  for (const part of ['thought', 'action', 'observation']) {
+    const value = envelope[part];
+    counts += `,${typeof value === 'object' && value !== null ? Object.keys(value).length : -1}`;
+  }
+  return counts;
+}
+
+/** Each envelope as JSON, once it is known to be valid (faults named `envelopes[i]…`). */
+function rendered(list: unknown[], indexes: Uint32Array): string[] {
+  const texts = new Array<string>(list.length);
+  const stale: number[] = [];
+  list.forEach((e, k) => {
+    const seen = typeof e === 'object' && e !== null ? validated.get(e) : undefined;
+    if (!seen) return stale.push(k);
+    let json: string | undefined;
+    try {
+      json = JSON.stringify(e);
+    } catch {
+      // A bigint or a cycle now: the validator names it.
+    }
+    if (json !== seen.json || seen.keys !== keyCounts(e as Bag)) stale.push(k);
+    else texts[k] = json;
+  });
+  if (stale.length === 0) return texts;
+  validateAll(stale.map((k) => list[k]), 'envelopes', Uint32Array.from(stale, (k) => indexes[k]));
+  for (const k of stale) {
+    const e = list[k] as Bag;
+    const json = JSON.stringify(e);
+    validated.set(e, { json, keys: keyCounts(e) });
+    texts[k] = json;
+  }
+  return texts;
+}
+
+function slot(kind: ComposedSlot['kind'], content: string, tokenCount: number, timestampMs: number, truncated: boolean): ComposedSlot {
+  return { kind, content, tokenCount, timestampMs, truncated };
+}
