@@ -11,8 +11,8 @@
  * const result = await replay(session, { ...DEFAULT_SETTINGS, budget: 200_000 }, undefined);
  * result.largestPromptTokens; // ≤ 200,000
  */
-export { detectFormat, parseTranscript, TRANSCRIPT_FORMATS, TranscriptFormatError } from './formats.js';
-export type { ReplayCall, ReplaySession, ReplayStep, TranscriptFormat } from './formats.js';
+export { detectFormat, parseTranscript, TRANSCRIPT_FORMATS, TranscriptFormatError } from './formats/index.js';
+export type { ReplayCall, ReplaySession, ReplayStep, TranscriptFormat } from './formats/index.js';
 export { DEFAULT_SETTINGS, MARKERS, replay } from './replay.js';
 export type { Marker, ReplayCost, ReplayEvent, ReplayOptions, ReplayResult, ReplaySettings, ReplayTurn } from './replay.js';
 export { callId, nativeFormat, providerTurns } from './messages.js';

@@ -2,7 +2,7 @@
 // model turn, the user's input, the response (text and tool calls), and the results. The
 // replay feeds them to a `ContextManager` in that format.
 import type { ContextFormat } from '@devs/context';
-import type { ReplayCall, ReplaySession } from './formats.js';
+import type { ReplayCall, ReplaySession } from './formats/index.js';
 
 /** The provider formats a replay can build requests in (`vscode` needs an extension host). */
 export type ReplayFormat = Exclude<ContextFormat, 'vscode'>;

@@ -7,7 +7,7 @@ import {
 } from '@devs/context';
 import { ContextManager, MemoryStateRepository } from '@devs/context';
 import type { LedgerRecord, SaopEnvelope, StateRepository, SummarizerClient, TokenCounter } from '@devs/context';
-import type { ReplaySession, ReplayStep } from './formats.js';
+import type { ReplaySession, ReplayStep } from './formats/index.js';
 import { providerTurns, type ReplayFormat } from './messages.js';
 
 /** The settings of a replay, as the CLI's options and the page's form give them. */

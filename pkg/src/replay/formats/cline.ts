@@ -1,8 +1,8 @@
 // Cline's dialect of Anthropic messages (`api_conversation_history.json`): tool uses are
 // XML-like tags in the assistant's text, results are text blocks headed
-// `[tool for 'x'] Result:` (or `<function_results>`); `summarize_task` / `condense` mark a
-// compaction. The reader is `anthropic()` (anthropic.ts); this file is what it and the
-// detection need to know of the dialect.
+// `[tool for 'x'] Result:` (or `<function_results>`), also for native tool_use blocks;
+// `summarize_task` / `condense` mark a compaction. The reader is `anthropic()`
+// (anthropic.ts); this file is what it and the detection know of the dialect.
 import { isBag } from './shared.js';
 import type { Bag } from './shared.js';
 
