@@ -16,7 +16,7 @@
 // are copied once at the start, so every phase measures the same build. BOUNDARY_SIZES
 // (e.g. 100,2000) and BOUNDARY_CYCLES shorten a run while developing.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -318,8 +318,8 @@ if (phaseArg > 0) {
 } else {
   const chosen = process.argv.slice(2).filter((a) => PHASES.includes(a));
   const run = chosen.length ? chosen : PHASES;
-  // Every phase measures one build: the entries (self-contained, wasm inlined) are copied
-  // once, so a rebuild of pkg/dist during the run changes nothing.
+  // Every phase measures one build: pkg/dist is copied once (the entries import the shell,
+  // host and glue modules beside them), so a rebuild of pkg/dist during the run changes nothing.
   const dist = process.env.DEVS_CONTEXT_DIST ?? fileURLToPath(new URL('../pkg/dist/', import.meta.url));
   const entries = ['index.mjs', 'tokenizers.mjs'];
   const missing = entries.filter((f) => !existsSync(join(dist, f)));
@@ -328,7 +328,7 @@ if (phaseArg > 0) {
     process.exit(1);
   }
   const snapshotDir = mkdtempSync(join(tmpdir(), 'devs-context-boundary-'));
-  for (const f of entries) copyFileSync(join(dist, f), join(snapshotDir, f));
+  cpSync(dist, snapshotDir, { recursive: true });
   let head = '';
   try {
     head = execFileSync('git', ['log', '-1', '--format=%h %cI'], { cwd: fileURLToPath(new URL('..', import.meta.url)), encoding: 'utf8' }).trim();
