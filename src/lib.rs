@@ -16,6 +16,7 @@ mod context_events;
 mod handoff;
 mod management;
 mod monitor;
+mod pending;
 mod pruners;
 mod refresh;
 mod runner;

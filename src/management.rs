@@ -6,6 +6,7 @@ use devs_context_rules::seeds::management::{Need, Run, persist_warning};
 use devs_context_rules::seeds::pruner::{AgentRole, Kept};
 use wasm_bindgen::prelude::*;
 
+use crate::pending::PendingIndex;
 use crate::{Out, frame, report};
 use devs_context_rules::base::text::split_texts;
 
@@ -70,6 +71,31 @@ impl Management {
             Run::new(total, ratio, turn_tokens, already_pruned, done),
             Need::Compose,
         ))
+    }
+
+    /// A run over the runner's pending outputs as its index describes them: which are
+    /// truncated already and, with this package's `ToolOutputPruner`, which are due, so the
+    /// shell reads no output to answer (the answers are the pruner's, as it would give them).
+    pub fn indexed(
+        total_budget: f64,
+        ratio: f64,
+        turn_tokens: Vec<f64>,
+        already_pruned: bool,
+        index: &PendingIndex,
+        own_pruner: bool,
+    ) -> Out<Management> {
+        let total = report(non_negative("context.budget.totalBudget", total_budget))?;
+        let mut run = Run::new(total, ratio, turn_tokens, already_pruned, index.0.done());
+        if own_pruner {
+            run.due_known(&index.0.due());
+        }
+        Ok(Management(run, Need::Compose))
+    }
+
+    /// [`Management::recounted`] with the outputs' tokens from the runner's index.
+    pub fn recounted_indexed(&mut self, turn_tokens: f64, index: &PendingIndex) -> f64 {
+        let outputs = index.0.tokens();
+        self.answer(|run| run.recounted(turn_tokens, outputs))
     }
 
     pub fn start(&mut self) -> f64 {

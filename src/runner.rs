@@ -168,27 +168,33 @@ pub fn prompt_text(
     role_lens: &[u32],
     tool_outputs: usize,
 ) -> Out<String> {
-    let roles: Vec<Role> = split_texts(roles, role_lens)
-        .iter()
-        .enumerate()
-        .map(|(i, r)| {
-            report(Role::checked(
-                &format!("composer.compose().turns[{i}].role"),
-                r,
-            ))
-        })
-        .collect::<Out<_>>()?;
-    let metas: Vec<TurnMeta> = roles
-        .iter()
-        .zip(turn_indexes)
-        .map(|(r, &turn_index)| TurnMeta {
-            turn_index,
-            role: r.name(),
-        })
-        .collect();
+    let metas = turn_metas(turn_indexes, roles, role_lens)?;
     let mut f = Frame::new();
     f.text(|p| render(p, slots, &metas, tool_outputs));
     Ok(f.into_string())
+}
+
+/// The window's turns as the prompt reads them: each role checked, named by its place.
+pub(crate) fn turn_metas(
+    turn_indexes: &[f64],
+    roles: &str,
+    role_lens: &[u32],
+) -> Out<Vec<TurnMeta<'static>>> {
+    split_texts(roles, role_lens)
+        .iter()
+        .zip(turn_indexes)
+        .enumerate()
+        .map(|(i, (r, &turn_index))| {
+            let role = report(Role::checked(
+                &format!("composer.compose().turns[{i}].role"),
+                r,
+            ))?;
+            Ok(TurnMeta {
+                turn_index,
+                role: role.name(),
+            })
+        })
+        .collect()
 }
 
 /// After a pruning the history restarts from the context's turns: 1 where a turn becomes

@@ -152,6 +152,15 @@ impl Run {
         self.outputs()
     }
 
+    /// Takes `shouldTruncate` of every pending output before the machine starts (`due[i]`
+    /// for output `i`, from the runner's index of them): it then asks none, as after
+    /// [`Run::should_truncate_all`].
+    pub fn due_known(&mut self, due: &[bool]) {
+        for (slot, &d) in self.due.iter_mut().zip(due) {
+            *slot = Some(d);
+        }
+    }
+
     pub fn persisted(&mut self, ok: bool) -> Need {
         let output = self.next_output;
         if ok {
@@ -329,6 +338,19 @@ mod tests {
                 turns_changed: false
             }
         );
+    }
+
+    #[test]
+    fn answers_known_from_the_start_are_the_answers_given_when_asked() {
+        let due = [false, false, true, false];
+        let mut asked = run(&[], &[false, true, false, false]);
+        let mut known = run(&[], &[false, true, false, false]);
+        known.due_known(&due);
+        asked.composed(0.0);
+        known.composed(0.0);
+        asked.should_prune(false);
+        assert_eq!(asked.should_truncate_all(&due), Need::Persist { output: 2 });
+        assert_eq!(known.should_prune(false), Need::Persist { output: 2 });
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! - seed 002: [`management`] (`applyContextManagement`), [`window_composer`] and
 //!   [`budget`] (`WindowComposer`), [`pruner`] (`ContextPruner`), [`tool_output`]
 //!   (`ToolOutputPruner`), and the turn loop of [`runner`] (`AgentRunner`) with its
-//!   [`prompt`];
+//!   [`prompt`] and its index of the pending outputs, [`pending`];
 //! - seed 003: [`monitor`] (`TokenThresholdMonitor`), [`handoff`] (`SummarizationHandoff`);
 //! - seed 004: [`tracker`] (`TurnTracker`) with its [`clock`], [`log`] (`AgentLogStore`);
 //! - the SAOP envelope all of them pass: [`saop`].
@@ -15,6 +15,7 @@ pub mod handoff;
 pub mod log;
 pub mod management;
 pub mod monitor;
+pub mod pending;
 pub mod prompt;
 pub mod pruner;
 pub mod refresher;

@@ -44,22 +44,61 @@ pub fn render(p: &mut Pieces<'_>, slots: bool, turns: &[TurnMeta<'_>], tool_outp
         p.lit("\n# Conversation\n");
     }
     for (i, turn) in turns.iter().enumerate() {
-        let number = if turn.turn_index >= 0.0 {
-            format!(" (turn {})", show_number(turn.turn_index))
-        } else {
-            String::new()
-        };
-        p.lit(&format!("\n## {}{number}\n", turn.role))
-            .host(turn_text(i))
-            .lit("\n");
+        turn_heading(p, turn);
+        p.host(turn_text(i)).lit("\n");
     }
     if tool_outputs > 0 {
-        p.lit("\n# Tool outputs\n");
+        p.lit(TOOLS_HEADING);
         for j in 0..tool_outputs {
             let (name, content) = tool_texts(turns.len(), j);
-            p.lit("\n## ").host(name).lit("\n").host(content).lit("\n");
+            render_tool(p, name, content);
         }
     }
+}
+
+const TOOLS_HEADING: &str = "\n# Tool outputs\n";
+
+/// One pending output's entry under `# Tool outputs`: host texts `name`, `content`.
+pub fn render_tool(p: &mut Pieces<'_>, name: usize, content: usize) {
+    p.lit("\n## ").host(name).lit("\n").host(content).lit("\n");
+}
+
+/// Host texts of [`render_kept`]: those of [`render`] but for the outputs, whose entries
+/// (each a [`render_tool`]) the host keeps as one text, `TOOLS`, from prompt to prompt.
+pub const TOOLS: usize = 3;
+const FIRST_KEPT_TURN: usize = 4;
+
+/// Host text of turn `i`'s content in [`render_kept`].
+pub fn kept_turn_text(i: usize) -> usize {
+    FIRST_KEPT_TURN + i
+}
+
+/// [`render`]'s text with the Tool outputs' entries as one host text, `TOOLS`: the seeds
+/// show every pending output on every turn, so a host that keeps that text and appends the
+/// entries of new outputs writes each entry once, not once per turn it stays pending.
+pub fn render_kept(p: &mut Pieces<'_>, slots: bool, turns: &[TurnMeta<'_>], has_tools: bool) {
+    section(p, "# Goal\n", GOAL);
+    if slots {
+        section(p, "\n# Map\n", MAP);
+        section(p, "\n# Recent Past\n", RECENT_PAST);
+        p.lit("\n# Conversation\n");
+    }
+    for (i, turn) in turns.iter().enumerate() {
+        turn_heading(p, turn);
+        p.host(kept_turn_text(i)).lit("\n");
+    }
+    if has_tools {
+        p.lit(TOOLS_HEADING).host(TOOLS);
+    }
+}
+
+fn turn_heading(p: &mut Pieces<'_>, turn: &TurnMeta<'_>) {
+    let number = if turn.turn_index >= 0.0 {
+        format!(" (turn {})", show_number(turn.turn_index))
+    } else {
+        String::new()
+    };
+    p.lit(&format!("\n## {}{number}\n", turn.role));
 }
 
 fn section(p: &mut Pieces<'_>, heading: &str, text: usize) {
@@ -96,6 +135,30 @@ mod tests {
             text(false, 0, &["fix it", "", "", "[SPEC REFRESH]", "patched"]),
             "# Goal\nfix it\n\n## user\n[SPEC REFRESH]\n\n## assistant (turn 3)\npatched\n"
         );
+    }
+
+    #[test]
+    fn the_kept_form_with_the_entries_appended_is_the_prompt() {
+        let outputs = [("run_tests", "OUT"), ("grep", ""), ("ls", "a\nb")];
+        for slots in [false, true] {
+            for n in 0..=outputs.len() {
+                let mut hosts = vec!["G", "M", "R", "S", "A"];
+                for (name, shown) in &outputs[..n] {
+                    hosts.extend([*name, *shown]);
+                }
+                // The host's kept text: each entry written once, in order.
+                let mut kept = String::new();
+                for (name, shown) in &outputs[..n] {
+                    let mut frame = Frame::new();
+                    frame.text(|p| render_tool(p, 0, 1));
+                    kept += &Reader::new(&frame.into_string()).text(&[name, shown]);
+                }
+                let mut frame = Frame::new();
+                frame.text(|p| render_kept(p, slots, &turns(), n > 0));
+                let got = Reader::new(&frame.into_string()).text(&["G", "M", "R", &kept, "S", "A"]);
+                assert_eq!(got, text(slots, n, &hosts), "slots {slots}, {n} outputs");
+            }
+        }
     }
 
     #[test]
