@@ -1,9 +1,11 @@
 // Writes the API reference, docs/api/ (Markdown), with TypeDoc from the built declarations
-// pkg/dist/{index,tokenizers,sqlite,replay,slim}.d.ts: what a host sees, JSDoc and
-// examples included. Builds nothing: run `bash scripts/build.sh` first.
+// of every entry (pkg/dist/<entry>.d.ts): what a host sees, JSDoc and examples included.
+// The build runs it last (pkg/scripts/build.mjs), so the reference is never edited by
+// hand; packaging/api-docs.test.mjs fails when the committed one is not what the build
+// writes. Alone, it builds nothing: run `bash scripts/build.sh` first.
 //
-//   node pkg/scripts/api-docs.mjs    (or: bash scripts/api-docs.sh)
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+//   node pkg/scripts/api-docs.mjs
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +13,11 @@ import { Application } from 'typedoc';
 
 const pkgDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(pkgDir, '..', 'docs', 'api');
-const entries = ['index', 'slim', 'tokenizers', 'sqlite', 'replay'];
+/** Every entry of package.json's `exports` that has declarations, as `dist/<name>.d.ts`. */
+const { exports } = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
+const entries = Object.keys(exports)
+  .filter((key) => key === '.' || !/\.(wasm|json)$|\*/.test(key))
+  .map((key) => (key === '.' ? 'index' : key.slice(2)));
 const files = entries.map((e) => join(pkgDir, 'dist', `${e}.d.ts`));
 for (const file of files) {
   if (!existsSync(file)) {

@@ -219,8 +219,8 @@ const common = {
   target: 'es2020',
   legalComments: 'none',
   logLevel: 'warning',
-  // Names stay, so a stack trace still reads; whitespace and dead syntax go.
-  minifyWhitespace: true,
+  // Dead syntax goes; names and lines stay. Node prints the line that threw above an
+  // uncaught error's message: one statement, not the whole shell on one line (45 KB).
   minifySyntax: true,
 };
 const limits = await bakedLimits();
@@ -246,7 +246,7 @@ const entries = [
   // Node-only; the host passes its own pg pool, so nothing of pg is imported.
   { name: 'postgres', entry: join(src, 'stores/postgres/index.ts'), options: { platform: 'node', external: ['@devs/context'] } },
   // The replay engine and view (`devs-context replay`, www/): the rules come from the host.
-  { name: 'replay', entry: join(src, 'replay/index.ts'), options: { external: ['@devs/context', '@devs/context/tokenizers'], minify: true }, browserSafe: true },
+  { name: 'replay', entry: join(src, 'replay/index.ts'), options: { external: ['@devs/context', '@devs/context/tokenizers'] }, browserSafe: true },
   // The framework adapters: the package itself and the framework come from the host.
   ...ADAPTERS.map((name) => ({ name, entry: join(src, 'adapters', name, 'index.ts'), options: { external: ADAPTER_EXTERNAL }, browserSafe: true })),
 ];
@@ -295,7 +295,7 @@ rmSync(join(dist, 'types'), { recursive: true, force: true });
 // classic script, which the CLI inlines into its HTML reports.
 
 const replayExternal = ['@devs/context', '@devs/context/tokenizers', '@devs/context/replay'];
-await esbuild.build({ ...common, entryPoints: [join(src, 'replay/cli.ts')], platform: 'node', format: 'esm', minify: true,
+await esbuild.build({ ...common, entryPoints: [join(src, 'replay/cli.ts')], platform: 'node', format: 'esm',
   external: replayExternal, outfile: join(dist, 'cli.mjs'), banner: { js: '#!/usr/bin/env node' } });
 chmodSync(join(dist, 'cli.mjs'), 0o755);
 await esbuild.build({ ...common, entryPoints: [join(src, 'replay/view.ts')], platform: 'browser', format: 'iife', minify: true,
@@ -312,6 +312,10 @@ mkdirSync(join(dist, 'licenses/tokenizers'), { recursive: true });
 for (const file of ['LICENSE-MIT', 'LICENSE-APACHE']) {
   copyFileSync(join(root, 'crates/tokenizer', file), join(dist, 'licenses/tokenizers', file));
 }
+
+// ---- The API reference, docs/api/, written from the declarations above on every build,
+// so it is never edited by hand (packaging/api-docs.test.mjs: the committed one is this).
+run('node', [join(pkgDir, 'scripts/api-docs.mjs')]);
 
 const sizes = (file) => `${statSync(file).size} bytes raw, ${gzipSync(readFileSync(file), { level: 9 }).length} bytes gzipped`;
 console.log(`built pkg/dist: rules wasm ${sizes(rulesWasm)}; tokenizers wasm ${sizes(tokenizerWasm)}`);
