@@ -10,6 +10,7 @@ import { countAll, countEach, count, counterOption, sum } from '../tokens/count.
 import type { AgentTurn, AppliedContextResult, ComposedWindow, ContextManagementDeps, OrchestratorContext, TokenCounter } from './types.js';
 import { readBudget } from './window-composer.js';
 import { DUE_ALL, ToolOutputPruner } from './pruners.js';
+import { shownText, type PendingOutputs } from './pending.js';
 import { within } from '../core/timeout.js';
 import { rules } from '../core/wasm.js';
 
@@ -34,6 +35,8 @@ export interface Job {
   counter: TokenCounter | undefined;
   /** Milliseconds each awaited callback may take (the runner's `callbackTimeoutMs`); none for `applyContextManagement`. */
   timeoutMs?: number;
+  /** @internal The runner's index of `outputs`, when it describes them: nothing is read of an output to decide or recount. */
+  pending?: PendingOutputs | null;
 }
 
 /** What one run produced: the seed's result and, for the runner, the composed window. */
@@ -107,9 +110,12 @@ export async function run(job: Job): Promise<Applied> {
   // (1) count
   const turnTokens = countEach(counter, turns, 'content', 'context.turns');
   const alreadyPruned = turns.length === 1 && summaryTurns.has(turns[0] as object);
-  const done = Uint8Array.from(outputs, (o) => (isTruncated(o) ? 1 : 0));
+  const pending = job.pending ?? null;
+  const done = pending ? new Uint8Array(0) : Uint8Array.from(outputs, (o) => (isTruncated(o) ? 1 : 0));
   const ratio = rules.loopGuardRatio(typeof job.pruner.saturationRatio === 'number' ? job.pruner.saturationRatio : undefined);
-  const machine = checked(() => new rules.Management(job.totalBudget, ratio, turnTokens, alreadyPruned, done));
+  const machine = checked(() => (pending
+    ? rules.Management.indexed(job.totalBudget, ratio, turnTokens, alreadyPruned, pending.core, ownPruner(job.toolPruner))
+    : new rules.Management(job.totalBudget, ratio, turnTokens, alreadyPruned, done)));
   try {
     let newTurns: unknown[] = turns.slice();
     const newOutputs: unknown[] = outputs.slice();
@@ -186,11 +192,16 @@ export async function run(job: Job): Promise<Applied> {
         }
         case TRUNCATE:
           newOutputs[a] = await within(job.timeoutMs, callMethod(job.toolPruner, 'truncate', 'deps.toolOutputPruner.truncate', [outputs[a]]), 'deps.toolOutputPruner.truncate');
+          pending?.truncated(a, newOutputs[a]);
           need = machine.truncated();
           break;
         case RECOUNT: {
           // Unpruned turns are the ones counted in step (1).
           const turnsNow = a === 1 ? sum(countEach(counter, newTurns, 'content', 'context.turns')) : NaN;
+          if (pending?.array) {
+            need = machine.recounted_indexed(turnsNow, pending.core);
+            break;
+          }
           // The field is named only for a bad one: a name made per output per turn is most of the walk.
           const shown = newOutputs.map((o, i) => {
             const text = shownText(o);
@@ -203,6 +214,7 @@ export async function run(job: Job): Promise<Applied> {
           const [used, truncated] = machine.result();
           context.turns = newTurns;
           context.pendingToolOutputs = newOutputs;
+          pending?.written(newOutputs);
           return {
             result: { windowUsedTokens: used, prunedOccurred: a === 1, truncatedOutputCount: truncated },
             composed: composed as unknown as ComposedWindow,
@@ -239,11 +251,6 @@ export function agentTurn(role: AgentTurn['role'], content: string): AgentTurn {
   return { role, content, timestampMs: Date.now() };
 }
 
-/** What a pending output shows: a truncated one its `summary`, a whole one its `rawContent`. */
-export function shownText(output: unknown): unknown {
-  const o = output as Bag;
-  return typeof o?.summary === 'string' ? o.summary : o?.rawContent;
-}
 
 /** Already a `TruncatedToolOutput`: nothing left to persist or cut. */
 function isTruncated(entry: unknown): boolean {

@@ -5,7 +5,8 @@ import { argumentError, checked, ReentrantCallError, UseAfterFreeError } from '.
 import { BoundedHistory } from './bounded.js';
 import { FrameReader, frameText, template } from '../core/frame.js';
 import { LIMITS } from '../core/limits.js';
-import { agentTurn, prepare, run, shownText, type Applied } from './context-management.js';
+import { agentTurn, prepare, run, type Applied } from './context-management.js';
+import { PendingOutputs, shownText } from './pending.js';
 import { OrchestratorContextInjector, ContextRefresher, REFRESH_STATE } from './refresher.js';
 import { array, callMethod, describe, holder, isObject, joinTexts, nonEmptyString, number, object, optionalNumber, probe, string, type Bag } from '../core/read.js';
 import { readRunnerSnapshot, runnerSnapshot } from './runner-snapshot.js';
@@ -36,6 +37,8 @@ interface Config {
   log: Bag | null;
   injector: Bag | null;
   bounded: BoundedHistory | null;
+  /** The index of `contextManagement`'s pending outputs, carried from turn to turn. */
+  pending: PendingOutputs | null;
   refreshOnContext: boolean;
   /** Milliseconds each awaited host callback may take; none by default. */
   timeoutMs: number | undefined;
@@ -98,6 +101,7 @@ export class AgentRunner {
       log: optionalHolder(opts, 'log', ['append']),
       injector: optionalHolder(opts, 'injector', ['injectIfNeeded']),
       bounded: null,
+      pending: null,
       refreshOnContext: refreshOption(opts.refreshOn),
       timeoutMs: timeoutOption('options.callbackTimeoutMs', opts.callbackTimeoutMs),
     };
@@ -109,6 +113,7 @@ export class AgentRunner {
         budget, store: deps?.stateRepository as StateRepository | undefined, goal: taskGoal, counter: config.counter, callbackTimeoutMs: config.timeoutMs,
       });
     }
+    if (config.management) config.pending = new PendingOutputs(config.counter);
     this.#core = checked(() => new rules.RunnerCore(threshold, config.management !== null, config.injector !== null, config.tracker !== null, config.log !== null, config.refreshOnContext));
     this.#config = config;
   }
@@ -263,6 +268,8 @@ export class AgentRunner {
     let window: ContextWindow | undefined;
     let windowTurns = 0;
     let undoAgeing: (() => void) | null = null;
+    const pending = cfg.pending;
+    let ticked = false;
     let request: unknown;
     let response: Bag | undefined;
     let extra: unknown[] = [];
@@ -292,9 +299,14 @@ export class AgentRunner {
             break;
           case MANAGE: {
             const c = ctx as Bag;
-            undoAgeing = ageToolOutputs(c);
+            // The index ages every output by one tick; when it cannot describe the outputs,
+            // the seed's walk ages them one by one (and names a bad entry).
+            ticked = pending !== null && pending.sync(c);
+            if (ticked) pending?.tick();
+            else undoAgeing = ageToolOutputs(c);
             const job = prepare(c, cfg.management?.deps);
             job.timeoutMs = cfg.timeoutMs;
+            if (ticked) job.pending = pending;
             if (bounded) job.repo = bounded.sharing(job.repo);
             applied = await run(job);
             if (applied.result.prunedOccurred) history = this.#history = historyFrom(c.turns, turn, cfg.agentId);
@@ -375,8 +387,8 @@ export class AgentRunner {
             envelope = callMethod(cfg.tracker as Bag, 'attach', 'tracker.attach', [envelope]);
             break;
           case KEEP_ENVELOPE:
-            for (const e of extra) keepEnvelope(ctx as Bag, e);
-            keepEnvelope(ctx as Bag, envelope);
+            for (const e of extra) keepEnvelope(ctx as Bag, e, pending);
+            keepEnvelope(ctx as Bag, envelope, pending);
             break;
           case LOG: {
             const entry = callMethod(cfg.tracker as Bag, 'toLogEntry', 'tracker.toLogEntry', []);
@@ -397,6 +409,8 @@ export class AgentRunner {
       }
     } catch (error) {
       undoAgeing?.();
+      if (ticked) pending?.untick();
+      pending?.forget();
       if (ctx && saved.context) CONTEXT_MEMBERS.forEach((k, i) => (ctx[k] = (saved.context as unknown[])[i]));
       saved.history.length = saved.length;
       this.#history = saved.history;
@@ -493,12 +507,17 @@ function ageToolOutputs(ctx: Bag): () => void {
 /** Pending outputs the runner made itself, from envelopes: no host holds them. */
 const OWN_ENTRIES = new WeakSet<object>();
 
+function ownEntry<T extends object>(entry: T): T {
+  OWN_ENTRIES.add(entry);
+  return entry;
+}
+
 /**
  * Keeps the envelope, its plan and observation, and its output as a pending tool output.
  * The context's copy of the envelope holds only the head of a long output, so the whole
  * output is in the window once, under Tool outputs, where it is persisted and truncated.
  */
-function keepEnvelope(ctx: Bag, envelope: unknown): void {
+function keepEnvelope(ctx: Bag, envelope: unknown, pending: PendingOutputs | null): void {
   const env = envelope as Bag;
   const thought = env.thought as Bag;
   const observation = env.observation as Bag;
@@ -506,17 +525,21 @@ function keepEnvelope(ctx: Bag, envelope: unknown): void {
   const status = typeof observation.status === 'string' ? observation.status : '';
   const toolName = (env.action as Bag).tool_name;
   const frame = new FrameReader(rules.observationText(...probe(output, LIMITS.observationChars), output.length));
-  const pending = frame.flag();
+  const due = frame.flag();
   const long = frame.flag();
   const hosts = [status, output];
   const currentObservation = frame.text(hosts);
   const kept = long ? { ...env, observation: { ...observation, output: frame.text(hosts) } } : env;
   const envelopes = [...array('context.envelopes', ctx.envelopes), kept];
   let outputs = ctx.pendingToolOutputs;
-  if (pending) {
-    const entry = { toolName, rawContent: output, byteSize: utf8Length(output), turnAge: 0, capturedAt: Date.now() };
-    OWN_ENTRIES.add(entry);
-    outputs = [...array('context.pendingToolOutputs', ctx.pendingToolOutputs), entry];
+  if (due) {
+    const from = ctx.pendingToolOutputs;
+    const list = [...array('context.pendingToolOutputs', from)];
+    const fields = { toolName, rawContent: output, byteSize: utf8Length(output), capturedAt: Date.now() };
+    // The index's entry reads its age off the index's clock; without one, a plain entry.
+    if (pending) pending.push(from, list, fields);
+    else list.push(ownEntry({ toolName, rawContent: output, byteSize: fields.byteSize, turnAge: 0, capturedAt: fields.capturedAt }));
+    outputs = list;
   }
   ctx.plan = thought.plan;
   ctx.currentObservation = currentObservation;
@@ -551,6 +574,8 @@ function buildPrompt(cfg: Config, window: ContextWindow, applied: Applied | null
     indexes[i] = number(`${field}[${i}].turnIndex`, turn.turnIndex);
     hosts.push(string(`${field}[${i}].content`, turn.content));
   });
+  const kept = applied && cfg.pending && cfg.pending.array === cfg.management?.context.pendingToolOutputs ? cfg.pending : null;
+  if (kept) return kept.prompt(indexes, roles, hosts);
   let tools = 0;
   if (applied && cfg.management) {
     const outputs = array('context.pendingToolOutputs', cfg.management.context.pendingToolOutputs);
