@@ -1,0 +1,80 @@
+//! A failed build or turn leaves the manager as it was.
+
+use super::*;
+
+/// What a build may change, written out to compare.
+fn books(m: &Manager) -> String {
+    format!(
+        "{:?}",
+        (
+            &m.history,
+            m.first_live,
+            m.summary_tokens,
+            &m.last,
+            m.requests,
+            &m.index,
+            m.lines.len()
+        )
+    )
+}
+
+#[test]
+fn a_failed_build_leaves_everything_as_it_was() {
+    let budget = 20_000.0;
+    let (mut m, mut h) = Host::default().start(budget, "go");
+    for turn in 0..8 {
+        tool_turn(&mut h, &mut m, 4_000, turn);
+        h.build(&mut m);
+    }
+    tool_turn(&mut h, &mut m, 4_000, 99);
+    let before = books(&m);
+    m.begin();
+    let mut need = m.plan().unwrap();
+    let mut steps = 0;
+    while need != Need::Done && steps < 3 {
+        need = match need {
+            Need::Persist { .. } => m.persisted(Some("x".into()), f64::NAN),
+            Need::Placeholder { .. } | Need::Cut { .. } => m.measured(10.0),
+            Need::Summarize { .. } => m.no_summarizer(),
+            Need::PersistSpan { .. } => m.span_persisted(Some("s".into()), 20.0),
+            Need::PersistGroup { .. } => m.group_persisted(Some("g".into()), 20.0),
+            Need::MergeSpans { .. } => m.spans_merged(Some("m".into()), 20.0),
+            Need::Done => Need::Done,
+        };
+        steps += 1;
+    }
+    m.rollback();
+    assert_eq!(books(&m), before);
+}
+
+#[test]
+fn a_failed_turn_takes_back_what_it_appended() {
+    let (mut m, mut h) = Host::default().start(20_000.0, "go");
+    h.append(&mut m, Role::Assistant, &[P::Call("{}")]).unwrap();
+    h.build(&mut m);
+    let before = format!(
+        "{:?}",
+        (&m.history, m.first_live, &m.calibration, m.tail_tokens)
+    );
+    m.begin();
+    m.append(vec![NewMessage {
+        role: Role::User,
+        framing: 3.0,
+        parts: vec![Part::new(Kind::Result, 3, 1.0, Some(0))],
+    }])
+    .unwrap();
+    m.set_tail(40.0);
+    m.calibration.observe(100.0, 150.0).unwrap();
+    m.rollback();
+    assert_eq!(
+        format!(
+            "{:?}",
+            (&m.history, m.first_live, &m.calibration, m.tail_tokens)
+        ),
+        before
+    );
+    assert!(
+        m.history.calls[0].answer.is_none(),
+        "the call is open again"
+    );
+}
