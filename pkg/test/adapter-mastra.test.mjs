@@ -15,7 +15,6 @@ import { fileURLToPath } from 'node:url';
 import { Agent } from '@mastra/core/agent';
 import { MockLanguageModelV3 } from 'ai/test';
 import { jsonSchema } from 'ai';
-import { aiSdkProblems } from './validity.mjs';
 
 const require = createRequire(import.meta.url);
 const { contextProcessor } = require('@devs/context/mastra');
@@ -23,100 +22,10 @@ const { createTokenCounter } = require('@devs/context/tokenizers');
 const o200k = createTokenCounter('o200k_base');
 const pkgDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-// ---- Measuring a prompt.
+import { assertOneConversation, callOf, json, measure, mockModel as aiSdkMock, output, problems, promptText } from './ai-sdk-model.mjs';
 
-const json = (v) => (typeof v === 'string' ? v : JSON.stringify(v));
-function partText(p) {
-  switch (p.type) {
-    case 'text':
-    case 'reasoning':
-      return p.text;
-    case 'tool-call':
-      return `call ${p.toolName} ${p.toolCallId} ${json(p.input)}`;
-    case 'tool-result':
-      return `result ${p.toolCallId}\n${json(p.output.value ?? p.output.reason ?? '')}`;
-    default:
-      return json(p);
-  }
-}
-/** Each message as the text a provider reads: its role, then its parts' texts. Markers (`providerOptions`) are not text. */
-const chunks = (prompt) => prompt.map((m) => `${m.role}\n${typeof m.content === 'string' ? m.content : m.content.map(partText).join('\n')}`);
-const counted = new Map();
-function tokens(text) {
-  if (!counted.has(text)) counted.set(text, o200k(text));
-  return counted.get(text);
-}
-/** `{ tokens, prefix, extends }`: the prompt's tokens, those of the whole messages it begins with that `previous` began with too, and whether it begins with all of `previous`. */
-function measure(prompt, previous = []) {
-  const now = chunks(prompt);
-  const before = chunks(previous);
-  let prefix = 0;
-  for (let i = 0; i < now.length && now[i] === before[i]; i++) prefix += tokens(now[i]);
-  return { tokens: now.reduce((n, c) => n + tokens(c), 0), prefix, extends: before.length > 0 && before.every((c, i) => c === now[i]) };
-}
-/** What a provider would refuse: a call without its result, a result without its call, a user or assistant message whose content is not a list of parts. */
-function problems(prompt) {
-  const out = aiSdkProblems({ messages: prompt });
-  prompt.forEach((m, i) => {
-    if (m.role === 'system' ? typeof m.content !== 'string' : !Array.isArray(m.content)) out.push(`prompt[${i}]: ${m.role} content of the wrong shape`);
-  });
-  return out;
-}
-const promptText = (prompt) => chunks(prompt).join('\n');
-
-// ---- The agent: its tool, the mock model, its responses as results or streams.
-
-const TOOL_SPACE = 60; // the tokens the tool definitions add to the count the mock reports
-/** A tool output of about `size` characters, different for every call: 20 KB is 6,800 o200k tokens. */
-function output(path, size) {
-  const lines = [];
-  for (let i = 0, length = 0; length < size; i++) {
-    const line = `${path}:${i + 1}: export const value_${i} = compute(${(i * 7919) % 1009}, '${((i + 1) * 2654435761 % 2 ** 32).toString(16)}');`;
-    lines.push(line);
-    length += line.length + 1;
-  }
-  return lines.join('\n');
-}
-const usageOf = ({ tokens: n, prefix }) => ({
-  inputTokens: { total: n + TOOL_SPACE, noCache: n + TOOL_SPACE - prefix, cacheRead: prefix, cacheWrite: n - prefix },
-  outputTokens: { total: 20, text: 20, reasoning: 0 },
-});
-const callOf = (toolCallId, toolName, input) => ({ type: 'tool-call', toolCallId, toolName, input: JSON.stringify(input) });
-const finishOf = (content) => ({ unified: content.some((c) => c.type === 'tool-call') ? 'tool-calls' : 'stop', raw: undefined });
-
-/** The content of a response as the chunks of a stream: text and calls as a provider streams them, then `finish`. */
-function streamOf(content, usage) {
-  const parts = [{ type: 'stream-start', warnings: [] }];
-  content.forEach((c, i) => {
-    if (c.type === 'text') parts.push({ type: 'text-start', id: `t${i}` }, { type: 'text-delta', id: `t${i}`, delta: c.text }, { type: 'text-end', id: `t${i}` });
-    else parts.push({ type: 'tool-input-start', id: c.toolCallId, toolName: c.toolName }, { type: 'tool-input-delta', id: c.toolCallId, delta: c.input }, { type: 'tool-input-end', id: c.toolCallId }, c);
-  });
-  parts.push({ type: 'finish', usage, finishReason: finishOf(content) });
-  return new ReadableStream({ start(controller) { for (const p of parts) controller.enqueue(p); controller.close(); } });
-}
-
-/** A mock model whose `respond(prompt, seen)` says what it answers; it records every call's prompt and tools, and reports usage as a provider with a prompt cache would. */
-function mockModel(respond) {
-  const seen = { prompts: [], tools: [], usage: [] };
-  const answer = (options) => {
-    const usage = usageOf(measure(options.prompt, seen.prompts.at(-1)));
-    seen.prompts.push(options.prompt);
-    seen.tools.push(options.tools ?? []);
-    seen.usage.push(usage);
-    return { content: respond(options.prompt, seen), usage };
-  };
-  const model = new MockLanguageModelV3({
-    doGenerate: async (options) => {
-      const { content, usage } = answer(options);
-      return { content, usage, finishReason: finishOf(content), warnings: [] };
-    },
-    doStream: async (options) => {
-      const { content, usage } = answer(options);
-      return { stream: streamOf(content, usage) };
-    },
-  });
-  return { model, seen };
-}
+/** The AI SDK's mock model of version 3, the one Mastra runs. */
+const mockModel = (respond) => aiSdkMock(MockLanguageModelV3, respond);
 
 /** The agent's `read` tool, as an AI SDK tool (Mastra runs those as its own). */
 const readTool = (executed, size = 20_000) => ({
@@ -276,11 +185,7 @@ describe('contextProcessor in a Mastra Agent', () => {
     const results = await Promise.all(runs);
     assert.deepEqual(results.map((r) => r.text), ['Done.', 'Done.', 'Done.']);
     assert.equal(seen.prompts.length, 15);
-    for (const prompt of seen.prompts) {
-      const whose = new Set(prompt.flatMap((m) => (m.role === 'tool' ? m.content.map((p) => p.output.value.split(' ')[0]) : [])));
-      assert.ok(whose.size <= 1, `a prompt holds the outputs of ${[...whose].join(' and ')}`);
-      assert.deepEqual(problems(prompt), []);
-    }
+    for (const prompt of seen.prompts) assertOneConversation(prompt);
     assert.equal(warnings.length, 0, 'no conversation was rebuilt by another');
   });
 
