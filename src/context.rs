@@ -1,110 +1,14 @@
 //! The context manager's machine (`ContextManager`): plain data in and out. The codes the
-//! shell reads are enums here, which wasm-bindgen exports to JS and TS, so no table of
-//! numbers is copied by hand.
+//! shell reads (a need's kind, a plan's ops, a part's kind and role) are the rules' own
+//! (`devs_context_rules::base::codes`), paired with the shell's constants by
+//! `crates/rules/tests/codes.rs`; a need and a plan are encoded by the rules too.
 
 use devs_context_rules::context::config::{self, Config, Options};
-use devs_context_rules::context::{Kind, Manager, Need, Rejection, index, recall, render};
+use devs_context_rules::context::{Kind, Manager, Rejection, index, recall, render};
 use wasm_bindgen::prelude::*;
 
 use crate::{Out, frame, probe, report};
 use devs_context_rules::base::frame::Frame;
-
-/// What the shell must do next (the first number of a need).
-#[wasm_bindgen]
-#[derive(Clone, Copy)]
-pub enum NeedCode {
-    Persist = 0,
-    Placeholder = 1,
-    Cut = 2,
-    Summarize = 3,
-    Done = 4,
-    PersistSpan = 5,
-    PersistGroup = 6,
-    MergeSpans = 7,
-}
-
-/// What a part of a message is.
-#[wasm_bindgen]
-#[derive(Clone, Copy)]
-pub enum PartKind {
-    Text = 0,
-    Thinking = 1,
-    Call = 2,
-    Result = 3,
-    Opaque = 4,
-}
-
-/// Who a message is from.
-#[wasm_bindgen]
-#[derive(Clone, Copy)]
-pub enum MessageRole {
-    User = 0,
-    Assistant = 1,
-    System = 2,
-    Tool = 3,
-}
-
-/// How a part is shown in a render plan.
-#[wasm_bindgen]
-#[derive(Clone, Copy)]
-pub enum ShownCode {
-    Whole = 0,
-    Cut = 1,
-    Placeholder = 2,
-    Dropped = 3,
-}
-
-/// What a render plan's step is.
-#[wasm_bindgen]
-#[derive(Clone, Copy)]
-pub enum EmitCode {
-    Fixed = 0,
-    Summary = 1,
-    Message = 2,
-    Tail = 3,
-    LeftOut = 4,
-}
-
-/// `[code, a, b, c, d]`.
-pub(crate) fn need(n: Need) -> Vec<f64> {
-    match n {
-        Need::Persist { message, part } => {
-            vec![NeedCode::Persist as u8 as f64, message as f64, part as f64]
-        }
-        Need::Placeholder { message, part } => vec![
-            NeedCode::Placeholder as u8 as f64,
-            message as f64,
-            part as f64,
-        ],
-        Need::Cut {
-            message,
-            part,
-            head,
-            tail,
-        } => {
-            vec![
-                NeedCode::Cut as u8 as f64,
-                message as f64,
-                part as f64,
-                head as f64,
-                tail as f64,
-            ]
-        }
-        Need::Summarize { from, to } => {
-            vec![NeedCode::Summarize as u8 as f64, from as f64, to as f64]
-        }
-        Need::Done => vec![NeedCode::Done as u8 as f64],
-        Need::PersistSpan { from, to } => {
-            vec![NeedCode::PersistSpan as u8 as f64, from as f64, to as f64]
-        }
-        Need::PersistGroup { count } => {
-            vec![NeedCode::PersistGroup as u8 as f64, count as f64]
-        }
-        Need::MergeSpans { count } => {
-            vec![NeedCode::MergeSpans as u8 as f64, count as f64]
-        }
-    }
-}
 
 /// The manager, and the journal of what changed it (see `events.rs`).
 #[wasm_bindgen]

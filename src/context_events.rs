@@ -8,7 +8,7 @@ use devs_context_rules::context::{Kind, NewMessage, Part, Role, recall};
 use wasm_bindgen::prelude::*;
 
 use crate::Out;
-use crate::context::{ManagerCore, ask, need};
+use crate::context::{ManagerCore, ask};
 
 /// The events applied since the shell last took them.
 #[derive(Debug, Default)]
@@ -35,7 +35,7 @@ impl ManagerCore {
     }
 
     fn answer(&mut self, e: Event) -> Out<Vec<f64>> {
-        self.event(e).map(need)
+        self.event(e).map(|n| n.encode())
     }
 }
 

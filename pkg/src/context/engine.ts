@@ -5,7 +5,9 @@
 // between `begin()` and `commit()` is taken back by `rollback()`.
 import { argumentError, checked, errorText } from '../errors/index.js';
 import { FrameReader, frameTemplates, frameText, frameTexts } from '../core/frame.js';
-import { type Adapter, type NeutralMessage, type NeutralPart, type Plan, type PlannedMessage, Kind, NONE, Role, WHOLE, lazy } from '../providers/neutral.js';
+import { type Adapter, type NeutralMessage, type NeutralPart, type Plan, type PlannedMessage, Kind, NONE, Role, WHOLE } from '../providers/neutral.js';
+import { NeedKind as Need, ShownCode } from './codes.js';
+import { readPlan } from './plan.js';
 import { applyJournal, encodeBase64, replayV1, takeJournal, type LoggedCall } from './journal.js';
 import { decodeBase64 } from '../core/base64.js';
 import { callMethod, string, type Bag } from '../core/read.js';
@@ -18,8 +20,6 @@ import type { TokenCounter } from '../seeds/types.js';
 
 export type { KeptMessage };
 import { rules } from '../core/wasm.js';
-
-const Need = lazy(() => rules.NeedCode);
 
 /** The manager's own words (`render::own_texts`): 0 the summary message over `summary`, 1 an unanswered call's result, 2 the note for dropped turns. */
 let own: string | undefined;
@@ -925,64 +925,52 @@ export class Engine {
     return need;
   }
 
-  /** The rules' plan (`render::Plan::encode`), with the host's texts, decoded in one pass. */
+  /** The rules' plan (`render::Plan::encode`), with the host's texts, read in one pass. */
   #plan(encoded: Float64Array): Plan {
-    const { Fixed, Summary, LeftOut, Message } = rules.EmitCode;
-    const { Whole, Dropped } = rules.ShownCode;
     const cache = this.#o.cacheControl;
-    // The breakpoints come after the emits: find them first.
-    let at = 1;
-    for (let e = encoded[0]; e > 0; e--) {
-      if (encoded[at++] !== Message) continue;
-      at += 1;
-      at += 1 + 2 * encoded[at];
-      at += 1 + encoded[at];
-    }
-    const breakpoints = new Set<number>();
-    for (let n = encoded[at++]; n > 0; n--) breakpoints.add(encoded[at++]);
     const plan: Plan = {
       system: this.#o.system, pinned: this.#o.pinned, fixedBreakpoint: false, summary: undefined, summaryBreakpoint: false,
       messages: [], summaryAt: 0, tail: this.#tail, leftOut: false,
       unansweredText: ownText(1), leftOutText: ownText(2), cacheControl: cache,
     };
-    at = 1;
-    for (let e = 0, emits = encoded[0]; e < emits; e++) {
-      const code = encoded[at++];
-      const mark = cache && breakpoints.has(e);
-      if (code === Fixed) plan.fixedBreakpoint = mark;
-      else if (code === LeftOut) {
-        plan.leftOut = true;
-        plan.summaryAt = plan.messages.length;
-      } else if (code === Summary) {
+    const messages = this.#messages;
+    const [callIds, callNames] = [this.#callIds, this.#callNames];
+    let m = RELEASED;
+    // Most messages are sent as they are kept (parts written into them count as whole):
+    // the kept message is the entry, made a full one only when a part or a call says so.
+    type Entry = { source: unknown; neutral: NeutralMessage; shown: Array<string | null | undefined>; breakpoint: boolean; unanswered: Array<{ id: string; name: string }> };
+    let entry: Entry | null = null;
+    const full = (mark: boolean): Entry => (entry = { source: m.source, neutral: m, shown: WHOLE as Array<undefined>, breakpoint: mark, unanswered: [] });
+    readPlan(encoded, {
+      fixed: (mark) => {
+        plan.fixedBreakpoint = cache && mark;
+      },
+      summary: (mark) => {
         plan.summaryAt = plan.messages.length;
         plan.summary = [this.core.has_summary ? ownText(0, this.#summary) : '', this.#indexText()].filter(Boolean).join('\n\n');
-        plan.summaryBreakpoint = mark;
-      } else if (code === Message) {
-        const m = this.#messages[encoded[at++]];
-        const changes = encoded[at++];
-        // Most messages are sent as they are kept (parts written into them count as whole): the kept message is the entry.
-        if (changes === 0 && encoded[at] === 0 && !mark) {
-          at++;
-          plan.messages.push(m);
-          continue;
-        }
-        let shown: Array<string | null | undefined> | null = null;
-        for (let n = changes; n > 0; n--) {
-          const k = encoded[at++];
-          const state = encoded[at++];
-          if (state === Whole || m.parts[k].baked) continue;
-          shown ??= m.parts.map(() => undefined);
-          shown[k] = state === Dropped ? null : m.display?.[k];
-        }
-        const unanswered: Array<{ id: string; name: string }> = [];
-        for (let n = encoded[at++]; n > 0; n--) {
-          const c = encoded[at++];
-          unanswered.push({ id: this.#callIds[c], name: this.#callNames[c] });
-        }
-        if (!shown && !unanswered.length && !mark) plan.messages.push(m);
-        else plan.messages.push({ source: m.source, neutral: m, shown: shown ?? WHOLE, breakpoint: mark, unanswered });
-      }
-    }
+        plan.summaryBreakpoint = cache && mark;
+      },
+      leftOut: () => {
+        plan.leftOut = true;
+        plan.summaryAt = plan.messages.length;
+      },
+      tail: () => {},
+      message: (index, mark) => {
+        m = messages[index];
+        entry = null;
+        plan.messages.push(cache && mark ? full(true) : m);
+      },
+      part: (k, shown) => {
+        if (shown === ShownCode.Whole || m.parts[k].baked) return;
+        const e = entry ?? (plan.messages[plan.messages.length - 1] = full(false));
+        if (e.shown === WHOLE) e.shown = m.parts.map(() => undefined);
+        e.shown[k] = shown === ShownCode.Dropped ? null : m.display?.[k];
+      },
+      unanswered: (c) => {
+        const e = entry ?? (plan.messages[plan.messages.length - 1] = full(false));
+        e.unanswered.push({ id: callIds[c], name: callNames[c] });
+      },
+    });
     // Turns dropped with no summary, but an index: the note opens it, in one message.
     if (plan.leftOut && plan.summary !== undefined && !this.core.has_summary) {
       plan.summary = `${plan.leftOutText}\n\n${plan.summary}`;

@@ -7,8 +7,9 @@ import {
   type Adapter, type NeutralMessage, type NeutralPart, type Plan, Kind, OPAQUE_TOKENS, Role, bag, count, json,
   onlyFields, optionalCount, shapeError, text, slot, intern } from './neutral.js';
 
-/** The rules' role of a message's `role` (read when called: see `lazy`). */
-const roleOf = (role: unknown): number | undefined => ({ user: Role.User, assistant: Role.Assistant, system: Role.System } as Record<string, number>)[role as string];
+/** The rules' role of each message `role`. */
+const ROLES: Record<string, number> = { user: Role.User, assistant: Role.Assistant, system: Role.System };
+const roleOf = (role: unknown): number | undefined => (typeof role === 'string' && Object.hasOwn(ROLES, role) ? ROLES[role] : undefined);
 const CACHE = { type: 'ephemeral' } as const;
 /** A `MessageParam`'s fields: the API refuses any other. */
 const FIELDS = new Set(['role', 'content']);

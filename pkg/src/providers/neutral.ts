@@ -4,23 +4,13 @@
 import type { ToolSpec } from '../context/types.js';
 import { argumentError } from '../errors/index.js';
 import { describe, isObject, type Bag } from '../core/read.js';
-import { rules } from '../core/wasm.js';
 
 /** The formats, as `options.format` names them. */
 export const FORMATS = ['anthropic', 'openai-chat', 'openai-responses', 'ai-sdk', 'vscode'] as const;
 export type Format = (typeof FORMATS)[number];
 
-/**
- * One of the rules' enums, read when first used: the slim entry has no rules until
- * `init()`, so nothing may read them while the package loads.
- */
-export function lazy<T extends object>(get: () => T): T {
-  // Copied to a plain object once the rules are loaded: a build reads these per part.
-  let value: Record<PropertyKey, unknown> | undefined;
-  return new Proxy({} as T, { get: (_, key) => (value ??= { ...(get() as Record<PropertyKey, unknown>) })[key] });
-}
-
-export const Kind = lazy(() => rules.PartKind);
+/** The rules' codes of a part's kind and a message's role: plain constants, checked against the rules by crates/rules/tests/codes.rs. */
+export { Kind, Role } from '../context/codes.js';
 
 /** Shown as kept: no part changed, no call unanswered. Shared, so a kept message's plan entry costs one object. */
 export const WHOLE: ReadonlyArray<undefined> = Object.freeze([]);
@@ -56,7 +46,6 @@ export function shownContent(
 export function slot(name: string, k: number): string {
   return intern(`${name}[${k}]`);
 }
-export const Role = lazy(() => rules.MessageRole);
 
 /** One part of a message. */
 export interface NeutralPart {

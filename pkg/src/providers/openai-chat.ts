@@ -9,10 +9,11 @@ import {
 /** A message param's fields, and those of the response's message, which the API takes back as it is. */
 const FIELDS = new Set(['role', 'content', 'name', 'tool_calls', 'tool_call_id', 'refusal', 'audio', 'function_call', 'annotations']);
 
-/** The rules' role of a message's `role` (read when called: see `lazy`). */
-const roleOf = (role: unknown): number | undefined => ({
+/** The rules' role of each message `role`. */
+const ROLES: Record<string, number> = {
   user: Role.User, assistant: Role.Assistant, system: Role.System, developer: Role.System, tool: Role.Tool, function: Role.User,
-} as Record<string, number>)[role as string];
+};
+const roleOf = (role: unknown): number | undefined => (typeof role === 'string' && Object.hasOwn(ROLES, role) ? ROLES[role] : undefined);
 
 /** The text of a `content`: a string, or parts whose text parts are joined. */
 function contentParts(field: string, content: unknown, path: string): NeutralPart[] {

@@ -1,8 +1,10 @@
-//! What every rule shares: argument checks ([`args`]), frames of pieces ([`frame`]), how
+//! What every rule shares: argument checks ([`args`]), the codes that cross the boundary
+//! ([`codes`]), frames of pieces ([`frame`]), how
 //! host texts reach the rules ([`text`], [`cut`]), the seed's token count ([`tokens`]), and
 //! a ring buffer ([`ring`]).
 
 pub mod args;
+pub mod codes;
 pub mod cut;
 pub mod frame;
 pub mod ring;

@@ -4,77 +4,36 @@
 
 use super::gapped::Gapped;
 
-/// Who a message is from. `Tool` is a message that holds only results (OpenAI's `tool`
-/// role, the AI SDK's tool message); providers that put results in a user message use
-/// `User`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Role {
-    User,
-    Assistant,
-    System,
-    Tool,
-}
-
-impl Role {
-    /// The role's code in the encodings (the journal, a manager's state).
-    pub fn code(self) -> u8 {
-        match self {
-            Role::User => 0,
-            Role::Assistant => 1,
-            Role::System => 2,
-            Role::Tool => 3,
-        }
-    }
-
-    pub fn from_code(code: u8) -> Option<Role> {
-        Some(match code {
-            0 => Role::User,
-            1 => Role::Assistant,
-            2 => Role::System,
-            3 => Role::Tool,
-            _ => return None,
-        })
+crate::codes! {
+    /// Who a message is from. `Tool` is a message that holds only results (OpenAI's `tool`
+    /// role, the AI SDK's tool message); providers that put results in a user message use
+    /// `User`. Its code is also the durable encodings' (the journal, a manager's state).
+    pub enum Role {
+        User = 0,
+        Assistant = 1,
+        System = 2,
+        Tool = 3,
     }
 }
 
-/// What a part of a message is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    Text,
-    /// Signed reasoning (Anthropic `thinking`, `redacted_thinking`; OpenAI `reasoning`
-    /// items): passed back byte for byte, never cut, only ever dropped whole.
-    Thinking,
-    /// A tool call: its arguments.
-    Call,
-    /// A tool call's result.
-    Result,
-    /// Anything else (an image, a document, a provider's own block): passed through.
-    Opaque,
+crate::codes! {
+    /// What a part of a message is. Its code is also the durable encodings' (the journal, a
+    /// manager's state).
+    pub enum Kind {
+        Text = 0,
+        /// Signed reasoning (Anthropic `thinking`, `redacted_thinking`; OpenAI `reasoning`
+        /// items): passed back byte for byte, never cut, only ever dropped whole.
+        Thinking = 1,
+        /// A tool call: its arguments.
+        Call = 2,
+        /// A tool call's result.
+        Result = 3,
+        /// Anything else (an image, a document, a provider's own block): passed through.
+        Opaque = 4,
+    }
 }
 
 impl Kind {
-    /// The kind's code in the encodings (the journal, a manager's state).
-    pub fn code(self) -> u8 {
-        match self {
-            Kind::Text => 0,
-            Kind::Thinking => 1,
-            Kind::Call => 2,
-            Kind::Result => 3,
-            Kind::Opaque => 4,
-        }
-    }
-
-    pub fn from_code(code: u8) -> Option<Kind> {
-        Some(match code {
-            0 => Kind::Text,
-            1 => Kind::Thinking,
-            2 => Kind::Call,
-            3 => Kind::Result,
-            4 => Kind::Opaque,
-            _ => return None,
-        })
-    }
-
     /// Parts whose text may be stored, then cut or replaced by a placeholder.
     pub fn editable(self) -> bool {
         matches!(self, Kind::Text | Kind::Result)

@@ -81,6 +81,58 @@ pub enum Need {
     Done,
 }
 
+crate::codes! {
+    /// A [`Need`]'s kind: the first number of its encoding ([`Need::encode`]).
+    pub enum NeedKind {
+        Persist = 0,
+        Placeholder = 1,
+        Cut = 2,
+        Summarize = 3,
+        Done = 4,
+        PersistSpan = 5,
+        PersistGroup = 6,
+        MergeSpans = 7,
+    }
+}
+
+impl Need {
+    pub fn kind(&self) -> NeedKind {
+        match self {
+            Need::Persist { .. } => NeedKind::Persist,
+            Need::Placeholder { .. } => NeedKind::Placeholder,
+            Need::Cut { .. } => NeedKind::Cut,
+            Need::Summarize { .. } => NeedKind::Summarize,
+            Need::PersistSpan { .. } => NeedKind::PersistSpan,
+            Need::PersistGroup { .. } => NeedKind::PersistGroup,
+            Need::MergeSpans { .. } => NeedKind::MergeSpans,
+            Need::Done => NeedKind::Done,
+        }
+    }
+
+    /// The need as the shell reads it (`pkg/src/context/build.ts`): its kind's code, then
+    /// its fields in the order they are declared above, `[kind, a, b, c, d]` at most.
+    pub fn encode(&self) -> Vec<f64> {
+        let args: &[usize] = match *self {
+            Need::Persist { message, part } | Need::Placeholder { message, part } => {
+                &[message, part]
+            }
+            Need::Cut {
+                message,
+                part,
+                head,
+                tail,
+            } => &[message, part, head, tail],
+            Need::Summarize { from, to } | Need::PersistSpan { from, to } => &[from, to],
+            Need::PersistGroup { count } | Need::MergeSpans { count } => &[count],
+            Need::Done => &[],
+        };
+        let mut out = Vec::with_capacity(1 + args.len());
+        out.push(f64::from(self.kind().code()));
+        out.extend(args.iter().map(|&a| a as f64));
+        out
+    }
+}
+
 /// What a build changed, to put back if the build fails.
 #[derive(Debug, Clone)]
 struct Journal {

@@ -21,13 +21,35 @@ pub const LEFT_OUT_TOKENS: f64 = 28.0;
 /// Breakpoints a provider takes at most (Anthropic's `cache_control`).
 pub const MAX_BREAKPOINTS: usize = 4;
 
+crate::codes! {
+    /// How a part is shown, as the plan says it.
+    pub enum ShownCode {
+        Whole = 0,
+        Cut = 1,
+        Placeholder = 2,
+        Dropped = 3,
+    }
+}
+
 /// How a part is shown, as the plan says it.
 pub fn shown_code(s: Shown) -> u8 {
     match s {
-        Shown::Whole => 0,
-        Shown::Cut { .. } => 1,
-        Shown::Placeholder => 2,
-        Shown::Dropped => 3,
+        Shown::Whole => ShownCode::Whole,
+        Shown::Cut { .. } => ShownCode::Cut,
+        Shown::Placeholder => ShownCode::Placeholder,
+        Shown::Dropped => ShownCode::Dropped,
+    }
+    .code()
+}
+
+crate::codes! {
+    /// What a step of an encoded plan is ([`Plan::encode`]): one per [`Emit`].
+    pub enum Op {
+        Fixed = 0,
+        Summary = 1,
+        Message = 2,
+        Tail = 3,
+        LeftOut = 4,
     }
 }
 
@@ -61,34 +83,106 @@ pub struct Plan {
 }
 
 impl Plan {
-    /// The plan as numbers: `[emits, (op, …)*, breakpoints, index*]`, where op 0 is the
-    /// fixed texts, 1 the summary, 2 a message: `index, changed, (part, code)*,
-    /// unanswered, call*`, 3 the tail and 4 the note for dropped turns.
+    /// The plan as numbers, read in one pass (`pkg/src/context/plan.ts`): `[breakpoints,
+    /// emit index*, emits, (op …)*]`, where an op is an [`Op`] code, and a message's is
+    /// followed by `index, changed, (part, shown code)*, unanswered, call*`. The
+    /// breakpoints come first, ascending, so a reader knows each step's mark when it
+    /// reaches it.
+    /// `pkg/test/fixtures/plan/golden.json` holds one, read by both decoders.
     pub fn encode(&self) -> Vec<f64> {
-        let mut out = vec![self.emits.len() as f64];
+        let mut out = vec![self.breakpoints.len() as f64];
+        out.extend(self.breakpoints.iter().map(|&b| b as f64));
+        out.push(self.emits.len() as f64);
         for e in &self.emits {
-            match e {
-                Emit::Fixed => out.push(0.0),
-                Emit::Summary => out.push(1.0),
-                Emit::Tail => out.push(3.0),
-                Emit::LeftOut => out.push(4.0),
-                Emit::Message {
-                    index,
-                    changed,
-                    unanswered,
-                } => {
-                    out.extend([2.0, *index as f64, changed.len() as f64]);
-                    for &(p, c) in changed {
-                        out.extend([p as f64, f64::from(c)]);
-                    }
-                    out.push(unanswered.len() as f64);
-                    out.extend(unanswered.iter().map(|&c| f64::from(c)));
+            let op = match e {
+                Emit::Fixed => Op::Fixed,
+                Emit::Summary => Op::Summary,
+                Emit::Tail => Op::Tail,
+                Emit::LeftOut => Op::LeftOut,
+                Emit::Message { .. } => Op::Message,
+            };
+            out.push(f64::from(op.code()));
+            if let Emit::Message {
+                index,
+                changed,
+                unanswered,
+            } = e
+            {
+                out.extend([*index as f64, changed.len() as f64]);
+                for &(p, c) in changed {
+                    out.extend([p as f64, f64::from(c)]);
                 }
+                out.push(unanswered.len() as f64);
+                out.extend(unanswered.iter().map(|&c| f64::from(c)));
             }
         }
-        out.push(self.breakpoints.len() as f64);
-        out.extend(self.breakpoints.iter().map(|&b| b as f64));
         out
+    }
+
+    /// The emits and breakpoints of an encoded plan ([`Plan::encode`]), or what is wrong
+    /// with it: the reader the shell's must agree with.
+    pub fn decode(encoded: &[f64]) -> Result<Plan, String> {
+        let mut at = 0;
+        let mut next = |what: &str| -> Result<usize, String> {
+            let v = *encoded
+                .get(at)
+                .ok_or_else(|| format!("ends before {what}, at {at}"))?;
+            if v.fract() != 0.0 || !(0.0..=f64::from(u32::MAX)).contains(&v) {
+                return Err(format!("{what} at {at} is {v}, not a count or an index"));
+            }
+            at += 1;
+            Ok(v as usize)
+        };
+        let mut plan = Plan::default();
+        for _ in 0..next("the breakpoints")? {
+            let b = next("a breakpoint")?;
+            if plan.breakpoints.last().is_some_and(|&last| last >= b) {
+                return Err(format!("breakpoint {b} is not after the one before it"));
+            }
+            plan.breakpoints.push(b);
+        }
+        for _ in 0..next("the emits")? {
+            let code = next("an op")?;
+            let op = u8::try_from(code)
+                .ok()
+                .and_then(Op::from_code)
+                .ok_or_else(|| format!("op {code} is not a plan's"))?;
+            plan.emits.push(match op {
+                Op::Fixed => Emit::Fixed,
+                Op::Summary => Emit::Summary,
+                Op::Tail => Emit::Tail,
+                Op::LeftOut => Emit::LeftOut,
+                Op::Message => {
+                    let index = next("a message")?;
+                    let mut changed = Vec::new();
+                    for _ in 0..next("the changed parts")? {
+                        let part = next("a part")?;
+                        let code = next("a shown code")?;
+                        let code = u8::try_from(code)
+                            .ok()
+                            .filter(|&c| ShownCode::from_code(c).is_some())
+                            .ok_or_else(|| format!("shown code {code} is not a plan's"))?;
+                        changed.push((part, code));
+                    }
+                    let mut unanswered = Vec::new();
+                    for _ in 0..next("the unanswered calls")? {
+                        unanswered.push(next("a call")? as u32);
+                    }
+                    Emit::Message {
+                        index,
+                        changed,
+                        unanswered,
+                    }
+                }
+            });
+        }
+        if at != encoded.len() {
+            return Err(format!("{} numbers after the plan", encoded.len() - at));
+        }
+        if let Some(&b) = plan.breakpoints.iter().find(|&&b| b >= plan.emits.len()) {
+            return Err(format!("breakpoint {b} is past the last emit"));
+        }
+        Ok(plan)
     }
 }
 
