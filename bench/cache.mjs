@@ -17,18 +17,17 @@
 //   largest       the largest request against the budget;
 //   bad           requests a provider would reject, and empty ones;
 //   ms            build time per request, median and 95th percentile.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { PROBLEMS } from '../pkg/test/validity.mjs';
 import { chart } from './cache/chart.mjs';
 import { chunks, cost, measure, percentiles } from './cache/measure.mjs';
 import { STRATEGIES } from './cache/strategies.mjs';
-import { sessionFiles } from './transcripts.mjs';
+import { SYSTEM, benchSessions, parseSet } from './cache/sessions.mjs';
 
 const require = createRequire(new URL('../pkg/package.json', import.meta.url));
-const { parseTranscript, providerTurns } = require('@devs/context/replay');
+const { providerTurns } = require('@devs/context/replay');
 
 const { values: args } = parseArgs({
   options: {
@@ -40,18 +39,10 @@ const { values: args } = parseArgs({
   },
 });
 const budgets = args.budget.split(',').map(Number);
-const options = Object.fromEntries(args.set.split(',').filter(Boolean).map((kv) => { const [k, v] = kv.split('='); return [k, Number(v)]; }));
+const options = parseSet(args.set);
 const strategies = Object.entries(STRATEGIES).filter(([name]) => name.toLowerCase().includes(args.strategy.toLowerCase()));
 
-// A coding agent's system prompt of about 2,000 tokens, the same for every strategy.
-const SYSTEM = Array.from({ length: 40 }, (_, i) => `Rule ${i + 1}: work in small verified steps; read a file before editing it, run the tests after each change, and report what you changed and why in one short paragraph.`).join('\n');
-
-const recorded = sessionFiles().flatMap((file) => parseTranscript(readFileSync(file, 'utf8'), basename(file)));
-// No recorded session reaches 90% of 200k, so one long one is made: the Claude Code
-// session three times over (about 350k tokens of history), its calls renumbered by turn.
-const claude = recorded.find((s) => s.name.startsWith('claude-code'));
-const long = { name: `${claude.name} ×3`, steps: [...claude.steps, ...claude.steps, ...claude.steps] };
-const sessions = [...recorded, long].filter((s) => s.name.toLowerCase().includes(args.session.toLowerCase()));
+const sessions = benchSessions(args.session);
 
 /** One session through one strategy: every request's measure, validity and build time. */
 async function run(session, budget, make) {

@@ -62,18 +62,16 @@
 // information than those). The strategies are bench/cache/strategies.mjs's, plus LangChain.js
 // v1's `contextEditingMiddleware` and `summarizationMiddleware`, run through their real hooks
 // as `createAgent` runs them (see `langchainContextEditing` and `langchainSummarization`).
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { PROBLEMS } from '../pkg/test/validity.mjs';
 import { chunks, cost, measure } from './cache/measure.mjs';
 import { sessionReferences } from './recall/references.mjs';
 import { recallStrategies } from './recall/strategies.mjs';
-import { sessionFiles } from './transcripts.mjs';
+import { SYSTEM, benchSessions, parseSet } from './cache/sessions.mjs';
 
 const require = createRequire(new URL('../pkg/package.json', import.meta.url));
-const { parseTranscript, providerTurns } = require('@devs/context/replay');
+const { providerTurns } = require('@devs/context/replay');
 
 const { values: args } = parseArgs({
   options: {
@@ -84,20 +82,12 @@ const { values: args } = parseArgs({
     set: { type: 'string', default: '' },
   },
 });
-// `--set lowWater=0.3,...`: options for ContextManager, as bench/cache.mjs takes them.
-const options = Object.fromEntries(args.set.split(',').filter(Boolean).map((kv) => { const [k, v] = kv.split('='); return [k, Number(v)]; }));
+const options = parseSet(args.set);
 const budgets = args.budget.split(',').map(Number);
 const strategies = recallStrategies().filter(([name]) => name.toLowerCase().includes(args.strategy.toLowerCase()));
 const LONG = 20;
 
-// The same system prompt as bench/cache.mjs: about 2,000 tokens, the same for every strategy.
-const SYSTEM = Array.from({ length: 40 }, (_, i) => `Rule ${i + 1}: work in small verified steps; read a file before editing it, run the tests after each change, and report what you changed and why in one short paragraph.`).join('\n');
-
-const recorded = sessionFiles().flatMap((file) => parseTranscript(readFileSync(file, 'utf8'), basename(file)));
-// As bench/cache.mjs: the Claude Code session three times over, its calls renumbered by turn.
-const claude = recorded.find((s) => s.name.startsWith('claude-code'));
-const long = { name: `${claude.name} ×3`, steps: [...claude.steps, ...claude.steps, ...claude.steps] };
-const sessions = [...recorded, long].filter((s) => s.name.toLowerCase().includes(args.session.toLowerCase()));
+const sessions = benchSessions(args.session);
 
 // The references of each call, once per session (they depend on the recording only).
 const started = performance.now();

@@ -36,18 +36,22 @@ export const strategies = [
   ['nothing (every message sent)', false, () => ({})],
 ];
 
-/** One session through `generateText`, with `setup`'s middleware or `prepareStep`; `see` measures each prompt. */
-export async function run(session, { middleware, prepareStep }, see) {
+/**
+ * A recorded session as an AI SDK agent: `MockLanguageModelV3` answering each step with the
+ * recorded turn (`see` measures each prompt), and tools whose `execute` returns the
+ * recorded result of its call. Mastra runs the same model and tools as its own.
+ */
+export function recordedAgent(session, see) {
   const turns = providerTurns(session, 'ai-sdk');
   const outputs = outputsById(session, 'ai-sdk');
   const names = new Set(turns.flatMap((t) => t.response[0].content.filter((p) => p.type === 'tool-call').map((p) => p.toolName)));
-  const tools = Object.fromEntries([...names].map((name) => [name, ai.tool({
+  const tools = Object.fromEntries([...names].map((name) => [name, {
     description: name,
     inputSchema: ai.jsonSchema({ type: 'object', additionalProperties: true }),
-    execute: async (_, { toolCallId }) => outputs.get(toolCallId) ?? '',
-  })]));
+    execute: async (_, context) => outputs.get(context?.toolCallId) ?? '',
+  }]));
   let t = 0;
-  const mock = new MockLanguageModelV3({
+  const model = new MockLanguageModelV3({
     doGenerate: async ({ prompt }) => {
       const { tokens, prefix } = see({ messages: prompt });
       const content = turns[t++].response[0].content.map((p) => (p.type === 'tool-call' ? { ...p, input: JSON.stringify(p.input) } : p));
@@ -60,6 +64,12 @@ export async function run(session, { middleware, prepareStep }, see) {
       };
     },
   });
+  return { model, tools, calls: () => t };
+}
+
+/** One session through `generateText`, with `setup`'s middleware or `prepareStep`; `see` measures each prompt. */
+export async function run(session, { middleware, prepareStep }, see) {
+  const { model: mock, tools, calls } = recordedAgent(session, see);
   const model = middleware ? ai.wrapLanguageModel({ model: mock, middleware }) : mock;
   const messages = [];
   for (const { input, turns: steps } of userTurns(session)) {
@@ -67,5 +77,5 @@ export async function run(session, { middleware, prepareStep }, see) {
     const result = await ai.generateText({ model, system: SYSTEM, messages, tools, prepareStep, stopWhen: ai.stepCountIs(steps.length) });
     messages.push(...(result.responseMessages ?? result.response.messages));
   }
-  return t;
+  return calls();
 }

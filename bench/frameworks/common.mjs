@@ -3,7 +3,8 @@
 // framework's model was sent, and the timer of the time spent inside a hook.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { outputsById, realSessions } from '../../pkg/test/provider-sessions.mjs';
+import { outputsById } from '../../pkg/test/provider-sessions.mjs';
+import { SYSTEM, benchSessions } from '../cache/sessions.mjs';
 import { chunks, measure } from '../cache/measure.mjs';
 import { sessionReferences } from '../recall/references.mjs';
 
@@ -16,15 +17,11 @@ export { summarize } from '../cache/strategies.mjs';
 /** A package's version, from its package.json (not every package exports it). */
 export const version = (name) => JSON.parse(readFileSync(new URL(`../../pkg/node_modules/${name}/package.json`, import.meta.url), 'utf8')).version;
 
-// The system prompt of bench/cache.mjs and bench/recall.mjs (about 2,000 tokens): references are found as there.
-export const SYSTEM = Array.from({ length: 40 }, (_, i) => `Rule ${i + 1}: work in small verified steps; read a file before editing it, run the tests after each change, and report what you changed and why in one short paragraph.`).join('\n');
+export { SYSTEM };
 
 /** The real sessions, plus the Claude Code one three times over, as bench/recall.mjs has them; `refs` per model call. */
 export function sessions() {
-  const recorded = realSessions();
-  const claude = recorded.find((s) => s.name.startsWith('claude-code'));
-  const all = [...recorded, { name: `${claude.name} ×3`, steps: [...claude.steps, ...claude.steps, ...claude.steps] }];
-  return all.map((s) => ({ ...s, refs: sessionReferences(providerTurns(s, 'openai-chat'), SYSTEM) }));
+  return benchSessions().map((s) => ({ ...s, refs: sessionReferences(providerTurns(s, 'openai-chat'), SYSTEM) }));
 }
 
 /**

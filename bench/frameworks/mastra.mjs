@@ -6,11 +6,10 @@
 // context (its memory's `lastMessages`, the `TokenLimiter` processor) drop whole messages
 // from the oldest on; the bench has ours and nothing.
 import { createRequire } from 'node:module';
-import { SYSTEM, o200k, outputsById, providerTurns, summarize, timed, userTurns, version } from './common.mjs';
+import { SYSTEM, o200k, summarize, timed, userTurns, version } from './common.mjs';
+import { recordedAgent } from './ai-sdk.mjs';
 
 const require = createRequire(new URL('../../pkg/package.json', import.meta.url));
-const ai = require('ai');
-const { MockLanguageModelV3 } = require('ai/test');
 const { Agent } = require('@mastra/core/agent');
 const { contextProcessor } = require('@devs/context/mastra');
 
@@ -52,28 +51,7 @@ export const strategies = [
 
 /** One session through `Agent.generate`, with `setup`'s processor; `see` measures each prompt. */
 export async function run(session, { processor, flush }, see) {
-  const turns = providerTurns(session, 'ai-sdk');
-  const outputs = outputsById(session, 'ai-sdk');
-  const names = new Set(turns.flatMap((t) => t.response[0].content.filter((p) => p.type === 'tool-call').map((p) => p.toolName)));
-  const tools = Object.fromEntries([...names].map((name) => [name, {
-    description: name,
-    inputSchema: ai.jsonSchema({ type: 'object', additionalProperties: true }),
-    execute: async (_, context) => outputs.get(context?.toolCallId) ?? '',
-  }]));
-  let t = 0;
-  const model = new MockLanguageModelV3({
-    doGenerate: async ({ prompt }) => {
-      const { tokens, prefix } = see({ messages: prompt });
-      const content = turns[t++].response[0].content.map((p) => (p.type === 'tool-call' ? { ...p, input: JSON.stringify(p.input) } : p));
-      const calls = content.some((p) => p.type === 'tool-call');
-      return {
-        content,
-        finishReason: { unified: calls ? 'tool-calls' : 'stop', raw: undefined },
-        usage: { inputTokens: { total: tokens, noCache: tokens - prefix, cacheRead: prefix, cacheWrite: tokens - prefix }, outputTokens: { total: 20, text: 20, reasoning: 0 } },
-        warnings: [],
-      };
-    },
-  });
+  const { model, tools, calls } = recordedAgent(session, see);
   const agent = new Agent({ id: 'agent', name: 'agent', instructions: SYSTEM, model, tools, inputProcessors: processor ? [processor] : [] });
   const messages = [];
   for (const { input, turns: steps } of userTurns(session)) {
@@ -83,5 +61,5 @@ export async function run(session, { processor, flush }, see) {
     messages.push(...result.response.messages);
   }
   flush?.();
-  return t;
+  return calls();
 }
