@@ -19,30 +19,17 @@
 //   ms            build time per request, median and 95th percentile.
 import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { parseArgs } from 'node:util';
 import { PROBLEMS } from '../pkg/test/validity.mjs';
 import { chart } from './cache/chart.mjs';
-import { chunks, cost, measure, percentiles } from './cache/measure.mjs';
+import { cacheShare, chunks, measure, percentiles, spend, sum } from './cache/measure.mjs';
 import { STRATEGIES } from './cache/strategies.mjs';
-import { SYSTEM, benchSessions, parseSet } from './cache/sessions.mjs';
+import { SYSTEM, benchArgs } from './cache/sessions.mjs';
 
 const require = createRequire(new URL('../pkg/package.json', import.meta.url));
 const { providerTurns } = require('@devs/context/replay');
 
-const { values: args } = parseArgs({
-  options: {
-    budget: { type: 'string', default: '200000,50000' },
-    session: { type: 'string', default: '' },
-    strategy: { type: 'string', default: '' },
-    set: { type: 'string', default: '' },
-    svg: { type: 'string' },
-  },
-});
-const budgets = args.budget.split(',').map(Number);
-const options = parseSet(args.set);
+const { args, budgets, options, sessions } = benchArgs({ svg: { type: 'string' } });
 const strategies = Object.entries(STRATEGIES).filter(([name]) => name.toLowerCase().includes(args.strategy.toLowerCase()));
-
-const sessions = benchSessions(args.session);
 
 /** One session through one strategy: every request's measure, validity and build time. */
 async function run(session, budget, make) {
@@ -68,9 +55,7 @@ async function run(session, budget, make) {
   return requests;
 }
 
-const sum = (xs, f) => xs.reduce((n, x) => n + f(x), 0);
-const share = (rs) => sum(rs, (r) => r.prefix) / sum(rs, (r) => r.tokens);
-const spend = (rs) => sum(rs, cost);
+const share = cacheShare;
 
 const results = [];
 for (const budget of budgets) {

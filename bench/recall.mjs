@@ -63,31 +63,19 @@
 // v1's `contextEditingMiddleware` and `summarizationMiddleware`, run through their real hooks
 // as `createAgent` runs them (see `langchainContextEditing` and `langchainSummarization`).
 import { createRequire } from 'node:module';
-import { parseArgs } from 'node:util';
 import { PROBLEMS } from '../pkg/test/validity.mjs';
-import { chunks, cost, measure } from './cache/measure.mjs';
+import { cacheShare, chunks, measure, spend, sum } from './cache/measure.mjs';
 import { sessionReferences } from './recall/references.mjs';
 import { recallStrategies } from './recall/strategies.mjs';
-import { SYSTEM, benchSessions, parseSet } from './cache/sessions.mjs';
+import { SYSTEM, benchArgs } from './cache/sessions.mjs';
 
 const require = createRequire(new URL('../pkg/package.json', import.meta.url));
 const { providerTurns } = require('@devs/context/replay');
 
-const { values: args } = parseArgs({
-  options: {
-    budget: { type: 'string', default: '200000,50000' },
-    session: { type: 'string', default: '' },
-    strategy: { type: 'string', default: '' },
-    'persist-edits': { type: 'boolean', default: false },
-    set: { type: 'string', default: '' },
-  },
-});
-const options = parseSet(args.set);
-const budgets = args.budget.split(',').map(Number);
+const { args, budgets, options, sessions } = benchArgs({ 'persist-edits': { type: 'boolean', default: false } });
 const strategies = recallStrategies().filter(([name]) => name.toLowerCase().includes(args.strategy.toLowerCase()));
 const LONG = 20;
 
-const sessions = benchSessions(args.session);
 
 // The references of each call, once per session (they depend on the recording only).
 const started = performance.now();
@@ -135,9 +123,7 @@ async function run(session, budget, make) {
   return requests;
 }
 
-const sum = (xs, f) => xs.reduce((n, x) => n + f(x), 0);
-const share = (rs) => sum(rs, (r) => r.prefix) / sum(rs, (r) => r.tokens);
-const spend = (rs) => sum(rs, cost);
+const share = cacheShare;
 const ratio = (a, b) => (b === 0 ? '–' : (a / b).toFixed(3));
 
 const results = [];

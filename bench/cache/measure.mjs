@@ -89,6 +89,12 @@ export function cost({ tokens: total, prefix }) {
   return 0.1 * prefix + 1.25 * (total - prefix);
 }
 
+export const sum = (xs, f) => xs.reduce((n, x) => n + f(x), 0);
+/** Of all the tokens `requests` sent, the share read from the cache (shared with the request before). */
+export const cacheShare = (requests) => sum(requests, (r) => r.prefix) / sum(requests, (r) => r.tokens);
+/** What `requests` cost, in uncached-token units (`cost`). */
+export const spend = (requests) => sum(requests, cost);
+
 /** The median and 95th percentile of `values`. */
 export function percentiles(values) {
   const sorted = [...values].sort((a, b) => a - b);

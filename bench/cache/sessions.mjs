@@ -1,5 +1,6 @@
 // The sessions and the system prompt that bench/cache.mjs, bench/recall.mjs and
 // bench/frameworks.mjs replay, written once so that their figures are of the same runs.
+import { parseArgs } from 'node:util';
 import { realSessions } from '../../pkg/test/provider-sessions.mjs';
 
 // A coding agent's system prompt of about 2,000 tokens, the same for every strategy.
@@ -17,5 +18,21 @@ export function benchSessions(filter = '') {
   return [...recorded, long].filter((s) => s.name.toLowerCase().includes(filter.toLowerCase()));
 }
 
-/** `--set lowWater=0.3,...`: options for ContextManager. */
-export const parseSet = (text) => Object.fromEntries(text.split(',').filter(Boolean).map((kv) => { const [k, v] = kv.split('='); return [k, Number(v)]; }));
+/**
+ * The command line both take, plus `extra` options: `--budget 200000,50000`, `--session`,
+ * `--strategy` (names that include it), `--set lowWater=0.3,...` (options for
+ * ContextManager). Gives the parsed values, the budgets, the options and the sessions.
+ */
+export function benchArgs(extra = {}) {
+  const { values: args } = parseArgs({
+    options: {
+      budget: { type: 'string', default: '200000,50000' },
+      session: { type: 'string', default: '' },
+      strategy: { type: 'string', default: '' },
+      set: { type: 'string', default: '' },
+      ...extra,
+    },
+  });
+  const options = Object.fromEntries(args.set.split(',').filter(Boolean).map((kv) => { const [k, v] = kv.split('='); return [k, Number(v)]; }));
+  return { args, budgets: args.budget.split(',').map(Number), options, sessions: benchSessions(args.session) };
+}
