@@ -10,12 +10,17 @@
 //! the codes (layout: `tkr1` below). cl100k_base's frame falls from 744,099 bytes to
 //! 352,513, and the wasm by about as much.
 
+#[path = "src/tkv1.rs"]
+mod tkv1;
+
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-changed=src/tkv1.rs");
     tables::build();
 }
 
 mod tables {
+    use crate::tkv1::{Tkv1, tkv1};
     use regex_automata::MatchKind;
     use regex_automata::dfa::{StartKind, dense};
     use regex_automata::nfa::thompson;
@@ -100,49 +105,24 @@ mod tables {
     }
 
     /// A TKV1 frame's first rank, its tokens in rank order, and where the token bytes start
-    /// in it (layout: tiktoken 4.1.2 `encoding.rs`: "TKV1", token count, first rank, each
-    /// token's length as a LEB128 varint, then the token bytes grouped by length, ascending,
-    /// in rank order within a length).
+    /// in it (the frame's head read by `src/tkv1.rs`, as the vocabulary reads it at run time).
     fn tkv1_tokens(data: &[u8]) -> (u32, Vec<&[u8]>, usize) {
-        assert_eq!(&data[..4], b"TKV1", "bad vocabulary frame magic");
-        let n = u32::from_le_bytes(data[4..8].try_into().unwrap()) as usize;
-        let rank0 = u32::from_le_bytes(data[8..12].try_into().unwrap());
-        let mut pos = 12;
-        let mut lengths = Vec::with_capacity(n);
-        for _ in 0..n {
-            let (mut len, mut shift) = (0usize, 0);
-            loop {
-                let byte = data[pos];
-                pos += 1;
-                len |= ((byte & 0x7F) as usize) << shift;
-                if byte & 0x80 == 0 {
-                    break;
-                }
-                shift += 7;
-            }
-            lengths.push(len);
-        }
-        let max_len = lengths.iter().copied().max().unwrap_or(0);
-        let mut cursors = vec![0usize; max_len + 1];
-        for &len in &lengths {
-            cursors[len] += 1;
-        }
-        let mut at = pos;
-        for (len, cursor) in cursors.iter_mut().enumerate() {
-            let count = *cursor;
-            *cursor = at;
-            at += len * count;
-        }
-        assert_eq!(at, data.len(), "vocabulary frame body length mismatch");
+        let Tkv1 {
+            rank0,
+            lengths,
+            mut starts,
+        } = tkv1(data, 0..data.len());
+        let body = starts.iter().copied().min().unwrap_or(data.len());
         let tokens = lengths
             .iter()
             .map(|&len| {
-                let start = cursors[len];
-                cursors[len] += len;
+                let len = len as usize;
+                let start = starts[len];
+                starts[len] += len;
                 &data[start..start + len]
             })
             .collect();
-        (rank0, tokens, pos)
+        (rank0, tokens, body)
     }
 
     /// `derived` as a TKR1 frame over `base` (a TKV1 frame). Header: "TKR1", token count,

@@ -24,6 +24,7 @@ mod merge;
 mod piece_cache;
 #[allow(dead_code)]
 mod pretokenize;
+mod tkv1;
 mod vocab;
 
 use std::sync::OnceLock;

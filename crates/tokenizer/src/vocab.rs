@@ -20,6 +20,7 @@
 //! takes the bytes of the 85,033 tokens it shares with o200k_base from that frame and
 //! carries only the bytes of its other 15,223.
 
+use crate::tkv1::{Tkv1, tkv1};
 use rustc_hash::FxHasher;
 use std::hash::{Hash, Hasher};
 use std::ops::Range;
@@ -107,59 +108,6 @@ fn spill_tag(hash: u64) -> u64 {
 
 /// Width of a TKR1 code; must match `REF_BITS` in build.rs.
 const REF_BITS: usize = 18;
-
-/// A TKV1 frame's token count, first rank, each token's length in rank order, and the
-/// offset in the blob where the tokens of each length start.
-struct Tkv1 {
-    rank0: u32,
-    lengths: Vec<u16>,
-    starts: Vec<usize>,
-}
-
-/// Parse the head of the TKV1 frame at `frame` in `blob` (layout: tiktoken 4.1.2
-/// `encoding.rs`): "TKV1", token count, first rank, each token's length as a LEB128
-/// varint, then the token bytes grouped by length, ascending, in rank order within a
-/// length.
-fn tkv1(blob: &[u8], frame: Range<usize>) -> Tkv1 {
-    let data = &blob[frame.clone()];
-    assert_eq!(&data[..4], b"TKV1", "bad vocabulary frame magic");
-    let n_tokens = u32::from_le_bytes(data[4..8].try_into().unwrap()) as usize;
-    let rank0 = u32::from_le_bytes(data[8..12].try_into().unwrap());
-    let mut pos = 12;
-    let mut lengths: Vec<u16> = Vec::with_capacity(n_tokens);
-    let mut max_len = 0usize;
-    for _ in 0..n_tokens {
-        let mut len = 0usize;
-        let mut shift = 0;
-        loop {
-            let byte = data[pos];
-            pos += 1;
-            len |= ((byte & 0x7F) as usize) << shift;
-            if byte & 0x80 == 0 {
-                break;
-            }
-            shift += 7;
-        }
-        max_len = max_len.max(len);
-        lengths.push(len as u16);
-    }
-    let mut starts = vec![0usize; max_len + 1];
-    for &len in &lengths {
-        starts[len as usize] += 1;
-    }
-    let mut at = frame.start + pos;
-    for (len, start) in starts.iter_mut().enumerate() {
-        let count = *start;
-        *start = at;
-        at += len * count;
-    }
-    assert_eq!(at, frame.end, "vocabulary frame body length mismatch");
-    Tkv1 {
-        rank0,
-        lengths,
-        starts,
-    }
-}
 
 impl Vocab {
     /// Empty tables sized for `n_tokens`, over `arena`.
