@@ -3,7 +3,9 @@
 //! (`devs_context_rules::base::codes`), paired with the shell's constants by
 //! `crates/rules/tests/codes.rs`; a need and a plan are encoded by the rules too.
 
-use devs_context_rules::context::config::{self, Config, Options};
+use devs_context_errors::FieldError;
+use devs_context_rules::base::text::split_texts;
+use devs_context_rules::context::config::{Config, Options};
 use devs_context_rules::context::{Kind, Manager, Rejection, index, recall, render};
 use wasm_bindgen::prelude::*;
 
@@ -19,26 +21,32 @@ pub struct ManagerCore {
 
 #[wasm_bindgen]
 impl ManagerCore {
-    /// `shares`: `[highWater, lowWater, recentShare, partShare, summarizerShare,
-    /// keepFirstMessage (1 or 0)]`, NaN for each default.
+    /// The options by name: `names` joined, with their UTF-16 lengths (`joinTexts`), and
+    /// their `values`, NaN for each default (`config::Options::named` checks them).
     /// `prefix` names the options in errors: `options`, or `options.bounded`.
     #[wasm_bindgen(constructor)]
     pub fn new(
         prefix: &str,
         budget: f64,
-        shares: &[f64],
+        names: &str,
+        name_lens: &[u32],
+        values: &[f64],
         system_tokens: f64,
         pinned_tokens: f64,
     ) -> Out<ManagerCore> {
-        let opt = |i: usize| shares.get(i).copied().filter(|v| !v.is_nan());
-        let options = Options {
-            high_water: opt(0),
-            low_water: opt(1),
-            recent_share: opt(2),
-            part_share: opt(3),
-            summarizer_share: opt(4),
-            keep_first: opt(5).map(|v| v != 0.0),
-        };
+        let names = split_texts(names, name_lens);
+        if names.len() != values.len() {
+            return Err(crate::fail(FieldError::type_error(
+                prefix,
+                format!(
+                    "has {} option names for {} values",
+                    names.len(),
+                    values.len()
+                ),
+            )));
+        }
+        let named: Vec<(&str, f64)> = names.into_iter().zip(values.iter().copied()).collect();
+        let options = report(Options::named(prefix, &named))?;
         let config = report(Config::new(prefix, budget, options))?;
         Ok(ManagerCore {
             m: report(Manager::new(prefix, config, system_tokens, pinned_tokens))?,
@@ -269,18 +277,6 @@ pub fn rejection_words(code: u8) -> String {
     Rejection::from_code(code)
         .map_or("is not allowed here", Rejection::words)
         .into()
-}
-
-/// The manager's defaults: `[highWater, lowWater, recentShare, partShare, summarizerShare]`.
-#[wasm_bindgen(js_name = managerDefaults)]
-pub fn manager_defaults() -> Vec<f64> {
-    vec![
-        config::DEFAULT_HIGH_WATER,
-        config::DEFAULT_LOW_WATER,
-        config::DEFAULT_RECENT_SHARE,
-        config::DEFAULT_PART_SHARE,
-        config::DEFAULT_SUMMARIZER_SHARE,
-    ]
 }
 
 /// `[summary message over [summary], unanswered result, left-out note]` (see

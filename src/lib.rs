@@ -33,7 +33,12 @@ use devs_context_rules::base::text::{Probe, split_batch};
 pub type Out<T> = Result<T, String>;
 
 fn report<T>(result: Result<T, FieldError>) -> Out<T> {
-    result.map_err(|e| e.report())
+    result.map_err(fail)
+}
+
+/// A rule's error as the shell reads it.
+fn fail(e: FieldError) -> String {
+    e.report()
 }
 
 /// A frame built by `build`, as the host reads it.

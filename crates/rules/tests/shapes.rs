@@ -172,3 +172,17 @@ fn the_ledger_record_is_the_type_the_host_reads() {
         );
     }
 }
+
+/// The options the rules take by name (`ManagerCore::new`) are options a host writes.
+/// (`BoundedOptions` declares all of them but `keepFirstMessage`.)
+#[test]
+fn the_manager_s_named_options_are_the_host_s() {
+    use devs_context_rules::context::config::OPTION_NAMES;
+    let declared = interface("ContextManagerOptions");
+    for name in OPTION_NAMES {
+        assert!(
+            declared.contains_key(name),
+            "ContextManagerOptions has no {name}"
+        );
+    }
+}

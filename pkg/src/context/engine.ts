@@ -10,7 +10,7 @@ import { NeedKind as Need, ShownCode } from './codes.js';
 import { readPlan } from './plan.js';
 import { applyJournal, encodeBase64, replayV1, takeJournal, type LoggedCall } from './journal.js';
 import { decodeBase64 } from '../core/base64.js';
-import { callMethod, string, type Bag } from '../core/read.js';
+import { callMethod, joinTexts, string, type Bag } from '../core/read.js';
 import { utf8Length } from '../core/runtime.js';
 import { textKey } from '../core/text-key.js';
 import { within } from '../core/timeout.js';
@@ -98,7 +98,8 @@ export interface EngineOptions {
   field: string;
   adapter: Adapter;
   budget: number;
-  shares: Float64Array;
+  /** The options the rules read, by name: NaN for a default. */
+  options: { names: readonly string[]; values: Float64Array };
   counter: TokenCounter | undefined;
   store: Bag;
   summarizer: Bag | undefined;
@@ -264,9 +265,10 @@ export class Engine {
     const framing = o.adapter.framing.message;
     const systemTokens = (o.system ? count(o.counter, o.system, 'options.system') + framing : 0) + (o.adapter.framing.request ?? 0);
     const pinnedTokens = o.pinned.reduce((n, p, i) => n + count(o.counter, p, `options.pinned[${i}]`) + framing, 0);
-    this.core = checked(() => new rules.ManagerCore(o.field, o.budget, o.shares, systemTokens, pinnedTokens));
+    const [names, lens] = joinTexts(o.options.names);
+    this.core = checked(() => new rules.ManagerCore(o.field, o.budget, names, lens, o.options.values, systemTokens, pinnedTokens));
     // Options added later are left out while unset, so a config key stays what it was.
-    const shares = Array.from(o.shares);
+    const shares = Array.from(o.options.values);
     while (shares.length > 5 && Number.isNaN(shares[shares.length - 1])) shares.pop();
     const key: unknown[] = [o.budget, shares, systemTokens, pinnedTokens, o.cacheControl];
     if (o.recall) key.push('recall');

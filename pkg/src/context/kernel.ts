@@ -17,6 +17,13 @@ import type { TokenCounter } from '../seeds/types.js';
 
 const DEFAULT_SUMMARIZER_TIMEOUT_MS = 120_000;
 
+/**
+ * The options the rules read, by name (`config::OPTION_NAMES`, which refuses a name it
+ * does not know and one left out). In this order in an engine's config key, which a
+ * snapshot is checked against: never reordered, and a new one goes last.
+ */
+const RULE_OPTIONS = ['highWater', 'lowWater', 'recentShare', 'partShare', 'summarizerShare', 'keepFirstMessage'] as const;
+
 function reminders(value: unknown): ContextReminder[] {
   if (value === undefined) return [];
   if (!Array.isArray(value)) throw argumentError(TypeError, 'options.reminders', 'must be an array of { every, text }');
@@ -40,13 +47,16 @@ export function engineOptions(field: string, opts: Bag, adapter: Adapter, defaul
   if (!(timeout > 0)) throw argumentError(RangeError, `${field}.summarizerTimeoutMs`, `must be a number > 0, got ${timeout}`);
   const pinned = opts.pinned === undefined ? [] : opts.pinned;
   if (!Array.isArray(pinned)) throw argumentError(TypeError, `${field}.pinned`, 'must be an array of strings');
-  const share = (key: string) => optionalNumber(`${field}.${key}`, opts[key]) ?? NaN;
-  const keepFirst = optionalBoolean(`${field}.keepFirstMessage`, opts.keepFirstMessage);
+  // NaN for an option left to the rules' default; `keepFirstMessage` as 1 or 0.
+  const values = Float64Array.from(RULE_OPTIONS, (key) => {
+    const value = key === 'keepFirstMessage' ? optionalBoolean(`${field}.${key}`, opts[key]) : optionalNumber(`${field}.${key}`, opts[key]);
+    return value === undefined ? NaN : Number(value);
+  });
   return {
     field,
     adapter,
     budget,
-    shares: Float64Array.from([...['highWater', 'lowWater', 'recentShare', 'partShare', 'summarizerShare'].map(share), keepFirst === undefined ? NaN : Number(keepFirst)]),
+    options: { names: RULE_OPTIONS, values },
     counter: (opts.countTokens === undefined ? defaults.counter : optionalFunction(`${field}.countTokens`, opts.countTokens)) as TokenCounter | undefined,
     store,
     summarizer: opts.summarizer === undefined ? undefined : holder(`${field}.summarizer`, opts.summarizer, ['summarize']),

@@ -47,6 +47,59 @@ pub struct Options {
     pub keep_first: Option<bool>,
 }
 
+/// The options the shell passes by name ([`Options::named`]), as the host writes them.
+pub const OPTION_NAMES: [&str; 6] = [
+    "highWater",
+    "lowWater",
+    "recentShare",
+    "partShare",
+    "summarizerShare",
+    "keepFirstMessage",
+];
+
+impl Options {
+    /// The options from `(name, value)` pairs, as the shell sends them: every one of
+    /// [`OPTION_NAMES`] once, NaN for the default, `keepFirstMessage` 1 or 0. A name
+    /// unknown, repeated or missing means the shell and the rules disagree: an error
+    /// naming it (`{prefix}.{name}`), never a value read into another option's place.
+    pub fn named(prefix: &str, named: &[(&str, f64)]) -> Result<Options, FieldError> {
+        let mut o = Options::default();
+        let mut seen: Vec<&str> = Vec::with_capacity(named.len());
+        let field = |name: &str| format!("{prefix}.{name}");
+        for &(name, value) in named {
+            if seen.contains(&name) {
+                return Err(FieldError::type_error(
+                    field(name),
+                    "is given to the rules twice",
+                ));
+            }
+            seen.push(name);
+            let v = (!value.is_nan()).then_some(value);
+            match name {
+                "highWater" => o.high_water = v,
+                "lowWater" => o.low_water = v,
+                "recentShare" => o.recent_share = v,
+                "partShare" => o.part_share = v,
+                "summarizerShare" => o.summarizer_share = v,
+                "keepFirstMessage" => o.keep_first = v.map(|v| v != 0.0),
+                _ => {
+                    return Err(FieldError::type_error(
+                        field(name),
+                        "is not an option of the rules' manager",
+                    ));
+                }
+            }
+        }
+        if let Some(missing) = OPTION_NAMES.iter().find(|n| !seen.contains(n)) {
+            return Err(FieldError::type_error(
+                field(missing),
+                "was not given to the rules",
+            ));
+        }
+        Ok(o)
+    }
+}
+
 fn share(field: &str, v: Option<f64>, default: f64, max: f64) -> Result<f64, FieldError> {
     match v {
         None => Ok(default),
@@ -157,5 +210,55 @@ impl Config {
             ));
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn all(value: f64) -> Vec<(&'static str, f64)> {
+        OPTION_NAMES.iter().map(|&n| (n, value)).collect()
+    }
+
+    #[test]
+    fn every_named_option_reaches_its_own_field() {
+        assert_eq!(
+            Options::named("options", &all(f64::NAN)),
+            Ok(Options::default())
+        );
+        let mut seen = Vec::new();
+        for (i, &name) in OPTION_NAMES.iter().enumerate() {
+            let mut named = all(f64::NAN);
+            named[i].1 = 0.5;
+            let o = Options::named("options", &named).unwrap();
+            assert_ne!(o, Options::default(), "{name} set nothing");
+            assert!(!seen.contains(&o), "{name} set another option's field");
+            seen.push(o);
+        }
+    }
+
+    #[test]
+    fn an_unknown_repeated_or_missing_option_is_an_error_naming_it() {
+        let mut named = all(f64::NAN);
+        named.push(("lowWaterMark", 0.2));
+        let e = Options::named("options.bounded", &named).unwrap_err();
+        assert_eq!(e.field, "options.bounded.lowWaterMark");
+        let mut named = all(f64::NAN);
+        named.push(("partShare", 0.2));
+        assert_eq!(
+            Options::named("options", &named).unwrap_err().field,
+            "options.partShare"
+        );
+        let named: Vec<_> = all(f64::NAN)
+            .into_iter()
+            .filter(|&(n, _)| n != "recentShare")
+            .collect();
+        let e = Options::named("options", &named).unwrap_err();
+        assert_eq!(e.field, "options.recentShare");
+        assert_eq!(
+            e.to_string(),
+            "options.recentShare was not given to the rules"
+        );
     }
 }
