@@ -41,17 +41,15 @@ impl ManagerCore {
 
 fn refusal(e: &Event, r: Refusal) -> String {
     match r {
-        Refusal::Field(f) => f.report(),
-        Refusal::Refused(_) => devs_context_errors::FieldError::type_error(
+        Refusal::Field(f) => crate::fail(f),
+        Refusal::Refused(_) => crate::fail(devs_context_errors::FieldError::type_error(
             format!("journal.{}", e.name()),
             "does not fit the conversation",
-        )
-        .report(),
-        Refusal::OutOfPlace(why) => devs_context_errors::FieldError::type_error(
+        )),
+        Refusal::OutOfPlace(why) => crate::fail(devs_context_errors::FieldError::type_error(
             format!("journal.{}", e.name()),
             format!("is out of place: {why}"),
-        )
-        .report(),
+        )),
     }
 }
 
@@ -285,7 +283,7 @@ impl ManagerCore {
     pub fn restore_state(&mut self, bytes: &[u8], field: &str) -> Out<()> {
         self.m
             .decode_state(bytes)
-            .map_err(|e| e.field_error(field).report())?;
+            .map_err(|e| crate::fail(e.field_error(field)))?;
         self.journal = JournalOut::default();
         Ok(())
     }
@@ -312,7 +310,7 @@ impl ManagerCore {
     /// of its events, or none. An altered, cut short or newer one is an error naming
     /// `field` and where; its events are not journaled again (the shell keeps them).
     pub fn apply_journal(&mut self, bytes: &[u8], field: &str) -> Out<()> {
-        let events = journal::decode(bytes).map_err(|e| e.field_error(field).report())?;
+        let events = journal::decode(bytes).map_err(|e| crate::fail(e.field_error(field)))?;
         self.m.apply_all(&events).map_err(|(i, r)| {
             let e = &events[i];
             let why = match r {
@@ -320,11 +318,10 @@ impl ManagerCore {
                 Refusal::Refused(_) => "does not fit the conversation".into(),
                 Refusal::OutOfPlace(why) => format!("is out of place: {why}"),
             };
-            devs_context_errors::FieldError::type_error(
+            crate::fail(devs_context_errors::FieldError::type_error(
                 format!("{field}.journal[{i}].{}", e.name()),
                 why,
-            )
-            .report()
+            ))
         })
     }
 }

@@ -3,9 +3,9 @@
 //! Nothing here decides anything, and nothing here calls the host: the module imports no
 //! JS function that could throw, so a host exception can never unwind through a wasm
 //! frame. Numbers, typed arrays and strings come in; numbers, typed arrays, frames (see
-//! `devs_context_rules::base::frame`) and error reports come out. A rule error is returned as
-//! its report (`Err(String)`), which the TS shell (`pkg/src`) turns into a
-//! `TypeError`/`RangeError` with `code` and `field`.
+//! `devs_context_rules::base::frame`) and errors come out. A rule error is returned as a
+//! frame of its class, code, field and message (`Err(String)`, see [`fail`]), which the
+//! TS shell (`pkg/src`) turns into a `TypeError`/`RangeError` with `code` and `field`.
 //!
 //! Strings come in only where a rule reads them (a probe, a role, a skeleton). Texts the
 //! rules return are frames of pieces that point back at the host's own strings.
@@ -25,20 +25,23 @@ mod turns;
 mod window;
 
 use devs_context_errors::FieldError;
+use devs_context_rules::base::args::error_frame;
 use devs_context_rules::base::cut::Units;
 use devs_context_rules::base::frame::Frame;
 use devs_context_rules::base::text::{Probe, split_batch};
 
-/// A rule's result, or its error report.
+/// A rule's result, or its error as a frame ([`fail`]).
 pub type Out<T> = Result<T, String>;
 
 fn report<T>(result: Result<T, FieldError>) -> Out<T> {
     result.map_err(fail)
 }
 
-/// A rule's error as the shell reads it.
+/// A rule's error as the shell reads it: a frame of its class, code, field and message
+/// (`args::error_frame`), which `pkg/src/errors/index.ts` turns into a `TypeError` or
+/// `RangeError`.
 fn fail(e: FieldError) -> String {
-    e.report()
+    error_frame(&e)
 }
 
 /// A frame built by `build`, as the host reads it.

@@ -255,7 +255,7 @@ pub fn validate_skeletons(skeletons: &str, prefix: &str, indexes: &[u32]) -> Out
     let mut k = 0;
     while parser.at < skeletons.len() {
         let mut nodes = Vec::new();
-        let unreadable = || FieldError::type_error("envelope", "could not be read").report();
+        let unreadable = || crate::fail(FieldError::type_error("envelope", "could not be read"));
         let root = parser.node(&mut nodes, (0, 0)).ok_or_else(unreadable)?;
         let skeleton = Skeleton {
             src: skeletons,
@@ -276,7 +276,7 @@ pub fn validate_skeletons(skeletons: &str, prefix: &str, indexes: &[u32]) -> Out
                     format!("{at}.{}", err.field)
                 };
             }
-            return Err(err.report());
+            return Err(crate::fail(err));
         }
         k += 1;
     }

@@ -2,10 +2,12 @@
 //! keeps them as plain constants. This test reads the shell's files and fails when a code
 //! is added, removed, renamed or renumbered on one side only.
 
+use devs_context_rules::base::args::ErrorClass;
 use devs_context_rules::context::render::{Op, ShownCode};
 use devs_context_rules::context::{Kind, NeedKind, Role};
 
 const CODES_TS: &str = include_str!("../../../pkg/src/context/codes.ts");
+const ERRORS_TS: &str = include_str!("../../../pkg/src/errors/index.ts");
 
 /// Every `export const NAME = { Key: 0, ... } as const;` of `source`, in order.
 fn constants(source: &str) -> Vec<(String, Vec<(String, u8)>)> {
@@ -69,6 +71,16 @@ fn the_shell_s_codes_are_the_rules_codes() {
             "pkg/src/context/codes.ts: {name} is not the rules' table"
         );
     }
+}
+
+#[test]
+fn the_shell_s_error_classes_are_the_rules() {
+    let shell = constants(ERRORS_TS);
+    let classes = shell
+        .iter()
+        .find(|(name, _)| name == "ErrorClass")
+        .expect("pkg/src/errors/index.ts defines ErrorClass");
+    assert_eq!(classes.1, table(ErrorClass::TABLE));
 }
 
 #[test]

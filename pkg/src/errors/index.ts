@@ -1,5 +1,7 @@
-// The package's errors. The rules return their errors as plain-data reports; they become
-// real JS errors here, so hosts can `instanceof` them and read `code` and `field`.
+// The package's errors. The rules return their errors as plain data (a frame of class,
+// code, field and message); they become real JS errors here, so hosts can `instanceof`
+// them and read `code` and `field`.
+import { FrameReader } from '../core/frame.js';
 
 /**
  * The brand each error class of the package gives its errors, registered with
@@ -192,13 +194,40 @@ export class SessionConflictError extends Error {
   }
 }
 
-/** Separates the parts of a rule's error report (see `FieldError::report` in Rust). */
+/**
+ * The JS class of a rule's error, by the code its frame opens with (`ErrorClass` in
+ * crates/rules/src/base/args.rs; crates/rules/tests/codes.rs checks the two agree).
+ */
+export const ErrorClass = {
+  TypeError: 0,
+  RangeError: 1,
+} as const;
+
+/** How a frame's number opens: a rule's error frame opens with its class. */
+const FRAME_NUM = '\uFDD3';
+/** Separates the parts of a report of the tokenizers' module (`FieldError::report`). */
 const SEPARATOR = '\u001f';
 
-/** A `TypeError`/`RangeError` from a rule's report: `kind, code, field, message`. */
+/**
+ * A `TypeError`/`RangeError` from a rule's error: a frame of its class, code, field and
+ * message, each apart (`args::error_frame`). The tokenizers' module still reports
+ * `kind\x1fcode\x1ffield\x1fmessage`, read here too.
+ */
 export function fromReport(report: string): ArgumentError {
-  const [kind, code, field, message] = report.split(SEPARATOR);
-  const error = kind === 'RangeError' ? new RangeError(message) : new TypeError(message);
+  let range: boolean;
+  let code: string;
+  let field: string;
+  let message: string;
+  if (report.startsWith(FRAME_NUM)) {
+    const frame = new FrameReader(report);
+    range = frame.num() === ErrorClass.RangeError;
+    [code, field, message] = [frame.text([]), frame.text([]), frame.text([])];
+  } else {
+    let kind: string;
+    [kind, code, field, message] = report.split(SEPARATOR);
+    range = kind === 'RangeError';
+  }
+  const error = range ? new RangeError(message) : new TypeError(message);
   return Object.assign(error, { code: code as ArgumentErrorCode, field });
 }
 

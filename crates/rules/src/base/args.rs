@@ -1,7 +1,38 @@
 //! Argument checks shared by every rule. A failed check names the field at fault, so
 //! the bindings can raise a `TypeError` or `RangeError` that a host can act on.
 
-use devs_context_errors::FieldError;
+use crate::base::frame::Frame;
+use devs_context_errors::{ErrorKind, FieldError};
+
+crate::codes! {
+    /// The JS class a rule's error becomes: the first number of its frame ([`error_frame`]).
+    pub enum ErrorClass {
+        TypeError = 0,
+        RangeError = 1,
+    }
+}
+
+/// A rule's error as the shell reads it (`fromReport` in `pkg/src/errors/index.ts`): a
+/// frame of its class's code ([`ErrorClass`]), then its code, its field and its message
+/// (`field message`, as `Display` writes it), each a text of its own.
+pub fn error_frame(e: &FieldError) -> String {
+    let class = match e.kind {
+        ErrorKind::Type => ErrorClass::TypeError,
+        ErrorKind::Range => ErrorClass::RangeError,
+    };
+    let mut f = Frame::new();
+    f.num(f64::from(class.code()));
+    f.text(|p| {
+        p.quoted(e.code());
+    });
+    f.text(|p| {
+        p.quoted(&e.field);
+    });
+    f.text(|p| {
+        p.quoted(&e.to_string());
+    });
+    f.into_string()
+}
 
 /// Largest integer a JS number holds exactly.
 pub const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
@@ -47,7 +78,7 @@ pub fn show_number(value: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use devs_context_errors::ErrorKind;
+    use crate::base::frame::Reader;
 
     #[test]
     fn whole_number_rejects_zero_negative_nan_and_fractions() {
@@ -69,6 +100,27 @@ mod tests {
             err.to_string(),
             "tokens must be a finite number >= 0, got -1"
         );
+    }
+
+    #[test]
+    fn an_error_frame_holds_class_code_field_and_message_apart() {
+        let err = non_negative("tokens", -1.0).unwrap_err();
+        let frame = error_frame(&err);
+        let mut r = Reader::new(&frame);
+        assert_eq!(r.num(), f64::from(ErrorClass::RangeError.code()));
+        assert_eq!(r.text(&[]), "ERR_OUT_OF_RANGE");
+        assert_eq!(r.text(&[]), "tokens");
+        assert_eq!(r.text(&[]), "tokens must be a finite number >= 0, got -1");
+        assert!(r.done());
+        // A field or message quoting the host keeps every character but frame marks; a
+        // separator of the old report is just a character.
+        let coded = FieldError::type_error("a\u{1f}b\u{FDD2}", "x").with_code("ERR_X");
+        let frame = error_frame(&coded);
+        let mut r = Reader::new(&frame);
+        assert_eq!(r.num(), f64::from(ErrorClass::TypeError.code()));
+        assert_eq!(r.text(&[]), "ERR_X");
+        assert_eq!(r.text(&[]), "a\u{1f}b");
+        assert_eq!(r.text(&[]), "a\u{1f}b x");
     }
 
     #[test]

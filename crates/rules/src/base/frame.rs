@@ -70,6 +70,13 @@ impl Pieces<'_> {
         self
     }
 
+    /// Words that may hold text from the host (a field's path, a message quoting a value):
+    /// its frame marks, noncharacters no text means, are left out rather than refused.
+    pub fn quoted(&mut self, text: &str) -> &mut Self {
+        self.frame.out.extend(text.chars().filter(|&c| !is_mark(c)));
+        self
+    }
+
     /// Host text `index`, whole.
     pub fn host(&mut self, index: usize) -> &mut Self {
         self.host_range(index, 0, None)

@@ -1,0 +1,52 @@
+// A rule's error crosses the boundary as a frame: its class, code, field and message
+// apart (`args::error_frame`), not a joined string. What a host gets is unchanged: the
+// same class, `code`, `field` and message.
+import { it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { thrown } from './helpers.mjs';
+
+const require = createRequire(import.meta.url);
+const { ContextManager, TokenThresholdMonitor } = require('@devs/context');
+const pkg = fileURLToPath(new URL('..', import.meta.url));
+
+function parts(error) {
+  return { class: error?.constructor?.name, code: error?.code, field: error?.field, message: error?.message };
+}
+
+it('a rule error reaches the host as the error it always was', () => {
+  assert.deepEqual(parts(thrown(() => new ContextManager({ format: 'openai-chat', budget: 100_000, highWater: 2 }))), {
+    class: 'RangeError', code: 'ERR_OUT_OF_RANGE', field: 'options.highWater', message: 'options.highWater must be in (0, 1], got 2',
+  });
+  assert.deepEqual(parts(thrown(() => new ContextManager({ format: 'openai-chat', budget: 10.5 }))), {
+    class: 'RangeError', code: 'ERR_OUT_OF_RANGE', field: 'options.budget', message: 'options.budget must be a whole number >= 1000, got 10.5',
+  });
+  // A seed's binding reports through the same path.
+  const monitor = thrown(() => new TokenThresholdMonitor({ thresholdTokens: -1, onThresholdExceeded: () => {} }));
+  assert.ok(monitor instanceof RangeError);
+  assert.equal(monitor.code, 'ERR_OUT_OF_RANGE');
+  assert.match(monitor.message, new RegExp(`^${monitor.field.replace(/[.()[\]]/g, '\\$&')} `));
+});
+
+it('the shell reads a frame and the tokenizers\' joined report the same', async () => {
+  const { build } = createRequire(`${pkg}/package.json`)('esbuild');
+  const out = await build({
+    stdin: { contents: "export { fromReport, ErrorClass } from './errors/index.ts';", resolveDir: `${pkg}/src`, loader: 'ts' },
+    bundle: true, format: 'esm', write: false, platform: 'neutral', logLevel: 'silent',
+  });
+  const { fromReport, ErrorClass } = await import(`data:text/javascript;base64,${Buffer.from(out.outputFiles[0].text).toString('base64')}`);
+  const [NUM, REF_END, TEXT_END] = ['\uFDD3', '\uFDD1', '\uFDD2'];
+  const frame = (cls, ...texts) => `${NUM}${cls}${REF_END}${texts.map((t) => t + TEXT_END).join('')}`;
+  const field = 'messages[2].content\u001f';
+  const cases = [
+    [frame(ErrorClass.RangeError, 'ERR_OUT_OF_RANGE', 'tokens', 'tokens must be >= 0'), 'RangeError\u001fERR_OUT_OF_RANGE\u001ftokens\u001ftokens must be >= 0'],
+    [frame(ErrorClass.TypeError, 'ERR_X', field, `${field} is odd`), null],
+  ];
+  for (const [report, legacy] of cases) {
+    const error = fromReport(report);
+    if (legacy) assert.deepEqual(parts(fromReport(legacy)), parts(error));
+  }
+  // A field holding the old separator no longer breaks the error apart.
+  assert.deepEqual(parts(fromReport(cases[1][0])), { class: 'TypeError', code: 'ERR_X', field, message: `${field} is odd` });
+});
