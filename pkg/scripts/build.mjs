@@ -19,6 +19,7 @@
 //   tokenizers-wasm.js                    the tokenizers' wasm as base64, once
 //   sqlite.cjs, sqlite.mjs                `@devs/context/sqlite`, Node only
 //   postgres.cjs, postgres.mjs            `@devs/context/postgres`, Node only
+//   testing.cjs, testing.mjs              `@devs/context/testing`: the stores' conformance suite
 //   ai-sdk.*, langchain.*, openai-agents.*  the framework adapters (`src/adapters/<name>/`),
 //                                         over the package itself; each framework an optional peer
 // A bytes module (`*-wasm.js`) is a plain script: it stores its base64 text on
@@ -245,6 +246,8 @@ const entries = [
   { name: 'sqlite', entry: join(src, 'stores/sqlite/index.ts'), options: { platform: 'node', external: ['better-sqlite3', '@devs/context'] } },
   // Node-only; the host passes its own pg pool, so nothing of pg is imported.
   { name: 'postgres', entry: join(src, 'stores/postgres/index.ts'), options: { platform: 'node', external: ['@devs/context'] } },
+  // The stores' conformance suite, for a host's own store: the package comes from the host.
+  { name: 'testing', entry: join(src, 'stores/testing/index.ts'), options: { external: ['@devs/context'] }, browserSafe: true },
   // The replay engine and view (`devs-context replay`, www/): the rules come from the host.
   { name: 'replay', entry: join(src, 'replay/index.ts'), options: { external: ['@devs/context', '@devs/context/tokenizers'] }, browserSafe: true },
   // The framework adapters: the package itself and the framework come from the host.
@@ -277,10 +280,11 @@ run('node', [tsc, '-p', 'tsconfig.json'], pkgDir);
 await rollDeclarations('index', disposeDeclarations);
 await rollDeclarations('tokenizers', (text) => text, 'tokens/tokenizers');
 // The store's declarations import the rules' types from the package itself, built above.
-run('node', [tsc, 'src/stores/sqlite/index.ts', 'src/stores/postgres/index.ts', '--declaration', '--emitDeclarationOnly', '--strict', '--target', 'es2022',
+run('node', [tsc, 'src/stores/sqlite/index.ts', 'src/stores/postgres/index.ts', 'src/stores/testing/index.ts', '--declaration', '--emitDeclarationOnly', '--strict', '--target', 'es2022',
   '--module', 'nodenext', '--moduleResolution', 'nodenext', '--skipLibCheck', '--rootDir', 'src', '--outDir', join(dist, 'types')], pkgDir);
 await rollDeclarations('sqlite', (text) => text, 'stores/sqlite/index');
 await rollDeclarations('postgres', (text) => text, 'stores/postgres/index');
+await rollDeclarations('testing', (text) => text, 'stores/testing/index');
 run('node', [tsc, 'src/replay/index.ts', '--declaration', '--emitDeclarationOnly', '--strict', '--target', 'es2022', '--lib', 'es2022,dom',
   '--module', 'nodenext', '--moduleResolution', 'nodenext', '--skipLibCheck', '--rootDir', 'src', '--outDir', join(dist, 'types')], pkgDir);
 await rollDeclarations('replay', (text) => text, 'replay/index');

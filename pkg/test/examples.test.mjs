@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 const pkgDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 // By path: other TypeScript versions are installed too.
 const tsc = join(pkgDir, 'node_modules/typescript/bin/tsc');
-const ENTRIES = ['index', 'tokenizers', 'sqlite', 'postgres', 'replay', 'slim', 'ai-sdk', 'langchain', 'openai-agents', 'mastra', 'tanstack-ai'];
+const ENTRIES = ['index', 'tokenizers', 'sqlite', 'postgres', 'testing', 'replay', 'slim', 'ai-sdk', 'langchain', 'openai-agents', 'mastra', 'tanstack-ai'];
 
 /** The values the examples take from their host, not from the package. */
 const HOST = `import type { AgentTurn, SaopEnvelope, ToolOutputEntry, TurnEntry } from '@devs/context';

@@ -1,0 +1,92 @@
+// `@devs/context/testing`: the conformance suite a host runs against its own store, run
+// here against both of ours (SQLite, in memory and on disk, and a real PostgreSQL server),
+// and against stores broken one way each, which the suite must catch.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { sessionStoreConformance } from '@devs/context/testing';
+import { PostgresStateRepository } from '@devs/context/postgres';
+import { SqliteStateRepository } from '@devs/context/sqlite';
+import { startPostgres } from './postgres.mjs';
+
+let server;
+const pools = [];
+before(async () => {
+  server = await startPostgres();
+});
+after(async () => {
+  for (const pool of pools) await pool.end();
+  await server?.destroy();
+});
+
+let databases = 0;
+/** A new database on the server for each case, and a store over a pool on it. */
+async function postgresStore() {
+  const name = `conformance${++databases}`;
+  const admin = new pg.Pool({ connectionString: server.connectionString, max: 1 });
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const pool = new pg.Pool({ connectionString: server.connectionString.replace(/\/postgres$/, `/${name}`), max: 4 });
+  pool.on('error', () => {});
+  pools.push(pool);
+  return new PostgresStateRepository(pool);
+}
+
+const STORES = {
+  'SQLite in memory': { make: () => new SqliteStateRepository(':memory:'), dispose: (s) => s.close() },
+  'SQLite on disk': { make: () => new SqliteStateRepository(join(mkdtempSync(join(tmpdir(), 'conformance-')), 'state.sqlite')), dispose: (s) => s.close() },
+  PostgreSQL: { make: postgresStore },
+};
+
+for (const [name, { make, dispose }] of Object.entries(STORES)) {
+  describe(`the store conformance suite on ${name}`, () => {
+    const cases = sessionStoreConformance(make, { dispose });
+    it('has the cases of the whole contract', () => assert.ok(cases.length >= 10, `${cases.length} cases`));
+    for (const c of cases) it(c.name, c.run);
+  });
+}
+
+/** An SQLite store in memory with one method replaced by `broken(store, original)`. */
+function brokenStore(method, broken) {
+  return () => {
+    const store = new SqliteStateRepository(':memory:');
+    const original = store[method].bind(store);
+    store[method] = (...args) => broken(original, ...args);
+    return store;
+  };
+}
+
+describe('the store conformance suite catches a store that does not conform', () => {
+  const BROKEN = [
+    ['one that ignores the version it is asked to commit on', 'commitSession', (commit, c) => (c.version > 0 ? undefined : commit(c)),
+      'a commit on a version the store has moved past'],
+    ['one whose claims are always granted', 'claim', () => true, 'a key is claimed by one owner at a time'],
+    ['one that loses the newest call', 'loadSession', async (load, id, after) => {
+      const rows = await load(id, after);
+      return rows && { ...rows, changes: rows.changes.slice(0, -1) };
+    }, 'commits are versions, in order'],
+    ['one that queues a retried append twice', 'enqueue', (enqueue, id, messages, appendId) => enqueue(id, messages, `${appendId}-${Math.random()}`), 'appends are queued in order'],
+  ];
+  for (const [what, method, broken, failing] of BROKEN) {
+    it(what, async () => {
+      const cases = sessionStoreConformance(brokenStore(method, broken), { dispose: (s) => s.close() });
+      const failed = [];
+      for (const c of cases) {
+        try {
+          await c.run();
+        } catch (error) {
+          assert.ok(error.message.startsWith(`[${c.name}]`), `the failure names its case: ${error.message}`);
+          failed.push(c.name);
+        }
+      }
+      assert.ok(failed.some((n) => n.startsWith(failing)), `the case "${failing}…" did not fail; failed: ${failed.join('; ') || 'none'}`);
+    });
+  }
+
+  it('refuses a makeStore that is not a function, naming it', () => {
+    assert.throws(() => sessionStoreConformance(new SqliteStateRepository(':memory:')), (e) => e instanceof TypeError && /makeStore/.test(e.message));
+  });
+});
