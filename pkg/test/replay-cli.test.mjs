@@ -118,6 +118,27 @@ describe('devs-context replay', () => {
     assert.equal(allowed.code, 0);
   });
 
+  it("--high-water and --low-water move the manager's marks, and the report carries them", async () => {
+    const ledger = join(dir, 'marks.jsonl');
+    const html = join(dir, 'marks.html');
+    const { code, stderr } = await run('replay', join(transcripts, 'mini-swe-agent-django-11138.traj.json'), '--quiet', '--budget', '20000',
+      '--high-water', '0.6', '--low-water', '0.2', '--ledger', ledger, '--html', html);
+    assert.equal(code, 0, stderr);
+    const compactions = readFileSync(ledger, 'utf8').trim().split('\n').map((l) => JSON.parse(l).compaction).filter(Boolean);
+    assert.ok(compactions.length > 0, 'the run compacted');
+    for (const c of compactions) assert.deepEqual([c.highWater, c.lowWater], [12_000, 4_000], 'the manager used the flags');
+    // The page's data: the argument of its last script's call to the view (the view's own
+    // code, inlined before it, holds the same call as a template).
+    const calls = [...readFileSync(html, 'utf8').matchAll(/<script>DevsReplayView\.render\(document\.getElementById\('app'\), (.*)\);<\/script>/g)];
+    assert.ok(calls.length > 0, 'the report renders its data');
+    assert.deepEqual(JSON.parse(calls[calls.length - 1][1]).marks, { highWater: 12_000, lowWater: 4_000 });
+    const help = await run('--help');
+    for (const flag of ['--high-water', '--low-water']) assert.ok(help.stdout.includes(flag), flag);
+    const wrong = await run('replay', join(transcripts, 'swe-agent-marshmallow-1867.traj'), '--high-water', '1.5');
+    assert.equal(wrong.code, 2);
+    assert.match(wrong.stderr, /--high-water/);
+  });
+
   it('refuses bad options by name', async () => {
     const { code, stderr } = await run('replay', join(transcripts, 'swe-agent-marshmallow-1867.traj'), '--counter', 'p50k');
     assert.equal(code, 2);

@@ -41,6 +41,8 @@ Options:
   --recent-share F       the newest turns a compaction keeps whole, as a share of the budget (default 0.2)
   --part-share F         the share of the budget one message, call or output may take (default 0.15)
   --summarizer-share F   the share of the budget a summarizer prompt may take (default 0.4)
+  --high-water F         a prompt past this share of the budget is compacted (default 0.75)
+  --low-water F          a compaction brings the prompt under this share (default 0.25)
   --session N            for files with several sessions: only the Nth (1-based)
   --ledger FILE          write every turn's ledger record, as JSON Lines
   --html FILE            write a self-contained HTML report with the chart
@@ -117,7 +119,8 @@ export async function main(argv: string[]): Promise<number> {
     options: {
       budget: { type: 'string' }, counter: { type: 'string' }, threshold: { type: 'string' },
       'refresh-on': { type: 'string' }, 'refresh-every': { type: 'string' }, 'recent-share': { type: 'string' },
-      'part-share': { type: 'string' }, 'summarizer-share': { type: 'string' }, session: { type: 'string' },
+      'part-share': { type: 'string' }, 'summarizer-share': { type: 'string' }, 'high-water': { type: 'string' },
+      'low-water': { type: 'string' }, session: { type: 'string' },
       ledger: { type: 'string' }, html: { type: 'string' }, quiet: { type: 'boolean' }, 'allow-dropped': { type: 'boolean' },
       format: { type: 'string' }, cost: { type: 'boolean' }, debug: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
@@ -148,6 +151,8 @@ export async function main(argv: string[]): Promise<number> {
     recentShare: flagNumber('recent-share', values['recent-share'], { min: 0, max: 0.5, above: true }),
     partShare: flagNumber('part-share', values['part-share'], { min: 0, max: 0.25, above: true }),
     summarizerShare: flagNumber('summarizer-share', values['summarizer-share'], { min: 0, max: 1, above: true }),
+    highWater: flagNumber('high-water', values['high-water'], { min: 0, max: 1, above: true }),
+    lowWater: flagNumber('low-water', values['low-water'], { min: 0, max: 1, above: true }),
   };
   const only = flagNumber('session', values.session, { min: 1, max: 1e6, whole: true });
   // Before anything is read: no output may be the input, or another output.

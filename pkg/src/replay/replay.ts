@@ -28,6 +28,10 @@ export interface ReplaySettings {
   partShare?: number;
   /** As `BoundedOptions.summarizerShare`: the cap on a summarizer prompt's share. Default 0.4. */
   summarizerShare?: number;
+  /** As `BoundedOptions.highWater`: a prompt past this share of the budget is compacted. Default 0.75. */
+  highWater?: number;
+  /** As `BoundedOptions.lowWater`: a compaction brings the prompt under this share of the budget. Default 0.25. */
+  lowWater?: number;
   /**
    * What builds the requests: `'runner'` (the default), an `AgentRunner` with every seed
    * rule and the `bounded` option, one prompt string a turn; or a provider format, a
@@ -119,6 +123,43 @@ export interface ReplayResult {
   ms: number;
   /** What the session's input costs with the provider's prompt cache: ours, and the recorded agent's where the file says. */
   cost: ReplayCost;
+  /** The manager's marks, in tokens: a prompt past `highWater` is compacted, down under `lowWater`. */
+  marks: ReplayMarks;
+}
+
+/** The marks the manager that built the prompts used, in tokens, as its ledger gives them (`LedgerRecord.compaction`). */
+export interface ReplayMarks {
+  highWater: number;
+  lowWater: number;
+}
+
+/**
+ * The manager's marks for `settings`, from the manager itself: a manager given the same
+ * options is asked to compact one message, and its ledger record names the marks. The
+ * replay so keeps no copy of the rules' defaults, and a run that never compacted still
+ * shows where it would have.
+ */
+async function marksOf(settings: ReplaySettings): Promise<ReplayMarks> {
+  const probe = new ContextManager({
+    format: 'openai-chat', budget: settings.budget, ...managerShares(settings),
+  });
+  try {
+    probe.append({ role: 'user', content: 'the marks' });
+    probe.compact();
+    const { ledger } = await probe.build();
+    const c = ledger.compaction as NonNullable<LedgerRecord['compaction']>;
+    return { highWater: c.highWater, lowWater: c.lowWater };
+  } finally {
+    probe.free();
+  }
+}
+
+/** The settings that are the manager's options, as both paths pass them (`bounded`, `ContextManager`). */
+function managerShares(settings: ReplaySettings) {
+  return {
+    highWater: settings.highWater, lowWater: settings.lowWater,
+    recentShare: settings.recentShare, partShare: settings.partShare, summarizerShare: settings.summarizerShare,
+  };
 }
 
 /** A session's input with the provider's prompt cache, in uncached-token units. */
@@ -302,8 +343,7 @@ export async function replay(session: ReplaySession, settings: ReplaySettings, c
     log: new AgentLogStore(1000),
     injector: new OrchestratorContextInjector(new ContextRefresher({ threshold: settings.refreshEvery, summaryProvider })),
     bounded: {
-      budget: settings.budget, store, summarizer, pinned: opts.specs ? [specs.tas, specs.prd] : undefined,
-      recentShare: settings.recentShare, partShare: settings.partShare, summarizerShare: settings.summarizerShare,
+      budget: settings.budget, store, summarizer, pinned: opts.specs ? [specs.tas, specs.prd] : undefined, ...managerShares(settings),
     },
   });
   const turns: ReplayTurn[] = [];
@@ -355,6 +395,7 @@ export async function replay(session: ReplaySession, settings: ReplaySettings, c
     largestPromptTokens: turns.reduce((m, t) => Math.max(m, t.promptTokens), 0),
     ms: Date.now() - started,
     cost: costOf(turns, steps),
+    marks: await marksOf(settings),
   };
 }
 
@@ -363,8 +404,7 @@ async function replayMessages(session: ReplaySession, settings: ReplaySettings, 
   const started = Date.now();
   const manager = new ContextManager({
     format, budget: settings.budget, countTokens: counter, store: opts.store, summarizer: opts.summarizer ?? extractiveSummarizer,
-    system: opts.goal, pinned: opts.specs ? [opts.specs.tas, opts.specs.prd] : undefined,
-    recentShare: settings.recentShare, partShare: settings.partShare, summarizerShare: settings.summarizerShare,
+    system: opts.goal, pinned: opts.specs ? [opts.specs.tas, opts.specs.prd] : undefined, ...managerShares(settings),
   });
   const counts = Object.fromEntries(MARKERS.map((m) => [m, 0])) as Record<Marker, number>;
   const turns: ReplayTurn[] = [];
@@ -399,5 +439,6 @@ async function replayMessages(session: ReplaySession, settings: ReplaySettings, 
     largestPromptTokens: turns.reduce((m, t) => Math.max(m, t.promptTokens), 0),
     ms: Date.now() - started,
     cost: costOf(turns, steps),
+    marks: await marksOf(settings),
   };
 }
