@@ -54,7 +54,7 @@ async function run() {
     const out = document.createElement('script');
     out.type = 'application/json';
     out.id = 'result';
-    out.textContent = JSON.stringify({ turns: result.turns.map((t) => ({ turn: t.turn, markers: t.markers, ledger: t.ledger })), errors });
+    out.textContent = JSON.stringify({ turns: result.turns.map((t) => ({ turn: t.turn, markers: t.markers, ledger: t.ledger })), marks: result.marks, errors });
     document.body.append(out);
   } catch (error) {
     errors.push(String(error?.stack ?? error));

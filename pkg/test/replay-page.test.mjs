@@ -1,5 +1,6 @@
 // www/index.html in headless Chromium: it replays a shipped sample in wasm, draws the
-// chart, and its markers fall at the turns the ledger names; the console shows no errors.
+// chart, and its markers fall at the turns the ledger names, its token axis has numbers,
+// the manager's marks are drawn, each rule that fired has a lane; the console shows no errors.
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -52,6 +53,19 @@ it('www/index.html replays a sample with markers at the ledger\'s turns', async 
     for (const t of result.turns) {
       if (t.ledger.compaction?.masked.length) assert.ok(t.markers.includes('mask'), `turn ${t.turn} masked`);
     }
+    // The token axis carries numbers, and the manager's marks are drawn at the replay's values.
+    const ticks = [...stdout.matchAll(/<text[^>]*class="tick tokens"[^>]*>([^<]*)<\/text>/g)].map((m) => Number(m[1].replace(/,/g, '')));
+    assert.ok(ticks.length >= 3 && ticks.every(Number.isFinite) && ticks[0] === 0, `token labels: ${ticks}`);
+    const markAt = (mark) => {
+      const line = [...stdout.matchAll(/<line [^>]*>/g)].map((m) => m[0]).find((l) => l.includes(`data-mark="${mark}"`));
+      return Number(/data-tokens="([^"]+)"/.exec(line ?? '')?.[1]);
+    };
+    assert.ok(result.marks.highWater > result.marks.lowWater && result.marks.lowWater > 0, JSON.stringify(result.marks));
+    assert.equal(markAt('highWater'), result.marks.highWater);
+    assert.equal(markAt('lowWater'), result.marks.lowWater);
+    // A lane only for the rules that fired.
+    const lanes = [...stdout.matchAll(/<text[^>]*class="lane"[^>]*data-marker="([^"]+)"/g)].map((m) => m[1]).sort();
+    assert.deepEqual(lanes, [...new Set(named.map((n) => n.split(':')[1]))].sort());
     const shot = join(mkdtempSync(join(tmpdir(), 'shot-')), 'replay.png');
     await chromium(url, `--screenshot=${shot}`, '--window-size=1280,1400');
     assert.ok(existsSync(shot) && statSync(shot).size > 10_000, 'a screenshot was saved');

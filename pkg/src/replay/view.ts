@@ -51,10 +51,30 @@ export function render(container: HTMLElement, result: ReplayResult): void {
   container.append(detail);
 }
 
+/** Round steps for an axis from 0 to `max`: 1, 2, 2.5 or 5 times a power of ten, about `count` of them. */
+function ticks(max: number, count: number, whole = false): number[] {
+  if (!(max > 0)) return [0];
+  const raw = max / count;
+  const power = 10 ** Math.floor(Math.log10(raw));
+  let step = ([1, 2, 2.5, 5, 10].find((m) => m * power >= raw) ?? 10) * power;
+  if (whole) step = Math.max(1, Math.round(step));
+  const out: number[] = [];
+  for (let v = 0; v <= max + step * 1e-9; v += step) out.push(Number(v.toPrecision(12)));
+  return out;
+}
+
+/** A label rotated to read upwards, centred on the plot's height: an axis's name. */
+function axisTitle(text: string, x: number, centre: number): SVGElement {
+  const title = svg('text', { x, y: centre, transform: `rotate(-90 ${x} ${centre})`, 'text-anchor': 'middle', 'font-size': 10, fill: '#636e72', class: 'axis-title' });
+  title.textContent = text;
+  return title;
+}
+
 function chart(result: ReplayResult, onPick: (turn: ReplayTurn) => void): SVGElement {
   const { turns, settings } = result;
-  const lanes = Object.keys(MARKER_INFO) as Marker[];
-  const width = 1000, left = 110, right = 10, laneHeight = 12, top = lanes.length * laneHeight + 10, plot = 260, bottom = 24;
+  // A lane for each rule that fired in this run: one that never fired has nothing to show.
+  const lanes = (Object.keys(MARKER_INFO) as Marker[]).filter((m) => turns.some((t) => t.markers.includes(m)));
+  const width = 1000, left = 110, right = 10, laneHeight = 12, top = lanes.length * laneHeight + 10, plot = 260, bottom = 38;
   const height = top + plot + bottom;
   const recorded = turns.map((t) => t.recorded.inputTokens ?? 0);
   // The provider's counts of the recorded agent can dwarf the budget: they are drawn up to
@@ -66,8 +86,26 @@ function chart(result: ReplayResult, onPick: (turn: ReplayTurn) => void): SVGEle
   const y = (tokens: number) => top + plot - (tokens / max) * plot;
   const root = svg('svg', { viewBox: `0 0 ${width} ${height}`, width: '100%', role: 'img', class: 'chart' });
   root.append(svg('rect', { x: left, y: top, width: width - left - right, height: plot, fill: '#fafafa' }));
+  // The token axis: a number at each round step, with a faint grid line across the plot.
+  for (const tokens of ticks(max, 6)) {
+    root.append(svg('line', { x1: left, x2: width - right, y1: y(tokens), y2: y(tokens), stroke: '#dfe6e9', 'stroke-width': 1, class: 'grid' }));
+    const label = svg('text', { x: left - 6, y: y(tokens) + 3, 'text-anchor': 'end', 'font-size': 9, fill: '#636e72', class: 'tick tokens', 'data-tokens': tokens });
+    label.textContent = fmt(tokens);
+    root.append(label);
+  }
+  root.append(axisTitle('tokens', 14, top + plot / 2));
+  // The turn axis: turn numbers at round steps, under the middle of their bar.
+  const turnTitle = svg('text', { x: left - 6, y: top + plot + 12, 'text-anchor': 'end', 'font-size': 9, fill: '#636e72', class: 'axis-title' });
+  turnTitle.textContent = 'turn';
+  root.append(turnTitle);
+  for (const turn of ticks(turns.length, 10, true)) {
+    if (turn < 1) continue;
+    const label = svg('text', { x: x(turn - 1) + step / 2, y: top + plot + 12, 'text-anchor': 'middle', 'font-size': 9, fill: '#636e72', class: 'tick turn', 'data-turn': turn });
+    label.textContent = String(turn);
+    root.append(label);
+  }
   lanes.forEach((m, l) => {
-    const label = svg('text', { x: left - 6, y: l * laneHeight + 10, 'text-anchor': 'end', 'font-size': 9, fill: MARKER_INFO[m].color });
+    const label = svg('text', { x: left - 6, y: l * laneHeight + 10, 'text-anchor': 'end', 'font-size': 9, fill: MARKER_INFO[m].color, class: 'lane', 'data-marker': m });
     label.textContent = MARKER_INFO[m].label;
     root.append(label);
   });
@@ -99,16 +137,27 @@ function chart(result: ReplayResult, onPick: (turn: ReplayTurn) => void): SVGEle
       root.append(svg('circle', { cx: x(i) + step / 2, cy: y(Math.min(t.recorded.inputTokens, max)), r: 2, fill: over ? '#b2bec3' : '#2d3436', class: 'recorded-input', 'data-turn': t.turn }));
     }
   });
-  const line = (tokens: number, label: string, dash: string, end: boolean) => {
-    root.append(svg('line', { x1: left, x2: width - right, y1: y(tokens), y2: y(tokens), stroke: '#d63031', 'stroke-dasharray': dash }));
-    const text = svg('text', { x: end ? width - right - 4 : left + 4, y: y(tokens) - 3, 'font-size': 10, fill: '#d63031', 'text-anchor': end ? 'end' : 'start' });
+  const line = (tokens: number, label: string, color: string, dash: string, end: boolean, attrs: Record<string, string | number>) => {
+    root.append(svg('line', { x1: left, x2: width - right, y1: y(tokens), y2: y(tokens), stroke: color, 'stroke-dasharray': dash, 'data-tokens': tokens, ...attrs }));
+    // A white halo keeps the words readable over the bars.
+    const text = svg('text', { x: end ? width - right - 4 : left + 4, y: y(tokens) - 3, 'font-size': 10, fill: color, 'text-anchor': end ? 'end' : 'start', stroke: '#fff', 'stroke-width': 3, 'paint-order': 'stroke' });
     text.textContent = label;
     root.append(text);
   };
-  line(settings.budget, `budget ${fmt(settings.budget)}`, '6 3', false);
-  line(settings.budget * 0.9, '90%: the seed prune point', '2 3', true);
-  const axis = svg('text', { x: left, y: height - 6, 'font-size': 10, fill: '#636e72' });
-  axis.textContent = `turns 1–${turns.length}; bars: tokens per section of each prompt; dots: the recorded agent's provider-reported input tokens (grey: off the scale); red lines: the recorded agent's own compactions`;
+  line(settings.budget, `budget ${fmt(settings.budget)}`, '#d63031', '6 3', false, { class: 'budget' });
+  // The manager's own marks (older results carry none): where a compaction starts, and where it ends.
+  const { marks } = result;
+  if (marks) {
+    const share = (tokens: number) => `${Math.round((100 * tokens) / settings.budget)}%`;
+    line(marks.highWater, `high water ${fmt(marks.highWater)} (${share(marks.highWater)}): past it, a compaction`, '#e17055', '2 3', true, { class: 'mark', 'data-mark': 'highWater' });
+    line(marks.lowWater, `low water ${fmt(marks.lowWater)} (${share(marks.lowWater)}): a compaction ends under it`, '#00b894', '2 3', true, { class: 'mark', 'data-mark': 'lowWater' });
+  }
+  // The caption names only what this run drew.
+  const drawn = ["bars: each prompt's tokens by section"];
+  if (turns.some((t) => t.recorded.inputTokens !== undefined)) drawn.push("dots: the recorded agent's input tokens as its provider counted them (grey: off the scale)");
+  if (turns.some((t) => t.recorded.compaction)) drawn.push('red lines: its own compactions');
+  const axis = svg('text', { x: left, y: height - 6, 'font-size': 10, fill: '#636e72', class: 'caption' });
+  axis.textContent = drawn.join('; ');
   root.append(axis);
   return root;
 }
@@ -122,9 +171,12 @@ function cacheChart(result: ReplayResult): SVGElement {
   const x = (i: number) => left + i * step + step / 2;
   const y = (share: number) => top + plot - share * plot;
   root.append(svg('rect', { x: left, y: top, width: width - left - right, height: plot, fill: '#fafafa' }));
-  const label = svg('text', { x: left - 6, y: top + 12, 'text-anchor': 'end', 'font-size': 10, fill: '#0984e3' });
-  label.textContent = 'cache share';
-  root.append(label);
+  for (const share of [0, 0.5, 1]) {
+    const tick = svg('text', { x: left - 6, y: y(share) + 3, 'text-anchor': 'end', 'font-size': 9, fill: '#636e72', class: 'tick share', 'data-share': share });
+    tick.textContent = String(share);
+    root.append(tick);
+  }
+  root.append(axisTitle('cache share', 14, top + plot / 2));
   const line = (points: Array<[number, number]>, color: string, cls: string) => {
     if (!points.length) return;
     root.append(svg('polyline', { points: points.map(([i, v]) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(' '), fill: 'none', stroke: color, 'stroke-width': 1.5, class: cls }));
@@ -138,19 +190,23 @@ function cacheChart(result: ReplayResult): SVGElement {
   return root;
 }
 
+/** The keys of what the chart drew: the sections some prompt held, the rules that fired; the rest named in one line. */
 function legend(result: ReplayResult): HTMLElement {
   const box = el('div', { class: 'legend' });
   const sections = el('p');
-  for (const s of SECTIONS) {
+  for (const s of SECTIONS.filter((s) => result.turns.some((t) => t.ledger.sections[s] > 0))) {
     const key = el('span', { style: `background:${SECTION_COLORS[s]};display:inline-block;width:10px;height:10px;margin:0 4px 0 12px` });
     sections.append(key, document.createTextNode(s));
   }
   box.append(sections);
   const list = el('ul');
+  const idle: string[] = [];
   for (const [m, info] of Object.entries(MARKER_INFO) as [Marker, (typeof MARKER_INFO)[Marker]][]) {
-    list.append(el('li', { style: `color:${info.color}` }, `${info.label} (${result.counts[m]} turns): ${info.meaning}`));
+    if (result.counts[m] > 0) list.append(el('li', { style: `color:${info.color}`, 'data-marker': m }, `${info.label} (${result.counts[m]} turns): ${info.meaning}`));
+    else idle.push(info.label);
   }
   box.append(list);
+  if (idle.length) box.append(el('p', { class: 'idle' }, `Did not fire in this run: ${idle.join(', ')}.`));
   return box;
 }
 
