@@ -12,7 +12,7 @@ const src = join(repoRoot, 'pkg/src');
 const MAX_LINES = 600;
 /** Files past the bound that are being split now (issue 29): this list is to end empty. */
 const BEING_SPLIT = new Set([
-  'pkg/src/context/engine.ts', 'pkg/test/faults.test.mjs',
+  'pkg/test/faults.test.mjs',
   'crates/rules/src/context/tests/mod.rs', 'crates/tokenizer/src/pretokenize.rs',
 ]);
 

@@ -1,0 +1,320 @@
+// The conversation as the shell keeps it (crates/rules/src/context/history.rs is the
+// rules' half): each host message as its adapter read it, what the rules show in place of
+// a part, and the calls by id. What an append adds, what a commit writes into a message
+// and lets go; every change noted in the build's `Undo`.
+import { argumentError } from '../errors/index.js';
+import { type Adapter, type NeutralMessage, type NeutralPart, type PlannedMessage, Kind, NONE, Role, WHOLE } from '../providers/neutral.js';
+import { count } from '../tokens/count.js';
+import { rules } from '../core/wasm.js';
+import type { TokenCounter } from '../seeds/types.js';
+import type { KeptMessage } from './types.js';
+import type { Undo } from './undo.js';
+
+/** The rules' machine, as the binding exports it. */
+export type Core = InstanceType<typeof rules.ManagerCore>;
+
+/** A part whose shown text is now in its message's `source` itself, its raw text gone (stored), is `baked`. */
+export interface KeptPart extends NeutralPart {
+  baked?: boolean;
+}
+
+/**
+ * A message as the engine keeps it: the adapter's reading, and how each part is shown.
+ * A class, so every kept message shares one hidden class: built from a spread and
+ * extended later, each got its own, and a long session kept thousands.
+ */
+export class Kept implements NeutralMessage, PlannedMessage {
+  readonly role: number;
+  parts: KeptPart[];
+  source: unknown;
+  /** Per part, what the rules show in its place, once they show one otherwise and until it is baked. */
+  display: Array<string | null | undefined> | undefined = undefined;
+
+  constructor(m: NeutralMessage) {
+    this.role = m.role;
+    this.parts = m.parts;
+    this.source = m.source;
+  }
+
+  // A kept message is its own plan entry when it is sent as kept: whole, unmarked, answered.
+  get neutral(): NeutralMessage {
+    return this;
+  }
+
+  get shown(): ReadonlyArray<undefined> {
+    return WHOLE;
+  }
+
+  get breakpoint(): boolean {
+    return false;
+  }
+
+  get unanswered(): ReadonlyArray<never> {
+    return NONE;
+  }
+}
+
+/** In the place of a message behind the summary: nothing of it is read again. */
+export const RELEASED = new Kept({ role: -1, parts: [], source: null });
+
+/**
+ * `text` in a string of its own. A placeholder is pasted from pieces and a cut is a slice of
+ * the whole output: kept as they are, they would keep the raw text they came from alive.
+ */
+function detached(text: string): string {
+  return text.length < 16 ? text : (JSON.parse(JSON.stringify(text)) as string);
+}
+
+export class History {
+  messages: Kept[] = [];
+  /** Messages before this one are released (`release`). */
+  released = 0;
+  /** Call ids and tool names by the rules' call index, and each id's index. */
+  readonly callIds: string[] = [];
+  readonly callNames: string[] = [];
+  readonly callIndex = new Map<string, number>();
+  /** Calls before this one are let go (`forgetCalls`). */
+  #forgotten = 0;
+  /** Parts shown anew by the open build, `[message, part]`: baked into their messages on commit. */
+  shownNow: Array<[number, number]> = [];
+  /** Messages changed since the last `changes()`. */
+  readonly dirty = new Set<number>();
+  readonly #core: Core;
+  readonly #adapter: Adapter;
+  readonly #counter: TokenCounter | undefined;
+  readonly #undo: Undo;
+
+  constructor(core: Core, adapter: Adapter, counter: TokenCounter | undefined, undo: Undo) {
+    this.#core = core;
+    this.#adapter = adapter;
+    this.#counter = counter;
+    this.#undo = undo;
+  }
+
+  /**
+   * Appends messages, all or none; `field(i)` names message `i` in errors. A message that
+   * does not fit its format, or a result whose call is not in the turn before it, is a
+   * TypeError naming its field. Returns the tokens the messages hold, framing aside.
+   */
+  append(list: readonly unknown[], field: (i: number) => string): number {
+    const adapter = this.#adapter;
+    const counter = this.#counter;
+    const read = list.map((m, i) => adapter.read(m, field(i)));
+    const ids = new Map<string, number>();
+    let next = this.callIds.length;
+    const roles = new Uint8Array(read.length);
+    const framing = new Float64Array(read.length).fill(adapter.framing.message);
+    const partCount = new Uint32Array(read.length);
+    const kinds: number[] = [];
+    const units: number[] = [];
+    const tokens: number[] = [];
+    const calls: number[] = [];
+    let total = 0;
+    read.forEach((m, i) => {
+      roles[i] = m.role;
+      partCount[i] = m.parts.length;
+      for (const p of m.parts) {
+        kinds.push(p.kind);
+        units.push(p.text.length);
+        const n = p.tokens ?? count(counter, p.text, `${field(i)}.${p.path}`);
+        total += n;
+        tokens.push(n + adapter.framing.part);
+        if (p.kind === Kind.Call) {
+          if (p.id !== undefined) ids.set(p.id, next);
+          calls.push(next++);
+        } else if (p.kind === Kind.Result) {
+          calls.push(p.id === undefined ? -1 : ids.get(p.id) ?? this.callIndex.get(p.id) ?? -1);
+        } else {
+          calls.push(-1);
+        }
+      }
+    });
+    const refused = this.#core.append(roles, framing, partCount, Uint8Array.from(kinds), Uint32Array.from(units), Float64Array.from(tokens), Float64Array.from(calls));
+    if (refused.length) {
+      const [i, k, code] = refused;
+      const part = k >= 0 ? read[i].parts[k] : undefined;
+      throw argumentError(TypeError, part ? `${field(i)}.${part.idPath ?? part.path}` : field(i), rules.rejectionWords(code));
+    }
+    const lengths = [this.messages.length, this.callIds.length];
+    const added: string[] = [];
+    for (const m of read) {
+      this.dirty.add(this.messages.length);
+      this.messages.push(new Kept(m));
+      for (const p of m.parts) {
+        if (p.kind !== Kind.Call) continue;
+        const n = this.callIds.length;
+        this.callIds.push(p.id ?? '');
+        this.callNames.push(p.label);
+        if (p.id !== undefined) {
+          this.callIndex.set(p.id, n);
+          added.push(p.id);
+        }
+      }
+    }
+    this.#undo.push(() => {
+      this.messages.length = lengths[0];
+      this.callIds.length = this.callNames.length = lengths[1];
+      for (const id of added) this.callIndex.delete(id);
+    });
+    return total;
+  }
+
+  /** A call of messages read again from stored data (`Engine.apply`); `''` for one let go. */
+  addCall(id: string, name: string): void {
+    if (id !== '') this.callIndex.set(id, this.callIds.length);
+    this.callIds.push(id);
+    this.callNames.push(name);
+  }
+
+  /** Message `i` as stored data gives it (`null`: released), read again by the adapter; `at` names it in errors. */
+  revive(m: KeptMessage | null, at: string): Kept {
+    if (m === null) return RELEASED;
+    const adapter = this.#adapter;
+    const source = adapter.revive && m.source !== null && typeof m.source === 'object' ? adapter.revive(m.source) : m.source;
+    const k = new Kept(adapter.read(source, `${at}.source`));
+    const part = (n: number, key: string) => {
+      if (n >= k.parts.length) throw argumentError(RangeError, `${at}.${key}`, `names part ${n} of a message of ${k.parts.length}`);
+      return n;
+    };
+    for (const [n, text] of Object.entries(m.shown ?? {})) (k.display ??= [])[part(Number(n), 'shown')] = text;
+    for (const n of m.baked ?? []) k.parts[part(n, 'baked')] = { ...k.parts[n], baked: true };
+    return k;
+  }
+
+  /** Message `i` as JSON data of its own (`null`: released), with the texts shown for its parts and the parts written into it. */
+  kept(i: number): KeptMessage | null {
+    const m = this.messages[i];
+    if (m === RELEASED) return null;
+    const adapter = this.#adapter;
+    const kept: KeptMessage = { source: adapter.plain ? adapter.plain(m.source, `messages[${i}]`) : m.source };
+    m.display?.forEach((text, k) => {
+      if (typeof text === 'string' && !m.parts[k].baked) (kept.shown ??= {})[k] = text;
+    });
+    const baked = m.parts.flatMap((p, k) => (p.baked ? [k] : []));
+    if (baked.length) kept.baked = baked;
+    return kept;
+  }
+
+  /** Shows part `k` of message `i` as `text` (a placeholder, a cut) from now on. */
+  show(i: number, k: number, text: string): void {
+    const m = this.messages[i];
+    const display = (m.display ??= []);
+    const before = display[k];
+    const part = m.parts[k];
+    const baked = part.baked === true;
+    this.#undo.push(() => {
+      display[k] = before;
+      if (baked) part.baked = true;
+    });
+    display[k] = text;
+    this.dirty.add(i);
+    // A part already written into its message is shown anew over it.
+    if (baked) part.baked = false;
+    this.shownNow.push([i, k]);
+  }
+
+  /** What part `k` of message `i` is called in a placeholder or a transcript: its tool's name, or its role. */
+  label(i: number, k: number): string {
+    const m = this.messages[i];
+    const p = m.parts[k];
+    if (p.label) return p.label;
+    if (p.kind === Kind.Result && p.id !== undefined) return this.callNames[this.callIndex.get(p.id) ?? -1] ?? 'tool';
+    return m.role === Role.Assistant ? 'assistant' : m.role === Role.System ? 'system' : 'user';
+  }
+
+  /** The arguments of the call a result answers ('' for any other part). */
+  args(i: number, k: number): string {
+    if (this.messages[i].parts[k].kind !== Kind.Result) return '';
+    const [m, c] = this.#core.call_of(i, k);
+    return m === undefined ? '' : this.messages[m]?.parts[c]?.text ?? '';
+  }
+
+  /**
+   * A part stored whole and shown as a placeholder or a cut is written into its message,
+   * and its raw text let go: memory holds what the next request needs, and the store the
+   * rest. Only after a commit, since a rollback may show the part whole again.
+   */
+  bake(): void {
+    const byMessage = new Map<number, number[]>();
+    for (const [i, k] of this.shownNow) {
+      const m = this.messages[i];
+      if (!m || typeof m.display?.[k] !== 'string' || this.#core.store_id(i, k) === undefined) continue;
+      const parts = byMessage.get(i) ?? [];
+      parts.push(k);
+      byMessage.set(i, parts);
+    }
+    this.shownNow = [];
+    for (const [i, ks] of byMessage) {
+      const m = this.messages[i];
+      const display = m.display as string[];
+      for (const k of ks) display[k] = detached(display[k]);
+      const shown = m.parts.map((_, k) => (ks.includes(k) ? display[k] : undefined));
+      m.source = this.#adapter.rewrite(m.source, m, shown);
+      for (const k of ks) m.parts[k] = { ...m.parts[k], text: display[k], raw: undefined, baked: true };
+      this.dirty.add(i);
+      // The parts now say it themselves.
+      if (display.every((text, k) => text === undefined || m.parts[k].baked)) m.display = undefined;
+    }
+  }
+
+  /**
+   * Messages behind the summary, or dropped, are never sent or summarized again: their
+   * texts go. Their places stay, since the rules number messages from the first.
+   */
+  release(): void {
+    const live = this.#core.first_live;
+    const opening = this.#core.pins_first;
+    for (; this.released < live; this.released++) {
+      // The opening message is sent in every request (`keepFirstMessage`).
+      if (this.released === 0 && opening) continue;
+      this.messages[this.released] = RELEASED;
+      this.dirty.add(this.released);
+    }
+    this.forgetCalls();
+  }
+
+  /** The calls of messages folded away are let go too: no result can answer them now. */
+  forgetCalls(): void {
+    const [ids, names, index, to] = [this.callIds, this.callNames, this.callIndex, this.#core.folded_calls];
+    let c = this.#forgotten;
+    for (; c < to; c++) {
+      if (ids[c] === '' && names[c] === '') continue;
+      if (index.get(ids[c]) === c) index.delete(ids[c]);
+      ids[c] = names[c] = '';
+    }
+    this.#forgotten = c;
+  }
+
+  /**
+   * Checks the messages and calls held here against the rules' own, once they are made
+   * again from stored data: each message the rules keep is here, of the same role and
+   * parts, with the same call ids, and each they let go is released. Stored data altered
+   * in a way each half accepts alone is refused here, naming it, not sent.
+   */
+  verify(field: string): void {
+    const n = this.#core.message_count;
+    if (this.messages.length !== n) throw argumentError(TypeError, `${field}.messages`, `holds ${this.messages.length} messages, but the rules' state has ${n}: it was altered`);
+    const shapes = this.#core.shapes();
+    const altered = (at: string, what: string) => argumentError(TypeError, `${field}.${at}`, `${what}: it was altered`);
+    let at = 0;
+    for (let i = 0; i < n; i++) {
+      const m = this.messages[i];
+      if (at >= shapes.length || shapes[at] !== i) {
+        if (m !== RELEASED) throw altered(`messages[${i}]`, m === undefined ? 'is missing' : 'is kept, but the rules folded it away');
+        continue;
+      }
+      const [role, count] = [shapes[at + 1], shapes[at + 2]];
+      at += 3;
+      if (m === undefined) throw altered(`messages[${i}]`, 'is missing');
+      if (m === RELEASED) throw altered(`messages[${i}]`, 'is released, but the rules keep it');
+      if (m.role !== role || m.parts.length !== count) throw altered(`messages[${i}]`, `is not the message the rules hold (role ${role}, ${count} parts)`);
+      for (let k = 0; k < count; k++, at += 2) {
+        const [kind, call] = [shapes[at], shapes[at + 1]];
+        const p = m.parts[k];
+        if (p.kind !== kind) throw altered(`messages[${i}].source`, `part ${k} is not of the kind the rules hold`);
+        const id = call > 0 ? this.callIds[call - 1] : undefined;
+        if (id && p.id !== undefined && p.id !== id) throw altered(`calls[${call - 1}]`, `is not the call of messages[${i}] part ${k}`);
+      }
+    }
+  }
+}

@@ -1,0 +1,185 @@
+// What leaves the request, kept where the agent can get it back: texts written to the
+// host's store (once each, even across a build that failed and was tried again), read
+// back, and named in the index by one line each (crates/rules/src/context/index.rs, the
+// bodies; fold.rs, the spans, listings and merges). The rules decide what is stored and
+// what each line says; this does the store's I/O and keeps the lines.
+import { FrameReader, frameTemplates, frameText, frameTexts } from '../core/frame.js';
+import { callMethod, type Bag } from '../core/read.js';
+import { utf8Length } from '../core/runtime.js';
+import { textKey } from '../core/text-key.js';
+import { within } from '../core/timeout.js';
+import { count } from '../tokens/count.js';
+import { rules } from '../core/wasm.js';
+import { Kind } from './codes.js';
+import type { Core, History } from './history.js';
+import type { Undo } from './undo.js';
+import type { TokenCounter } from '../seeds/types.js';
+
+/** A stored text's body as an index line, as a placeholder, and an unknown text's body (`index.rs`). */
+export const BODY = (() => {
+  let frames: Array<(hosts: readonly string[]) => string> | undefined;
+  const at = (n: number) => (hosts: readonly string[]) => (frames ??= frameTemplates(rules.bodyFrames()))[n](hosts);
+  return { line: at(0), placeholder: at(1), unknown: at(2) };
+})();
+
+/** Where texts go, as the engine's options say. */
+export interface StoreOptions {
+  store: Bag;
+  counter: TokenCounter | undefined;
+  /** Milliseconds a store write may take before it counts as failed; none by default. */
+  callbackTimeoutMs?: number;
+  /** Ids of texts in the store by `textKey`, shared with whoever else stores there: none is stored twice. */
+  known?: Map<string, string>;
+  /** The agent has the recall tool: the index says how to read a text back. */
+  recall?: boolean;
+}
+
+export class StoredTexts {
+  /** The index line of each text stored, by store id, in the order stored. */
+  readonly lines = new Map<string, string>();
+  /**
+   * Texts stored by a build that was then rolled back: a store cannot take them back, so
+   * the retry reuses their ids instead of storing them twice. Cleared on commit.
+   */
+  readonly storedBefore = new Map<string, { raw: string; id: string }>();
+  /** The index as last written, and the frame of ids it was written from. */
+  #index = { ids: '', text: '' };
+  readonly #o: StoreOptions;
+  readonly #core: Core;
+  readonly #history: History;
+  readonly #undo: Undo;
+
+  constructor(o: StoreOptions, core: Core, history: History, undo: Undo) {
+    this.#o = o;
+    this.#core = core;
+    this.#history = history;
+    this.#undo = undo;
+  }
+
+  /** Stores part `k` of message `i` whole: its id and its index line's tokens, or nothing when the store failed. */
+  async persist(i: number, k: number, failed: unknown[]): Promise<[string?, number?]> {
+    const h = this.#history;
+    const p = h.messages[i].parts[k];
+    const raw = p.raw ?? p.text;
+    const id = await this.#storeText(`message-${i}/part-${k}`, raw, h.label(i, k), failed);
+    if (id === undefined) return [];
+    return [id, this.#line(id, this.#core.index_body(i, k, raw, h.args(i, k)), h.label(i, k))];
+  }
+
+  /**
+   * Stores the transcript of messages `from..to` for the index: each text whole, outputs
+   * stored before read back from the store, so one recall of it gives back the whole span.
+   */
+  async persistSpan(from: number, to: number, failed: unknown[]): Promise<[string | undefined, number]> {
+    const h = this.#history;
+    const core = this.#core;
+    const hosts: Array<string | Promise<string>> = [];
+    for (let i = from; i < to; i++) {
+      const m = h.messages[i];
+      m.parts.forEach((p, k) => {
+        const shown = m.display?.[k];
+        const id = core.store_id(i, k);
+        const whole = p.baked && id !== undefined ? this.read(id).then((t) => t ?? p.text) : p.raw ?? p.text;
+        hosts.push(shown === null && p.kind === Kind.Thinking ? '' : whole, h.label(i, k));
+      });
+    }
+    const text = frameText(core.transcript(from, to), await Promise.all(hosts));
+    const id = await this.#storeText(`messages-${from}-${to}`, text, 'transcript', failed);
+    return id === undefined ? [undefined, NaN] : [id, this.#line(id, core.span_body(from, to, text), '')];
+  }
+
+  /** Stores the listing of the index's oldest `count` entries, after the listing before them. */
+  async persistGroup(count: number, failed: unknown[]): Promise<[string | undefined, number]> {
+    const ids = frameTexts(this.#core.grouped_ids(count));
+    const frame = new FrameReader(this.#core.group_body(count));
+    const listing = [frame.text([]), ...ids.map((id) => BODY.line([this.#body(id)]))].join('\n');
+    const id = await this.#storeText(`index-${ids.join(',')}`, listing, 'index', failed);
+    if (id === undefined) return [undefined, NaN];
+    const line = frame.text([id, '']);
+    return [id, this.#noteLine(id, line)];
+  }
+
+  /**
+   * Stores the oldest `count` transcripts of the index, read back and joined, as one: every
+   * span stays one recall away however long the session. Nothing when one cannot be read.
+   */
+  async mergeSpans(count: number, failed: unknown[]): Promise<[string | undefined, number]> {
+    const texts = await Promise.all(frameTexts(this.#core.merged_ids(count)).map((id) => this.read(id)));
+    if (texts.some((t) => t === undefined)) return [undefined, NaN];
+    const text = texts.join('\n\n');
+    const id = await this.#storeText(`merge-${count}-${text.length}`, text, 'transcript', failed);
+    return id === undefined ? [undefined, NaN] : [id, this.#line(id, this.#core.merged_body(count, text), '')];
+  }
+
+  /** The text stored as `id`, read back, or `undefined` when the store cannot say. */
+  async read(id: string): Promise<string | undefined> {
+    const store = this.#o.store;
+    if (typeof store.getRawToolOutput !== 'function') return undefined;
+    try {
+      const row = await within(this.#o.callbackTimeoutMs, Promise.resolve(callMethod(store, 'getRawToolOutput', 'store.getRawToolOutput', [id])), 'store.getRawToolOutput') as Bag | undefined;
+      return typeof row?.rawContent === 'string' ? row.rawContent : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The placeholder of part `k` of message `i` (`index::placeholder`): what it was, and its store id. */
+  placeholder(i: number, k: number): string {
+    const h = this.#history;
+    const body = frameText(this.#core.placeholder_body(i, k, h.args(i, k)), [this.#core.store_id(i, k) ?? '', h.label(i, k)]);
+    return BODY.placeholder([body]);
+  }
+
+  /** The body of stored text `id` from its frame: kept, and the tokens of its index line. */
+  #line(id: string, frame: string, label: string): number {
+    return this.#noteLine(id, frameText(frame, [id, label]));
+  }
+
+  #noteLine(id: string, body: string): number {
+    if (!this.lines.has(id)) {
+      this.lines.set(id, body);
+      this.#undo.push(() => this.lines.delete(id));
+    }
+    return count(this.#o.counter, BODY.line([body]), 'index line') + 1;
+  }
+
+  /** What stored text `id` is, in one line (`index::body`). */
+  #body(id: string): string {
+    return this.lines.get(id) ?? BODY.unknown([id]);
+  }
+
+  /** The index of the texts folded out of the request, as it carries it after the summary. */
+  indexText(): string {
+    const ids = this.#core.index_ids();
+    if (ids === this.#index.ids) return this.#index.text;
+    const lines = frameTexts(ids).map((id) => BODY.line([this.#body(id)]));
+    const text = lines.length ? [frameText(rules.indexHeader(this.#o.recall === true), []), ...lines].join('\n') : '';
+    this.#index = { ids, text };
+    return text;
+  }
+
+  /**
+   * Stores `raw` (what `key` names in this build), once: its id, or nothing when the store
+   * failed. A store that gives no id leaves `key` as the text's name.
+   */
+  async #storeText(key: string, raw: string, toolName: string, failed: unknown[]): Promise<string | undefined> {
+    const earlier = this.storedBefore.get(key);
+    if (earlier && earlier.raw === raw) return earlier.id;
+    const known = this.#o.known;
+    const textKeyOf = known ? textKey(raw) : '';
+    const id = known?.get(textKeyOf);
+    if (id !== undefined) return id;
+    try {
+      const given = await within(this.#o.callbackTimeoutMs, callMethod(this.#o.store, 'insertRawToolOutput', 'store.insertRawToolOutput', [{
+        toolName, rawContent: raw, byteSize: utf8Length(raw), turnAge: 0, capturedAt: Date.now(),
+      }]), 'store.insertRawToolOutput');
+      const stored = typeof given === 'string' || typeof given === 'number' ? String(given) : key;
+      this.storedBefore.set(key, { raw, id: stored });
+      if (stored === String(given)) this.#o.known?.set(textKeyOf, stored);
+      return stored;
+    } catch (error) {
+      failed.push(error);
+      return undefined;
+    }
+  }
+}
