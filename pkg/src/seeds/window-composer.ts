@@ -143,13 +143,80 @@ export class WindowComposer {
 }
 
 /**
- * Envelopes this module validated, with the JSON they had then and the number of own keys
- * of each object the schema fixes. An envelope whose JSON and key counts are unchanged is
- * the envelope that was validated, and is not validated again: a window composed every
- * turn validates only the envelopes that are new. (A value JSON cannot show, such as a
- * function inside `action.arguments`, is not seen by this check; it is not rendered either.)
+ * Envelopes this module validated, with their JSON then and what that JSON is made of:
+ * each object's own keys in order and each leaf value, in the order `JSON.stringify`
+ * reads them (see `shape`). An envelope whose walk finds the same keys and the same
+ * values is the envelope that was validated, and renders the same JSON: a window composed
+ * every turn validates and serializes only the envelopes that are new, and reads the
+ * others' properties once each. An envelope holding anything whose JSON that walk cannot
+ * vouch for (a function, a class instance such as a Date, a NaN, an object nested deeper
+ * than `DEPTH`) is checked as before, by serializing it again and comparing.
  */
-const validated = new WeakMap<object, { json: string; keys: string }>();
+const validated = new WeakMap<object, { json: string; keys: string; shape: unknown[] | null }>();
+
+/** Deeper than this, an envelope is compared by its JSON. */
+const DEPTH = 70;
+/** Marks, in a shape, where an object or an array begins (its key count or length follows). */
+const OBJECT = Symbol('object');
+const ARRAY = Symbol('array');
+
+/**
+ * Appends to `out` what `value`'s JSON is made of; false when it holds something whose
+ * JSON does not follow from its keys and leaf values alone.
+ */
+function shape(value: unknown, out: unknown[], depth: number): boolean {
+  if (typeof value !== 'object' || value === null) {
+    const kind = typeof value;
+    if (kind === 'function' || kind === 'symbol' || kind === 'bigint' || (kind === 'number' && Number.isNaN(value))) return false;
+    out.push(value);
+    return true;
+  }
+  if (depth > DEPTH) return false;
+  const proto = Object.getPrototypeOf(value);
+  if (Array.isArray(value)) {
+    if (proto !== Array.prototype) return false;
+    out.push(ARRAY, value.length);
+    for (let i = 0; i < value.length; i++) if (!shape(value[i], out, depth + 1)) return false;
+    return true;
+  }
+  if (proto !== Object.prototype && proto !== null) return false;
+  const bag = value as Bag;
+  const keys = Object.keys(bag);
+  out.push(OBJECT, keys.length);
+  for (const key of keys) {
+    out.push(key);
+    if (!shape(bag[key], out, depth + 1)) return false;
+  }
+  return true;
+}
+
+/** Where the walk of `value` ends in `recorded` from `at`, or -1 where it differs. */
+function same(value: unknown, recorded: unknown[], at: number, depth: number): number {
+  if (typeof value !== 'object' || value === null) return recorded[at] === value ? at + 1 : -1;
+  if (depth > DEPTH) return -1;
+  const proto = Object.getPrototypeOf(value);
+  if (Array.isArray(value)) {
+    if (proto !== Array.prototype || recorded[at] !== ARRAY || recorded[at + 1] !== value.length) return -1;
+    let k = at + 2;
+    for (let i = 0; i < value.length && k >= 0; i++) k = same(value[i], recorded, k, depth + 1);
+    return k;
+  }
+  if ((proto !== Object.prototype && proto !== null) || recorded[at] !== OBJECT) return -1;
+  const bag = value as Bag;
+  const keys = Object.keys(bag);
+  if (recorded[at + 1] !== keys.length) return -1;
+  let k = at + 2;
+  for (let i = 0; i < keys.length && k >= 0; i++) {
+    if (recorded[k] !== keys[i]) return -1;
+    k = same(bag[keys[i]], recorded, k + 1, depth + 1);
+  }
+  return k;
+}
+
+/** A `toJSON` on the prototypes plain objects and arrays share would change every JSON. */
+function plainJson(): boolean {
+  return !('toJSON' in Object.prototype) && !('toJSON' in Array.prototype);
+}
 
 /** How many own keys the envelope and its `thought`, `action` and `observation` have. */
 function keyCounts(envelope: Bag): string {
@@ -161,28 +228,38 @@ function keyCounts(envelope: Bag): string {
   return counts;
 }
 
+/** The JSON `e` still renders as it was validated, or undefined when it may have changed. */
+function unchanged(e: object, seen: { json: string; keys: string; shape: unknown[] | null }, plain: boolean): string | undefined {
+  try {
+    if (seen.shape && plain) return same(e, seen.shape, 0, 0) === seen.shape.length ? seen.json : undefined;
+    return JSON.stringify(e) === seen.json && seen.keys === keyCounts(e as Bag) ? seen.json : undefined;
+  } catch {
+    // A getter that throws, a bigint or a cycle now: the validator names it.
+    return undefined;
+  }
+}
+
 /** Each envelope as JSON, once it is known to be valid (faults named `envelopes[i]…`). */
 function rendered(list: unknown[], indexes: Uint32Array): string[] {
   const texts = new Array<string>(list.length);
   const stale: number[] = [];
+  const plain = plainJson();
   list.forEach((e, k) => {
     const seen = typeof e === 'object' && e !== null ? validated.get(e) : undefined;
-    if (!seen) return stale.push(k);
-    let json: string | undefined;
-    try {
-      json = JSON.stringify(e);
-    } catch {
-      // A bigint or a cycle now: the validator names it.
-    }
-    if (json !== seen.json || seen.keys !== keyCounts(e as Bag)) stale.push(k);
+    const json = seen ? unchanged(e as object, seen, plain) : undefined;
+    if (json === undefined) stale.push(k);
     else texts[k] = json;
   });
   if (stale.length === 0) return texts;
   validateAll(stale.map((k) => list[k]), 'envelopes', Uint32Array.from(stale, (k) => indexes[k]));
   for (const k of stale) {
     const e = list[k] as Bag;
+    const walked: unknown[] = [];
+    const walks = shape(e, walked, 0);
     const json = JSON.stringify(e);
-    validated.set(e, { json, keys: keyCounts(e) });
+    // Read again after serializing: a getter that answers differently each time is compared by its JSON.
+    const steady = walks && same(e, walked, 0, 0) === walked.length;
+    validated.set(e, { json, keys: keyCounts(e), shape: steady ? walked : null });
     texts[k] = json;
   }
   return texts;

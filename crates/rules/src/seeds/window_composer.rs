@@ -87,10 +87,25 @@ pub struct Selection {
 
 /// Indexes of the newest `max` envelopes, newest first (by `turn_index`; on a tie the
 /// later one is newer). Only these can appear in the slot, so only these need rendering.
+///
+/// One pass that keeps the newest `max` seen so far (at most 10), rather than a sort of
+/// every envelope: a session's envelopes only grow, and a window shows ten.
 pub fn newest_first(turn_indexes: &[f64], max: usize) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..turn_indexes.len()).collect();
-    order.sort_by(|&a, &b| turn_indexes[b].total_cmp(&turn_indexes[a]).then(b.cmp(&a)));
-    order.truncate(max);
+    let newer = |a: usize, b: usize| {
+        turn_indexes[a]
+            .total_cmp(&turn_indexes[b])
+            .then(a.cmp(&b))
+            .is_gt()
+    };
+    let mut order: Vec<usize> = Vec::with_capacity(max.min(turn_indexes.len()) + 1);
+    for i in 0..turn_indexes.len() {
+        if order.len() == max && !order.last().is_some_and(|&last| newer(i, last)) {
+            continue;
+        }
+        let at = order.partition_point(|&kept| newer(kept, i));
+        order.insert(at, i);
+        order.truncate(max);
+    }
     order
 }
 
@@ -160,6 +175,35 @@ mod tests {
     #[test]
     fn newest_first_breaks_ties_by_position() {
         assert_eq!(newest_first(&[1.0, 5.0, 5.0, 2.0], 3), vec![2, 1, 3]);
+    }
+
+    #[test]
+    fn newest_first_is_the_head_of_the_sorted_order() {
+        let mut seed = 7u64;
+        for n in 0..60 {
+            let indexes: Vec<f64> = (0..n)
+                .map(|_| {
+                    seed = seed
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    match seed >> 60 {
+                        0 => -1.0,
+                        1 => f64::INFINITY,
+                        k => (k % 7) as f64,
+                    }
+                })
+                .collect();
+            for max in [0, 1, 3, 10] {
+                let mut sorted: Vec<usize> = (0..indexes.len()).collect();
+                sorted.sort_by(|&a, &b| indexes[b].total_cmp(&indexes[a]).then(b.cmp(&a)));
+                sorted.truncate(max);
+                assert_eq!(
+                    newest_first(&indexes, max),
+                    sorted,
+                    "{indexes:?}, max {max}"
+                );
+            }
+        }
     }
 
     #[test]
