@@ -38,7 +38,7 @@ Options:
   --threshold N          the context refresh (handoff) threshold, in tokens (default 800000)
   --refresh-on WHAT      what counts toward it: response (the seed's wiring) or context
   --refresh-every N      turns per TAS/PRD reasoning refresh (default 5)
-  --recent-share F       the newest turns a compaction keeps whole, as a share of the budget (default 0.2)
+  --recent-share F       the newest turns a compaction keeps whole, as a share of the budget (default 0.1)
   --part-share F         the share of the budget one message, call or output may take (default 0.15)
   --summarizer-share F   the share of the budget a summarizer prompt may take (default 0.4)
   --high-water F         a prompt past this share of the budget is compacted (default 0.75)

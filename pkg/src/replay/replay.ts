@@ -22,7 +22,7 @@ export interface ReplaySettings {
   refreshOn: 'response' | 'context';
   /** Turns per TAS/PRD reasoning refresh. Default 5. */
   refreshEvery: number;
-  /** As `BoundedOptions.recentShare`: the newest turns a compaction keeps whole, as a share of the budget. Default 0.2. */
+  /** As `BoundedOptions.recentShare`: the newest turns a compaction keeps whole, as a share of the budget. Default 0.1. */
   recentShare?: number;
   /** As `BoundedOptions.partShare`: the largest share of the budget one part may take. Default 0.15. */
   partShare?: number;
