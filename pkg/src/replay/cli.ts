@@ -7,12 +7,13 @@ import { parseArgs } from 'node:util';
 import { createTokenCounter } from '@devs/context/tokenizers';
 import type { TokenCounter } from '@devs/context';
 import {
-  DEFAULT_SETTINGS, MARKERS, nativeFormat, parseTranscript, replay, reportHtml, TranscriptFormatError,
+  DEFAULT_SETTINGS, MARKERS, nativeFormat, parseTranscript, replay, REPLAY_FORMATS, reportHtml, TranscriptFormatError,
   type ReplayFormat, type ReplayResult, type ReplaySession, type ReplaySettings,
 } from '@devs/context/replay';
 import { UsageError, checkOutputs, escapeControls, readTranscript, writeOutputs } from './cli-io.js';
 
-const REQUEST_FORMATS = ['runner', 'native', 'anthropic', 'openai-chat', 'openai-responses', 'ai-sdk'];
+/** `--format`: the runner's prompt, the transcript's own provider shape, or any format the replay writes. */
+const REQUEST_FORMATS: string[] = ['runner', 'native', ...REPLAY_FORMATS];
 
 
 const HELP = `devs-context replay <file> [options]
@@ -28,8 +29,8 @@ and SAOP envelope JSONL.
 Options:
   --format WHAT          what builds each request: runner (AgentRunner with every seed rule and the
                          bounded option, one prompt string; the default), or ContextManager with the
-                         session as provider messages: native (the agent's own provider), anthropic,
-                         openai-chat, openai-responses or ai-sdk
+                         session as provider messages: native (the agent's own provider), ${REPLAY_FORMATS.slice(0, -1).join(', ')}
+                         or ${REPLAY_FORMATS.at(-1)}
   --cost                 also print what the input costs with the provider's prompt cache: the share
                          read from the cache and the cost relative to uncached, against the recorded
                          agent's own where the file has its usage (Claude Code, Codex)

@@ -15,6 +15,6 @@ export { detectFormat, parseTranscript, TRANSCRIPT_FORMATS, TranscriptFormatErro
 export type { ReplayCall, ReplaySession, ReplayStep, TranscriptFormat } from './formats/index.js';
 export { DEFAULT_SETTINGS, MARKERS, replay } from './replay.js';
 export type { Marker, ReplayCost, ReplayEvent, ReplayMarks, ReplayOptions, ReplayResult, ReplaySettings, ReplayTurn } from './replay.js';
-export { callId, nativeFormat, providerTurns } from './messages.js';
+export { callId, nativeFormat, providerTurns, REPLAY_FORMATS } from './messages.js';
 export type { ProviderTurn, ReplayFormat } from './messages.js';
 export { MARKER_INFO, render, reportHtml } from './view.js';

@@ -24,41 +24,53 @@ export function callId(format: ReplayFormat, t: number, k: number): string {
   return format === 'anthropic' ? `toolu_${t}_${k}` : `call_${t}_${k}`;
 }
 
+type Call = { c: ReplayCall; id: string };
+type Step = ReplaySession['steps'][number];
+/** One turn's response and results in one format, from its text and its calls (`answered`: those with a result). */
+type TurnWriter = (step: Step, calls: Call[], answered: Call[]) => Omit<ProviderTurn, 'input'>;
+
+/** Each format's turn writer: the one list of the formats a replay builds requests in (a format missing here does not compile). */
+const WRITERS: Record<ReplayFormat, TurnWriter> = {
+  anthropic: (step, calls, answered) => {
+    const content: unknown[] = [];
+    if (step.text) content.push({ type: 'text', text: step.text });
+    for (const { c, id } of calls) content.push({ type: 'tool_use', id, name: name(c), input: args(c) });
+    if (!content.length) content.push({ type: 'text', text: '(no text)' });
+    const results = answered.map(({ c, id }) => ({ type: 'tool_result', tool_use_id: id, content: output(c), is_error: failed(c) }));
+    return { response: [{ role: 'assistant', content }], results: results.length ? [{ role: 'user', content: results }] : [] };
+  },
+  'openai-chat': (step, calls, answered) => {
+    const response: Record<string, unknown> = { role: 'assistant', content: step.text || (calls.length ? null : '(no text)') };
+    if (calls.length) response.tool_calls = calls.map(({ c, id }) => ({ id, type: 'function', function: { name: name(c), arguments: JSON.stringify(args(c)) } }));
+    return { response: [response], results: answered.map(({ c, id }) => ({ role: 'tool', tool_call_id: id, content: output(c) })) };
+  },
+  'openai-responses': (step, calls, answered) => {
+    const response: unknown[] = [];
+    if (step.text || !calls.length) response.push({ role: 'assistant', content: step.text || '(no text)' });
+    for (const { c, id } of calls) response.push({ type: 'function_call', call_id: id, name: name(c), arguments: JSON.stringify(args(c)) });
+    return { response, results: answered.map(({ c, id }) => ({ type: 'function_call_output', call_id: id, output: output(c) })) };
+  },
+  'ai-sdk': (step, calls, answered) => {
+    const content: unknown[] = [];
+    if (step.text) content.push({ type: 'text', text: step.text });
+    for (const { c, id } of calls) content.push({ type: 'tool-call', toolCallId: id, toolName: name(c), input: args(c) });
+    if (!content.length) content.push({ type: 'text', text: '(no text)' });
+    const parts = answered.map(({ c, id }) => ({ type: 'tool-result', toolCallId: id, toolName: name(c), output: { type: failed(c) ? 'error-text' : 'text', value: output(c) } }));
+    return { response: [{ role: 'assistant', content }], results: parts.length ? [{ role: 'tool', content: parts }] : [] };
+  },
+};
+
+/** The provider formats a replay can build requests in, in order. */
+export const REPLAY_FORMATS = Object.freeze(Object.keys(WRITERS) as ReplayFormat[]);
+
 /** The session's turns as `format` messages (Responses API: input items). */
 export function providerTurns(session: ReplaySession, format: ReplayFormat): ProviderTurn[] {
+  const write = WRITERS[format];
   return session.steps.map((step, t) => {
     const calls = step.calls.map((c, k) => ({ c, id: callId(format, t, k) }));
     const answered = calls.filter(({ c }) => !c.unanswered);
     const input = step.input === undefined ? [] : [{ role: 'user', content: step.input }];
-    switch (format) {
-      case 'anthropic': {
-        const content: unknown[] = [];
-        if (step.text) content.push({ type: 'text', text: step.text });
-        for (const { c, id } of calls) content.push({ type: 'tool_use', id, name: name(c), input: args(c) });
-        if (!content.length) content.push({ type: 'text', text: '(no text)' });
-        const results = answered.map(({ c, id }) => ({ type: 'tool_result', tool_use_id: id, content: output(c), is_error: failed(c) }));
-        return { input, response: [{ role: 'assistant', content }], results: results.length ? [{ role: 'user', content: results }] : [] };
-      }
-      case 'openai-chat': {
-        const response: Record<string, unknown> = { role: 'assistant', content: step.text || (calls.length ? null : '(no text)') };
-        if (calls.length) response.tool_calls = calls.map(({ c, id }) => ({ id, type: 'function', function: { name: name(c), arguments: JSON.stringify(args(c)) } }));
-        return { input, response: [response], results: answered.map(({ c, id }) => ({ role: 'tool', tool_call_id: id, content: output(c) })) };
-      }
-      case 'openai-responses': {
-        const response: unknown[] = [];
-        if (step.text || !calls.length) response.push({ role: 'assistant', content: step.text || '(no text)' });
-        for (const { c, id } of calls) response.push({ type: 'function_call', call_id: id, name: name(c), arguments: JSON.stringify(args(c)) });
-        return { input, response, results: answered.map(({ c, id }) => ({ type: 'function_call_output', call_id: id, output: output(c) })) };
-      }
-      case 'ai-sdk': {
-        const content: unknown[] = [];
-        if (step.text) content.push({ type: 'text', text: step.text });
-        for (const { c, id } of calls) content.push({ type: 'tool-call', toolCallId: id, toolName: name(c), input: args(c) });
-        if (!content.length) content.push({ type: 'text', text: '(no text)' });
-        const parts = answered.map(({ c, id }) => ({ type: 'tool-result', toolCallId: id, toolName: name(c), output: { type: failed(c) ? 'error-text' : 'text', value: output(c) } }));
-        return { input, response: [{ role: 'assistant', content }], results: parts.length ? [{ role: 'tool', content: parts }] : [] };
-      }
-    }
+    return { input, ...write(step, calls, answered) };
   });
 }
 
