@@ -31,7 +31,7 @@ mod tables {
     use std::{env, fs};
 
     // Copied verbatim from tiktoken 4.1.2 src/encoding.rs. The `\s+(?!\S)` lookahead is
-    // emulated in src/pretokenize.rs (adjust_whitespace_end).
+    // emulated in src/pretokenize/whitespace.rs (adjust_whitespace_end).
     const CL100K: &str = r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+";
     const O200K: &str = concat!(
         r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+",
