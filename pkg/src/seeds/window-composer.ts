@@ -121,14 +121,24 @@ export class WindowComposer {
       turnIndexes[i] = typeof t === 'number' ? t : NaN;
     }
     const plan = core.to_render(turnIndexes);
-    const order = Uint32Array.from(plan.subarray(1));
+    const n = plan.length - 1;
+    const order = new Uint32Array(n);
+    const picked = new Array<unknown>(n);
+    const pickedIndexes = new Float64Array(n);
+    for (let k = 0; k < n; k++) {
+      order[k] = plan[k + 1];
+      picked[k] = envelopes[order[k]];
+      pickedIndexes[k] = turnIndexes[order[k]];
+    }
     // Only the newest few can appear: validate and render just those (or name the fault).
-    const texts = rendered(Array.from(order, (i) => envelopes[i]), order);
+    const texts = rendered(picked, order);
     const tokens = countAll(this.#counter, texts.map((text) => text + SEPARATOR));
-    const selection = core.select(Float64Array.from(order, (i) => turnIndexes[i]), tokens);
-    const parts = Array.from(selection.subarray(2), (k) => texts[k]);
-    if (selection[1] >= 0) parts.push(this.#cutEnvelope(core, envelopes[order[selection[1]]] as SaopEnvelope));
-    const content = parts.join(SEPARATOR);
+    const selection = core.select(pickedIndexes, tokens);
+    // Joined by concatenation: the slot's text is the envelopes' texts, not yet one more
+    // copy of them (the prompt it goes into is copied whole when the host sends it).
+    let content = '';
+    for (let j = 2; j < selection.length; j++) content += j === 2 ? texts[selection[j]] : SEPARATOR + texts[selection[j]];
+    if (selection[1] >= 0) content += (selection.length > 2 ? SEPARATOR : '') + this.#cutEnvelope(core, envelopes[order[selection[1]]] as SaopEnvelope);
     return slot('recent_past', content, count(this.#counter, content, 'recent_past'), now, selection[0] === 1);
   }
 
@@ -258,7 +268,7 @@ function rendered(list: unknown[], indexes: Uint32Array): string[] {
     const walks = shape(e, walked, 0);
     const json = JSON.stringify(e);
     // Read again after serializing: a getter that answers differently each time is compared by its JSON.
-    const steady = walks && same(e, walked, 0, 0) === walked.length;
+    const steady = walks && plain && same(e, walked, 0, 0) === walked.length;
     validated.set(e, { json, keys: keyCounts(e), shape: steady ? walked : null });
     texts[k] = json;
   }
