@@ -7,6 +7,8 @@ import { chownSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, rea
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { after, before } from 'node:test';
+import pg from 'pg';
 
 const live = new Set();
 // A failed test may never reach destroy(): no server outlives the test process.
@@ -111,6 +113,39 @@ export async function startPostgres() {
     throw error;
   }
   return server;
+}
+
+/**
+ * For a test file: a server started before its tests and destroyed after them, and a new
+ * database per call of `pool()` (named `<prefix><n>`), with a pool on it (at most 4 clients,
+ * an idle client's error ignored, as when a test stops the server), ended before the server.
+ */
+export function postgresDatabases(prefix) {
+  let server;
+  const pools = [];
+  let databases = 0;
+  before(async () => {
+    server = await startPostgres();
+  });
+  after(async () => {
+    for (const pool of pools) await pool.end();
+    await server?.destroy();
+  });
+  return {
+    get server() {
+      return server;
+    },
+    async pool() {
+      const name = `${prefix}${++databases}`;
+      const admin = new pg.Pool({ connectionString: server.connectionString, max: 1 });
+      await admin.query(`CREATE DATABASE ${name}`);
+      await admin.end();
+      const pool = new pg.Pool({ connectionString: server.connectionString.replace(/\/postgres$/, `/${name}`), max: 4 });
+      pool.on('error', () => {});
+      pools.push(pool);
+      return pool;
+    },
+  };
 }
 
 function serverBinaries() {

@@ -3,45 +3,24 @@
 // build, the requests of one run straight through, and never asks for a summary twice; a
 // worker behind the store's version gets a SessionConflictError and writes nothing; a store
 // that fails mid-call rejects the call, keeps nothing of it, and takes it again once back.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import Database from 'better-sqlite3';
 import { ContextManager, SessionConflictError } from '@devs/context';
 import { PostgresStateRepository } from '@devs/context/postgres';
 import { SqliteStateRepository } from '@devs/context/sqlite';
 import { assertFieldError, rejected } from './helpers.mjs';
-import { startPostgres } from './postgres.mjs';
+import { postgresDatabases } from './postgres.mjs';
 import { drive, sessionCalls, sessionOptions, sessionSpecs, timeless } from './session-driver.mjs';
 
 const sqliteFile = () => join(mkdtempSync(join(tmpdir(), 'session-')), 'state.sqlite');
-let server;
-const pools = [];
-
-before(async () => {
-  server = await startPostgres();
-});
-after(async () => {
-  for (const pool of pools) await pool.end();
-  await server?.destroy();
-});
-
-/** A new database on the server, and a pool on it. */
-let databases = 0;
-async function pgPool() {
-  const name = `s${++databases}`;
-  const admin = new pg.Pool({ connectionString: server.connectionString, max: 1 });
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const pool = new pg.Pool({ connectionString: server.connectionString.replace(/\/postgres$/, `/${name}`), max: 4 });
-  pool.on('error', () => {});
-  pools.push(pool);
-  return pool;
-}
+// A new database on the server for each case, and a pool on it.
+const databases = postgresDatabases('s');
+const pgPool = () => databases.pool();
 
 const STORES = {
   sqlite: async () => {
@@ -172,7 +151,7 @@ describe('a store that fails mid-call', () => {
       const answer = await summarize(prompt);
       if (stopNext) {
         stopNext = false;
-        await server[how]();
+        await databases.server[how]();
       }
       return answer;
     };
@@ -190,7 +169,7 @@ describe('a store that fails mid-call', () => {
         assert.match(error.message, /^PostgreSQL: .*not acknowledged/);
         assert.ok(['57P01', 'ECONNREFUSED', '57P03'].includes(error.code) || /terminat/i.test(error.message), `${error.code}: ${error.message}`);
         assert.equal(context.version, k, 'the version stays at the last acknowledged call');
-        await server.start();
+        await databases.server.start();
         const rows = await store.loadSession(spec.id);
         assert.equal(rows.version, k, 'nothing of the failed call is in the store');
         assert.equal(rows.changes.length, k);

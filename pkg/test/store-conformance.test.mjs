@@ -1,39 +1,19 @@
 // `@devs/context/testing`: the conformance suite a host runs against its own store, run
 // here against both of ours (SQLite, in memory and on disk, and a real PostgreSQL server),
 // and against stores broken one way each, which the suite must catch.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { sessionStoreConformance } from '@devs/context/testing';
 import { PostgresStateRepository } from '@devs/context/postgres';
 import { SqliteStateRepository } from '@devs/context/sqlite';
-import { startPostgres } from './postgres.mjs';
+import { postgresDatabases } from './postgres.mjs';
 
-let server;
-const pools = [];
-before(async () => {
-  server = await startPostgres();
-});
-after(async () => {
-  for (const pool of pools) await pool.end();
-  await server?.destroy();
-});
-
-let databases = 0;
+const databases = postgresDatabases('conformance');
 /** A new database on the server for each case, and a store over a pool on it. */
-async function postgresStore() {
-  const name = `conformance${++databases}`;
-  const admin = new pg.Pool({ connectionString: server.connectionString, max: 1 });
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const pool = new pg.Pool({ connectionString: server.connectionString.replace(/\/postgres$/, `/${name}`), max: 4 });
-  pool.on('error', () => {});
-  pools.push(pool);
-  return new PostgresStateRepository(pool);
-}
+const postgresStore = async () => new PostgresStateRepository(await databases.pool());
 
 const STORES = {
   'SQLite in memory': { make: () => new SqliteStateRepository(':memory:'), dispose: (s) => s.close() },
