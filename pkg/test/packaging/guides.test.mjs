@@ -9,9 +9,8 @@ import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { hostProject, pkgDir, repoRoot, runAsync } from './harness.mjs';
+import { deprecatedAnthropicModels, docsProject, repoRoot, runAsync, tsc } from './harness.mjs';
 
-const tsc = join(pkgDir, 'node_modules/typescript/bin/tsc');
 const guidesDir = join(repoRoot, 'docs/guides');
 const guides = readdirSync(guidesDir).filter((f) => f.endsWith('.md')).sort();
 
@@ -61,13 +60,6 @@ function anchors(text) {
   }
   for (const [, id] of text.matchAll(/<a (?:id|name)="([^"]+)"/g)) out.add(id);
   return out;
-}
-
-/** The models the installed Anthropic SDK warns about on every call (it reads them from this file). */
-function deprecatedAnthropicModels() {
-  const file = join(pkgDir, 'node_modules/@anthropic-ai/sdk/internal/data/deprecated-models.js');
-  if (!existsSync(file)) return [];
-  return [...readFileSync(file, 'utf8').matchAll(/^\s*'([^']+)':\s*'[^']*',?$/gm)].map((m) => m[1]);
 }
 
 describe('the guides', () => {
@@ -127,18 +119,10 @@ describe('the guides', () => {
 describe('the guides\' code', () => {
   let dir;
   before(() => {
-    const files = {
-      'tsconfig.json': JSON.stringify({
-        compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, skipLibCheck: false, types: ['node'], outDir: 'out', rootDir: 'src' },
-        include: ['src'],
-      }),
-      '.devs/specs/tas_summary.md': 'TAS: a Pratt parser over a hand-written lexer.\n',
-      '.devs/specs/prd_summary.md': 'PRD: every parser test passes.\n',
-    };
+    const files = {};
     for (const b of tsBlocks) files[`src/${b.name}.mts`] = b.code;
     for (const b of jsBlocks) files[`cjs/${b.name}.cjs`] = b.code;
-    // The provider SDKs' own type files check the examples of each format.
-    dir = hostProject('guides', files, {}, ['@types/node', 'better-sqlite3', 'pg', '@types/pg', '@anthropic-ai/sdk', 'openai', 'ai', '@ai-sdk/provider', '@types/vscode']);
+    dir = docsProject('guides', files);
   });
 
   it('every ts block compiles as pasted (tsc --strict, skipLibCheck false)', async () => {

@@ -1,7 +1,7 @@
 // Helpers for the packaging tests: run commands, pack the package once per test file,
 // build throwaway host projects in a temp dir, serve them, and load pages in Chromium.
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, extname, join, normalize } from 'node:path';
@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 export const pkgDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const repoRoot = join(pkgDir, '..');
 export const bin = (name) => join(pkgDir, 'node_modules', '.bin', name);
+export const tsc = join(pkgDir, 'node_modules/typescript/bin/tsc');
 
 /** Runs a command and returns its stdout; a failure throws with stderr included. */
 export function run(cmd, args, cwd, env = {}) {
@@ -79,6 +80,30 @@ export function hostProject(label, files, pkgJson = {}, linked = []) {
     symlinkSync(join(pkgDir, 'node_modules', name), target, 'dir');
   }
   return dir;
+}
+
+/**
+ * A host project for the documentation's code (the README's, the guides'): `tsc --strict`
+ * over `src` with `skipLibCheck: false`, the spec files the examples mention, and `files`
+ * (the blocks). The provider SDKs' own type files check the examples of each format.
+ */
+export function docsProject(label, files) {
+  return hostProject(label, {
+    'tsconfig.json': JSON.stringify({
+      compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, skipLibCheck: false, types: ['node'], outDir: 'out', rootDir: 'src' },
+      include: ['src'],
+    }),
+    '.devs/specs/tas_summary.md': 'TAS: a Pratt parser over a hand-written lexer.\n',
+    '.devs/specs/prd_summary.md': 'PRD: every parser test passes.\n',
+    ...files,
+  }, {}, ['@types/node', 'better-sqlite3', 'pg', '@types/pg', '@anthropic-ai/sdk', 'openai', 'ai', '@ai-sdk/provider', '@types/vscode']);
+}
+
+/** The models the installed Anthropic SDK warns about on every call (it reads them from this file). */
+export function deprecatedAnthropicModels() {
+  const file = join(pkgDir, 'node_modules/@anthropic-ai/sdk/internal/data/deprecated-models.js');
+  if (!existsSync(file)) return [];
+  return [...readFileSync(file, 'utf8').matchAll(/^\s*'([^']+)':\s*'[^']*',?$/gm)].map((m) => m[1]);
 }
 
 const mimeTypes = {

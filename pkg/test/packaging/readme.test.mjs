@@ -6,11 +6,10 @@
 // docs/guides/ are checked the same way by guides.test.mjs.
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { hostProject, pkgDir, repoRoot, runAsync } from './harness.mjs';
+import { deprecatedAnthropicModels, docsProject, repoRoot, runAsync, tsc } from './harness.mjs';
 
-const tsc = join(pkgDir, 'node_modules/typescript/bin/tsc');
 const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
 const lineOf = (index) => readme.slice(0, index).split('\n').length;
 const blocks = [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m, i) => ({
@@ -19,26 +18,11 @@ const blocks = [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m, i) => (
   line: lineOf(m.index),
 }));
 
-/** The models the installed Anthropic SDK warns about on every call (it reads them from this file). */
-function deprecatedAnthropicModels() {
-  const file = join(pkgDir, 'node_modules/@anthropic-ai/sdk/internal/data/deprecated-models.js');
-  if (!existsSync(file)) return [];
-  return [...readFileSync(file, 'utf8').matchAll(/^\s*'([^']+)':\s*'[^']*',?$/gm)].map((m) => m[1]);
-}
-
 let dir;
 before(() => {
-  const files = {
-    'tsconfig.json': JSON.stringify({
-      compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, skipLibCheck: false, types: ['node'], outDir: 'out', rootDir: 'src' },
-      include: ['src'],
-    }),
-    '.devs/specs/tas_summary.md': 'TAS: a Pratt parser over a hand-written lexer.\n',
-    '.devs/specs/prd_summary.md': 'PRD: every parser test passes.\n',
-  };
+  const files = {};
   for (const b of blocks) files[`src/${b.name}.mts`] = b.code;
-  // The provider SDKs' own type files check the examples of each format.
-  dir = hostProject('readme', files, {}, ['@types/node', 'better-sqlite3', 'pg', '@types/pg', '@anthropic-ai/sdk', 'openai', 'ai', '@ai-sdk/provider', '@types/vscode']);
+  dir = docsProject('readme', files);
 });
 
 describe('the README', () => {
