@@ -24,7 +24,8 @@ const VERSIONS = [
   { name: 'ai 7', ai: await import('ai-7'), Mock: (await import('ai-7/test')).MockLanguageModelV4 },
 ];
 
-import { assertOneConversation, callOf, measure, mockModel, output, problems, promptText } from './ai-sdk-model.mjs';
+import { assertOneConversation, callOf, loopContent, measure, mockModel, output, problems, promptText } from './ai-sdk-model.mjs';
+import { assertCacheStableLoop, loopScript, timed, timing } from './tool-loop.mjs';
 
 /** Runs the loop with `generateText`, `streamText` or a `ToolLoopAgent` of version `v`; the steps and the text. */
 async function run(v, mode, settings) {
@@ -69,23 +70,11 @@ for (const v of VERSIONS) {
           const records = [];
           const warnings = [];
           const executed = [];
-          let recall; // the recall call the model made: the id it asked for, and the index of its prompt
-          let steps = 0;
-          const { model: mock, seen } = mockModel(v.Mock, (prompt) => {
-            // Once, after a compaction: read back the first text the prompt says is stored, calling `read` in the same response.
-            const stored = /stored as ([\w-]+)/.exec(promptText(prompt));
-            if (!recall && steps >= 10 && stored && records.some((r) => r.compaction)) {
-              recall = { id: stored[1], at: seen.prompts.length - 1 };
-              return [{ type: 'text', text: 'I need the output I read earlier.' }, callOf('mixed-read', 'read', { path: 'src/again.ts' }), callOf('recall-1', 'recall', { id: stored[1] })];
-            }
-            steps++;
-            if (steps === STEPS) return [{ type: 'text', text: `Done after ${STEPS} steps.` }];
-            return [callOf(`call-${steps}`, 'read', { path: `src/module${steps}.ts` })];
-          });
+          const script = loopScript(STEPS, records); // its `recall`: the id the model asked for, and the index of its prompt
+          const { model: mock, seen } = mockModel(v.Mock, (prompt) => loopContent(script.next(promptText(prompt), seen.prompts.length - 1)));
           const middleware = contextMiddleware({ budget: BUDGET, countTokens: o200k, onLedger: (r) => records.push(r), onWarning: (w) => warnings.push(w) });
           const ms = [];
-          const timed = { ...middleware, transformParams: async (o) => { const start = performance.now(); try { return await middleware.transformParams(o); } finally { ms.push(performance.now() - start); } } };
-          const model = ai.wrapLanguageModel({ model: mock, middleware: timed });
+          const model = ai.wrapLanguageModel({ model: mock, middleware: timed(middleware, 'transformParams', ms) });
 
           const { steps: done, text } = await run(v, mode, {
             model, system: 'You are a coding agent. Read the modules one by one.', prompt: 'Read every module of src/ and report.',
@@ -97,6 +86,7 @@ for (const v of VERSIONS) {
           assert.equal(text, `Done after ${STEPS} steps.`);
           assert.ok(!done.some((s) => s.toolCalls.some((c) => c.toolName === 'recall') || s.content.some((c) => c.type === 'tool-error')), 'no recall call, no tool error reached the loop');
           // The recall call was answered inside the middleware: the next prompt holds its answer.
+          const { recall } = script;
           assert.ok(recall, 'the model called recall after a compaction');
           const next = seen.prompts[recall.at + 1];
           const answer = next.at(-1).content.find((p) => p.toolCallId === 'recall-1');
@@ -107,26 +97,12 @@ for (const v of VERSIONS) {
           assert.equal(seen.prompts.length, STEPS + 1, 'one model call per step, and one for the recall');
           assert.ok(seen.tools.every((tools) => tools.map((x) => x.name).join() === 'read,recall'), 'every call has the recall tool, after the host\'s');
 
-          // Every prompt within budget by exact o200k, and valid.
-          const sizes = seen.prompts.map((p, i) => ({ ...measure(p, seen.prompts[i - 1]), problems: problems(p) }));
-          const largest = Math.max(...sizes.map((s) => s.tokens));
-          assert.ok(largest <= BUDGET, `largest prompt ${largest} > ${BUDGET}`);
-          sizes.forEach((s, i) => assert.deepEqual(s.problems, [], `prompt ${i}`));
-          // Consecutive prompts extend each other, except where the manager compacted.
-          assert.equal(records.length, seen.prompts.length, 'one build per model call');
-          const compactions = records.filter((r) => r.compaction).length;
-          sizes.forEach((s, i) => {
-            if (i > 0 && !records[i].compaction) assert.ok(s.extends, `prompt ${i} does not extend prompt ${i - 1}, and no compaction ran`);
+          // Every prompt within budget by exact o200k, and valid; cache-stable but where the manager compacted; the usage the mock reported in the ledger.
+          const { largest, compactions, share } = assertCacheStableLoop({
+            prompts: seen.prompts, records, reads: seen.usage.map((u) => u.inputTokens.cacheRead), measure, problems, budget: BUDGET, compactions: w.compactions, share: w.share,
           });
-          assert.ok(compactions >= w.compactions, `${compactions} compactions`);
-          const share = sizes.slice(1).reduce((n, s) => n + s.prefix, 0) / sizes.slice(1).reduce((n, s) => n + s.tokens, 0);
-          assert.ok(share >= w.share, `cache share ${share.toFixed(3)} < ${w.share}`);
-          // The usage the mock reported reached the manager, call by call.
-          records.forEach((r, i) => assert.equal(r.cache.observedRead, seen.usage[i].inputTokens.cacheRead, `record ${r.request}`));
-          assert.ok(records.at(-1).calibration.samples > 0, 'the calibration learned from the reported usage');
           assert.ok(!warnings.some((x) => x.code === 'history-rebuilt'), 'the framework\'s history was taken in step by step');
-          ms.sort((a, b) => a - b);
-          t.diagnostic(`${v.name} ${mode} ${w.name}: ${seen.prompts.length} calls, ${compactions} compactions, largest prompt ${largest} / ${BUDGET}, cache share ${share.toFixed(3)}, transformParams median ${ms[ms.length >> 1].toFixed(2)} ms, p95 ${ms[Math.floor(ms.length * 0.95)].toFixed(2)} ms`);
+          t.diagnostic(`${v.name} ${mode} ${w.name}: ${seen.prompts.length} calls, ${compactions} compactions, largest prompt ${largest} / ${BUDGET}, cache share ${share.toFixed(3)}, transformParams ${timing(ms)}`);
         });
       }
     }
@@ -188,10 +164,9 @@ for (const v of VERSIONS) {
       });
       const middleware = contextMiddleware({ budget: 50_000, countTokens: o200k });
       const ms = [];
-      const timed = { ...middleware, transformParams: async (o) => { const start = performance.now(); try { return await middleware.transformParams(o); } finally { ms.push(performance.now() - start); } } };
       const bytes = new Uint8Array(1_000_000).map((_, i) => (i * 31) % 251);
       await ai.generateText({
-        model: ai.wrapLanguageModel({ model: mock, middleware: timed }), tools: { read: readTool([], 1_000) }, stopWhen: ai.stepCountIs(20),
+        model: ai.wrapLanguageModel({ model: mock, middleware: timed(middleware, 'transformParams', ms) }), tools: { read: readTool([], 1_000) }, stopWhen: ai.stepCountIs(20),
         messages: [{ role: 'user', content: [{ type: 'text', text: 'What is in this file?' }, { type: 'file', data: bytes, mediaType: 'application/octet-stream' }] }],
       });
       assert.equal(seen.prompts.length, 11);

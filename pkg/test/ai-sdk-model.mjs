@@ -2,12 +2,10 @@
 // answers as an agent would: shared by the adapter tests whose framework runs AI SDK models
 // (adapter-ai-sdk, adapter-mastra). Prompts are counted exactly (o200k), as bench/cache does.
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
+import { measureBy, TOOL_SPACE } from './tool-loop.mjs';
 import { aiSdkProblems } from './validity.mjs';
 
-const require = createRequire(import.meta.url);
-const { createTokenCounter } = require('@devs/context/tokenizers');
-const o200k = createTokenCounter('o200k_base');
+export { output, TOOL_SPACE } from './tool-loop.mjs';
 
 // ---- Measuring a prompt.
 
@@ -29,19 +27,8 @@ export function partText(p) {
 }
 /** Each message as the text a provider reads: its role, then its parts' texts. Markers (`providerOptions`) are not text. */
 export const chunks = (prompt) => prompt.map((m) => `${m.role}\n${typeof m.content === 'string' ? m.content : m.content.map(partText).join('\n')}`);
-const counted = new Map();
-export function tokens(text) {
-  if (!counted.has(text)) counted.set(text, o200k(text));
-  return counted.get(text);
-}
 /** `{ tokens, prefix, extends }`: the prompt's tokens, those of the whole messages it begins with that `previous` began with too, and whether it begins with all of `previous`. */
-export function measure(prompt, previous = []) {
-  const now = chunks(prompt);
-  const before = chunks(previous);
-  let prefix = 0;
-  for (let i = 0; i < now.length && now[i] === before[i]; i++) prefix += tokens(now[i]);
-  return { tokens: now.reduce((n, c) => n + tokens(c), 0), prefix, extends: before.length > 0 && before.every((c, i) => c === now[i]) };
-}
+export const measure = measureBy(chunks);
 /** What a provider would refuse in a provider-level prompt: a call without its result, a user or assistant message whose content is not a list of parts. */
 export function problems(prompt) {
   const out = aiSdkProblems({ messages: prompt });
@@ -52,25 +39,20 @@ export function problems(prompt) {
 }
 export const promptText = (prompt) => chunks(prompt).join('\n');
 
-// ---- The agent's side: tool outputs, the mock model, its responses as results or streams.
+// ---- The agent's side: the mock model, its responses as results or streams (its tool's outputs are tool-loop.mjs's).
 
-export const TOOL_SPACE = 60; // the tokens the tool definitions add to the count the mock reports
-/** A tool output of about `size` characters, different for every call: 20 KB is 6,800 o200k tokens. */
-export function output(path, size) {
-  const lines = [];
-  for (let i = 0, length = 0; length < size; i++) {
-    const line = `${path}:${i + 1}: export const value_${i} = compute(${(i * 7919) % 1009}, '${((i + 1) * 2654435761 % 2 ** 32).toString(16)}');`;
-    lines.push(line);
-    length += line.length + 1;
-  }
-  return lines.join('\n');
-}
 export const usageOf = ({ tokens: n, prefix }) => ({
   inputTokens: { total: n + TOOL_SPACE, noCache: n + TOOL_SPACE - prefix, cacheRead: prefix, cacheWrite: n - prefix },
   outputTokens: { total: 20, text: 20, reasoning: 0 },
 });
 export const finishOf = (content) => ({ unified: content.some((c) => c.type === 'tool-call') ? 'tool-calls' : 'stop', raw: undefined });
 export const callOf = (toolCallId, toolName, input) => ({ type: 'tool-call', toolCallId, toolName, input: JSON.stringify(input) });
+/** A step of the tool loop's script (tool-loop.mjs) as the model's content; the recall is asked for beside a read of `src/again.ts`. */
+export function loopContent(step) {
+  if (step.recall) return [{ type: 'text', text: step.text }, callOf('mixed-read', 'read', { path: 'src/again.ts' }), callOf('recall-1', 'recall', { id: step.recall })];
+  if (step.done) return [{ type: 'text', text: step.done }];
+  return [callOf(step.read.id, 'read', { path: step.read.path })];
+}
 
 /** The content of a response as the chunks of a stream: text and calls as a provider streams them, then `finish`. */
 export function streamOf(content, usage) {
