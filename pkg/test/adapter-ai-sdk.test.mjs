@@ -25,7 +25,7 @@ const VERSIONS = [
 ];
 
 import { assertOneConversation, callOf, loopContent, measure, mockModel, output, problems, promptText } from './ai-sdk-model.mjs';
-import { assertCacheStableLoop, loopScript, timed, timing } from './tool-loop.mjs';
+import { assertCacheStableLoop, timed, timing, toolLoop } from './tool-loop.mjs';
 
 /** Runs the loop with `generateText`, `streamText` or a `ToolLoopAgent` of version `v`; the steps and the text. */
 async function run(v, mode, settings) {
@@ -65,14 +65,10 @@ for (const v of VERSIONS) {
     for (const mode of ['generate', 'stream', 'agent']) {
       for (const w of WORKLOADS) {
         it(`${mode}: a 100-step tool loop of ${w.name} at 20,000 tokens stays within budget, valid and cache-stable, with a recall answered inside`, async (t) => {
-          const BUDGET = 20_000;
-          const STEPS = 100;
-          const records = [];
-          const warnings = [];
-          const executed = [];
-          const script = loopScript(STEPS, records); // its `recall`: the id the model asked for, and the index of its prompt
-          const { model: mock, seen } = mockModel(v.Mock, (prompt) => loopContent(script.next(promptText(prompt), seen.prompts.length - 1)));
-          const middleware = contextMiddleware({ budget: BUDGET, countTokens: o200k, onLedger: (r) => records.push(r), onWarning: (w) => warnings.push(w) });
+          const loop = toolLoop(); // 100 steps at 20,000 tokens
+          const { steps: STEPS, budget: BUDGET, records, warnings, executed } = loop;
+          const { model: mock, seen } = mockModel(v.Mock, (prompt) => loopContent(loop.next(promptText(prompt), seen.prompts.length - 1)));
+          const middleware = contextMiddleware(loop.options);
           const ms = [];
           const model = ai.wrapLanguageModel({ model: mock, middleware: timed(middleware, 'transformParams', ms) });
 
@@ -86,7 +82,7 @@ for (const v of VERSIONS) {
           assert.equal(text, `Done after ${STEPS} steps.`);
           assert.ok(!done.some((s) => s.toolCalls.some((c) => c.toolName === 'recall') || s.content.some((c) => c.type === 'tool-error')), 'no recall call, no tool error reached the loop');
           // The recall call was answered inside the middleware: the next prompt holds its answer.
-          const { recall } = script;
+          const { recall } = loop;
           assert.ok(recall, 'the model called recall after a compaction');
           const next = seen.prompts[recall.at + 1];
           const answer = next.at(-1).content.find((p) => p.toolCallId === 'recall-1');

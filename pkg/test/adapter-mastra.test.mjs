@@ -23,7 +23,7 @@ const o200k = createTokenCounter('o200k_base');
 const pkgDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 import { assertOneConversation, callOf, json, loopContent, measure, mockModel as aiSdkMock, output, problems, promptText } from './ai-sdk-model.mjs';
-import { assertCacheStableLoop, loopScript, timed, timing } from './tool-loop.mjs';
+import { assertCacheStableLoop, timed, timing, toolLoop } from './tool-loop.mjs';
 
 /** The AI SDK's mock model of version 3, the one Mastra runs. */
 const mockModel = (respond) => aiSdkMock(MockLanguageModelV3, respond);
@@ -57,14 +57,10 @@ const TASK = 'Read every module of src/ and report.';
 describe('contextProcessor in a Mastra Agent', () => {
   for (const mode of ['generate', 'stream']) {
     it(`${mode}: a 100-step tool loop of 20 KB outputs at 20,000 tokens stays within budget, valid and cache-stable, with the recall tool answered`, async (t) => {
-      const BUDGET = 20_000;
-      const STEPS = 100;
-      const records = [];
-      const warnings = [];
-      const executed = [];
-      const script = loopScript(STEPS, records); // its `recall`: the id the model asked for, and the index of its prompt
-      const { model, seen } = mockModel((prompt) => loopContent(script.next(promptText(prompt), seen.prompts.length - 1)));
-      const processor = contextProcessor({ budget: BUDGET, countTokens: o200k, onLedger: (r) => records.push(r), onWarning: (w) => warnings.push(w) });
+      const loop = toolLoop(); // 100 steps at 20,000 tokens
+      const { steps: STEPS, budget: BUDGET, records, warnings, executed } = loop;
+      const { model, seen } = mockModel((prompt) => loopContent(loop.next(promptText(prompt), seen.prompts.length - 1)));
+      const processor = contextProcessor(loop.options);
       const ms = [];
       const agent = new Agent({ id: 'coder', name: 'Coder', instructions: SYSTEM, model, tools: { read: readTool(executed) }, inputProcessors: [timed(processor, 'processLLMRequest', ms)] });
 
@@ -76,7 +72,7 @@ describe('contextProcessor in a Mastra Agent', () => {
       assert.equal(done.steps.length, STEPS + 1);
       // The recall tool was on every call, after the agent's, and its call was answered: the next prompt holds the stored text.
       assert.ok(seen.tools.every((tools) => tools.map((x) => x.name).join() === 'read,recall'), 'every call has the recall tool, after the agent\'s');
-      const { recall } = script;
+      const { recall } = loop;
       assert.ok(recall, 'the model called recall after a compaction');
       const next = seen.prompts[recall.at + 1];
       const results = next.filter((m) => m.role === 'tool').flatMap((m) => m.content);

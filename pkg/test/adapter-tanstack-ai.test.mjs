@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { assertCacheStableLoop, loopScript, measureBy, output, timed, timing, TOOL_SPACE } from './tool-loop.mjs';
+import { assertCacheStableLoop, measureBy, output, timed, timing, TOOL_SPACE, toolLoop } from './tool-loop.mjs';
 
 const require = createRequire(import.meta.url);
 // Loaded by require: the CommonJS entry works though TanStack AI is ESM only, for it loads no TanStack code.
@@ -139,14 +139,10 @@ function observer() {
 
 describe('contextMiddleware in TanStack AI chat()', () => {
   it('a 100-step tool loop of 20 KB outputs at 20,000 tokens stays within budget, valid and cache-stable, with the recall tool answered', async (t) => {
-    const BUDGET = 20_000;
-    const STEPS = 100;
-    const records = [];
-    const warnings = [];
-    const executed = [];
-    const script = loopScript(STEPS, records); // its `recall`: the id the model asked for, and the index of its prompt
-    const { adapter, seen } = mockAdapter((prompt) => loopItems(script.next(promptText(prompt), seen.prompts.length - 1)));
-    const context = contextMiddleware({ budget: BUDGET, countTokens: o200k, onLedger: (r) => records.push(r), onWarning: (w) => warnings.push(w) });
+    const loop = toolLoop(); // 100 steps at 20,000 tokens
+    const { steps: STEPS, budget: BUDGET, records, warnings, executed } = loop;
+    const { adapter, seen } = mockAdapter((prompt) => loopItems(loop.next(promptText(prompt), seen.prompts.length - 1)));
+    const context = contextMiddleware(loop.options);
     const ms = [];
     const seenByChat = observer();
 
@@ -160,7 +156,7 @@ describe('contextMiddleware in TanStack AI chat()', () => {
     // `stream: false` gives the text of every step, joined: the recall step's, then the last.
     assert.equal(text, `I need the output I read earlier.Done after ${STEPS} steps.`);
     assert.equal(executed.length, STEPS - 1);
-    const { recall } = script;
+    const { recall } = loop;
     assert.ok(recall, 'the model called recall after a compaction');
     assert.equal(seen.prompts.length, STEPS + 1, 'one model call per step, and one for the recall');
     const next = seen.prompts[recall.at + 1].messages;

@@ -49,19 +49,28 @@ export function output(path, size) {
 }
 
 /**
- * The agent's script for a loop of `steps` steps: `next(text, at)` says what it answers to
- * the `at`th prompt, whose text is `text`. A read of `src/module<n>.ts` (`{ read: { id, path } }`)
- * a step, `{ done }` at the last; and once, after a compaction (in `records`, the manager's
- * ledger) has stored an output the prompt names, `{ recall, text }`: the id to read back,
- * and what the model says with it. `recall` is then `{ id, at }`, the id and the prompt's index.
+ * A loop of `steps` steps at `budget` tokens: what the test keeps (`records`, the manager's
+ * ledger; `warnings`; `executed`, the reads run), the adapter's `options` that keep them
+ * (exact o200k), and the agent's script: `next(text, at)` says what it answers to the `at`th
+ * prompt, whose text is `text`. A read of `src/module<n>.ts` (`{ read: { id, path } }`) a
+ * step, `{ done }` at the last; and once, after a compaction has stored an output the prompt
+ * names, `{ recall, text }`: the id to read back, and what the model says with it. `recall`
+ * is then `{ id, at }`, the id the model asked for and the index of its prompt.
  */
-export function loopScript(steps, records) {
-  const script = {
+export function toolLoop({ steps = 100, budget = 20_000 } = {}) {
+  let done = 0;
+  const loop = {
+    steps,
+    budget,
+    records: [],
+    warnings: [],
+    executed: [],
+    options: { budget, countTokens: o200k, onLedger: (r) => loop.records.push(r), onWarning: (w) => loop.warnings.push(w) },
     recall: undefined,
     next(text, at) {
       const stored = /stored as ([\w-]+)/.exec(text);
-      if (!script.recall && done >= 10 && stored && records.some((r) => r.compaction)) {
-        script.recall = { id: stored[1], at };
+      if (!loop.recall && done >= 10 && stored && loop.records.some((r) => r.compaction)) {
+        loop.recall = { id: stored[1], at };
         return { recall: stored[1], text: 'I need the output I read earlier.' };
       }
       done++;
@@ -69,8 +78,7 @@ export function loopScript(steps, records) {
       return { read: { id: `call-${done}`, path: `src/module${done}.ts` } };
     },
   };
-  let done = 0;
-  return script;
+  return loop;
 }
 
 // ---- The checks.
