@@ -185,10 +185,14 @@ pub(crate) fn turn_metas(
         .zip(turn_indexes)
         .enumerate()
         .map(|(i, (r, &turn_index))| {
-            let role = report(Role::checked(
-                &format!("composer.compose().turns[{i}].role"),
-                r,
-            ))?;
+            // The field is named only for a bad role: a name made per turn per prompt is most of the work.
+            let role = match Role::parse(r) {
+                Some(role) => role,
+                None => report(Role::checked(
+                    &format!("composer.compose().turns[{i}].role"),
+                    r,
+                ))?,
+            };
             Ok(TurnMeta {
                 turn_index,
                 role: role.name(),

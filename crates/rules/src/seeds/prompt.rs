@@ -93,12 +93,36 @@ pub fn render_kept(p: &mut Pieces<'_>, slots: bool, turns: &[TurnMeta<'_>], has_
 }
 
 fn turn_heading(p: &mut Pieces<'_>, turn: &TurnMeta<'_>) {
-    let number = if turn.turn_index >= 0.0 {
-        format!(" (turn {})", show_number(turn.turn_index))
-    } else {
-        String::new()
-    };
-    p.lit(&format!("\n## {}{number}\n", turn.role));
+    p.lit("\n## ").lit(turn.role);
+    if turn.turn_index >= 0.0 {
+        p.lit(" (turn ");
+        let mut digits = [0u8; 20];
+        match whole_digits(turn.turn_index, &mut digits) {
+            Some(text) => p.lit(text),
+            None => p.lit(&show_number(turn.turn_index)),
+        };
+        p.lit(")");
+    }
+    p.lit("\n");
+}
+
+/// A whole number below 2^53 in decimal, as `show_number` writes it, without formatting
+/// machinery (a prompt writes one per turn of its window, every turn); `None` for any other.
+fn whole_digits(value: f64, buf: &mut [u8; 20]) -> Option<&str> {
+    if !(value >= 0.0 && value < 9_007_199_254_740_992.0 && value.fract() == 0.0) {
+        return None;
+    }
+    let mut n = value as u64;
+    let mut at = buf.len();
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    std::str::from_utf8(&buf[at..]).ok()
 }
 
 fn section(p: &mut Pieces<'_>, heading: &str, text: usize) {
@@ -158,6 +182,33 @@ mod tests {
                 let got = Reader::new(&frame.into_string()).text(&["G", "M", "R", &kept, "S", "A"]);
                 assert_eq!(got, text(slots, n, &hosts), "slots {slots}, {n} outputs");
             }
+        }
+    }
+
+    #[test]
+    fn turn_numbers_are_written_as_show_number_writes_them() {
+        for n in [
+            0.0,
+            1.0,
+            9.0,
+            10.0,
+            12345.0,
+            9_007_199_254_740_991.0,
+            9_007_199_254_740_992.0,
+            1e21,
+            2.5,
+        ] {
+            let turns = [TurnMeta {
+                turn_index: n,
+                role: "user",
+            }];
+            let mut frame = Frame::new();
+            frame.text(|p| render(p, false, &turns, 0));
+            let got = Reader::new(&frame.into_string()).text(&["G", "", "", "S"]);
+            assert_eq!(
+                got,
+                format!("# Goal\nG\n\n## user (turn {})\nS\n", show_number(n))
+            );
         }
     }
 
