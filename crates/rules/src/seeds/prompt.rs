@@ -109,7 +109,7 @@ fn turn_heading(p: &mut Pieces<'_>, turn: &TurnMeta<'_>) {
 /// A whole number below 2^53 in decimal, as `show_number` writes it, without formatting
 /// machinery (a prompt writes one per turn of its window, every turn); `None` for any other.
 fn whole_digits(value: f64, buf: &mut [u8; 20]) -> Option<&str> {
-    if !(value >= 0.0 && value < 9_007_199_254_740_992.0 && value.fract() == 0.0) {
+    if !((0.0..9_007_199_254_740_992.0).contains(&value) && value.fract() == 0.0) {
         return None;
     }
     let mut n = value as u64;
