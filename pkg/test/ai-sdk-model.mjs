@@ -92,9 +92,23 @@ export function mockModel(Mock, respond) {
   return { model, seen };
 }
 
+/** The model's answer in each of several conversations run at once: a read a step (a call id never used before), and after four results, `Done.` */
+export function conversationContent(prompt) {
+  const results = prompt.filter((m) => m.role === 'tool').length;
+  return results >= 4 ? [{ type: 'text', text: 'Done.' }] : [callOf(`id-${Math.random().toString(36).slice(2)}`, 'read', { path: `src/f${results}.ts` })];
+}
+
 /** A prompt of one of several conversations run at once (each tool answering `<who> read …`): valid, and holding one conversation's outputs only. */
 export function assertOneConversation(prompt) {
   const whose = new Set(prompt.flatMap((m) => (m.role === 'tool' ? m.content.map((p) => p.output.value.split(' ')[0]) : [])));
   assert.ok(whose.size <= 1, `a prompt holds the outputs of ${[...whose].join(' and ')}`);
   assert.deepEqual(problems(prompt), []);
+}
+
+/** Three conversations run at once through one model (`seen`, its record), answered by `conversationContent`: each done, none holding another's outputs, none rebuilt by another. */
+export function assertConversationsApart(results, seen, warnings) {
+  assert.deepEqual(results.map((r) => r.text), ['Done.', 'Done.', 'Done.']);
+  assert.equal(seen.prompts.length, 15);
+  for (const prompt of seen.prompts) assertOneConversation(prompt);
+  assert.equal(warnings.length, 0, 'no conversation was rebuilt by another');
 }
