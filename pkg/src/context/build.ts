@@ -96,10 +96,12 @@ export async function build(b: Building, started: number): Promise<Built> {
     else throw Object.assign(new Error(`context engine: unknown need ${kind}`), { code: 'ERR_INTERNAL' });
   }
   const encoded = checked(() => core.render(o.system !== undefined || o.pinned.length > 0));
-  const hasSummary = core.has_summary;
+  // Read from the rules only when a step asks (a crossing most builds need not make).
+  let has: boolean | undefined;
+  const hasSummary = () => (has ??= core.has_summary);
   const request = o.adapter.write(planOf(encoded, history, {
     system: o.system, pinned: o.pinned, cacheControl: o.cacheControl, tail: held.tail, hasSummary,
-    summary: () => [hasSummary ? ownText(0, held.summary) : '', texts.indexText()].filter(Boolean).join('\n\n'),
+    summary: () => [hasSummary() ? ownText(0, held.summary) : '', texts.indexText()].filter(Boolean).join('\n\n'),
   }));
   const before = held.lastRequest;
   b.undo.push(() => {

@@ -40,8 +40,8 @@ export interface RenderParts {
   tail: string;
   /** The summary and the index after it, as the summary step shows them. */
   summary: () => string | undefined;
-  /** The rules hold a summary (not only an index). */
-  hasSummary: boolean;
+  /** The rules hold a summary (not only an index): asked only when a step needs it. */
+  hasSummary: () => boolean;
 }
 
 /** A message entry of a plan that differs from the kept message. */
@@ -93,7 +93,7 @@ export function planOf(encoded: Float64Array, history: History, parts: RenderPar
     },
   });
   // Turns dropped with no summary, but an index: the note opens it, in one message.
-  if (plan.leftOut && plan.summary !== undefined && !parts.hasSummary) {
+  if (plan.leftOut && plan.summary !== undefined && !parts.hasSummary()) {
     plan.summary = `${plan.leftOutText}\n\n${plan.summary}`;
     plan.leftOut = false;
   }
