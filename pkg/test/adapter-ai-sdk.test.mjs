@@ -5,19 +5,15 @@
 // recall tool on an id its prompt names. Prompts are measured as a provider reads them (each
 // message's role and part texts, exact o200k), as bench/cache does.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
 const { contextMiddleware } = require('@devs/context/ai-sdk');
 const { createTokenCounter } = require('@devs/context/tokenizers');
 const o200k = createTokenCounter('o200k_base');
-const pkgDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 const VERSIONS = [
   { name: 'ai 6', ai: await import('ai'), Mock: (await import('ai/test')).MockLanguageModelV3 },
@@ -26,6 +22,7 @@ const VERSIONS = [
 
 import { assertConversationsApart, callOf, conversationContent, loopContent, measure, mockModel, output, problems, promptText } from './ai-sdk-model.mjs';
 import { assertCacheStableLoop, timed, timing, toolLoop } from './tool-loop.mjs';
+import { pkgDir, scratchProject, typeErrors } from './type-check.mjs';
 
 /** Runs the loop with `generateText`, `streamText` or a `ToolLoopAgent` of version `v`; the steps and the text. */
 async function run(v, mode, settings) {
@@ -220,28 +217,15 @@ it('the README example and the JSDoc example type-check against ai 6 and ai 7', 
   const readme = readFileSync(join(pkgDir, '../docs/frameworks/ai-sdk.md'), 'utf8').match(/```ts\n([\s\S]*?)```/)[1];
   const jsdoc = readFileSync(join(pkgDir, 'dist/ai-sdk.d.ts'), 'utf8').match(/@example\n([\s\S]*?)\*\/\s*\n\s*export declare function contextMiddleware/)[1].replace(/^\s*\* ?/gm, '');
   for (const [version, aiDir] of [['ai 6', 'node_modules/ai'], ['ai 7', 'node_modules/ai-7']]) {
-    const dir = mkdtempSync(join(tmpdir(), 'devs-context-ai-sdk-'));
+    // Each version's own provider types, as a host with that version installs them.
+    const provider = aiDir === 'node_modules/ai' ? 'node_modules/@ai-sdk/provider' : 'node_modules/ai-7/node_modules/@ai-sdk/provider';
+    const dir = scratchProject('ai-sdk', {
+      modules: { ai: aiDir, '@ai-sdk/provider': provider, '@types': 'node_modules/@types' },
+      files: { 'readme.ts': `${readme}\nexport {};\n`, 'jsdoc.ts': `${jsdoc}\nexport {};\n` },
+    });
     try {
-      mkdirSync(join(dir, 'node_modules/@devs'), { recursive: true });
-      mkdirSync(join(dir, 'node_modules/@ai-sdk'), { recursive: true });
-      symlinkSync(pkgDir, join(dir, 'node_modules/@devs/context'), 'dir');
-      symlinkSync(join(pkgDir, aiDir), join(dir, 'node_modules/ai'), 'dir');
-      // Each version's own provider types, as a host with that version installs them.
-      const provider = aiDir === 'node_modules/ai' ? 'node_modules/@ai-sdk/provider' : 'node_modules/ai-7/node_modules/@ai-sdk/provider';
-      symlinkSync(join(pkgDir, provider), join(dir, 'node_modules/@ai-sdk/provider'), 'dir');
-      symlinkSync(join(pkgDir, 'node_modules/@types'), join(dir, 'node_modules/@types'), 'dir');
-      writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'examples', private: true, type: 'module' }));
-      writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({
-        compilerOptions: { target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, lib: ['es2022', 'dom'], types: ['node'], skipLibCheck: true },
-        include: ['*.ts'],
-      }));
-      writeFileSync(join(dir, 'readme.ts'), `${readme}\nexport {};\n`);
-      writeFileSync(join(dir, 'jsdoc.ts'), `${jsdoc}\nexport {};\n`);
-      try {
-        execFileSync(process.execPath, [join(pkgDir, 'node_modules/typescript/bin/tsc'), '-p', dir], { cwd: dir, encoding: 'utf8', stdio: 'pipe' });
-      } catch (error) {
-        assert.fail(`${version}:\n${error.stdout}${error.stderr}`);
-      }
+      const output = typeErrors(dir);
+      if (output !== null) assert.fail(`${version}:\n${output}`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

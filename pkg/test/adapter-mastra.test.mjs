@@ -5,13 +5,10 @@
 // are measured as a provider reads them (each message's role and part texts, exact o200k),
 // as the AI SDK adapter's test does.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { Agent } from '@mastra/core/agent';
 import { MockLanguageModelV3 } from 'ai/test';
 import { jsonSchema } from 'ai';
@@ -20,10 +17,10 @@ const require = createRequire(import.meta.url);
 const { contextProcessor } = require('@devs/context/mastra');
 const { createTokenCounter } = require('@devs/context/tokenizers');
 const o200k = createTokenCounter('o200k_base');
-const pkgDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 import { assertConversationsApart, callOf, conversationContent, json, loopContent, measure, mockModel as aiSdkMock, output, problems, promptText } from './ai-sdk-model.mjs';
 import { assertCacheStableLoop, timed, timing, toolLoop } from './tool-loop.mjs';
+import { allModules, pkgDir, scratchProject, typeErrors } from './type-check.mjs';
 
 /** The AI SDK's mock model of version 3, the one Mastra runs. */
 const mockModel = (respond) => aiSdkMock(MockLanguageModelV3, respond);
@@ -197,27 +194,16 @@ describe('contextProcessor in a Mastra Agent', () => {
   // makes an Agent with the processor, is checked here as a host would compile it.
   it('the docs example type-checks against @mastra/core: the processor is an input processor', () => {
     const example = readFileSync(join(pkgDir, '../docs/frameworks/mastra.md'), 'utf8').match(/```ts\n([\s\S]*?)```/)[1];
-    const dir = mkdtempSync(join(tmpdir(), 'devs-context-mastra-'));
+    // The example as written, and a processor that is not one (its `id` missing), which must fail.
+    const dir = scratchProject('mastra', {
+      modules: allModules(),
+      files: {
+        'docs.ts': `${example}\nexport {};\n`,
+        'wrong.ts': `import { Agent } from '@mastra/core/agent';\nimport { contextProcessor } from '@devs/context/mastra';\nconst { id: _, ...noId } = contextProcessor({ budget: 20_000 });\nnew Agent({ id: 'a', name: 'a', instructions: 'x', model: 'openai/gpt-5', inputProcessors: [noId] });\nexport {};\n`,
+      },
+    });
     try {
-      mkdirSync(join(dir, 'node_modules/@devs'), { recursive: true });
-      symlinkSync(pkgDir, join(dir, 'node_modules/@devs/context'), 'dir');
-      for (const name of readdirSync(join(pkgDir, 'node_modules'))) {
-        if (name !== '@devs' && !name.startsWith('.')) symlinkSync(join(pkgDir, 'node_modules', name), join(dir, 'node_modules', name), 'dir');
-      }
-      writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'examples', private: true, type: 'module' }));
-      writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({
-        compilerOptions: { target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, lib: ['es2022', 'dom'], types: ['node'], skipLibCheck: true },
-        include: ['*.ts'],
-      }));
-      // The example as written, and a processor that is not one (its `id` missing), which must fail.
-      writeFileSync(join(dir, 'docs.ts'), `${example}\nexport {};\n`);
-      writeFileSync(join(dir, 'wrong.ts'), `import { Agent } from '@mastra/core/agent';\nimport { contextProcessor } from '@devs/context/mastra';\nconst { id: _, ...noId } = contextProcessor({ budget: 20_000 });\nnew Agent({ id: 'a', name: 'a', instructions: 'x', model: 'openai/gpt-5', inputProcessors: [noId] });\nexport {};\n`);
-      let output = '';
-      try {
-        execFileSync(process.execPath, [join(pkgDir, 'node_modules/typescript/bin/tsc'), '-p', dir], { cwd: dir, encoding: 'utf8', stdio: 'pipe' });
-      } catch (error) {
-        output = `${error.stdout}${error.stderr}`;
-      }
+      const output = typeErrors(dir) ?? '';
       assert.doesNotMatch(output, /docs\.ts/, output);
       assert.match(output, /wrong\.ts/, 'a processor without its id is refused: the check can fail');
     } finally {

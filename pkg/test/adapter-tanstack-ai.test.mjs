@@ -5,14 +5,12 @@
 // its prompt names. Prompts are measured as a provider reads them (each message's role and
 // texts, exact o200k), as the AI SDK adapter's test does.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { assertCacheStableLoop, measureBy, output, timed, timing, TOOL_SPACE, toolLoop } from './tool-loop.mjs';
+import { pkgDir, scratchProject, typeErrors } from './type-check.mjs';
 
 const require = createRequire(import.meta.url);
 // Loaded by require: the CommonJS entry works though TanStack AI is ESM only, for it loads no TanStack code.
@@ -20,7 +18,6 @@ const { contextMiddleware } = require('@devs/context/tanstack-ai');
 const { createTokenCounter } = require('@devs/context/tokenizers');
 const { chat, maxIterations } = await import('@tanstack/ai');
 const o200k = createTokenCounter('o200k_base');
-const pkgDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 // ---- Measuring a prompt.
 
@@ -302,24 +299,13 @@ describe('contextMiddleware in TanStack AI chat()', () => {
 
 it('the docs example type-checks against @tanstack/ai', () => {
   const doc = readFileSync(join(pkgDir, '../docs/frameworks/tanstack-ai.md'), 'utf8').match(/```ts\n([\s\S]*?)```/)[1];
-  const dir = mkdtempSync(join(tmpdir(), 'devs-context-tanstack-ai-'));
+  const modules = {};
+  for (const name of readdirSync(join(pkgDir, 'node_modules/@tanstack'))) modules[`@tanstack/${name}`] = join('node_modules/@tanstack', name);
+  for (const name of ['@types', '@standard-schema', '@ag-ui', 'partial-json', 'zod']) modules[name] = join('node_modules', name);
+  const dir = scratchProject('tanstack-ai', { modules, files: { 'doc.ts': `${doc}\nexport {};\n` } });
   try {
-    mkdirSync(join(dir, 'node_modules/@devs'), { recursive: true });
-    mkdirSync(join(dir, 'node_modules/@tanstack'), { recursive: true });
-    symlinkSync(pkgDir, join(dir, 'node_modules/@devs/context'), 'dir');
-    for (const name of readdirSync(join(pkgDir, 'node_modules/@tanstack'))) symlinkSync(join(pkgDir, 'node_modules/@tanstack', name), join(dir, 'node_modules/@tanstack', name), 'dir');
-    for (const name of ['@types', '@standard-schema', '@ag-ui', 'partial-json', 'zod']) symlinkSync(join(pkgDir, 'node_modules', name), join(dir, 'node_modules', name), 'dir');
-    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'examples', private: true, type: 'module' }));
-    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({
-      compilerOptions: { target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, lib: ['es2022', 'dom'], types: ['node'], skipLibCheck: true },
-      include: ['*.ts'],
-    }));
-    writeFileSync(join(dir, 'doc.ts'), `${doc}\nexport {};\n`);
-    try {
-      execFileSync(process.execPath, [join(pkgDir, 'node_modules/typescript/bin/tsc'), '-p', dir], { cwd: dir, encoding: 'utf8', stdio: 'pipe' });
-    } catch (error) {
-      assert.fail(`${error.stdout}${error.stderr}`);
-    }
+    const output = typeErrors(dir);
+    if (output !== null) assert.fail(output);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

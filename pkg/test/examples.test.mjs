@@ -4,15 +4,10 @@
 // LLM client, its turns, an envelope) are declared once in `host.d.ts` below.
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { allModules, pkgDir, scratchProject, typeErrors } from './type-check.mjs';
 
-const pkgDir = join(dirname(fileURLToPath(import.meta.url)), '..');
-// By path: other TypeScript versions are installed too.
-const tsc = join(pkgDir, 'node_modules/typescript/bin/tsc');
 const ENTRIES = ['index', 'tokenizers', 'sqlite', 'postgres', 'testing', 'replay', 'slim', 'ai-sdk', 'langchain', 'openai-agents', 'mastra', 'tanstack-ai'];
 
 /** The values the examples take from their host, not from the package. */
@@ -59,29 +54,23 @@ function extractExamples() {
 
 /** A scratch project with `examples` as modules; returns its directory and file names. */
 function project(examples) {
-  const dir = mkdtempSync(join(tmpdir(), 'devs-context-examples-'));
-  mkdirSync(join(dir, 'node_modules/@devs'), { recursive: true });
-  symlinkSync(pkgDir, join(dir, 'node_modules/@devs/context'), 'dir');
+  const files = { 'host.d.ts': HOST };
+  const names = examples.map((ex, i) => {
+    const file = `example-${String(i + 1).padStart(2, '0')}-${ex.entry}-${ex.name}.ts`;
+    // `export {}` makes each file a module even without an import (top-level await, own scope).
+    files[file] = `${ex.code}\nexport {};\n`;
+    return file;
+  });
   // The package's own dependencies beside it: the adapters' examples import their framework.
-  for (const name of readdirSync(join(pkgDir, 'node_modules'))) {
-    if (name !== '@devs' && !name.startsWith('.')) symlinkSync(join(pkgDir, 'node_modules', name), join(dir, 'node_modules', name), 'dir');
-  }
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'examples', private: true, type: 'module' }));
-  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({
+  const dir = scratchProject('examples', {
+    modules: allModules(),
     compilerOptions: {
       target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true,
       lib: ['es2022', 'esnext.disposable', 'dom'], types: ['node'], skipLibCheck: false,
     },
-    include: ['*.ts'],
-  }, null, 2));
-  writeFileSync(join(dir, 'host.d.ts'), HOST);
-  const files = examples.map((ex, i) => {
-    const file = `example-${String(i + 1).padStart(2, '0')}-${ex.entry}-${ex.name}.ts`;
-    // `export {}` makes each file a module even without an import (top-level await, own scope).
-    writeFileSync(join(dir, file), `${ex.code}\nexport {};\n`);
-    return file;
+    files,
   });
-  return { dir, files };
+  return { dir, files: names };
 }
 
 it('every class in the declarations has an @example', () => {
@@ -106,12 +95,12 @@ it('every @example type-checks with tsc --strict against the built package', () 
   const examples = extractExamples();
   const { dir, files } = project(examples);
   try {
-    execFileSync(process.execPath, [tsc, '-p', dir, '--noEmit', '--strict'], { cwd: dir, encoding: 'utf8', stdio: 'pipe' });
-  } catch (error) {
-    const output = `${error.stdout ?? ''}${error.stderr ?? ''}`;
-    const failing = files.filter((f) => output.includes(f));
-    const shown = failing.map((f) => `--- ${f}\n${readFileSync(join(dir, f), 'utf8')}`).join('\n');
-    assert.fail(`examples that do not compile:\n${output}\n${shown}`);
+    const output = typeErrors(dir, ['--noEmit', '--strict']);
+    if (output !== null) {
+      const failing = files.filter((f) => output.includes(f));
+      const shown = failing.map((f) => `--- ${f}\n${readFileSync(join(dir, f), 'utf8')}`).join('\n');
+      assert.fail(`examples that do not compile:\n${output}\n${shown}`);
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
