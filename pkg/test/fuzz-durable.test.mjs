@@ -25,6 +25,9 @@ const ROW_CASES = 4_000;
 
 // ---- An oracle of the snapshot's check, written from its definition (canonical JSON, keys
 // in order; two 32-bit FNV-1a hashes), so that an altered snapshot can be sealed again.
+// It repeats the package's internal textKey (pkg/src/core/text-key.ts) on purpose: the
+// package exports no way to seal a snapshot, and the check is part of the stored format, so
+// the test writes it from that definition rather than reaching into the code under test.
 function canonical(value) {
   if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : canonical(v))).join(',')}]`;
   if (value !== null && typeof value === 'object') {
