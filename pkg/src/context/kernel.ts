@@ -5,9 +5,9 @@
 import type { Engine } from './engine.js';
 import { argumentError } from '../errors/index.js';
 import { MemoryStateRepository } from '../stores/memory.js';
-import { ADAPTERS } from '../providers/index.js';
+import { ADAPTERS, FORMATS } from '../providers/index.js';
 import { timeoutOption, within } from '../core/timeout.js';
-import { type Adapter, FORMATS } from '../providers/neutral.js';
+import type { Adapter } from '../providers/neutral.js';
 import {
   holder, method, number, object, optionalBoolean, optionalFunction, optionalNumber, optionalString, string, type Bag,
 } from '../core/read.js';

@@ -8,7 +8,11 @@ import { openaiChat } from './openai-chat.js';
 import { openaiResponses } from './openai-responses.js';
 import { vscodeAdapter } from './vscode.js';
 
-/** Each format's adapter, made from the manager's options (the `vscode` one needs the host's module). */
+/**
+ * Each format's adapter, made from the manager's options (the `vscode` one needs the host's
+ * module): the one list of the formats, checked against `ContextFormat` (a format missing
+ * here, or one more, does not compile).
+ */
 export const ADAPTERS: Record<ContextFormat, (options: Bag) => Adapter> = {
   anthropic: () => anthropic,
   'openai-chat': () => openaiChat,
@@ -16,3 +20,6 @@ export const ADAPTERS: Record<ContextFormat, (options: Bag) => Adapter> = {
   'ai-sdk': () => aiSdk,
   vscode: (options) => vscodeAdapter(options.vscode),
 };
+
+/** The formats, as `options.format` names them, in order. */
+export const FORMATS = Object.freeze(Object.keys(ADAPTERS) as ContextFormat[]);

@@ -1,13 +1,10 @@
 // What every provider's messages become for the rules, and what the rules' plan becomes
 // again: each adapter (one file per provider shape) reads one host message into parts,
 // and writes a request from a plan. Nothing here decides: the rules say what is shown.
-import type { ToolSpec } from '../context/types.js';
+import type { ContextFormat, ToolSpec } from '../context/types.js';
 import { argumentError } from '../errors/index.js';
 import { describe, isObject, type Bag } from '../core/read.js';
 
-/** The formats, as `options.format` names them. */
-export const FORMATS = ['anthropic', 'openai-chat', 'openai-responses', 'ai-sdk', 'vscode'] as const;
-export type Format = (typeof FORMATS)[number];
 
 /** The rules' codes of a part's kind and a message's role: plain constants, checked against the rules by crates/rules/tests/codes.rs. */
 export { Kind, Role } from '../context/codes.js';
@@ -128,7 +125,7 @@ export interface ToolCall {
 /** One provider shape: how its messages are read, written and billed. */
 export interface Adapter {
   /** The host's format, or `text`: the runner's one-string prompt. */
-  readonly format: Format | 'text';
+  readonly format: ContextFormat | 'text';
   /** Tokens the provider adds per message and per part, and the request's own headings, before calibration. */
   readonly framing: { message: number; part: number; request?: number };
   /** The parts of one message; throws a TypeError naming `field` and the bad member. */
