@@ -225,6 +225,10 @@ impl Node for View<'_, '_> {
             .map(str::to_owned)
     }
 
+    fn child_nodes(&self) -> Vec<Self> {
+        self.child_views().collect()
+    }
+
     fn children(&self) -> Vec<(String, Self)> {
         let object = matches!(self.flat().tag, Tag::Object);
         self.child_views()
@@ -254,7 +258,8 @@ pub fn validate_skeletons(skeletons: &str, prefix: &str, indexes: &[u32]) -> Out
     };
     let mut k = 0;
     while parser.at < skeletons.len() {
-        let mut nodes = Vec::new();
+        // About one node per 8 bytes of skeleton: the vector rarely grows.
+        let mut nodes = Vec::with_capacity((skeletons.len() - parser.at) / 8 + 8);
         let unreadable = || crate::fail(FieldError::type_error("envelope", "could not be read"));
         let root = parser.node(&mut nodes, (0, 0)).ok_or_else(unreadable)?;
         let skeleton = Skeleton {

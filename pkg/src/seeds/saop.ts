@@ -5,7 +5,7 @@ import { checked } from '../errors/index.js';
 import type { SaopEnvelope } from './types.js';
 import { rules } from '../core/wasm.js';
 
-/** Strings up to this long are sent whole; the validator reads only short ones. */
+/** The strings the validator reads are sent whole up to this long (only their length past it). */
 const SHORT = 256;
 /**
  * The walk stops here: the rules allow `action.arguments` 64 levels and reject the rest,
@@ -14,14 +14,29 @@ const SHORT = 256;
  */
 const WALK_LIMIT = 70;
 
+/** Where a value sits: the envelope itself, its `observation`, or anywhere else. */
+const ROOT = 0;
+const OBSERVATION = 1;
+const ELSEWHERE = 2;
+type Place = typeof ROOT | typeof OBSERVATION | typeof ELSEWHERE;
+
+/**
+ * Whether the validator reads the text of the string under `key` at `place`: it reads only
+ * `schema_version` and `observation.status` (of every other string, its kind and length),
+ * so only those two are sent whole.
+ */
+function textRead(place: Place, key: string): boolean {
+  return place === ROOT ? key === 'schema_version' : place === OBSERVATION && key === 'status';
+}
+
 /**
  * Writes what the validator may read of `value` (see src/saop.rs for the form): kinds,
- * lengths, and the text of short strings only.
+ * lengths, and the text of the short strings it reads (`read`).
  */
-function skeleton(value: unknown, ancestors: object[]): string {
+function skeleton(value: unknown, ancestors: object[], place: Place = ROOT, read = false): string {
   switch (typeof value) {
     case 'string':
-      return value.length <= SHORT ? `S${value.length}:${value}` : `s${value.length};`;
+      return read && value.length <= SHORT ? `S${value.length}:${value}` : `s${value.length};`;
     case 'number':
       return `n${value};`;
     case 'boolean':
@@ -43,12 +58,15 @@ function skeleton(value: unknown, ancestors: object[]): string {
   if (array) {
     const items = obj as unknown[];
     out = `a${items.length};`;
-    for (let i = 0; i < items.length; i++) out += skeleton(items[i], ancestors);
+    for (let i = 0; i < items.length; i++) out += skeleton(items[i], ancestors, ELSEWHERE);
   } else {
     const bag = obj as Record<string, unknown>;
     const keys = Object.keys(bag);
     out = `o${keys.length};`;
-    for (const key of keys) out += `${key.length}:${key}${skeleton(bag[key], ancestors)}`;
+    for (const key of keys) {
+      const inner = place === ROOT && key === 'observation' ? OBSERVATION : ELSEWHERE;
+      out += `${key.length}:${key}${skeleton(bag[key], ancestors, inner, textRead(place, key))}`;
+    }
   }
   ancestors.pop();
   return out;

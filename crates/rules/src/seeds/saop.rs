@@ -68,6 +68,11 @@ pub trait Node: Sized {
     fn children(&self) -> Vec<(String, Self)> {
         Vec::new()
     }
+    /// [`Node::children`] without their keys: what the check of valid data walks, where
+    /// no path needs naming.
+    fn child_nodes(&self) -> Vec<Self> {
+        self.children().into_iter().map(|(_, c)| c).collect()
+    }
 }
 
 pub const STATUSES: [&str; 4] = ["success", "error", "timeout", "partial"];
@@ -90,7 +95,7 @@ pub fn validate_envelope<N: Node>(envelope: &N) -> Result<(), FieldError> {
 }
 
 fn check_envelope<N: Node>(envelope: &N) -> Result<(), FieldError> {
-    object(envelope, "envelope", &TOP_KEYS, "")?;
+    object(envelope, "envelope", &TOP_KEYS, None)?;
     let version = string_field(envelope, "", "schema_version")?;
     if !is_semver_1x(&version) {
         return Err(FieldError::type_error(
@@ -111,7 +116,11 @@ fn check_envelope<N: Node>(envelope: &N) -> Result<(), FieldError> {
     is_string(&action, "action.", "tool_name")?;
     let args = action.get("arguments");
     match (args, Kind::Missing) {
-        (Some(args), _) if args.kind() == Kind::Object => json_data(&args, "action.arguments", 1)?,
+        // Paths are written only to name a fault: valid arguments are walked without them.
+        (Some(args), _) if args.kind() == Kind::Object && !is_json_data(&args, 1) => {
+            json_data(&args, "action.arguments", 1)?
+        }
+        (Some(args), _) if args.kind() == Kind::Object => {}
         (args, missing) => {
             let kind = args.as_ref().map_or(missing, Node::kind);
             return Err(expected("action.arguments", "an object", &kind));
@@ -151,19 +160,41 @@ fn json_data<N: Node>(node: &N, path: &str, depth: usize) -> Result<(), FieldErr
     }
 }
 
+/// Whether [`json_data`] finds no fault under `node`.
+fn is_json_data<N: Node>(node: &N, depth: usize) -> bool {
+    match node.kind() {
+        Kind::Other(_) => false,
+        Kind::Object | Kind::Array if depth > MAX_ARGUMENT_DEPTH => false,
+        Kind::Object | Kind::Array => node
+            .child_nodes()
+            .iter()
+            .all(|child| is_json_data(child, depth + 1)),
+        _ => true,
+    }
+}
+
 fn expected(path: &str, what: &str, got: &Kind) -> FieldError {
     FieldError::type_error(path, format!("must be {what}, got {}", got.describe()))
 }
 
-/// Checks that `node` is an object with no keys outside `allowed`.
-fn object<N: Node>(node: &N, path: &str, allowed: &[&str], prefix: &str) -> Result<(), FieldError> {
+/// Checks that `node` is an object with no keys outside `allowed`; a key outside is named
+/// under `parent` (`parent.key`) when the object is a field of the envelope.
+fn object<N: Node>(
+    node: &N,
+    path: &str,
+    allowed: &[&str],
+    parent: Option<&str>,
+) -> Result<(), FieldError> {
     let kind = node.kind();
     if kind != Kind::Object {
         return Err(expected(path, "an object", &kind));
     }
     if let Some(extra) = node.key_outside(allowed) {
         return Err(FieldError::type_error(
-            format!("{prefix}{extra}"),
+            match parent {
+                Some(parent) => format!("{parent}.{extra}"),
+                None => extra,
+            },
             "is not a SAOP field (no other properties are allowed)",
         ));
     }
@@ -174,7 +205,7 @@ fn child_object<N: Node>(parent: &N, key: &str, allowed: &[&str]) -> Result<N, F
     let child = parent
         .get(key)
         .ok_or_else(|| expected(key, "an object", &Kind::Missing))?;
-    object(&child, key, allowed, &format!("{key}."))?;
+    object(&child, key, allowed, Some(key))?;
     Ok(child)
 }
 
