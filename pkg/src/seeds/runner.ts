@@ -3,14 +3,15 @@
 // this loop does each step's host I/O, in JS, and answers.
 import { argumentError, checked, ReentrantCallError, UseAfterFreeError } from '../errors/index.js';
 import { BoundedHistory } from './bounded.js';
-import { FrameReader, frameText, template } from '../core/frame.js';
+import { FrameReader, template } from '../core/frame.js';
 import { LIMITS } from '../core/limits.js';
 import { agentTurn, prepare, run, type Applied } from './context-management.js';
-import { PendingOutputs, shownText } from './pending.js';
+import { PendingOutputs } from './pending.js';
 import { OrchestratorContextInjector, ContextRefresher, REFRESH_STATE } from './refresher.js';
 import { array, callMethod, describe, holder, isObject, joinTexts, nonEmptyString, number, object, optionalNumber, probe, string, type Bag } from '../core/read.js';
 import { readRunnerSnapshot, runnerSnapshot } from './runner-snapshot.js';
 import { utf8Length } from '../core/runtime.js';
+import { buildPrompt } from './prompt.js';
 import { validateAll } from './saop.js';
 import { timeoutOption, within } from '../core/timeout.js';
 import { count, counterOption } from '../tokens/count.js';
@@ -324,7 +325,7 @@ export class AgentRunner {
               prompt = built.prompt;
               prompted = built;
             } else {
-              prompt = buildPrompt(cfg, window, applied);
+              prompt = buildPrompt(cfg.taskGoal, cfg.pending, cfg.management?.context ?? null, window, applied);
             }
             request = { agentId: cfg.agentId, turnIndex: turn, prompt, window, promptTokens: prompted.promptTokens };
             // Unbounded, the prompt is counted whole, and only when a host reads the count.
@@ -553,39 +554,4 @@ function historyFrom(turns: unknown, turn: number, agentId: string): TurnEntry[]
   const roles = list.map((t) => (typeof t.role === 'string' ? t.role : ''));
   const assistant = rules.historyRoles(...joinTexts(roles));
   return list.map((t, i) => turnEntry(turn, agentId, assistant[i] === 1 ? 'assistant' : 'user', t.content as string));
-}
-
-/** The seeds' prompt, built by the rules from the window. */
-function buildPrompt(cfg: Config, window: ContextWindow, applied: Applied | null): string {
-  const field = 'composer.compose().turns';
-  const turns = array(field, (window as unknown as Bag).turns);
-  const hosts: string[] = [];
-  if (applied) {
-    const slots = array('composer.compose().slots', (applied.composed as unknown as Bag).slots);
-    for (let i = 0; i < 3; i++) hosts.push(string('composed slot content', object('composed slot', slots[i]).content));
-  } else {
-    hosts.push(cfg.taskGoal, '', '');
-  }
-  const indexes = new Float64Array(turns.length);
-  const roles: string[] = [];
-  turns.forEach((t, i) => {
-    const turn = object(`${field}[${i}]`, t);
-    roles.push(string(`${field}[${i}].role`, turn.role));
-    indexes[i] = number(`${field}[${i}].turnIndex`, turn.turnIndex);
-    hosts.push(string(`${field}[${i}].content`, turn.content));
-  });
-  const kept = applied && cfg.pending && cfg.pending.array === cfg.management?.context.pendingToolOutputs ? cfg.pending : null;
-  if (kept) return kept.prompt(indexes, roles, hosts);
-  let tools = 0;
-  if (applied && cfg.management) {
-    const outputs = array('context.pendingToolOutputs', cfg.management.context.pendingToolOutputs);
-    for (const o of outputs) {
-      const name = (o as Bag).toolName;
-      hosts.push(typeof name === 'string' ? name : '', string('pendingToolOutputs[].rawContent', shownText(o)));
-      tools++;
-    }
-  }
-  const [joined, lens] = joinTexts(roles);
-  const values = checked(() => rules.promptText(applied !== null, indexes, joined, lens, tools));
-  return frameText(values, hosts);
 }
