@@ -52,6 +52,8 @@ const SEPARATOR = '\n';
 export class WindowComposer {
   #core: (WasmObject & InstanceType<typeof rules.Composer>) | null;
   readonly #counter: TokenCounter | undefined;
+  /** The envelopes of the last window, as validated (see `Validated`). */
+  #validated = new Map<object, Validated>();
 
   /**
    * `maxRecentEnvelopes` defaults to 10 and is clamped to 1..10.
@@ -131,7 +133,8 @@ export class WindowComposer {
       pickedIndexes[k] = turnIndexes[order[k]];
     }
     // Only the newest few can appear: validate and render just those (or name the fault).
-    const texts = rendered(picked, order);
+    const [texts, validated] = rendered(picked, order, this.#validated);
+    this.#validated = validated;
     const tokens = countAll(this.#counter, texts.map((text) => text + SEPARATOR));
     const selection = core.select(pickedIndexes, tokens);
     // Joined by concatenation: the slot's text is the envelopes' texts, not yet one more
@@ -153,16 +156,22 @@ export class WindowComposer {
 }
 
 /**
- * Envelopes this module validated, with their JSON then and what that JSON is made of:
- * each object's own keys in order and each leaf value, in the order `JSON.stringify`
- * reads them (see `shape`). An envelope whose walk finds the same keys and the same
- * values is the envelope that was validated, and renders the same JSON: a window composed
- * every turn validates and serializes only the envelopes that are new, and reads the
- * others' properties once each. An envelope holding anything whose JSON that walk cannot
- * vouch for (a function, a class instance such as a Date, a NaN, an object nested deeper
- * than `DEPTH`) is checked as before, by serializing it again and comparing.
+ * An envelope a composer validated for its last window, with its JSON then and what that
+ * JSON is made of: each object's own keys in order and each leaf value, in the order
+ * `JSON.stringify` reads them (see `shape`). An envelope whose walk finds the same keys and
+ * the same values is the envelope that was validated, and renders the same JSON: a window
+ * composed every turn validates and serializes only the envelopes that are new, and reads
+ * the others' properties once each. An envelope holding anything whose JSON that walk
+ * cannot vouch for (a function, a class instance such as a Date, a NaN, an object nested
+ * deeper than `DEPTH`) is checked as before, by serializing it again and comparing. Only
+ * the last window's envelopes are kept (at most 10), so what a composer holds does not
+ * grow with the session.
  */
-const validated = new WeakMap<object, { json: string; keys: string; shape: unknown[] | null }>();
+interface Validated {
+  json: string;
+  keys: string;
+  shape: unknown[] | null;
+}
 
 /** Deeper than this, an envelope is compared by its JSON. */
 const DEPTH = 70;
@@ -239,7 +248,7 @@ function keyCounts(envelope: Bag): string {
 }
 
 /** The JSON `e` still renders as it was validated, or undefined when it may have changed. */
-function unchanged(e: object, seen: { json: string; keys: string; shape: unknown[] | null }, plain: boolean): string | undefined {
+function unchanged(e: object, seen: Validated, plain: boolean): string | undefined {
   try {
     if (seen.shape && plain) return same(e, seen.shape, 0, 0) === seen.shape.length ? seen.json : undefined;
     return JSON.stringify(e) === seen.json && seen.keys === keyCounts(e as Bag) ? seen.json : undefined;
@@ -249,18 +258,26 @@ function unchanged(e: object, seen: { json: string; keys: string; shape: unknown
   }
 }
 
-/** Each envelope as JSON, once it is known to be valid (faults named `envelopes[i]…`). */
-function rendered(list: unknown[], indexes: Uint32Array): string[] {
+/**
+ * Each envelope as JSON, once it is known to be valid (faults named `envelopes[i]…`), with
+ * what was validated of them, for the next window (`before`: what the last one validated).
+ */
+function rendered(list: unknown[], indexes: Uint32Array, before: Map<object, Validated>): [string[], Map<object, Validated>] {
   const texts = new Array<string>(list.length);
+  const now = new Map<object, Validated>();
   const stale: number[] = [];
   const plain = plainJson();
   list.forEach((e, k) => {
-    const seen = typeof e === 'object' && e !== null ? validated.get(e) : undefined;
+    const seen = typeof e === 'object' && e !== null ? before.get(e) : undefined;
     const json = seen ? unchanged(e as object, seen, plain) : undefined;
-    if (json === undefined) stale.push(k);
-    else texts[k] = json;
+    if (json === undefined) {
+      stale.push(k);
+    } else {
+      texts[k] = json;
+      now.set(e as object, seen as Validated);
+    }
   });
-  if (stale.length === 0) return texts;
+  if (stale.length === 0) return [texts, now];
   validateAll(stale.map((k) => list[k]), 'envelopes', Uint32Array.from(stale, (k) => indexes[k]));
   for (const k of stale) {
     const e = list[k] as Bag;
@@ -269,10 +286,10 @@ function rendered(list: unknown[], indexes: Uint32Array): string[] {
     const json = JSON.stringify(e);
     // Read again after serializing: a getter that answers differently each time is compared by its JSON.
     const steady = walks && plain && same(e, walked, 0, 0) === walked.length;
-    validated.set(e, { json, keys: keyCounts(e), shape: steady ? walked : null });
+    now.set(e, { json, keys: keyCounts(e), shape: steady ? walked : null });
     texts[k] = json;
   }
-  return texts;
+  return [texts, now];
 }
 
 function slot(kind: ComposedSlot['kind'], content: string, tokenCount: number, timestampMs: number, truncated: boolean): ComposedSlot {
