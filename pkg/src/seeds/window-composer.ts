@@ -13,14 +13,25 @@ function budgetObject(shares: ArrayLike<number>): WindowBudget {
   return { totalBudget: shares[0], goalBudget: shares[1], mapBudget: shares[2], recentPastBudget: shares[3] };
 }
 
+/**
+ * Budgets the rules found good, with the shares they had then: a context's budget read on
+ * every turn is checked again only when a share changed (the check is the same on the same
+ * numbers).
+ */
+const goodBudgets = new WeakMap<object, { field: string; shares: Float64Array }>();
+
 /** A budget's four shares, read (numbers) and checked by the rules under `field`. */
 export function readBudget(field: string, value: unknown): Float64Array {
   const budget = object(field, value);
   const shares = new Float64Array(4);
   BUDGET_KEYS.forEach((key, i) => {
-    shares[i] = number(`${field}.${key}`, budget[key]);
+    const share = budget[key];
+    shares[i] = typeof share === 'number' ? share : number(`${field}.${key}`, share);
   });
+  const good = goodBudgets.get(budget);
+  if (good && good.field === field && good.shares.every((share, i) => share === shares[i])) return shares;
   checked(() => rules.checkBudget(field, shares));
+  goodBudgets.set(budget, { field, shares: shares.slice() });
   return shares;
 }
 
