@@ -89,7 +89,9 @@ pub struct Selection {
 /// later one is newer). Only these can appear in the slot, so only these need rendering.
 ///
 /// One pass that keeps the newest `max` seen so far (at most 10), rather than a sort of
-/// every envelope: a session's envelopes only grow, and a window shows ten.
+/// every envelope: a session's envelopes only grow, and a window shows ten. The pass runs
+/// from the last envelope back, as envelopes are appended newest last: the first few fill
+/// the window, and every older one costs one comparison.
 pub fn newest_first(turn_indexes: &[f64], max: usize) -> Vec<usize> {
     let newer = |a: usize, b: usize| {
         turn_indexes[a]
@@ -98,7 +100,7 @@ pub fn newest_first(turn_indexes: &[f64], max: usize) -> Vec<usize> {
             .is_gt()
     };
     let mut order: Vec<usize> = Vec::with_capacity(max.min(turn_indexes.len()) + 1);
-    for i in 0..turn_indexes.len() {
+    for i in (0..turn_indexes.len()).rev() {
         if order.len() == max && !order.last().is_some_and(|&last| newer(i, last)) {
             continue;
         }
