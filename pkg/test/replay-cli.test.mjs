@@ -137,6 +137,10 @@ describe('devs-context replay', () => {
     const wrong = await run('replay', join(transcripts, 'swe-agent-marshmallow-1867.traj'), '--high-water', '1.5');
     assert.equal(wrong.code, 2);
     assert.match(wrong.stderr, /--high-water/);
+    // Each in range, but not together: the manager's refusal comes back naming the flag.
+    const crossed = await run('replay', join(transcripts, 'swe-agent-marshmallow-1867.traj'), '--high-water', '0.3', '--low-water', '0.5');
+    assert.equal(crossed.code, 2, crossed.stderr);
+    assert.match(crossed.stderr, /^devs-context: --(low|high)-water: /m);
   });
 
   it('refuses bad options by name', async () => {

@@ -60,6 +60,23 @@ cutting (cut), summary, drop. See docs/guides/replay.md.
 `;
 
 /** A flag's number: finite, whole where it must be, and within its range. */
+/** The flags that set the manager's shares, by the option each sets. */
+const SHARE_FLAGS: Record<string, string> = {
+  highWater: '--high-water', lowWater: '--low-water', recentShare: '--recent-share', partShare: '--part-share', summarizerShare: '--summarizer-share',
+};
+
+/**
+ * A share the manager refuses only together with another (`--low-water` at or above
+ * `--high-water`) is found when the replay makes its manager: its error names the option
+ * (`options.bounded.lowWater`); the user set a flag, so say the flag.
+ */
+function asFlagError(error: unknown): never {
+  const option = /(?:^|\.)(\w+)$/.exec(String((error as { field?: unknown } | null)?.field ?? ''))?.[1];
+  const flag = option === undefined ? undefined : SHARE_FLAGS[option];
+  if (flag !== undefined) throw new UsageError(`${flag}: ${(error as Error).message}`);
+  throw error;
+}
+
 function flagNumber(name: string, value: string | undefined, range: { min: number; max: number; whole?: boolean; above?: boolean }): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
@@ -177,7 +194,7 @@ export async function main(argv: string[]): Promise<number> {
   for (const session of sessions) {
     for (const w of session.warnings) process.stderr.write(`warning: ${escapeControls(w, false)}\n`);
     const format = requestFormat === 'native' ? nativeFormat(session.format) : (requestFormat as 'runner' | ReplayFormat);
-    const result = await replay(session, { ...settings, format }, counter, progress);
+    const result = await replay(session, { ...settings, format }, counter, progress).catch(asFlagError);
     results.push(result);
     if (!values.quiet) process.stdout.write(`${escapeControls(table(result))}\n`);
     process.stdout.write(`${escapeControls(summary(result))}\n`);
