@@ -207,6 +207,11 @@ describe('bounded runner', () => {
     }
   });
 
+  it('reads keepFirstMessage, as BoundedOptions declares it: a value not a boolean is a TypeError naming it', () => {
+    assertFieldError(thrown(() => boundedRunner({ steps: [], budget: 10_000, extra: { bounded: { budget: 10_000, keepFirstMessage: 'yes' } } })), TypeError, 'options.bounded.keepFirstMessage');
+    assert.doesNotThrow(() => boundedRunner({ steps: [], budget: 10_000, extra: { bounded: { budget: 10_000, keepFirstMessage: false } } }));
+  });
+
   it('refuses at construction a budget too small for the pinned content', () => {
     const error = thrown(() => boundedRunner({ steps: [], budget: 1_000, extra: { bounded: { budget: 1_000, pinned: ['p'.repeat(4_000)] } } }));
     assertFieldError(error, RangeError, 'options.bounded.budget');

@@ -62,6 +62,11 @@ export interface BoundedOptions {
    * Default true; with false, prompts are bounded by this package's counter alone.
    */
   calibrate?: boolean;
+  /**
+   * Keep the opening user message (the task) in every prompt, before the summary, while the
+   * turns after it are folded away. Default true, as `ContextManagerOptions.keepFirstMessage`.
+   */
+  keepFirstMessage?: boolean;
 }
 
 /** The agent's LLM. */
