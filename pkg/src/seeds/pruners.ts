@@ -5,6 +5,8 @@ import { LIMITS } from '../core/limits.js';
 import { array, callMethod, holder, isObject, joinTexts, number, object, probe, string, type Bag } from '../core/read.js';
 import type { AgentTurn, ContextPrunerOptions, PrunedContext, SummarizerClient, ToolOutputPrunerOptions, TruncatedToolOutput, WindowBudget } from './types.js';
 import type { StateRepository, ToolOutputEntry } from '../stores/types.js';
+import { epochMs, readToolOutputEntry, type ReadEntry } from '../stores/entry.js';
+
 import { rules } from '../core/wasm.js';
 
 /** `turns` as `[roles, contents]`, each checked to be an object with string fields. */
@@ -102,21 +104,6 @@ export class ContextPruner {
   }
 }
 
-/** A `ToolOutputEntry`'s fields, read and checked: the one reader of that shape. */
-export interface ReadEntry {
-  toolName: string;
-  rawContent: string;
-  byteSize: number;
-  turnAge: number;
-  capturedAtMs: number;
-}
-
-function epochMs(value: unknown): number {
-  if (value instanceof Date) return value.getTime();
-  if (typeof value === 'number' || typeof value === 'string') return new Date(value).getTime();
-  return NaN;
-}
-
 /** Internal: `shouldTruncate` for many entries in one crossing (see `applyContextManagement`). */
 export const DUE_ALL = Symbol('due all');
 
@@ -132,38 +119,6 @@ function readEntryFields(field: string, value: unknown): ReadEntry {
     turnAge: number(`${field}.turnAge`, e.turnAge),
     capturedAtMs: epochMs(e.capturedAt),
   };
-}
-
-export function readToolOutputEntry(field: string, value: unknown): ReadEntry {
-  const e = object(field, value);
-  const entry: ReadEntry = {
-    toolName: string(`${field}.toolName`, e.toolName),
-    rawContent: string(`${field}.rawContent`, e.rawContent),
-    byteSize: number(`${field}.byteSize`, e.byteSize),
-    turnAge: number(`${field}.turnAge`, e.turnAge),
-    capturedAtMs: epochMs(e.capturedAt),
-  };
-  if (!rules.toolOutputOk(entry.byteSize, entry.turnAge, entry.capturedAtMs)) {
-    checked(() => rules.checkToolOutput(field, entry.byteSize, entry.turnAge, entry.capturedAtMs));
-  }
-  return entry;
-}
-
-/**
- * Returns `entry` unchanged when it is a `ToolOutputEntry`: `toolName` and `rawContent`
- * strings, `byteSize` and `turnAge` whole numbers >= 0, and `capturedAt` a Date, epoch
- * milliseconds or a date string.
- * @throws {TypeError|RangeError} naming the field, e.g. `entry.byteSize`.
- * @example
- * import { validateToolOutputEntry } from '@devs/context';
- *
- * const rawContent = 'test result: ok. 12 passed';
- * const byteSize = new TextEncoder().encode(rawContent).length;
- * validateToolOutputEntry({ toolName: 'run_tests', rawContent, byteSize, turnAge: 0, capturedAt: Date.now() });
- */
-export function validateToolOutputEntry(entry: ToolOutputEntry): ToolOutputEntry {
-  readToolOutputEntry('entry', entry);
-  return entry;
 }
 
 /**

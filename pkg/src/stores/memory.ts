@@ -2,7 +2,7 @@
 // every runtime (a VS Code extension need not rebuild a native addon for Electron).
 import { argumentError } from '../errors/index.js';
 import { live } from '../core/lifetime.js';
-import { validateToolOutputEntry } from '../seeds/pruners.js';
+import { validateToolOutputEntry } from './entry.js';
 import { number, object, optionalString } from '../core/read.js';
 import { isoTime } from './rows.js';
 import { utf8Length } from '../core/runtime.js';

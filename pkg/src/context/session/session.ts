@@ -7,7 +7,7 @@ import { Engine, foldChanges, type EngineState } from '../engine.js';
 import { ReentrantCallError, SessionConflictError, argumentError, coded, errorText, hasCode } from '../../errors/index.js';
 import { buildOnce, engineOptions, managerParts, recallToolOf } from '../kernel.js';
 import { readOptions, recallAnswer, recallText } from '../recall.js';
-import { validateToolOutputEntry } from '../../seeds/pruners.js';
+import { validateToolOutputEntry } from '../../stores/entry.js';
 import { callMethod, holder, method, object, optionalBoolean, string, type Bag } from '../../core/read.js';
 import { turnScope } from '../../core/wasm.js';
 import { within } from '../../core/timeout.js';
