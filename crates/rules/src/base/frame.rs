@@ -22,6 +22,34 @@ fn is_mark(c: char) -> bool {
     ('\u{FDD0}'..='\u{FDD3}').contains(&c)
 }
 
+/// Appends `text` without its frame marks. Every mark's UTF-8 starts with byte 0xEF, so a
+/// text without that byte (nearly all) is copied whole rather than char by char.
+fn push_unmarked(out: &mut String, text: &str) {
+    if text.as_bytes().contains(&0xEF) {
+        out.extend(text.chars().filter(|&c| !is_mark(c)));
+    } else {
+        out.push_str(text);
+    }
+}
+
+/// Appends `value` in decimal, as `format!` would, without making a string for it.
+fn push_decimal(out: &mut String, value: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut rest = value;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    for &d in &digits[at..] {
+        out.push(d as char);
+    }
+}
+
 #[derive(Debug, Default, Clone, PartialEq)]
 pub struct Frame {
     out: String,
@@ -66,14 +94,14 @@ impl Pieces<'_> {
             !text.chars().any(is_mark),
             "a rule's words hold no frame marks"
         );
-        self.frame.out.extend(text.chars().filter(|&c| !is_mark(c)));
+        push_unmarked(&mut self.frame.out, text);
         self
     }
 
     /// Words that may hold text from the host (a field's path, a message quoting a value):
     /// its frame marks, noncharacters no text means, are left out rather than refused.
     pub fn quoted(&mut self, text: &str) -> &mut Self {
-        self.frame.out.extend(text.chars().filter(|&c| !is_mark(c)));
+        push_unmarked(&mut self.frame.out, text);
         self
     }
 
@@ -84,10 +112,16 @@ impl Pieces<'_> {
 
     /// Host text `index` from UTF-16 unit `start` to `end` (`None`: to its end).
     pub fn host_range(&mut self, index: usize, start: usize, end: Option<usize>) -> &mut Self {
-        let end = end.map_or(-1, |e| e as i64);
         let out = &mut self.frame.out;
         out.push(HOST);
-        out.push_str(&format!("{index},{start},{end}"));
+        push_decimal(out, index as u64);
+        out.push(',');
+        push_decimal(out, start as u64);
+        out.push(',');
+        match end {
+            Some(e) => push_decimal(out, e as u64),
+            None => out.push_str("-1"),
+        }
         out.push(REF_END);
         self
     }
@@ -176,5 +210,23 @@ mod tests {
             p.lit("a").host(3).lit("b");
         });
         assert_eq!(frame.into_string(), "a\u{FDD0}3,0,-1\u{FDD1}b\u{FDD2}");
+    }
+
+    #[test]
+    fn references_are_decimal_and_quoted_words_lose_their_marks() {
+        let mut frame = Frame::new();
+        frame.text(|p| {
+            p.host_range(1_234_567, 0, Some(10))
+                .host_range(usize::MAX, 90, None)
+                .quoted("x\u{FDD0}y\u{FDD3}\u{FFFD}é")
+                .lit("plain");
+        });
+        let max = usize::MAX;
+        assert_eq!(
+            frame.into_string(),
+            format!(
+                "\u{FDD0}1234567,0,10\u{FDD1}\u{FDD0}{max},90,-1\u{FDD1}xy\u{FFFD}éplain\u{FDD2}"
+            )
+        );
     }
 }
