@@ -146,7 +146,7 @@ export class WindowComposer {
     // Only the newest few can appear: validate and render just those (or name the fault).
     const [texts, validated] = rendered(picked, order, this.#validated);
     this.#validated = validated;
-    const tokens = countAll(this.#counter, texts.map((text) => text + SEPARATOR));
+    const tokens = countAll(this.#counter, texts, SEPARATOR);
     const selection = core.select(pickedIndexes, tokens);
     // Joined by concatenation: the slot's text is the envelopes' texts, not yet one more
     // copy of them (the prompt it goes into is copied whole when the host sends it).
@@ -180,7 +180,8 @@ export class WindowComposer {
  */
 interface Validated {
   json: string;
-  keys: string;
+  /** Null when `shape` vouches for the JSON (read only when a `toJSON` was added since). */
+  keys: string | null;
   shape: unknown[] | null;
 }
 
@@ -262,6 +263,7 @@ function keyCounts(envelope: Bag): string {
 function unchanged(e: object, seen: Validated, plain: boolean): string | undefined {
   try {
     if (seen.shape && plain) return same(e, seen.shape, 0, 0) === seen.shape.length ? seen.json : undefined;
+    if (seen.keys === null) return undefined;
     return JSON.stringify(e) === seen.json && seen.keys === keyCounts(e as Bag) ? seen.json : undefined;
   } catch {
     // A getter that throws, a bigint or a cycle now: the validator names it.
@@ -297,7 +299,7 @@ function rendered(list: unknown[], indexes: Uint32Array, before: Map<object, Val
     const json = JSON.stringify(e);
     // Read again after serializing: a getter that answers differently each time is compared by its JSON.
     const steady = walks && plain && same(e, walked, 0, 0) === walked.length;
-    now.set(e, { json, keys: keyCounts(e), shape: steady ? walked : null });
+    now.set(e, { json, keys: steady ? null : keyCounts(e), shape: steady ? walked : null });
     texts[k] = json;
   }
   return [texts, now];

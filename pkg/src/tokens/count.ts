@@ -107,14 +107,14 @@ export function countEach(counter: TokenCounter | undefined, items: readonly unk
   return counter ? out : rules.approxEach(out);
 }
 
-/** Tokens of each of `texts` (strings already), in one crossing either way. */
-export function countAll(counter: TokenCounter | undefined, texts: readonly string[]): Float64Array {
+/** Tokens of each of `texts` (strings already) followed by `suffix`, in one crossing either way. */
+export function countAll(counter: TokenCounter | undefined, texts: readonly string[], suffix = ''): Float64Array {
   const out = new Float64Array(texts.length);
   if (!counter) {
-    for (let i = 0; i < texts.length; i++) out[i] = texts[i].length;
+    for (let i = 0; i < texts.length; i++) out[i] = texts[i].length + suffix.length;
     return rules.approxEach(out);
   }
-  for (let i = 0; i < texts.length; i++) out[i] = memoCount(counter, texts[i]);
+  for (let i = 0; i < texts.length; i++) out[i] = memoCount(counter, suffix === '' ? texts[i] : texts[i] + suffix);
   checked(() => rules.checkedTotal(out));
   return out;
 }
