@@ -8,5 +8,7 @@ pub mod codes;
 pub mod cut;
 pub mod frame;
 pub mod ring;
+#[cfg(test)]
+pub mod rng;
 pub mod text;
 pub mod tokens;

@@ -153,22 +153,9 @@ impl Pending {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::base::rng::Rng;
     use crate::seeds::runner::aged;
     use crate::seeds::tool_output::MIN_BYTE_SIZE;
-
-    /// A small deterministic generator (xorshift), so the sequences are the same each run.
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-        fn below(&mut self, n: u64) -> u64 {
-            self.next() % n
-        }
-    }
 
     /// The walk the index replaces: every turn each whole output's written age goes up by
     /// one (`runner::aged`), and the due check and the recount read every entry.

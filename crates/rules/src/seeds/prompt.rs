@@ -37,12 +37,7 @@ pub struct TurnMeta<'a> {
 /// `# Conversation` with each turn under `## role (turn N)`, then `# Tool outputs`.
 /// Injected turns (negative `turn_index`) get no turn number.
 pub fn render(p: &mut Pieces<'_>, slots: bool, turns: &[TurnMeta<'_>], tool_outputs: usize) {
-    section(p, "# Goal\n", GOAL);
-    if slots {
-        section(p, "\n# Map\n", MAP);
-        section(p, "\n# Recent Past\n", RECENT_PAST);
-        p.lit("\n# Conversation\n");
-    }
+    head(p, slots);
     for (i, turn) in turns.iter().enumerate() {
         turn_heading(p, turn);
         p.host(turn_text(i)).lit("\n");
@@ -77,18 +72,23 @@ pub fn kept_turn_text(i: usize) -> usize {
 /// show every pending output on every turn, so a host that keeps that text and appends the
 /// entries of new outputs writes each entry once, not once per turn it stays pending.
 pub fn render_kept(p: &mut Pieces<'_>, slots: bool, turns: &[TurnMeta<'_>], has_tools: bool) {
-    section(p, "# Goal\n", GOAL);
-    if slots {
-        section(p, "\n# Map\n", MAP);
-        section(p, "\n# Recent Past\n", RECENT_PAST);
-        p.lit("\n# Conversation\n");
-    }
+    head(p, slots);
     for (i, turn) in turns.iter().enumerate() {
         turn_heading(p, turn);
         p.host(kept_turn_text(i)).lit("\n");
     }
     if has_tools {
         p.lit(TOOLS_HEADING).host(TOOLS);
+    }
+}
+
+/// `# Goal`, then, with the slots, `# Map`, `# Recent Past` and the `# Conversation` heading.
+fn head(p: &mut Pieces<'_>, slots: bool) {
+    section(p, "# Goal\n", GOAL);
+    if slots {
+        section(p, "\n# Map\n", MAP);
+        section(p, "\n# Recent Past\n", RECENT_PAST);
+        p.lit("\n# Conversation\n");
     }
 }
 

@@ -3,6 +3,7 @@
 
 use super::journal::{Event, Refusal, decode, encode};
 use super::*;
+use crate::base::rng::Rng;
 
 /// A session's manager and its journal, each scenario its own.
 fn scenario(n: usize) -> (Manager, Vec<Event>, Config) {
@@ -120,21 +121,6 @@ fn a_newer_or_unknown_journal_is_refused_naming_where() {
     assert!(e.message.contains("cut short"), "{e:?}");
 }
 
-/// A small deterministic generator: the fuzz runs the same everywhere.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
-
 /// Mutated at random (bytes, truncation, events reordered, events of another session),
 /// a journal is refused naming where, or applied whole: never a panic, never half-applied.
 #[test]
@@ -149,24 +135,24 @@ fn mutated_journals_are_refused_or_applied_whole_never_a_crash() {
         match round % 4 {
             0 => {
                 bytes = encode(&list);
-                for _ in 0..1 + rng.below(4) {
-                    let at = 1 + rng.below(bytes.len() - 1);
-                    bytes[at] = rng.next() as u8;
+                for _ in 0..1 + rng.index(4) {
+                    let at = 1 + rng.index(bytes.len() - 1);
+                    bytes[at] = rng.next_u64() as u8;
                 }
             }
             1 => {
                 bytes = encode(&list);
-                bytes.truncate(1 + rng.below(bytes.len() - 1));
+                bytes.truncate(1 + rng.index(bytes.len() - 1));
             }
             2 => {
-                let (a, b) = (rng.below(list.len()), rng.below(list.len()));
+                let (a, b) = (rng.index(list.len()), rng.index(list.len()));
                 list.swap(a, b);
                 bytes = encode(&list);
             }
             _ => {
                 let other = &sessions[(round + 1) % 3].1;
-                let at = rng.below(list.len());
-                list.insert(at, other[rng.below(other.len())].clone());
+                let at = rng.index(list.len());
+                list.insert(at, other[rng.index(other.len())].clone());
                 bytes = encode(&list);
             }
         }
