@@ -66,7 +66,11 @@ describe('the store conformance suite catches a store that does not conform', ()
     });
   }
 
-  it('refuses a makeStore that is not a function, naming it', () => {
+  it('refuses a makeStore that is not a function and bad options, naming them', () => {
     assert.throws(() => sessionStoreConformance(new SqliteStateRepository(':memory:')), (e) => e instanceof TypeError && /makeStore/.test(e.message));
+    const make = () => new SqliteStateRepository(':memory:');
+    assert.throws(() => sessionStoreConformance(make, null), (e) => e instanceof TypeError && /^options/.test(e.message));
+    assert.throws(() => sessionStoreConformance(make, { dispose: 'close' }), (e) => e instanceof TypeError && /options\.dispose/.test(e.message));
+    assert.throws(() => sessionStoreConformance(make, { claimTtlMs: -1 }), (e) => e instanceof RangeError && /options\.claimTtlMs/.test(e.message));
   });
 });

@@ -42,7 +42,10 @@ async function rejects(what: string, promise: () => unknown, test: (error: unkno
  */
 export function sessionStoreConformance(makeStore: () => ConformingStore | Promise<ConformingStore>, options: ConformanceOptions = {}): ConformanceCase[] {
   if (typeof makeStore !== 'function') throw new TypeError('makeStore must be a function that returns a new store');
+  if (typeof options !== 'object' || options === null) throw new TypeError('options must be an object');
+  if (options.dispose !== undefined && typeof options.dispose !== 'function') throw new TypeError('options.dispose must be a function');
   const ttl = options.claimTtlMs ?? 200;
+  if (typeof ttl !== 'number' || !(ttl > 0 && ttl <= 60_000)) throw new RangeError(`options.claimTtlMs must be a number of ms in (0, 60000], got ${String(ttl)}`);
   const withStore = (name: string, body: (store: ConformingStore) => Promise<void>): ConformanceCase => ({
     name,
     run: async () => {
