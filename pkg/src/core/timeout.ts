@@ -50,6 +50,17 @@ export function within<T>(ms: number | undefined, value: T | PromiseLike<T>, cal
   return Promise.race([Promise.resolve(value), late]).finally(() => clearTimeout(timer));
 }
 
+/**
+ * `within` for a turn's hot path: an answer that is not a promise comes back as it is, so
+ * the caller goes on at once. (`await` on a plain value still allocates a promise and
+ * waits a microtask, and a turn asks several callbacks that answer synchronously, such as
+ * this package's own composer and pruners.) A promise, or any thenable, is `within`'s.
+ */
+export function answer<T>(ms: number | undefined, value: T | PromiseLike<T>, callback: string): T | Promise<T> {
+  if (!(typeof value === 'object' || typeof value === 'function') || value === null || typeof (value as PromiseLike<T>).then !== 'function') return value as T;
+  return within(ms, value, callback);
+}
+
 /** The `callbackTimeoutMs` option: a number of milliseconds > 0, or undefined for no bound. */
 export function timeoutOption(field: string, value: unknown): number | undefined {
   if (value === undefined) return undefined;

@@ -11,7 +11,7 @@ import type { AgentTurn, AppliedContextResult, ComposedWindow, ContextManagement
 import { readBudget } from './window-composer.js';
 import { DUE_ALL, ToolOutputPruner } from './pruners.js';
 import { shownText, type PendingOutputs } from './pending.js';
-import { within } from '../core/timeout.js';
+import { answer, within } from '../core/timeout.js';
 import { rules } from '../core/wasm.js';
 
 
@@ -134,13 +134,17 @@ export async function run(job: Job): Promise<Applied> {
       const code = need % 16;
       const a = (need - code) / 16;
       switch (code) {
-        case COMPOSE:
-          composed = object('composer.compose()', await within(job.timeoutMs, callMethod(job.composer, 'compose', 'deps.compose', [context.goal, context.map, context.envelopes]), 'deps.composer.compose'));
+        case COMPOSE: {
+          const got = answer(job.timeoutMs, callMethod(job.composer, 'compose', 'deps.compose', [context.goal, context.map, context.envelopes]), 'deps.composer.compose');
+          composed = object('composer.compose()', got instanceof Promise ? await got : got);
           need = machine.composed(number('composer.compose().totalTokensUsed', composed.totalTokensUsed));
           break;
-        case SHOULD_PRUNE:
-          need = machine.should_prune(Boolean(await within(job.timeoutMs, callMethod(job.pruner, 'shouldPrune', 'deps.pruner.shouldPrune', [machine.tokens, context.budget]), 'deps.pruner.shouldPrune')));
+        }
+        case SHOULD_PRUNE: {
+          const got = answer(job.timeoutMs, callMethod(job.pruner, 'shouldPrune', 'deps.pruner.shouldPrune', [machine.tokens, context.budget]), 'deps.pruner.shouldPrune');
+          need = machine.should_prune(Boolean(got instanceof Promise ? await got : got));
           break;
+        }
         case PRUNE: {
           const pruned = object('pruner.prune()', await within(job.timeoutMs, callMethod(job.pruner, 'prune', 'deps.prune', [context.turns, context.plan, context.tas, context.currentObservation]), 'deps.pruner.prune'));
           summary = string('pruner.prune().summary', pruned.summary);
@@ -166,14 +170,16 @@ export async function run(job: Job): Promise<Applied> {
           warn(job, frameText(machine.loop_guard_warning(), []));
           need = machine.kept();
           break;
-        case SHOULD_TRUNCATE:
+        case SHOULD_TRUNCATE: {
           if (ownPruner(job.toolPruner)) {
             // This package's pruner decides every output in one crossing, as it would one by one.
             need = machine.should_truncate_all((job.toolPruner as unknown as ToolOutputPruner)[DUE_ALL](outputs, done));
             break;
           }
-          need = machine.should_truncate(Boolean(await within(job.timeoutMs, callMethod(job.toolPruner, 'shouldTruncate', 'deps.toolOutputPruner.shouldTruncate', [outputs[a]]), 'deps.toolOutputPruner.shouldTruncate')));
+          const got = answer(job.timeoutMs, callMethod(job.toolPruner, 'shouldTruncate', 'deps.toolOutputPruner.shouldTruncate', [outputs[a]]), 'deps.toolOutputPruner.shouldTruncate');
+          need = machine.should_truncate(Boolean(got instanceof Promise ? await got : got));
           break;
+        }
         case PERSIST:
           try {
             await within(job.timeoutMs, callMethod(job.toolPruner, 'persistRaw', 'deps.toolOutputPruner.persistRaw', [outputs[a], job.repo]), 'deps.toolOutputPruner.persistRaw');
@@ -190,11 +196,13 @@ export async function run(job: Job): Promise<Applied> {
           need = machine.warned();
           break;
         }
-        case TRUNCATE:
-          newOutputs[a] = await within(job.timeoutMs, callMethod(job.toolPruner, 'truncate', 'deps.toolOutputPruner.truncate', [outputs[a]]), 'deps.toolOutputPruner.truncate');
+        case TRUNCATE: {
+          const got = answer(job.timeoutMs, callMethod(job.toolPruner, 'truncate', 'deps.toolOutputPruner.truncate', [outputs[a]]), 'deps.toolOutputPruner.truncate');
+          newOutputs[a] = got instanceof Promise ? await got : got;
           pending?.truncated(a, newOutputs[a]);
           need = machine.truncated();
           break;
+        }
         case RECOUNT: {
           // Unpruned turns are the ones counted in step (1).
           const turnsNow = a === 1 ? sum(countEach(counter, newTurns, 'content', 'context.turns')) : NaN;

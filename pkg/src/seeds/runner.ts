@@ -13,7 +13,7 @@ import { readRunnerSnapshot, runnerSnapshot } from './runner-snapshot.js';
 import { utf8Length } from '../core/runtime.js';
 import { buildPrompt } from './prompt.js';
 import { validateAll } from './saop.js';
-import { timeoutOption, within } from '../core/timeout.js';
+import { answer, timeoutOption, within } from '../core/timeout.js';
 import { count, counterOption } from '../tokens/count.js';
 import { TRACKER_STATE, TurnTracker } from './tracker.js';
 import type { LedgerRecord } from '../context/types.js';
@@ -73,8 +73,8 @@ export class AgentRunner {
   readonly #config: Config;
   /** The whole conversation, oldest first; a pruning swaps the array. */
   #history: TurnEntry[] = [];
-  /** Turns run one after another, in call order. */
-  #tail: Promise<unknown> = Promise.resolve();
+  /** The newest turn called: the next one waits for it when it is still in flight. */
+  #tail: Promise<unknown> | null = null;
   /** The newest envelope's plan: pinned in a bounded prompt. */
   #plan = '';
   /** Turns called and not yet settled. */
@@ -185,11 +185,23 @@ export class AgentRunner {
       return Promise.reject(error);
     }
     if (turnScope?.inside(this)) return Promise.reject(new ReentrantCallError('AgentRunner.runTurn'));
-    this.#running++;
-    const turn = this.#tail.then(() => (turnScope ? turnScope.run(this, () => this.#turn(input)) : this.#turn(input)))
-      .finally(() => this.#running--);
-    this.#tail = turn.catch(() => undefined);
+    const turn = this.#queued(this.#running++ > 0 ? this.#tail : null, input);
+    this.#tail = turn;
     return turn;
+  }
+
+  /**
+   * The turn, once the one before it (`before`, when one is in flight) has settled. A turn
+   * with none before it starts at once, as an async function does: the chain of promises
+   * that orders turns is only built when turns overlap.
+   */
+  async #queued(before: Promise<unknown> | null, input: string | undefined): Promise<AgentTurnResult> {
+    try {
+      if (before) await before.catch(() => undefined);
+      return await (turnScope ? turnScope.run(this, () => this.#turn(input)) : this.#turn(input));
+    } finally {
+      this.#running--;
+    }
   }
 
   /**
@@ -333,7 +345,8 @@ export class AgentRunner {
             break;
           }
           case CALL_LLM: {
-            const r = (response = object('llm.complete()', await within(cfg.timeoutMs, callMethod(cfg.llm, 'complete', 'llm.complete', [request]), 'llm.complete')));
+            const got = answer(cfg.timeoutMs, callMethod(cfg.llm, 'complete', 'llm.complete', [request]), 'llm.complete');
+            const r = (response = object('llm.complete()', got instanceof Promise ? await got : got));
             tokens = count(cfg.counter, r.text, 'llm.complete().text');
             envelope = r.envelope;
             if (r.envelopes !== undefined) {
@@ -380,9 +393,11 @@ export class AgentRunner {
             }
             break;
           }
-          case INJECT:
-            envelope = await within(cfg.timeoutMs, callMethod(cfg.injector as Bag, 'injectIfNeeded', 'injector.injectIfNeeded', [envelope, turn]), 'injector.injectIfNeeded');
+          case INJECT: {
+            const got = answer(cfg.timeoutMs, callMethod(cfg.injector as Bag, 'injectIfNeeded', 'injector.injectIfNeeded', [envelope, turn]), 'injector.injectIfNeeded');
+            envelope = got instanceof Promise ? await got : got;
             break;
+          }
           case STAMP:
             callMethod(cfg.tracker as Bag, 'nextIndex', 'tracker.nextIndex', []);
             envelope = callMethod(cfg.tracker as Bag, 'attach', 'tracker.attach', [envelope]);
