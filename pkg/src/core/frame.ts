@@ -43,11 +43,20 @@ export class FrameReader {
         return out;
       }
       if (host > at) out += frame.slice(at, host);
-      const comma1 = frame.indexOf(',', host);
-      const comma2 = frame.indexOf(',', comma1 + 1);
+      // The index's digits, read in place; then the end of a whole text's reference, or
+      // the range of a part.
+      let index = 0;
+      let k = host + 1;
+      for (let c = frame.charCodeAt(k); c >= 48 && c <= 57; c = frame.charCodeAt(++k)) index = index * 10 + c - 48;
+      const text = hosts[index];
+      if (frame.charCodeAt(k) !== 44) {
+        out += text;
+        at = k + 1;
+        continue;
+      }
+      const comma2 = frame.indexOf(',', k + 1);
       const close = frame.indexOf(REF_END, comma2);
-      const text = hosts[+frame.slice(host + 1, comma1)];
-      const start = +frame.slice(comma1 + 1, comma2);
+      const start = +frame.slice(k + 1, comma2);
       const stop = +frame.slice(comma2 + 1, close);
       out += start === 0 && stop === -1 ? text : text.slice(start, stop === -1 ? undefined : stop);
       at = close + 1;

@@ -11,7 +11,9 @@
 //! marked with Unicode noncharacters, which no rule's words contain:
 //! - a number: [`NUM`], the number in JS notation, [`REF_END`];
 //! - a text: its literal words as they are, each host reference as [`HOST`]
-//!   `index,start,end` [`REF_END`] (`end` -1 for the whole text), then [`TEXT_END`].
+//!   `index,start,end` [`REF_END`] (`end` -1 for the rest of the text), or as [`HOST`]
+//!   `index` [`REF_END`] for the whole text (most references: a prompt's turns, a
+//!   refresh's summaries), then [`TEXT_END`].
 
 pub const HOST: char = '\u{FDD0}';
 pub const REF_END: char = '\u{FDD1}';
@@ -105,9 +107,13 @@ impl Pieces<'_> {
         self
     }
 
-    /// Host text `index`, whole.
+    /// Host text `index`, whole: the index alone, the shortest form to write and to read.
     pub fn host(&mut self, index: usize) -> &mut Self {
-        self.host_range(index, 0, None)
+        let out = &mut self.frame.out;
+        out.push(HOST);
+        push_decimal(out, index as u64);
+        out.push(REF_END);
+        self
     }
 
     /// Host text `index` from UTF-16 unit `start` to `end` (`None`: to its end).
@@ -166,12 +172,13 @@ impl<'a> Reader<'a> {
                 .collect();
             self.rest = &self.rest[end + REF_END.len_utf8()..];
             let host: Vec<u16> = hosts[parts[0] as usize].encode_utf16().collect();
-            let stop = if parts[2] < 0 {
-                host.len()
-            } else {
-                parts[2] as usize
+            let (start, stop) = match parts[..] {
+                [_] => (0, host.len()),
+                [_, start, stop] if stop < 0 => (start as usize, host.len()),
+                [_, start, stop] => (start as usize, stop as usize),
+                _ => panic!("a reference is an index, or an index and a range"),
             };
-            out.extend_from_slice(&host[parts[1] as usize..stop]);
+            out.extend_from_slice(&host[start..stop]);
         }
     }
 
@@ -209,7 +216,7 @@ mod tests {
         frame.text(|p| {
             p.lit("a").host(3).lit("b");
         });
-        assert_eq!(frame.into_string(), "a\u{FDD0}3,0,-1\u{FDD1}b\u{FDD2}");
+        assert_eq!(frame.into_string(), "a\u{FDD0}3\u{FDD1}b\u{FDD2}");
     }
 
     #[test]
@@ -218,6 +225,7 @@ mod tests {
         frame.text(|p| {
             p.host_range(1_234_567, 0, Some(10))
                 .host_range(usize::MAX, 90, None)
+                .host_range(5, 0, None)
                 .quoted("x\u{FDD0}y\u{FDD3}\u{FFFD}é")
                 .lit("plain");
         });
@@ -225,7 +233,7 @@ mod tests {
         assert_eq!(
             frame.into_string(),
             format!(
-                "\u{FDD0}1234567,0,10\u{FDD1}\u{FDD0}{max},90,-1\u{FDD1}xy\u{FFFD}éplain\u{FDD2}"
+                "\u{FDD0}1234567,0,10\u{FDD1}\u{FDD0}{max},90,-1\u{FDD1}\u{FDD0}5,0,-1\u{FDD1}xy\u{FFFD}éplain\u{FDD2}"
             )
         );
     }
