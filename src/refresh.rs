@@ -51,10 +51,11 @@ impl Refresher {
         self.0.reset_node();
     }
 
-    /// `[turns, node]`.
-    pub fn snapshot(&self) -> Vec<f64> {
-        let s = self.0.snapshot();
-        vec![f64::from(s.turns_in_current_node), s.node as f64]
+    /// The node the counter is in; with `turns`, what `restore` takes back (two numbers
+    /// read on every turn, so no array is made for them).
+    #[wasm_bindgen(getter)]
+    pub fn node(&self) -> f64 {
+        self.0.snapshot().node as f64
     }
 
     pub fn restore(&mut self, turns: u32, node: f64) {

@@ -113,7 +113,8 @@ export class ContextRefresher {
   /** @internal */
   [REFRESH_STATE](): () => void {
     const core = live(this.#core, 'ContextRefresher');
-    const [turns, node] = core.snapshot();
+    const turns = core.turns;
+    const node = core.node;
     return () => this.#core?.restore(turns, node);
   }
 }

@@ -339,9 +339,11 @@ export class AgentRunner {
             } else {
               prompt = buildPrompt(cfg.taskGoal, cfg.pending, cfg.management?.context ?? null, window, applied);
             }
+            // Unbounded, the prompt is counted whole: by the default counter at once (its
+            // length is all it reads), by a host's only when a host reads the count.
+            if (!bounded && !cfg.counter) prompted = { promptTokens: count(undefined, prompt, 'prompt'), rawTokens: 0 };
             request = { agentId: cfg.agentId, turnIndex: turn, prompt, window, promptTokens: prompted.promptTokens };
-            // Unbounded, the prompt is counted whole, and only when a host reads the count.
-            if (!bounded) lazyCount(request as Bag, 'promptTokens', cfg.counter, prompt);
+            if (!bounded && cfg.counter) lazyCount(request as Bag, 'promptTokens', cfg.counter, prompt);
             break;
           }
           case CALL_LLM: {
@@ -449,7 +451,7 @@ export class AgentRunner {
       promptTokens: prompted.promptTokens,
       ledger,
     };
-    if (!bounded) Object.defineProperty(result, 'promptTokens', Object.getOwnPropertyDescriptor(request as Bag, 'promptTokens') as PropertyDescriptor);
+    if (!bounded && cfg.counter) Object.defineProperty(result, 'promptTokens', Object.getOwnPropertyDescriptor(request as Bag, 'promptTokens') as PropertyDescriptor);
     return result;
   }
 }
