@@ -88,6 +88,30 @@ describe('AgentRunner', () => {
     assert.equal(r.turnCount, 3);
   });
 
+  it('a turn with none in flight starts at once; one called during a slow turn waits for it, even when it fails', async () => {
+    const asked = [];
+    let release;
+    const gate = new Promise((resolve) => { release = resolve; });
+    const r = new AgentRunner({
+      agentId: 'dev-1', taskGoal: 'g',
+      llm: async (request) => {
+        asked.push(request.turnIndex);
+        if (asked.length === 1) { await gate; throw new Error('LLM 503'); }
+        return { text: `answer ${request.turnIndex}` };
+      },
+    });
+    const first = r.runTurn('1');
+    assert.deepEqual(asked, [1], 'the first turn asked its LLM before runTurn returned');
+    const second = r.runTurn('2');
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(asked, [1], 'the second turn waits while the first is in flight');
+    release();
+    assert.equal((await rejected(first)).message, 'LLM 503');
+    assert.equal((await second).turnIndex, 1, 'the failed turn changed nothing, so the next is turn 1 again');
+    assert.deepEqual(asked, [1, 1]);
+    assert.equal(r.turnCount, 1);
+  });
+
   it('a failed LLM call rejects with its error and leaves the runner as it was', async () => {
     const boom = new Error('LLM 503');
     const { r } = runner({ answers: ['fine', boom, 'again'] });
