@@ -191,6 +191,8 @@ mod tests {
                     match seed >> 60 {
                         0 => -1.0,
                         1 => f64::INFINITY,
+                        // Signed zeros: `newer` orders -0 before 0, as the sort does.
+                        2 => -0.0,
                         k => (k % 7) as f64,
                     }
                 })
