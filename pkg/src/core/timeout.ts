@@ -38,11 +38,14 @@ export class CallbackTimeoutError extends Error {
   }
 }
 
+/** Whether a callback answered with a promise or any other thenable: something to wait for. */
+function thenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as PromiseLike<T>).then === 'function';
+}
+
 /** `value` (a callback's answer, or its promise), or a `CallbackTimeoutError` once `ms` have passed. */
 export function within<T>(ms: number | undefined, value: T | PromiseLike<T>, callback: string, option?: string): Promise<T> {
-  if (ms === undefined || !(typeof value === 'object' || typeof value === 'function') || value === null || typeof (value as PromiseLike<T>).then !== 'function') {
-    return Promise.resolve(value);
-  }
+  if (ms === undefined || !thenable(value)) return Promise.resolve(value);
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new CallbackTimeoutError(callback, ms, option)), ms);
@@ -57,8 +60,7 @@ export function within<T>(ms: number | undefined, value: T | PromiseLike<T>, cal
  * this package's own composer and pruners.) A promise, or any thenable, is `within`'s.
  */
 export function answer<T>(ms: number | undefined, value: T | PromiseLike<T>, callback: string): T | Promise<T> {
-  if (!(typeof value === 'object' || typeof value === 'function') || value === null || typeof (value as PromiseLike<T>).then !== 'function') return value as T;
-  return within(ms, value, callback);
+  return thenable(value) ? within(ms, value, callback) : value;
 }
 
 /** The `callbackTimeoutMs` option: a number of milliseconds > 0, or undefined for no bound. */

@@ -457,7 +457,7 @@ export class AgentRunner {
 }
 
 /** `target[key]`: `counter(text)`, computed on first read and kept. */
-function lazyCount(target: Bag, key: string, counter: TokenCounter | undefined, text: string): void {
+function lazyCount(target: Bag, key: string, counter: TokenCounter, text: string): void {
   let tokens: number | undefined;
   Object.defineProperty(target, key, {
     enumerable: true,
