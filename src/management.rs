@@ -85,9 +85,16 @@ impl Management {
         own_pruner: bool,
     ) -> Out<Management> {
         let total = report(non_negative("context.budget.totalBudget", total_budget))?;
-        let mut run = Run::new(total, ratio, turn_tokens, already_pruned, index.0.done());
+        // With this package's pruner the index knows which outputs are due, and the run
+        // goes through those alone; another pruner is asked of each output that is whole.
+        let done = if own_pruner {
+            Vec::new()
+        } else {
+            index.0.done()
+        };
+        let mut run = Run::new(total, ratio, turn_tokens, already_pruned, done);
         if own_pruner {
-            run.due_known(&index.0.due());
+            run.due_known(index.0.due_outputs());
         }
         Ok(Management(run, Need::Compose))
     }

@@ -46,16 +46,27 @@ pub enum Need {
     },
 }
 
+/// The pending outputs step (4) goes through.
+#[derive(Debug, Clone)]
+enum Outputs {
+    /// Each output in turn: `done`, already a `TruncatedToolOutput` (nothing to do);
+    /// `due`, whether it is due, once the host answered for all at once.
+    Each {
+        done: Vec<bool>,
+        due: Vec<Option<bool>>,
+    },
+    /// The due outputs alone, in order: every other one is truncated already or not due.
+    /// The runner's index knows which, so a run visits these and not every output.
+    Due(Vec<usize>),
+}
+
 /// One run of `applyContextManagement`.
 #[derive(Debug, Clone)]
 pub struct Run {
     limit: f64,
     turn_tokens: Vec<f64>,
     already_pruned: bool,
-    /// Per pending output: already a `TruncatedToolOutput`, so nothing to do.
-    done_outputs: Vec<bool>,
-    /// Per pending output: whether it is due, when the host answered for all at once.
-    due: Vec<Option<bool>>,
+    outputs: Outputs,
     next_output: usize,
     composed_tokens: f64,
     summary_tokens: f64,
@@ -78,8 +89,10 @@ impl Run {
             limit: saturation_point(total_budget, saturation_ratio),
             turn_tokens,
             already_pruned,
-            due: vec![None; done_outputs.len()],
-            done_outputs,
+            outputs: Outputs::Each {
+                due: vec![None; done_outputs.len()],
+                done: done_outputs,
+            },
             next_output: 0,
             composed_tokens: 0.0,
             summary_tokens: 0.0,
@@ -146,19 +159,19 @@ impl Run {
     /// Answers `shouldTruncate` for every pending output at once (`due[i]` for output `i`;
     /// a host whose pruner has no side effects may), so the machine asks no more.
     pub fn should_truncate_all(&mut self, due: &[bool]) -> Need {
-        for (slot, &d) in self.due.iter_mut().zip(due) {
-            *slot = Some(d);
+        if let Outputs::Each { due: slots, .. } = &mut self.outputs {
+            for (slot, &d) in slots.iter_mut().zip(due) {
+                *slot = Some(d);
+            }
         }
         self.outputs()
     }
 
-    /// Takes `shouldTruncate` of every pending output before the machine starts (`due[i]`
-    /// for output `i`, from the runner's index of them): it then asks none, as after
-    /// [`Run::should_truncate_all`].
-    pub fn due_known(&mut self, due: &[bool]) {
-        for (slot, &d) in self.due.iter_mut().zip(due) {
-            *slot = Some(d);
-        }
+    /// Takes `shouldTruncate` of every pending output before the machine starts, as the
+    /// outputs it is yes for (`due`, in order, from the runner's index of them): the run
+    /// then asks none, as after [`Run::should_truncate_all`], and goes through those alone.
+    pub fn due_known(&mut self, due: Vec<usize>) {
+        self.outputs = Outputs::Due(due);
     }
 
     pub fn persisted(&mut self, ok: bool) -> Need {
@@ -198,20 +211,33 @@ impl Run {
     }
 
     fn outputs(&mut self) -> Need {
-        while self.done_outputs.get(self.next_output) == Some(&true)
-            || self.due.get(self.next_output) == Some(&Some(false))
-        {
-            self.next_output += 1;
-        }
-        let output = self.next_output;
-        if output < self.done_outputs.len() {
-            match self.due[output] {
-                Some(true) => Need::Persist { output },
-                _ => Need::ShouldTruncate { output },
+        let recount = Need::Recount {
+            turns_changed: self.pruned,
+        };
+        match &self.outputs {
+            Outputs::Each { done, due } => {
+                while done.get(self.next_output) == Some(&true)
+                    || due.get(self.next_output) == Some(&Some(false))
+                {
+                    self.next_output += 1;
+                }
+                let output = self.next_output;
+                match (output < done.len(), due.get(output)) {
+                    (false, _) => recount,
+                    (true, Some(Some(true))) => Need::Persist { output },
+                    (true, _) => Need::ShouldTruncate { output },
+                }
             }
-        } else {
-            Need::Recount {
-                turns_changed: self.pruned,
+            Outputs::Due(due) => {
+                // The due outputs after the one just done (they are few, and in order).
+                let at = due.partition_point(|&i| i < self.next_output);
+                match due.get(at) {
+                    Some(&output) => {
+                        self.next_output = output;
+                        Need::Persist { output }
+                    }
+                    None => recount,
+                }
             }
         }
     }
@@ -345,12 +371,49 @@ mod tests {
         let due = [false, false, true, false];
         let mut asked = run(&[], &[false, true, false, false]);
         let mut known = run(&[], &[false, true, false, false]);
-        known.due_known(&due);
+        known.due_known(vec![2]);
         asked.composed(0.0);
         known.composed(0.0);
         asked.should_prune(false);
         assert_eq!(asked.should_truncate_all(&due), Need::Persist { output: 2 });
         assert_eq!(known.should_prune(false), Need::Persist { output: 2 });
+    }
+
+    #[test]
+    fn a_run_through_the_due_outputs_alone_needs_what_a_run_through_each_needs() {
+        // Outputs 1 and 4 due; 2 truncated already; the persist of 1 fails.
+        let due = [false, true, false, false, true, false];
+        let mut each = run(&[], &[false, false, true, false, false, false]);
+        let mut alone = run(&[], &[]);
+        alone.due_known(vec![1, 4]);
+        let mut needs = [each.composed(0.0), alone.composed(0.0)];
+        assert_eq!(needs[0], Need::ShouldPrune { tokens: 0.0 });
+        needs = [each.should_prune(false), alone.should_prune(false)];
+        assert_eq!(needs[0], Need::ShouldTruncate { output: 0 });
+        assert_eq!(each.should_truncate_all(&due), needs[1]);
+        assert_eq!(needs[1], Need::Persist { output: 1 });
+        needs = [each.persisted(false), alone.persisted(false)];
+        assert_eq!(
+            needs,
+            [
+                Need::WarnPersistFailed { output: 1 },
+                Need::WarnPersistFailed { output: 1 }
+            ]
+        );
+        needs = [each.warned(), alone.warned()];
+        assert_eq!(
+            needs,
+            [Need::Persist { output: 4 }, Need::Persist { output: 4 }]
+        );
+        needs = [each.persisted(true), alone.persisted(true)];
+        assert_eq!(
+            needs,
+            [Need::Truncate { output: 4 }, Need::Truncate { output: 4 }]
+        );
+        let recount = Need::Recount {
+            turns_changed: false,
+        };
+        assert_eq!([each.truncated(), alone.truncated()], [recount, recount]);
     }
 
     #[test]

@@ -18,7 +18,7 @@
 //! describes: on the first turn, after a failed turn, and when the host replaced the array
 //! or edited an entry.
 
-use crate::seeds::tool_output::should_truncate;
+use crate::seeds::tool_output::{MIN_BYTE_SIZE, should_truncate};
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct Entry {
@@ -38,6 +38,14 @@ pub struct Pending {
     entries: Vec<Entry>,
     /// How many leading outputs the last prompt showed, all unchanged since (else 0).
     shown: usize,
+    /// The whole outputs over 50 KiB, in order: the only ones that can come due, so the
+    /// due check reads these and not every output.
+    large: Vec<usize>,
+    /// The outputs' tokens summed, kept as they come and go. Exact while every count is a
+    /// whole number (as counters give them), and then the same as summing in order;
+    /// `fractions` says when one is not, and the recount then sums in order.
+    sum: f64,
+    fractions: bool,
 }
 
 impl Pending {
@@ -55,6 +63,14 @@ impl Pending {
     pub fn clear(&mut self) {
         self.entries.clear();
         self.shown = 0;
+        self.large.clear();
+        self.sum = 0.0;
+        self.fractions = false;
+    }
+
+    fn count(&mut self, tokens: f64) {
+        self.sum += tokens;
+        self.fractions |= tokens.fract() != 0.0;
     }
 
     pub fn len(&self) -> usize {
@@ -79,11 +95,15 @@ impl Pending {
     /// returns the tick it was born at.
     pub fn push_whole(&mut self, byte_size: f64, tokens: f64, age: f64) -> f64 {
         let born = self.clock - age;
+        if byte_size > MIN_BYTE_SIZE {
+            self.large.push(self.entries.len());
+        }
         self.entries.push(Entry {
             born: Some(born),
             byte_size,
             tokens,
         });
+        self.count(tokens);
         born
     }
 
@@ -94,6 +114,7 @@ impl Pending {
             byte_size: 0.0,
             tokens,
         });
+        self.count(tokens);
     }
 
     /// Output `i`'s age in turns; `None` once truncated or out of range.
@@ -105,11 +126,17 @@ impl Pending {
     /// Output `i` was replaced by its truncated form, showing `tokens`.
     pub fn truncated(&mut self, i: usize, tokens: f64) {
         if let Some(e) = self.entries.get_mut(i) {
+            let before = e.tokens;
             *e = Entry {
                 born: None,
                 byte_size: 0.0,
                 tokens,
             };
+            self.sum -= before;
+            self.count(tokens);
+            if let Ok(at) = self.large.binary_search(&i) {
+                self.large.remove(at);
+            }
             // The shell keeps the shown text whole, not per output: it is written anew.
             if i < self.shown {
                 self.shown = 0;
@@ -122,7 +149,9 @@ impl Pending {
         self.entries.iter().map(|e| e.born.is_none()).collect()
     }
 
-    /// Per output: `ToolOutputPruner.shouldTruncate` of it as it stands this turn.
+    /// Per output: `ToolOutputPruner.shouldTruncate` of it as it stands this turn (what
+    /// [`Pending::due_outputs`] lists, output by output: the tests' reference).
+    #[cfg(test)]
     pub fn due(&self) -> Vec<bool> {
         self.entries
             .iter()
@@ -133,9 +162,27 @@ impl Pending {
             .collect()
     }
 
+    /// The outputs `ToolOutputPruner.shouldTruncate` says yes to this turn, in order: what
+    /// [`Pending::due`] marks, read off the large outputs alone.
+    pub fn due_outputs(&self) -> Vec<usize> {
+        self.large
+            .iter()
+            .copied()
+            .filter(|&i| {
+                let e = &self.entries[i];
+                e.born
+                    .is_some_and(|born| should_truncate(self.clock - born, e.byte_size))
+            })
+            .collect()
+    }
+
     /// Tokens every output shows, summed in order, as the seed's recount sums them.
     pub fn tokens(&self) -> f64 {
-        self.entries.iter().map(|e| e.tokens).sum()
+        if self.fractions {
+            self.entries.iter().map(|e| e.tokens).sum()
+        } else {
+            self.sum
+        }
     }
 
     /// How many leading outputs the shell's Tool outputs text already shows as they are:
@@ -183,7 +230,7 @@ mod tests {
             let mut index = Pending::new();
             let mut walk = Walk::default();
             for _ in 0..(20 + rng.below(200)) {
-                match rng.below(10) {
+                match rng.below(11) {
                     // A turn: everything whole ages by one.
                     0..=3 => {
                         index.tick();
@@ -198,7 +245,9 @@ mod tests {
                         };
                         let size = [10.0, MIN_BYTE_SIZE, MIN_BYTE_SIZE + 1.0, 300_000.0]
                             [rng.below(4) as usize];
-                        let tokens = rng.below(5000) as f64;
+                        // Now and then a count with a fraction (a host's counter may give one).
+                        let tokens =
+                            rng.below(5000) as f64 + [0.0, 0.25][usize::from(rng.below(8) == 0)];
                         index.push_whole(size, tokens, age);
                         walk.ages.push(age);
                         walk.sizes.push(size);
@@ -218,6 +267,11 @@ mod tests {
                         walk.sizes.push(0.0);
                         walk.tokens.push(7.0);
                     }
+                    // The shell reads the array again: the index starts over, the clock goes on.
+                    10 => {
+                        index.clear();
+                        walk = Walk::default();
+                    }
                     // A failed turn: its tick taken back.
                     _ => {
                         index.tick();
@@ -233,6 +287,8 @@ mod tests {
                     }
                 }
                 assert_eq!(index.due(), walk.due(), "seed {seed}");
+                let due: Vec<usize> = (0..walk.ages.len()).filter(|&i| walk.due()[i]).collect();
+                assert_eq!(index.due_outputs(), due, "seed {seed}");
                 assert_eq!(
                     index.done(),
                     walk.ages.iter().map(|a| a.is_nan()).collect::<Vec<_>>()
