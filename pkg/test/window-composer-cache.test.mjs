@@ -58,3 +58,18 @@ describe('WindowComposer, an envelope composed again', () => {
     assert.equal(recent(w, envs), expected(envs));
   });
 });
+
+describe('WindowComposer, composed from inside a host getter', () => {
+  it('a compose while reading the turn indexes leaves the outer window as it would be', () => {
+    const w = new WindowComposer(createDefaultWindowBudget(1_000_000), { maxRecentEnvelopes: 2 });
+    const other = Array.from({ length: 3 }, (_, i) => envelope({ turn_index: 100 + i }));
+    const envs = Array.from({ length: 5 }, (_, i) => envelope({ turn_index: i }));
+    const plain = recent(w, envs);
+    let inner = '';
+    // The last index read starts a compose of three newer envelopes on the same composer:
+    // had it the outer one's turn indexes to write into, the outer would pick its oldest.
+    Object.defineProperty(envs[4], 'turn_index', { enumerable: true, get() { inner = recent(w, other); return 4; } });
+    assert.equal(recent(w, envs), plain);
+    assert.equal(inner, expected(other.slice(-2)));
+  });
+});

@@ -49,6 +49,9 @@ export function createDefaultWindowBudget(total?: number): WindowBudget {
   return budgetObject(checked(() => rules.budgetSplit(n)));
 }
 
+/** A composer's turn-index buffer while it is in use, and before its first compose. */
+const NO_INDEXES = new Float64Array(0);
+
 /** Between envelopes in the Recent Past slot. */
 const SEPARATOR = '\n';
 
@@ -65,6 +68,8 @@ export class WindowComposer {
   readonly #counter: TokenCounter | undefined;
   /** The envelopes of the last window, as validated (see `Validated`). */
   #validated = new Map<object, Validated>();
+  /** The envelopes' turn indexes, written anew on every compose into one buffer that grows with them. */
+  #turnIndexes = NO_INDEXES;
 
   /**
    * `maxRecentEnvelopes` defaults to 10 and is clamped to 1..10.
@@ -127,7 +132,13 @@ export class WindowComposer {
   }
 
   #recentPast(core: InstanceType<typeof rules.Composer>, envelopes: unknown[], now: number): ComposedSlot {
-    const turnIndexes = new Float64Array(envelopes.length);
+    // A buffer kept from compose to compose: a session's ten-thousandth compose would
+    // otherwise allocate (and zero) 80 KB only to read the indexes into it. It is taken
+    // while in use, so a compose from inside a host's getter makes its own.
+    let buffer = this.#turnIndexes;
+    this.#turnIndexes = NO_INDEXES;
+    if (buffer.length < envelopes.length) buffer = new Float64Array(Math.max(envelopes.length, 2 * buffer.length));
+    const turnIndexes = buffer.subarray(0, envelopes.length);
     for (let i = 0; i < envelopes.length; i++) {
       const e = envelopes[i];
       const t = typeof e === 'object' && e !== null ? (e as Bag).turn_index : undefined;
@@ -143,6 +154,7 @@ export class WindowComposer {
       picked[k] = envelopes[order[k]];
       pickedIndexes[k] = turnIndexes[order[k]];
     }
+    this.#turnIndexes = buffer;
     // Only the newest few can appear: validate and render just those (or name the fault).
     const [texts, validated] = rendered(picked, order, this.#validated);
     this.#validated = validated;

@@ -100,13 +100,22 @@ pub fn newest_first(turn_indexes: &[f64], max: usize) -> Vec<usize> {
             .is_gt()
     };
     let mut order: Vec<usize> = Vec::with_capacity(max.min(turn_indexes.len()) + 1);
+    // Once the window is full, the oldest turn index in it: an envelope below it is older,
+    // by one plain comparison (`newer` settles ties and signed zeros). Nearly every
+    // envelope of a long session is.
+    let mut floor = f64::NEG_INFINITY;
     for i in (0..turn_indexes.len()).rev() {
-        if order.len() == max && !order.last().is_some_and(|&last| newer(i, last)) {
+        if order.len() == max
+            && (turn_indexes[i] < floor || !order.last().is_some_and(|&last| newer(i, last)))
+        {
             continue;
         }
         let at = order.partition_point(|&kept| newer(kept, i));
         order.insert(at, i);
         order.truncate(max);
+        if order.len() == max {
+            floor = order.last().map_or(f64::NEG_INFINITY, |&last| turn_indexes[last]);
+        }
     }
     order
 }
