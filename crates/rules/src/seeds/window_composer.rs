@@ -114,7 +114,9 @@ pub fn newest_first(turn_indexes: &[f64], max: usize) -> Vec<usize> {
         order.insert(at, i);
         order.truncate(max);
         if order.len() == max {
-            floor = order.last().map_or(f64::NEG_INFINITY, |&last| turn_indexes[last]);
+            floor = order
+                .last()
+                .map_or(f64::NEG_INFINITY, |&last| turn_indexes[last]);
         }
     }
     order
