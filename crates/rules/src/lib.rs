@@ -7,8 +7,10 @@
 //!
 //! Three groups: [`base`], what every rule shares (argument checks, frames, texts, cuts);
 //! [`context`], the context manager (`ContextManager` and the `bounded` option); and
-//! [`seeds`], the rules of the five seeds, one module a rule.
+//! [`seeds`], the rules of the five seeds, one module a rule; and [`media`], images and
+//! documents measured the way providers bill them.
 
 pub mod base;
 pub mod context;
+pub mod media;
 pub mod seeds;

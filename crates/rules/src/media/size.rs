@@ -1,0 +1,271 @@
+//! An image's width and height, read from its own header: PNG (IHDR), GIF (the logical
+//! screen), WebP (its VP8, VP8L or VP8X chunk) and JPEG (the first start-of-frame marker).
+//! Nothing is decoded: a provider bills an image by its size, and its size is in its first
+//! bytes (a JPEG's after its metadata segments, which are skipped by their lengths).
+
+/// What an image's first bytes say of its size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Size {
+    /// Width and height, in pixels.
+    Known { width: u32, height: u32 },
+    /// The bytes end before the size: give more of them (a JPEG whose metadata is long).
+    NeedMore,
+    /// Not an image this reads, or one whose header is broken.
+    Unknown,
+}
+
+/// The image formats whose size [`size`] reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Png,
+    Jpeg,
+    Gif,
+    Webp,
+}
+
+impl Format {
+    /// The format the bytes begin with, whatever the media type says.
+    pub fn sniff(bytes: &[u8]) -> Option<Format> {
+        if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
+            Some(Format::Png)
+        } else if bytes.starts_with(&[0xFF, 0xD8]) {
+            Some(Format::Jpeg)
+        } else if bytes.starts_with(b"GIF87a") || bytes.starts_with(b"GIF89a") {
+            Some(Format::Gif)
+        } else if bytes.len() >= 12 && &bytes[0..4] == b"RIFF" && &bytes[8..12] == b"WEBP" {
+            Some(Format::Webp)
+        } else {
+            None
+        }
+    }
+
+    pub fn media_type(self) -> &'static str {
+        match self {
+            Format::Png => "image/png",
+            Format::Jpeg => "image/jpeg",
+            Format::Gif => "image/gif",
+            Format::Webp => "image/webp",
+        }
+    }
+}
+
+/// Bytes a header is read from at first: enough for every format but a JPEG with long
+/// metadata, which asks for more ([`Size::NeedMore`]).
+pub const HEADER_BYTES: usize = 64 * 1024;
+
+fn be16(b: &[u8], at: usize) -> Option<u32> {
+    Some(u32::from(u16::from_be_bytes([
+        *b.get(at)?,
+        *b.get(at + 1)?,
+    ])))
+}
+
+fn le16(b: &[u8], at: usize) -> Option<u32> {
+    Some(u32::from(u16::from_le_bytes([
+        *b.get(at)?,
+        *b.get(at + 1)?,
+    ])))
+}
+
+fn le24(b: &[u8], at: usize) -> Option<u32> {
+    Some(
+        u32::from(*b.get(at)?) | u32::from(*b.get(at + 1)?) << 8 | u32::from(*b.get(at + 2)?) << 16,
+    )
+}
+
+fn be32(b: &[u8], at: usize) -> Option<u32> {
+    Some(u32::from_be_bytes(b.get(at..at + 4)?.try_into().ok()?))
+}
+
+/// A size read, or the bytes ending first (`NeedMore`), or a zero size (`Unknown`).
+fn known(size: Option<(u32, u32)>) -> Size {
+    match size {
+        Some((width, height)) if width > 0 && height > 0 => Size::Known { width, height },
+        Some(_) => Size::Unknown,
+        None => Size::NeedMore,
+    }
+}
+
+/// The size of the image `bytes` begin with (its first bytes, or all of them). `complete`:
+/// `bytes` is the whole image, so running off its end means a broken header.
+pub fn size(bytes: &[u8], complete: bool) -> Size {
+    let read = match Format::sniff(bytes) {
+        None => return Size::Unknown,
+        Some(Format::Png) => known(be32(bytes, 16).zip(be32(bytes, 20))),
+        Some(Format::Gif) => known(le16(bytes, 6).zip(le16(bytes, 8))),
+        Some(Format::Webp) => webp(bytes),
+        Some(Format::Jpeg) => jpeg(bytes),
+    };
+    match read {
+        Size::NeedMore if complete => Size::Unknown,
+        other => other,
+    }
+}
+
+fn webp(b: &[u8]) -> Size {
+    let Some(chunk) = b.get(12..16) else {
+        return Size::NeedMore;
+    };
+    match chunk {
+        // The extended format: the canvas, each side less one, in 24 bits.
+        b"VP8X" => known(le24(b, 24).zip(le24(b, 27)).map(|(w, h)| (w + 1, h + 1))),
+        // Lossless: a signature byte, then 14 bits each, less one.
+        b"VP8L" => {
+            if b.get(20).is_some_and(|&s| s != 0x2F) {
+                return Size::Unknown;
+            }
+            known(b.get(21..25).map(|s| {
+                let v = u32::from_le_bytes([s[0], s[1], s[2], s[3]]);
+                ((v & 0x3FFF) + 1, ((v >> 14) & 0x3FFF) + 1)
+            }))
+        }
+        // Lossy: a frame tag, the start code, then 14 bits each (a scale in the top two).
+        b"VP8 " => {
+            if b.get(23..26).is_some_and(|s| s != [0x9D, 0x01, 0x2A]) {
+                return Size::Unknown;
+            }
+            known(
+                le16(b, 26)
+                    .zip(le16(b, 28))
+                    .map(|(w, h)| (w & 0x3FFF, h & 0x3FFF)),
+            )
+        }
+        _ => Size::Unknown,
+    }
+}
+
+/// Walks a JPEG's segments by their lengths to its first start-of-frame marker.
+fn jpeg(b: &[u8]) -> Size {
+    let mut at = 2;
+    loop {
+        // Fill bytes may come before a marker.
+        while b.get(at) == Some(&0xFF) && b.get(at + 1) == Some(&0xFF) {
+            at += 1;
+        }
+        let (Some(&ff), Some(&marker)) = (b.get(at), b.get(at + 1)) else {
+            return Size::NeedMore;
+        };
+        if ff != 0xFF {
+            return Size::Unknown;
+        }
+        at += 2;
+        match marker {
+            // Markers that stand alone: restart markers, TEM.
+            0xD0..=0xD7 | 0x01 => continue,
+            // The image ended, or its data began, with no frame header before it.
+            0xD9 | 0xDA => return Size::Unknown,
+            // SOF0–SOF15, but DHT, JPG and DAC, which share their range.
+            0xC0..=0xCF if !matches!(marker, 0xC4 | 0xC8 | 0xCC) => {
+                // Length, precision, then height and width.
+                return known(be16(b, at + 5).zip(be16(b, at + 3)));
+            }
+            _ => {
+                let Some(len) = be16(b, at) else {
+                    return Size::NeedMore;
+                };
+                if len < 2 {
+                    return Size::Unknown;
+                }
+                at += len as usize;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn png(width: u32, height: u32) -> Vec<u8> {
+        let mut b = b"\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR".to_vec();
+        b.extend(width.to_be_bytes());
+        b.extend(height.to_be_bytes());
+        b.extend([8, 6, 0, 0, 0]);
+        b
+    }
+
+    #[test]
+    fn png_and_gif_sizes_are_read_from_their_headers() {
+        assert_eq!(
+            size(&png(1280, 800), false),
+            Size::Known {
+                width: 1280,
+                height: 800
+            }
+        );
+        let gif = [b"GIF89a".as_slice(), &[0x40, 0x01, 0xF0, 0x00, 0, 0, 0]].concat();
+        assert_eq!(
+            size(&gif, false),
+            Size::Known {
+                width: 320,
+                height: 240
+            }
+        );
+        assert_eq!(size(&png(1280, 800)[..18], false), Size::NeedMore);
+        assert_eq!(size(&png(1280, 800)[..18], true), Size::Unknown);
+        assert_eq!(size(&png(0, 800), false), Size::Unknown);
+        assert_eq!(size(b"hello", false), Size::Unknown);
+    }
+
+    #[test]
+    fn webp_sizes_in_each_of_its_three_chunks() {
+        let riff =
+            |chunk: &[u8], body: &[u8]| [b"RIFF\0\0\0\0WEBP", chunk, b"\0\0\0\0", body].concat();
+        // VP8X: flags, 3 reserved, then width-1 and height-1 in 24 bits.
+        let x = riff(b"VP8X", &[0, 0, 0, 0, 0xFF, 0x04, 0, 0x1F, 0x03, 0]);
+        assert_eq!(
+            size(&x, false),
+            Size::Known {
+                width: 1280,
+                height: 800
+            }
+        );
+        // VP8L: 0x2F, then 14 bits of width-1, 14 of height-1.
+        let v: u32 = 1279 | (799 << 14);
+        let l = riff(b"VP8L", &[[0x2F].as_slice(), &v.to_le_bytes()].concat());
+        assert_eq!(
+            size(&l, false),
+            Size::Known {
+                width: 1280,
+                height: 800
+            }
+        );
+        // VP8: a 3-byte frame tag, the start code, then width and height.
+        let lossy = riff(
+            b"VP8 ",
+            &[0, 0, 0, 0x9D, 0x01, 0x2A, 0x00, 0x05, 0x20, 0x03],
+        );
+        assert_eq!(
+            size(&lossy, false),
+            Size::Known {
+                width: 1280,
+                height: 800
+            }
+        );
+    }
+
+    #[test]
+    fn a_jpeg_size_is_found_past_its_metadata() {
+        let mut b = vec![0xFF, 0xD8];
+        // An APP1 segment of 5,000 bytes, then DQT, then SOF2 (progressive).
+        b.extend([0xFF, 0xE1]);
+        b.extend(5_000u16.to_be_bytes());
+        b.extend(vec![0u8; 4_998]);
+        b.extend([0xFF, 0xDB, 0x00, 0x04, 0, 0]);
+        b.extend([
+            0xFF, 0xFF, 0xC2, 0x00, 0x11, 0x08, 0x03, 0x20, 0x05, 0x00, 3,
+        ]);
+        assert_eq!(
+            size(&b, false),
+            Size::Known {
+                width: 1280,
+                height: 800
+            }
+        );
+        assert_eq!(size(&b[..3000], false), Size::NeedMore);
+        assert_eq!(size(&b[..3000], true), Size::Unknown);
+        // A huffman table is not a frame header.
+        let dht = [0xFF, 0xD8, 0xFF, 0xC4, 0x00, 0x04, 1, 2, 0xFF, 0xDA];
+        assert_eq!(size(&dht, false), Size::Unknown);
+    }
+}
