@@ -78,15 +78,16 @@ impl ManagerCore {
 
     /// What part `part` of message `message`, stored, is in one line (`index::body`) over
     /// `[id, label]`: `text` is its whole text (its names are read from it), `args` its
-    /// call's arguments for a result ("" otherwise).
-    pub fn index_body(&self, message: usize, part: usize, text: &str, args: &str) -> String {
+    /// call's arguments for a result ("" otherwise), `media` an image's `[width, height]`
+    /// or a document's `[pages]` as measured (empty otherwise).
+    pub fn index_body(&self, message: usize, part: usize, text: &str, args: &str, media: &[f64]) -> String {
         let p = *self.m.part(message, part);
-        let (what, description) = if p.kind == Kind::Result {
-            (index::What::Output, index::describe(args))
+        let names = if p.kind.media() {
+            Vec::new()
         } else {
-            (index::What::Text, index::one_line(text, 100))
+            index::names(text, index::MAX_NAMES, self.m.names_chars(false))
         };
-        let names = index::names(text, index::MAX_NAMES, self.m.names_chars(false));
+        let (what, description) = what_of(p.kind, args, media, || index::one_line(text, 100));
         frame(|f| {
             f.text(|pieces| index::body(pieces, what, p.tokens, &description, &names));
         })
@@ -94,17 +95,20 @@ impl ManagerCore {
 
     /// The body a placeholder of part `part` of message `message` shows, over `[id,
     /// label]`: what `index_body` says but the names, so a masked output stays one short
-    /// line. `args`: its call's arguments for a result ("" otherwise).
-    pub fn placeholder_body(&self, message: usize, part: usize, args: &str) -> String {
+    /// line. `args`: its call's arguments for a result ("" otherwise); `media` as for
+    /// `index_body`.
+    pub fn placeholder_body(&self, message: usize, part: usize, args: &str, media: &[f64]) -> String {
         let p = *self.m.part(message, part);
-        let (what, description) = if p.kind == Kind::Result {
-            (index::What::Output, index::describe(args))
-        } else {
-            (index::What::Text, String::new())
-        };
+        let (what, description) = what_of(p.kind, args, media, String::new);
         frame(|f| {
             f.text(|pieces| index::body(pieces, what, p.tokens, &description, &[]));
         })
+    }
+
+    /// The error a build is refused with when nothing more can go (`Need::TooLarge`):
+    /// `field` names the part as the host wrote it.
+    pub fn too_large(&self, message: usize, part: usize, field: &str) -> Out<()> {
+        Err(crate::fail(self.m.too_large(message, part, field)))
     }
 
     /// The body of the transcript of messages `from..to`, over `[id, label]`.
@@ -272,6 +276,34 @@ impl ManagerCore {
 }
 
 /// The words after a refused part's field name.
+/// What a stored part is, for its line: an output (with its call's arguments described),
+/// an image or a document (its size as measured), or a text (`text()` described).
+fn what_of(
+    kind: Kind,
+    args: &str,
+    media: &[f64],
+    text: impl FnOnce() -> String,
+) -> (index::What, String) {
+    let at = |i: usize| media.get(i).copied().unwrap_or(0.0);
+    match kind {
+        Kind::Result => (index::What::Output, index::describe(args)),
+        Kind::Image => (
+            index::What::Image {
+                width: at(0) as u32,
+                height: at(1) as u32,
+            },
+            String::new(),
+        ),
+        Kind::Document => (
+            index::What::Document {
+                pages: at(0) as u64,
+            },
+            String::new(),
+        ),
+        _ => (index::What::Text, text()),
+    }
+}
+
 #[wasm_bindgen(js_name = rejectionWords)]
 pub fn rejection_words(code: u8) -> String {
     Rejection::from_code(code)

@@ -15,6 +15,7 @@ mod context;
 mod context_events;
 mod handoff;
 mod management;
+mod media;
 mod monitor;
 mod pending;
 mod pruners;

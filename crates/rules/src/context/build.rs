@@ -181,6 +181,9 @@ impl Manager {
                 p.shown = Shown::Placeholder;
                 p.shown_tokens = tokens;
                 self.record.masked.push((message, part));
+                if self.phase == Phase::Done && !self.fits() {
+                    self.phase = Phase::Squeeze;
+                }
             }
             Some(Need::Cut {
                 message,
@@ -281,3 +284,31 @@ impl Manager {
 
 /// Growth samples kept.
 const GROWTH_SAMPLES: usize = 8;
+
+impl Manager {
+    /// Why a build was refused ([`Need::TooLarge`]): the request is over the budget with
+    /// nothing more to take out. `field` names part `part` of message `message` as the host
+    /// wrote it (`messages[12].content[3]`).
+    pub fn too_large(&self, message: usize, part: usize, field: &str) -> FieldError {
+        let p = self.part(message, part);
+        let what = match p.kind {
+            super::Kind::Image => "an image",
+            super::Kind::Document => "a document",
+            super::Kind::Call => "a tool call",
+            super::Kind::Result => "a tool result",
+            super::Kind::Thinking => "signed thinking",
+            _ => "a part",
+        };
+        FieldError::range_error(
+            field,
+            format!(
+                "leaves the request over the budget: the request comes to {} tokens as the provider counts them, over the budget of {}, with every older text, output and image already stored and replaced, and the newest image and output kept (this part is {} of {} tokens; the system prompt and pinned texts take {}). Nothing was sent and nothing changed: raise the budget, or send less in one message",
+                show_number(self.tokens()),
+                show_number(self.config.budget),
+                what,
+                show_number(p.visible_tokens().ceil()),
+                show_number(self.fixed_tokens().ceil()),
+            ),
+        )
+    }
+}

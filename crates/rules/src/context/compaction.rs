@@ -13,6 +13,8 @@ use super::{Manager, Need, policy};
 pub(super) enum Phase {
     /// Parts never sent that are too large for their share are cut.
     Fresh,
+    /// Images past `keepImages` are stored and replaced by a line, oldest first.
+    Images,
     /// Old parts become placeholders.
     Mask,
     Summarize,
@@ -36,6 +38,13 @@ impl Manager {
             match self.phase {
                 Phase::Fresh => {
                     if let Some(need) = self.next_fresh_cut() {
+                        return need;
+                    }
+                    self.plan_images();
+                    self.phase = Phase::Images;
+                }
+                Phase::Images => {
+                    if let Some(need) = self.next_mask() {
                         return need;
                     }
                     self.phase = if self.should_compact() {
@@ -79,6 +88,12 @@ impl Manager {
                 }
                 Phase::Done => {
                     self.finish();
+                    if !self.fits() {
+                        // Nothing more can go without making the request invalid: refused,
+                        // naming the largest part, and the build is taken back.
+                        let (message, part) = self.largest_shown_part().unwrap_or((0, 0));
+                        return Need::TooLarge { message, part };
+                    }
                     return Need::Done;
                 }
             }
@@ -105,6 +120,52 @@ impl Manager {
             }
         }
         None
+    }
+
+    /// The images a request holds whole, oldest first: the opening message's, then the
+    /// live ones.
+    pub(super) fn whole_images(&self) -> Vec<(usize, usize)> {
+        self.opening()
+            .into_iter()
+            .chain(self.live())
+            .flat_map(|i| {
+                self.history.messages[i]
+                    .parts
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, p)| p.kind == Kind::Image && p.shown == Shown::Whole)
+                    .map(move |(k, _)| (i, k))
+            })
+            .collect()
+    }
+
+    /// Once twice `keepImages` are whole, all but the newest `keepImages` are queued to be
+    /// stored and replaced: a few at a time, so the prompt cache breaks once in so many
+    /// images, as Anthropic's computer-use reference loop does.
+    fn plan_images(&mut self) {
+        let keep = self.config.keep_images;
+        let whole = self.whole_images();
+        if whole.len() < 2 * keep {
+            return;
+        }
+        let older = &whole[..whole.len() - keep];
+        let queue: Vec<(usize, usize)> = older
+            .iter()
+            .copied()
+            .filter(|&(m, k)| self.part(m, k).stored != Stored::Failed)
+            .collect();
+        if queue.is_empty() {
+            return;
+        }
+        let before = self.tokens();
+        let c = self.record.compaction_mut();
+        c.trigger = ledger::Trigger::Images;
+        c.before = before;
+        c.high_water = self.config.budget * self.config.high_water;
+        c.low_water = self.config.budget * self.config.low_water;
+        c.edit_from = queue.first().map(|q| q.0);
+        // Taken from the end: the newest first.
+        self.mask_queue = queue;
     }
 
     fn should_compact(&mut self) -> bool {
@@ -140,7 +201,12 @@ impl Manager {
     }
 
     fn start_compaction(&mut self) {
-        let before = self.tokens();
+        // After an images step in the same build, the tokens before it.
+        let before = self
+            .record
+            .compaction
+            .as_ref()
+            .map_or(self.tokens(), |c| c.before);
         let c = self.record.compaction_mut();
         c.trigger = if self.forced {
             ledger::Trigger::Asked
@@ -152,7 +218,11 @@ impl Manager {
         c.low_water = self.config.budget * self.config.low_water;
         self.forced = false;
         let plan = policy::mask_plan(self, self.growth());
-        self.record.compaction_mut().edit_from = plan.first;
+        let c = self.record.compaction_mut();
+        c.edit_from = match (c.edit_from, plan.first) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
         // Taken from the end: the newest first.
         self.mask_queue = plan.parts;
     }
@@ -263,7 +333,8 @@ impl Manager {
     }
 
     /// When the newest group alone is still too much: its largest part is cut to the room
-    /// left.
+    /// left, or, for an image or a document but the newest image, stored and replaced by a
+    /// line.
     fn squeeze(&mut self) -> Option<Need> {
         if self.fits() || self.squeezes >= MAX_SQUEEZES {
             return None;
@@ -274,29 +345,56 @@ impl Manager {
             .ours_for(self.tokens() - self.config.budget);
         let (message, part) = self.largest_live_part()?;
         let p = *self.part(message, part);
-        // Each cut keeps a head, a tail and a marker: a part at that size is done, and the
-        // next largest goes next.
-        let target = (p.shown_tokens - over - 1.0).max(MIN_CUT_TOKENS);
         if p.stored == Stored::No {
             self.squeezes -= 1;
             return Some(Need::Persist { message, part });
         }
         self.record.warn(Warning::Squeezed);
+        if p.kind.media() {
+            return Some(Need::Placeholder { message, part });
+        }
+        // Each cut keeps a head, a tail and a marker: a part at that size is done, and the
+        // next largest goes next.
+        let target = (p.shown_tokens - over - 1.0).max(MIN_CUT_TOKENS);
         self.cut_target = target;
         Some(cut_to(message, part, &p, target))
     }
 
+    /// The largest part a squeeze can make smaller: a text or an output not cut to its
+    /// least yet, or an image or a document not replaced yet (but the newest image, which
+    /// stays whole while anything else can go).
     fn largest_live_part(&self) -> Option<(usize, usize)> {
+        let newest_image = self.whole_images().last().copied();
         let mut best: Option<(usize, usize, f64)> = None;
         for i in self.opening().into_iter().chain(self.live()) {
             for (k, p) in self.history.messages[i].parts.iter().enumerate() {
-                if p.kind.editable()
-                    && p.shown != Shown::Placeholder
-                    && p.shown_tokens > MIN_CUT_TOKENS * 1.5
-                    && p.units >= 4
-                    && best.is_none_or(|b| p.shown_tokens > b.2)
-                {
+                let reducible = if p.kind.media() {
+                    p.shown == Shown::Whole
+                        && p.stored != Stored::Failed
+                        && Some((i, k)) != newest_image
+                        && p.shown_tokens > MIN_CUT_TOKENS * 1.5
+                } else {
+                    p.kind.editable()
+                        && p.shown != Shown::Placeholder
+                        && p.shown_tokens > MIN_CUT_TOKENS * 1.5
+                        && p.units >= 4
+                };
+                if reducible && best.is_none_or(|b| p.shown_tokens > b.2) {
                     best = Some((i, k, p.shown_tokens));
+                }
+            }
+        }
+        best.map(|(i, k, _)| (i, k))
+    }
+
+    /// The largest part the request holds as it stands, any kind: what a request still over
+    /// the budget is refused for.
+    pub(super) fn largest_shown_part(&self) -> Option<(usize, usize)> {
+        let mut best: Option<(usize, usize, f64)> = None;
+        for i in self.opening().into_iter().chain(self.live()) {
+            for (k, p) in self.history.messages[i].parts.iter().enumerate() {
+                if best.is_none_or(|b| p.visible_tokens() > b.2) {
+                    best = Some((i, k, p.visible_tokens()));
                 }
             }
         }

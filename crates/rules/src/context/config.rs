@@ -21,6 +21,9 @@ pub struct Config {
     pub summary_share: f64,
     /// The opening user message (the task, in most agents) is never folded away.
     pub keep_first: bool,
+    /// The newest images kept whole; older ones are stored and replaced by a line, this
+    /// many at a time (so between this many and twice as many less one stay whole).
+    pub keep_images: usize,
 }
 
 pub const DEFAULT_HIGH_WATER: f64 = 0.75;
@@ -29,6 +32,11 @@ pub const DEFAULT_RECENT_SHARE: f64 = 0.1;
 pub const DEFAULT_PART_SHARE: f64 = 0.15;
 pub const DEFAULT_SUMMARIZER_SHARE: f64 = 0.4;
 pub const DEFAULT_SUMMARY_SHARE: f64 = 0.1;
+/// Anthropic's computer-use reference loop keeps the newest 3 screenshots and removes the
+/// older ones 3 at a time, so the cache breaks once every 3 steps.
+pub const DEFAULT_KEEP_IMAGES: f64 = 3.0;
+/// More than this is no bound on what images cost.
+pub const MAX_KEEP_IMAGES: f64 = 1000.0;
 /// Tokens a summarizer's instructions take, beyond the texts they carry.
 pub const SUMMARIZER_OVERHEAD: f64 = 120.0;
 /// The fixed texts (system prompt, pinned) may take at most this share of the budget.
@@ -45,16 +53,18 @@ pub struct Options {
     pub part_share: Option<f64>,
     pub summarizer_share: Option<f64>,
     pub keep_first: Option<bool>,
+    pub keep_images: Option<f64>,
 }
 
 /// The options the shell passes by name ([`Options::named`]), as the host writes them.
-pub const OPTION_NAMES: [&str; 6] = [
+pub const OPTION_NAMES: [&str; 7] = [
     "highWater",
     "lowWater",
     "recentShare",
     "partShare",
     "summarizerShare",
     "keepFirstMessage",
+    "keepImages",
 ];
 
 impl Options {
@@ -82,6 +92,7 @@ impl Options {
                 "partShare" => o.part_share = v,
                 "summarizerShare" => o.summarizer_share = v,
                 "keepFirstMessage" => o.keep_first = v.map(|v| v != 0.0),
+                "keepImages" => o.keep_images = v,
                 _ => {
                     return Err(FieldError::type_error(
                         field(name),
@@ -166,6 +177,18 @@ impl Config {
                 ),
             ));
         }
+        let keep_images = o.keep_images.unwrap_or(DEFAULT_KEEP_IMAGES);
+        whole_number(&format!("{prefix}.keepImages"), keep_images, 1)?;
+        if keep_images > MAX_KEEP_IMAGES {
+            return Err(FieldError::range_error(
+                format!("{prefix}.keepImages"),
+                format!(
+                    "must be at most {}, got {}",
+                    show_number(MAX_KEEP_IMAGES),
+                    show_number(keep_images)
+                ),
+            ));
+        }
         Ok(Config {
             budget,
             high_water,
@@ -175,6 +198,7 @@ impl Config {
             summarizer_share,
             summary_share: DEFAULT_SUMMARY_SHARE,
             keep_first: o.keep_first.unwrap_or(true),
+            keep_images: keep_images as usize,
         })
     }
 

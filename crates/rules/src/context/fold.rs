@@ -38,6 +38,17 @@ impl Manager {
                 self.unindexed = None;
                 return None;
             }
+            // An image or a document leaving unstored is stored first: the transcript names
+            // it by its store id, never by its bytes, and the agent can recall it.
+            if let Some((message, part)) = (from..to).find_map(|i| {
+                self.history.messages[i]
+                    .parts
+                    .iter()
+                    .position(|p| p.kind.media() && p.stored == super::Stored::No)
+                    .map(|k| (i, k))
+            }) {
+                return Some(Need::Persist { message, part });
+            }
             return Some(Need::PersistSpan { from, to });
         }
         if self.group_failed {

@@ -28,8 +28,14 @@ crate::codes! {
         Call = 2,
         /// A tool call's result.
         Result = 3,
-        /// Anything else (an image, a document, a provider's own block): passed through.
+        /// Anything else (a provider's own block): passed through, counted by its content.
         Opaque = 4,
+        /// An image, billed by its provider's image rule. Its `call` is the call whose
+        /// result holds it (an image inside a tool result), none at the top of a message.
+        /// It may be stored and replaced by a line naming it, never cut.
+        Image = 5,
+        /// A document (a PDF), billed by its pages; stored and replaced like an image.
+        Document = 6,
     }
 }
 
@@ -37,6 +43,12 @@ impl Kind {
     /// Parts whose text may be stored, then cut or replaced by a placeholder.
     pub fn editable(self) -> bool {
         matches!(self, Kind::Text | Kind::Result)
+    }
+
+    /// Images and documents: billed by the provider's media rules, stored whole and replaced
+    /// by a line, never cut.
+    pub fn media(self) -> bool {
+        matches!(self, Kind::Image | Kind::Document)
     }
 }
 
@@ -304,7 +316,17 @@ impl History {
         let has_results = m.parts.iter().any(|p| p.kind == Kind::Result);
         let mut parts = m.parts;
         let first_call = self.calls.len();
-        for (k, part) in parts.iter_mut().enumerate() {
+        for k in 0..parts.len() {
+            // Inside a result: the result that holds it comes first in this message.
+            if parts[k].kind.media()
+                && let Some(n) = parts[k].call
+                && !parts[..k]
+                    .iter()
+                    .any(|r| r.kind == Kind::Result && r.call == Some(n))
+            {
+                return Err((Some(k), Rejection::Misplaced));
+            }
+            let part = &mut parts[k];
             match part.kind {
                 Kind::Call if m.role != Role::Assistant => {
                     return Err((Some(k), Rejection::Misplaced));

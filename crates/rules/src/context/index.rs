@@ -232,6 +232,10 @@ pub enum What {
     Span { from: usize, to: usize },
     /// The listing of `count` earlier entries.
     Group { count: usize },
+    /// An image of `width` × `height` pixels (0: not read), host text: its media type.
+    Image { width: u32, height: u32 },
+    /// A document of `pages` pages (0: not read), host text: its media type.
+    Document { pages: u64 },
 }
 
 /// Host texts of a line: the store id, and what the text was (a tool's name or a role).
@@ -267,6 +271,26 @@ pub fn body(p: &mut Pieces<'_>, what: What, tokens: f64, description: &str, name
         }
         What::Span { from, to } => {
             p.lit(&format!("conversation, messages {}–{}", from + 1, to));
+        }
+        What::Image { width, height } => {
+            p.lit("image ").host(LABEL);
+            if width > 0 && height > 0 {
+                p.lit(&format!(
+                    " {}×{}",
+                    show_number(f64::from(width)),
+                    show_number(f64::from(height))
+                ));
+            }
+        }
+        What::Document { pages } => {
+            p.lit("document ").host(LABEL);
+            if pages > 0 {
+                p.lit(&format!(
+                    " of {} page{}",
+                    show_number(pages as f64),
+                    if pages == 1 { "" } else { "s" }
+                ));
+            }
         }
         What::Group { count } => {
             p.lit(&format!(

@@ -207,6 +207,9 @@ pub enum Trigger {
     HighWater,
     /// The host asked (`compact()`).
     Asked,
+    /// More images than `keepImages` allows stayed whole: the oldest were stored and
+    /// replaced by a line, a few at a time.
+    Images,
 }
 
 /// What one compaction touched: the messages it kept, the span it summarized or dropped,
@@ -364,6 +367,7 @@ impl Json for Trigger {
         match self {
             Trigger::HighWater => "highWater",
             Trigger::Asked => "asked",
+            Trigger::Images => "images",
         }
         .json(out);
     }

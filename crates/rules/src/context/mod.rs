@@ -79,6 +79,10 @@ pub enum Need {
     MergeSpans { count: usize },
     /// The request fits: render it ([`render`]).
     Done,
+    /// Nothing more can be taken out of the request without making it invalid, and it is
+    /// still over the budget: the build fails, naming part `part` of message `message`, the
+    /// largest it holds ([`Manager::too_large`]), and is taken back.
+    TooLarge { message: usize, part: usize },
 }
 
 crate::codes! {
@@ -92,6 +96,7 @@ crate::codes! {
         PersistSpan = 5,
         PersistGroup = 6,
         MergeSpans = 7,
+        TooLarge = 8,
     }
 }
 
@@ -105,6 +110,7 @@ impl Need {
             Need::PersistSpan { .. } => NeedKind::PersistSpan,
             Need::PersistGroup { .. } => NeedKind::PersistGroup,
             Need::MergeSpans { .. } => NeedKind::MergeSpans,
+            Need::TooLarge { .. } => NeedKind::TooLarge,
             Need::Done => NeedKind::Done,
         }
     }
@@ -113,9 +119,9 @@ impl Need {
     /// its fields in the order they are declared above, `[kind, a, b, c, d]` at most.
     pub fn encode(&self) -> Vec<f64> {
         let args: &[usize] = match *self {
-            Need::Persist { message, part } | Need::Placeholder { message, part } => {
-                &[message, part]
-            }
+            Need::Persist { message, part }
+            | Need::Placeholder { message, part }
+            | Need::TooLarge { message, part } => &[message, part],
             Need::Cut {
                 message,
                 part,
@@ -362,7 +368,7 @@ impl Manager {
         (from..to).map(|i| self.history.messages[i].tokens()).sum()
     }
 
-    fn fixed_tokens(&self) -> f64 {
+    pub(crate) fn fixed_tokens(&self) -> f64 {
         self.system_tokens + self.pinned_tokens
     }
 

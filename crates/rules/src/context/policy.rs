@@ -75,8 +75,9 @@ pub fn mask_plan(m: &Manager, growth: f64) -> MaskPlan {
     for i in m.first_live..recent {
         for (k, p) in m.history.messages[i].parts.iter().enumerate() {
             let saving = p.shown_tokens - render::PLACEHOLDER_TOKENS;
-            // Tool outputs only: the conversation's own words are summarized, never masked.
-            if p.kind == Kind::Result
+            // Tool outputs, images and documents only: the conversation's own words are
+            // summarized, never masked.
+            if (p.kind == Kind::Result || p.kind.media())
                 && p.shown != Shown::Placeholder
                 && p.stored != Stored::Failed
                 && saving > 0.0

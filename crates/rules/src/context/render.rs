@@ -487,6 +487,19 @@ fn messages_text(p: &mut Pieces<'_>, m: &Manager, from: usize, to: usize, mut ho
                 (Kind::Opaque, _) => {
                     p.lit("[").host(label).lit("]\n");
                 }
+                // Its text is its store id, when it is stored (never its bytes).
+                (Kind::Image | Kind::Document, _) => {
+                    let what = if part.kind == Kind::Image {
+                        "[image "
+                    } else {
+                        "[document "
+                    };
+                    p.lit(what).host(label);
+                    if part.stored == super::Stored::Yes {
+                        p.lit(", stored as ").host(text);
+                    }
+                    p.lit("]\n");
+                }
                 (Kind::Text, _) => {
                     p.host(text).lit("\n");
                 }

@@ -236,6 +236,118 @@ impl Rule {
     }
 }
 
+/// A provider's name as a host writes it (`imageTokens.provider`).
+pub const PROVIDERS: [&str; 3] = ["anthropic", "openai", "gemini"];
+
+impl Rule {
+    /// The rule of `provider` (one of [`PROVIDERS`]; `""`: told by the model's name) for
+    /// `model` (`""`: its most common models'). The model names the figures where they
+    /// differ: Anthropic's high-resolution models, OpenAI's tile bases and patch models.
+    pub fn of(provider: &str, model: &str) -> Option<Rule> {
+        let m = model.to_ascii_lowercase();
+        let provider = match provider {
+            "" if m.starts_with("claude") => "anthropic",
+            "" if m.starts_with("gemini") => "gemini",
+            "" if m.starts_with("gpt")
+                || m.starts_with("o1")
+                || m.starts_with("o3")
+                || m.starts_with("o4")
+                || m.starts_with("computer-use") =>
+            {
+                "openai"
+            }
+            "" => return Some(Rule::Larger),
+            p => p,
+        };
+        let patch = |max_patches, max_edge, multiplier| Rule::OpenAiPatch {
+            max_patches,
+            max_edge,
+            multiplier,
+        };
+        let tile = |base, tile| Rule::OpenAiTile { base, tile };
+        Some(match provider {
+            "anthropic" => {
+                let high = ["opus-4-7", "opus-4-8", "opus-5", "fable-5", "mythos-5"];
+                if high.iter().any(|h| m.contains(h)) {
+                    ANTHROPIC_HIGH_RES
+                } else {
+                    ANTHROPIC
+                }
+            }
+            "gemini" => Rule::Gemini,
+            "openai" => {
+                // Longest names first: `gpt-4.1-mini` before `gpt-4.1`.
+                let table: [(&str, Rule); 17] = [
+                    ("gpt-4o-mini", tile(2833, 5667)),
+                    ("gpt-4.1-mini", patch(6144, 2048, 1.62)),
+                    ("gpt-4.1-nano", patch(1536, 8192, 2.46)),
+                    ("o4-mini", patch(1536, 8192, 1.72)),
+                    ("gpt-5-mini", patch(1536, 8192, 1.62)),
+                    ("gpt-5-nano", patch(1536, 8192, 2.46)),
+                    ("gpt-5.2", patch(6144, 2048, 1.2)),
+                    ("gpt-5.4-nano", patch(2500, 2048, 2.46)),
+                    ("gpt-5.4", patch(2500, 2048, 1.62)),
+                    ("gpt-5.5", patch(2500, 2048, 1.2)),
+                    ("gpt-5.6", patch(2500, 2048, 1.2)),
+                    ("gpt-5", tile(70, 140)),
+                    ("computer-use", tile(65, 129)),
+                    ("o1", tile(75, 150)),
+                    ("o3", tile(75, 150)),
+                    ("gpt-4", tile(85, 170)),
+                    ("", OPENAI),
+                ];
+                table
+                    .iter()
+                    .find(|(prefix, _)| m.starts_with(prefix))
+                    .map_or(OPENAI, |&(_, r)| r)
+            }
+            _ => return None,
+        })
+    }
+
+    /// The rule as numbers, as it crosses the boundary: `[code, a, b, c]`.
+    pub fn encode(self) -> [f64; 4] {
+        match self {
+            Rule::Anthropic {
+                max_edge,
+                max_tokens,
+            } => [0.0, f64::from(max_edge), f64::from(max_tokens), 0.0],
+            Rule::OpenAiTile { base, tile } => [1.0, f64::from(base), f64::from(tile), 0.0],
+            Rule::OpenAiPatch {
+                max_patches,
+                max_edge,
+                multiplier,
+            } => [2.0, f64::from(max_patches), f64::from(max_edge), multiplier],
+            Rule::Gemini => [3.0, 0.0, 0.0, 0.0],
+            Rule::Larger => [4.0, 0.0, 0.0, 0.0],
+        }
+    }
+
+    /// A rule from [`Rule::encode`]'s numbers, or `None` for numbers no rule encodes to.
+    pub fn decode(n: &[f64]) -> Option<Rule> {
+        let whole = |v: f64| (v.fract() == 0.0 && (1.0..=1e6).contains(&v)).then_some(v as u32);
+        let at = |i: usize| n.get(i).copied().unwrap_or(f64::NAN);
+        Some(match at(0) as i64 {
+            0 => Rule::Anthropic {
+                max_edge: whole(at(1))?,
+                max_tokens: whole(at(2))?,
+            },
+            1 => Rule::OpenAiTile {
+                base: whole(at(1))?,
+                tile: whole(at(2))?,
+            },
+            2 => Rule::OpenAiPatch {
+                max_patches: whole(at(1))?,
+                max_edge: whole(at(2))?,
+                multiplier: Some(at(3)).filter(|m| m.is_finite() && *m > 0.0 && *m <= 100.0)?,
+            },
+            3 => Rule::Gemini,
+            4 => Rule::Larger,
+            _ => return None,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -313,6 +425,37 @@ mod tests {
         };
         assert_eq!(gpt54.image(1024, 1024, HIGH), 1229.0);
         assert_eq!(gpt54.image(2048, 2048, HIGH), 3000.0);
+    }
+
+    #[test]
+    fn a_model_names_its_rule() {
+        assert_eq!(Rule::of("anthropic", ""), Some(ANTHROPIC));
+        assert_eq!(Rule::of("", "claude-opus-4-7"), Some(ANTHROPIC_HIGH_RES));
+        assert_eq!(Rule::of("", "claude-sonnet-4-6"), Some(ANTHROPIC));
+        assert_eq!(Rule::of("openai", "gpt-4.1"), Some(OPENAI));
+        assert_eq!(
+            Rule::of("openai", "gpt-4.1-mini-2025-04-14"),
+            Some(Rule::OpenAiPatch {
+                max_patches: 6144,
+                max_edge: 2048,
+                multiplier: 1.62
+            })
+        );
+        assert_eq!(
+            Rule::of("", "gpt-5"),
+            Some(Rule::OpenAiTile {
+                base: 70,
+                tile: 140
+            })
+        );
+        assert_eq!(Rule::of("", "gemini-3-pro"), Some(Rule::Gemini));
+        assert_eq!(Rule::of("", "some-local-model"), Some(Rule::Larger));
+        assert_eq!(Rule::of("mistral", ""), None);
+        for r in [ANTHROPIC, OPENAI, Rule::Gemini, Rule::Larger, Rule::of("", "o4-mini").unwrap()] {
+            assert_eq!(Rule::decode(&r.encode()), Some(r));
+        }
+        assert_eq!(Rule::decode(&[0.0, 0.5, 10.0, 0.0]), None);
+        assert_eq!(Rule::decode(&[9.0]), None);
     }
 
     #[test]

@@ -133,6 +133,11 @@ impl Host {
         loop {
             need = match need {
                 Need::Done => break,
+                Need::TooLarge { message, part } => {
+                    let e = m.too_large(message, part, "part");
+                    m.rollback();
+                    panic!("the build was refused: {e}");
+                }
                 Need::Persist { message, part } => {
                     let stored = (!self.fail_store).then(|| {
                         let text = self.texts[message][part].clone();

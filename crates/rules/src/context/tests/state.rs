@@ -160,6 +160,10 @@ fn drive(m: &mut Manager) {
                 Need::PersistGroup { .. } => m.group_persisted(Some(format!("g{steps}")), 10.0),
                 Need::MergeSpans { .. } => m.spans_merged(Some(format!("m{steps}")), 10.0),
                 Need::Done => Need::Done,
+                Need::TooLarge { .. } => {
+                    m.rollback();
+                    return;
+                }
             };
             steps += 1;
         }

@@ -1,0 +1,106 @@
+//! Images and documents measured the way providers bill them
+//! (`devs_context_rules::media`): plain numbers and bytes in, numbers out.
+
+use devs_context_errors::FieldError;
+use devs_context_rules::media::{self, DetailCode, Rule, Source, StoredForm};
+use wasm_bindgen::prelude::*;
+
+use crate::{Out, fail};
+
+/// The rule of `provider` (`''`: told by the model) for `model` (`''`: its common models')
+/// as numbers, `[code, a, b, c]`; `field` names the option in errors.
+#[wasm_bindgen(js_name = imageRule)]
+pub fn image_rule(field: &str, provider: &str, model: &str) -> Out<Vec<f64>> {
+    Rule::of(provider, model)
+        .map(|r| r.encode().to_vec())
+        .ok_or_else(|| {
+            fail(FieldError::type_error(
+                format!("{field}.provider"),
+                format!(
+                    "must be one of {}, got {provider:?}",
+                    media::bill::PROVIDERS
+                        .iter()
+                        .map(|p| format!("'{p}'"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            ))
+        })
+}
+
+/// The rule a format bills by when the host names none: Anthropic's for `anthropic`,
+/// OpenAI's for its two formats, Gemini's for `gemini`, and the larger of Anthropic's and
+/// OpenAI's for one that names no provider (`ai-sdk`, `vscode`).
+#[wasm_bindgen(js_name = formatImageRule)]
+pub fn format_image_rule(format: &str) -> Vec<f64> {
+    let provider = match format {
+        "anthropic" => "anthropic",
+        "openai-chat" | "openai-responses" => "openai",
+        "gemini" => "gemini",
+        _ => "",
+    };
+    Rule::of(provider, "").unwrap_or(Rule::Larger).encode().to_vec()
+}
+
+/// Measures media parts in one crossing. Per part: its `source` (`media::Source`), its
+/// `detail` (`media::DetailCode`), its bytes (all joined in `bytes`, `lens` long each) and
+/// whether they are all of them (`complete`, 1 or 0). Returns `[tokens, width, height,
+/// pages, need_more]` per part: `need_more` 1 when the bytes ended before the image's
+/// size, to measure again with all of them.
+#[wasm_bindgen(js_name = measureMedia)]
+pub fn measure_media(
+    rule: &[f64],
+    sources: &[u8],
+    details: &[u8],
+    bytes: &[u8],
+    lens: &[u32],
+    complete: &[u8],
+) -> Out<Vec<f64>> {
+    let bad = |what: &str| fail(FieldError::type_error("media", what.to_string()));
+    let rule = Rule::decode(rule).ok_or_else(|| bad("names no image rule"))?;
+    let n = sources.len();
+    if details.len() != n || lens.len() != n || complete.len() != n {
+        return Err(bad("has parts of different counts"));
+    }
+    let mut out = Vec::with_capacity(5 * n);
+    let mut at = 0usize;
+    for i in 0..n {
+        let len = lens[i] as usize;
+        let part = bytes
+            .get(at..at + len)
+            .ok_or_else(|| bad("has fewer bytes than its lengths"))?;
+        at += len;
+        let source = Source::from_code(sources[i]).ok_or_else(|| bad("names no source"))?;
+        let detail = DetailCode::from_code(details[i]).ok_or_else(|| bad("names no detail"))?;
+        let m = media::measure(rule, source, detail.detail(), part, complete[i] == 1);
+        out.extend([
+            m.tokens,
+            f64::from(m.width),
+            f64::from(m.height),
+            m.pages as f64,
+            f64::from(u8::from(m.need_more)),
+        ]);
+    }
+    Ok(out)
+}
+
+/// What a stored text is, from its first units: `[]` for a text, else `[image (1) or
+/// document (0), media type start, media type end, where its data starts, form]`, the form
+/// 0 for a data URL, 1 for a URL, 2 for a provider's file id (`media::StoredForm`).
+#[wasm_bindgen(js_name = storedMedia)]
+pub fn stored_media(probe: &str) -> Vec<f64> {
+    media::stored(probe).map_or_else(Vec::new, |s| {
+        let form = match s.form {
+            StoredForm::Data => 0.0,
+            StoredForm::Url => 1.0,
+            StoredForm::FileId => 2.0,
+        };
+        vec![
+            f64::from(u8::from(s.image)),
+            s.media_type.0 as f64,
+            s.media_type.1 as f64,
+            s.data_at as f64,
+            form,
+        ]
+    })
+}
