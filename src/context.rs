@@ -80,7 +80,14 @@ impl ManagerCore {
     /// `[id, label]`: `text` is its whole text (its names are read from it), `args` its
     /// call's arguments for a result ("" otherwise), `media` an image's `[width, height]`
     /// or a document's `[pages]` as measured (empty otherwise).
-    pub fn index_body(&self, message: usize, part: usize, text: &str, args: &str, media: &[f64]) -> String {
+    pub fn index_body(
+        &self,
+        message: usize,
+        part: usize,
+        text: &str,
+        args: &str,
+        media: &[f64],
+    ) -> String {
         let p = *self.m.part(message, part);
         let names = if p.kind.media() {
             Vec::new()
@@ -97,7 +104,13 @@ impl ManagerCore {
     /// label]`: what `index_body` says but the names, so a masked output stays one short
     /// line. `args`: its call's arguments for a result ("" otherwise); `media` as for
     /// `index_body`.
-    pub fn placeholder_body(&self, message: usize, part: usize, args: &str, media: &[f64]) -> String {
+    pub fn placeholder_body(
+        &self,
+        message: usize,
+        part: usize,
+        args: &str,
+        media: &[f64],
+    ) -> String {
         let p = *self.m.part(message, part);
         let (what, description) = what_of(p.kind, args, media, String::new);
         frame(|f| {

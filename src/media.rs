@@ -39,14 +39,18 @@ pub fn format_image_rule(format: &str) -> Vec<f64> {
         "gemini" => "gemini",
         _ => "",
     };
-    Rule::of(provider, "").unwrap_or(Rule::Larger).encode().to_vec()
+    Rule::of(provider, "")
+        .unwrap_or(Rule::Larger)
+        .encode()
+        .to_vec()
 }
 
 /// Measures media parts in one crossing. Per part: its `source` (`media::Source`), its
 /// `detail` (`media::DetailCode`), its bytes (all joined in `bytes`, `lens` long each) and
 /// whether they are all of them (`complete`, 1 or 0). Returns `[tokens, width, height,
-/// pages, need_more]` per part: `need_more` 1 when the bytes ended before the image's
-/// size, to measure again with all of them.
+/// pages, need_more, format]` per part: `need_more` 1 when the bytes ended before the
+/// image's size, to measure again with all of them; `format` the image format its bytes
+/// begin with (0 PNG, 1 JPEG, 2 GIF, 3 WebP, -1 none read).
 #[wasm_bindgen(js_name = measureMedia)]
 pub fn measure_media(
     rule: &[f64],
@@ -62,7 +66,7 @@ pub fn measure_media(
     if details.len() != n || lens.len() != n || complete.len() != n {
         return Err(bad("has parts of different counts"));
     }
-    let mut out = Vec::with_capacity(5 * n);
+    let mut out = Vec::with_capacity(6 * n);
     let mut at = 0usize;
     for i in 0..n {
         let len = lens[i] as usize;
@@ -79,6 +83,7 @@ pub fn measure_media(
             f64::from(m.height),
             m.pages as f64,
             f64::from(u8::from(m.need_more)),
+            m.format.map_or(-1.0, |f| f as u8 as f64),
         ]);
     }
     Ok(out)
@@ -103,4 +108,14 @@ pub fn stored_media(probe: &str) -> Vec<f64> {
             form,
         ]
     })
+}
+
+/// The media type of image format `code` (as `measureMedia` gives it), `''` for none.
+#[wasm_bindgen(js_name = imageMediaType)]
+pub fn image_media_type(code: f64) -> String {
+    use devs_context_rules::media::Format;
+    [Format::Png, Format::Jpeg, Format::Gif, Format::Webp]
+        .get(code as usize)
+        .filter(|_| code >= 0.0)
+        .map_or(String::new(), |f| f.media_type().to_string())
 }

@@ -15,6 +15,7 @@ import type { Core, History } from './history.js';
 import { cutText, ownText, planOf } from './render.js';
 import type { StoreOptions, StoredTexts } from './texts.js';
 import type { Undo } from './undo.js';
+import type { MediaRules } from './media.js';
 import type { ContextWarning, LedgerRecord } from './types.js';
 
 export interface EngineOptions extends StoreOptions {
@@ -31,6 +32,8 @@ export interface EngineOptions extends StoreOptions {
   pinned: string[];
   cacheControl: boolean;
   calibrate: boolean;
+  /** How images and documents are counted. */
+  media: MediaRules;
 }
 
 /** A request as the adapter writes it. */
@@ -93,7 +96,11 @@ export async function build(b: Building, started: number): Promise<Built> {
       const tokens = show(b, a, c, cutText(history.messages[a].parts[c].text, d, e, core.store_id(a, c)));
       need = checked(() => core.measured(tokens));
     } else if (kind === NeedKind.Summarize) need = await summarize(b, a, c, failures.summarizer);
-    else throw Object.assign(new Error(`context engine: unknown need ${kind}`), { code: 'ERR_INTERNAL' });
+    else if (kind === NeedKind.TooLarge) {
+      // Nothing more can go: refused, naming the part as the host wrote it; the caller takes the build back.
+      const path = history.messages[a]?.parts[c]?.path;
+      checked(() => core.too_large(a, c, path ? `messages[${a}].${path}` : `messages[${a}]`));
+    } else throw Object.assign(new Error(`context engine: unknown need ${kind}`), { code: 'ERR_INTERNAL' });
   }
   const encoded = checked(() => core.render(o.system !== undefined || o.pinned.length > 0));
   // Read from the rules only when a step asks (a crossing most builds need not make).
@@ -128,7 +135,8 @@ async function summarize(b: Building, from: number, to: number, failed: unknown[
     const m = history.messages[i];
     m.parts.forEach((p, k) => {
       const shown = m.display?.[k];
-      hosts.push(shown === null ? '' : shown ?? p.text, history.label(i, k));
+      // An image or a document is named by its store id, never given by its bytes.
+      hosts.push(p.media ? core.store_id(i, k) ?? '' : shown === null ? '' : shown ?? p.text, history.label(i, k));
     });
   }
   const prompt = frameText(core.summarizer_prompt(from, to), hosts);

@@ -14,6 +14,7 @@ export const NeedKind = {
   PersistSpan: 5,
   PersistGroup: 6,
   MergeSpans: 7,
+  TooLarge: 8,
 } as const;
 
 /** What a step of an encoded plan is (`render::Op`). */
@@ -40,6 +41,10 @@ export const Kind = {
   Call: 2,
   Result: 3,
   Opaque: 4,
+  Image: 5,
+  Document: 6,
+  ServerCall: 7,
+  Compaction: 8,
 } as const;
 
 /** Who a message is from (`history::Role`). */

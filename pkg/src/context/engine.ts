@@ -7,8 +7,8 @@
 // `begin()` and `commit()` is taken back by `rollback()` (`undo.ts`, and the rules' own).
 import { argumentError, checked } from '../errors/index.js';
 import { frameTexts } from '../core/frame.js';
-import { applyJournal, encodeBase64, replayV1, takeJournal, type LoggedCall } from './journal.js';
-import { decodeBase64 } from '../core/base64.js';
+import { applyJournal, replayV1, takeJournal, type LoggedCall } from './journal.js';
+import { decodeBase64, encodeBase64 } from '../core/base64.js';
 import { joinTexts, type Bag } from '../core/read.js';
 import { textKey } from '../core/text-key.js';
 import { count } from '../tokens/count.js';
@@ -57,7 +57,7 @@ export class Engine {
     const key: unknown[] = [o.budget, shares, systemTokens, pinnedTokens, o.cacheControl];
     if (o.recall) key.push('recall');
     this.config = textKey(JSON.stringify(key));
-    this.#history = new History(this.core, o.adapter, o.counter, this.#undo);
+    this.#history = new History(this.core, o.adapter, o.counter, this.#undo, o.media);
     this.#texts = new StoredTexts(o, this.core, this.#history, this.#undo);
     this.#building = {
       core: this.core, o, history: this.#history, texts: this.#texts, held: this.#held, undo: this.#undo,

@@ -9,6 +9,7 @@ import { rules } from '../core/wasm.js';
 import type { TokenCounter } from '../seeds/types.js';
 import type { KeptMessage } from './types.js';
 import type { Undo } from './undo.js';
+import { measureMedia, type MediaRules } from './media.js';
 
 /** The rules' machine, as the binding exports it. */
 export type Core = InstanceType<typeof rules.ManagerCore>;
@@ -83,12 +84,14 @@ export class History {
   readonly #adapter: Adapter;
   readonly #counter: TokenCounter | undefined;
   readonly #undo: Undo;
+  readonly #media: MediaRules;
 
-  constructor(core: Core, adapter: Adapter, counter: TokenCounter | undefined, undo: Undo) {
+  constructor(core: Core, adapter: Adapter, counter: TokenCounter | undefined, undo: Undo, media: MediaRules) {
     this.#core = core;
     this.#adapter = adapter;
     this.#counter = counter;
     this.#undo = undo;
+    this.#media = media;
   }
 
   /**
@@ -100,6 +103,8 @@ export class History {
     const adapter = this.#adapter;
     const counter = this.#counter;
     const read = list.map((m, i) => adapter.read(m, field(i)));
+    const media = read.flatMap((m, i) => m.parts.filter((p) => p.media !== undefined).map((part) => ({ part, field: `${field(i)}.${part.path}` })));
+    measureMedia(media, this.#media);
     const ids = new Map<string, number>();
     let next = this.callIds.length;
     const roles = new Uint8Array(read.length);
@@ -116,13 +121,14 @@ export class History {
       for (const p of m.parts) {
         kinds.push(p.kind);
         units.push(p.text.length);
-        const n = p.tokens ?? count(counter, p.text, `${field(i)}.${p.path}`);
+        // A text's count, and what a stated rule or the media rules add for what no counter reads.
+        const n = (p.text === '' ? 0 : count(counter, p.text, `${field(i)}.${p.path}`)) + (p.tokens ?? 0);
         total += n;
         tokens.push(n + adapter.framing.part);
-        if (p.kind === Kind.Call) {
+        if (p.kind === Kind.Call || p.kind === Kind.ServerCall) {
           if (p.id !== undefined) ids.set(p.id, next);
           calls.push(next++);
-        } else if (p.kind === Kind.Result) {
+        } else if (p.kind === Kind.Result || (p.id !== undefined && (p.kind === Kind.Image || p.kind === Kind.Document))) {
           calls.push(p.id === undefined ? -1 : ids.get(p.id) ?? this.callIndex.get(p.id) ?? -1);
         } else {
           calls.push(-1);
@@ -141,7 +147,7 @@ export class History {
       this.dirty.add(this.messages.length);
       this.messages.push(new Kept(m));
       for (const p of m.parts) {
-        if (p.kind !== Kind.Call) continue;
+        if (p.kind !== Kind.Call && p.kind !== Kind.ServerCall) continue;
         const n = this.callIds.length;
         this.callIds.push(p.id ?? '');
         this.callNames.push(p.label);

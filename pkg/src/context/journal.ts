@@ -8,22 +8,13 @@
 // read here, once, call by call through a fixed table (nothing else is called: `free` is
 // refused like any unknown name), and what it makes is journaled as events from then on.
 import { argumentError } from '../errors/index.js';
-import { decodeBase64 } from '../core/base64.js';
+import { decodeBase64, encodeBase64 } from '../core/base64.js';
 import type { rules } from '../core/wasm.js';
 
 type Core = InstanceType<typeof rules.ManagerCore>;
 
 /** One call of format 1: the method's name, then its arguments as JSON data. */
 export type LoggedCall = [string, ...unknown[]];
-
-/** Bytes as base64, in Node and browsers alike. */
-export function encodeBase64(bytes: Uint8Array): string {
-  const B = (globalThis as { Buffer?: { from(b: Uint8Array): { toString(e: 'base64'): string } } }).Buffer;
-  if (B) return B.from(bytes).toString('base64');
-  let binary = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(binary);
-}
 
 /** The events applied since the last take, as a base64 chunk; `undefined` when there are none. */
 export function takeJournal(core: Core): string | undefined {

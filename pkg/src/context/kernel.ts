@@ -3,14 +3,16 @@
 // that the manager (which opens sessions) and the session (which builds as a manager
 // does) both import it, and neither imports the other.
 import type { Engine } from './engine.js';
-import { argumentError } from '../errors/index.js';
 import { MemoryStateRepository } from '../stores/memory.js';
 import { ADAPTERS, FORMATS } from '../providers/index.js';
 import { timeoutOption, within } from '../core/timeout.js';
 import type { Adapter } from '../providers/neutral.js';
 import {
-  holder, method, number, object, optionalBoolean, optionalFunction, optionalNumber, optionalString, string, type Bag,
+  holder, isObject, method, number, object, optionalBoolean, optionalFunction, optionalNumber, optionalString, string, type Bag,
 } from '../core/read.js';
+import { argumentError, checked } from '../errors/index.js';
+import { rules } from '../core/wasm.js';
+import type { MediaRules } from './media.js';
 import { recallTool } from './recall.js';
 import type { ContextBuild, ContextFormat, ContextReminder, LedgerRecord, ContextWarning } from './types.js';
 import type { TokenCounter } from '../seeds/types.js';
@@ -22,7 +24,21 @@ const DEFAULT_SUMMARIZER_TIMEOUT_MS = 120_000;
  * does not know and one left out). In this order in an engine's config key, which a
  * snapshot is checked against: never reordered, and a new one goes last.
  */
-const RULE_OPTIONS = ['highWater', 'lowWater', 'recentShare', 'partShare', 'summarizerShare', 'keepFirstMessage'] as const;
+const RULE_OPTIONS = ['highWater', 'lowWater', 'recentShare', 'partShare', 'summarizerShare', 'keepFirstMessage', 'keepImages'] as const;
+
+/** How images and documents are counted: the option, or the format's provider's rule. */
+function mediaRules(field: string, value: unknown, format: string): MediaRules {
+  const at = `${field}.imageTokens`;
+  if (value === undefined) return { rule: rules.formatImageRule(format), field: at };
+  if (typeof value === 'function') return { rule: rules.formatImageRule(format), tokens: value as MediaRules['tokens'], field: at };
+  if (typeof value === 'string') return { rule: checked(() => rules.imageRule(at, value, '')), field: at };
+  if (isObject(value)) {
+    const provider = optionalString(`${at}.provider`, value.provider) ?? '';
+    const model = optionalString(`${at}.model`, value.model) ?? '';
+    return { rule: checked(() => rules.imageRule(at, provider, model)), field: at };
+  }
+  throw argumentError(TypeError, at, "must be 'anthropic', 'openai' or 'gemini', { provider, model }, or a function of an image's measured size");
+}
 
 function reminders(value: unknown): ContextReminder[] {
   if (value === undefined) return [];
@@ -67,6 +83,7 @@ export function engineOptions(field: string, opts: Bag, adapter: Adapter, defaul
     calibrate: optionalBoolean(`${field}.calibrate`, opts.calibrate) !== false,
     recall: optionalBoolean(`${field}.recall`, opts.recall) === true,
     callbackTimeoutMs: timeoutOption(`${field}.callbackTimeoutMs`, opts.callbackTimeoutMs) ?? defaults.callbackTimeoutMs,
+    media: mediaRules(field, opts.imageTokens, adapter.format),
   };
 }
 

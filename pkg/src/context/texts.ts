@@ -11,7 +11,8 @@ import { within } from '../core/timeout.js';
 import { count } from '../tokens/count.js';
 import { rules } from '../core/wasm.js';
 import { Kind } from './codes.js';
-import type { Core, History } from './history.js';
+import type { Core, History, KeptPart } from './history.js';
+import { storedText } from '../providers/media.js';
 import type { Undo } from './undo.js';
 import type { TokenCounter } from '../seeds/types.js';
 
@@ -21,6 +22,15 @@ export const BODY = (() => {
   const at = (n: number) => (hosts: readonly string[]) => (frames ??= frameTemplates(rules.bodyFrames()))[n](hosts);
   return { line: at(0), placeholder: at(1), unknown: at(2) };
 })();
+
+const NO_MEDIA = new Float64Array(0);
+
+/** A media part's size as measured, as its line's body takes it: an image's `[width, height]`, a document's `[pages]`. */
+function dimensions(p: KeptPart): Float64Array {
+  const m = p.measured;
+  if (!m) return NO_MEDIA;
+  return p.kind === Kind.Image ? Float64Array.of(m.width, m.height) : Float64Array.of(m.pages);
+}
 
 /** Where texts go, as the engine's options say. */
 export interface StoreOptions {
@@ -60,10 +70,12 @@ export class StoredTexts {
   async persist(i: number, k: number, failed: unknown[]): Promise<[string?, number?]> {
     const h = this.#history;
     const p = h.messages[i].parts[k];
-    const raw = p.raw ?? p.text;
-    const id = await this.#storeText(`message-${i}/part-${k}`, raw, h.label(i, k), failed);
+    // An image or a document is stored as one text of its bytes (`media.ts`); its line says its size, not its bytes.
+    const raw = p.media ? storedText(p.media) : p.raw ?? p.text;
+    const id = await this.#storeText(`message-${i}/part-${k}`, raw, p.media ? p.media.kind : h.label(i, k), failed);
     if (id === undefined) return [];
-    return [id, this.#line(id, this.#core.index_body(i, k, raw, h.args(i, k)), h.label(i, k))];
+    const body = p.media ? this.#core.index_body(i, k, '', '', dimensions(p)) : this.#core.index_body(i, k, raw, h.args(i, k), NO_MEDIA);
+    return [id, this.#line(id, body, h.label(i, k))];
   }
 
   /**
@@ -79,7 +91,8 @@ export class StoredTexts {
       m.parts.forEach((p, k) => {
         const shown = m.display?.[k];
         const id = core.store_id(i, k);
-        const whole = p.baked && id !== undefined ? this.read(id).then((t) => t ?? p.text) : p.raw ?? p.text;
+        // An image or a document is named by its store id, never given by its bytes.
+        const whole = p.media ? id ?? '' : p.baked && id !== undefined ? this.read(id).then((t) => t ?? p.text) : p.raw ?? p.text;
         hosts.push(shown === null && p.kind === Kind.Thinking ? '' : whole, h.label(i, k));
       });
     }
@@ -126,7 +139,8 @@ export class StoredTexts {
   /** The placeholder of part `k` of message `i` (`index::placeholder`): what it was, and its store id. */
   placeholder(i: number, k: number): string {
     const h = this.#history;
-    const body = frameText(this.#core.placeholder_body(i, k, h.args(i, k)), [this.#core.store_id(i, k) ?? '', h.label(i, k)]);
+    const p = h.messages[i].parts[k];
+    const body = frameText(this.#core.placeholder_body(i, k, h.args(i, k), p.media ? dimensions(p) : NO_MEDIA), [this.#core.store_id(i, k) ?? '', h.label(i, k)]);
     return BODY.placeholder([body]);
   }
 

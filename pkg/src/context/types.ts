@@ -17,6 +17,25 @@ export interface VscodeLanguageModelApi {
   LanguageModelToolResultPart: new (callId: string, content: never[]) => unknown;
 }
 
+/** A provider whose image rule a manager can count by (`imageTokens`). */
+export type ImageProvider = 'anthropic' | 'openai' | 'gemini';
+
+/** An image or a document as measured, for an `imageTokens` function. */
+export interface MediaInfo {
+  kind: 'image' | 'document';
+  /** `image/png`, `application/pdf`, … (`''` when neither the message nor the bytes say). */
+  mediaType: string;
+  /** An image's size in pixels, read from its header (0 when it cannot be read: given by URL or file id). */
+  width: number;
+  height: number;
+  /** A PDF's pages, read from the PDF (0 when they cannot be read). */
+  pages: number;
+  /** An OpenAI image's `detail` (`'auto'` for every other). */
+  detail: 'auto' | 'low' | 'high' | 'original';
+  /** The tokens the format's provider rule gives it. */
+  tokens: number;
+}
+
 /** Options of `ContextManager`. */
 export interface ContextManagerOptions {
   /** The provider shape of the messages: `'anthropic'`, `'openai-chat'`, `'openai-responses'`, `'ai-sdk'` or `'vscode'`. */
@@ -67,6 +86,22 @@ export interface ContextManagerOptions {
   keepFirstMessage?: boolean;
   /** For format `'vscode'`: the extension's `vscode` module, whose classes the messages are built with. */
   vscode?: VscodeLanguageModelApi;
+  /**
+   * How images and documents are counted: by the rule of a provider (`'anthropic'`,
+   * `'openai'`, `'gemini'`), by the rule of a model (`{ provider, model }`: the model names
+   * the figures where a provider's models differ, such as `'claude-opus-4-7'`'s larger
+   * images, `'gpt-5'`'s tiles or `'gpt-4.1-mini'`'s patches), or by a function of each
+   * image's measured size. Default: the rule of the format's provider; `'ai-sdk'` and
+   * `'vscode'`, which name none, count by the larger of Anthropic's and OpenAI's.
+   */
+  imageTokens?: ImageProvider | { provider?: ImageProvider; model?: string } | ((media: MediaInfo) => number);
+  /**
+   * The newest images every request keeps whole. Older ones are stored and replaced by a
+   * line naming their size and store id, this many at a time (so between `keepImages` and
+   * twice as many less one stay whole), as Anthropic's computer-use reference loop does:
+   * the prompt cache breaks once in so many images. Default 3.
+   */
+  keepImages?: number;
   /**
    * Milliseconds the store and a reminder's text function may take. A store past it falls
    * back (the text is cut, with a warning); a reminder past it rejects the build with a

@@ -2,7 +2,7 @@
 import type { Bag } from '../core/read.js';
 import type { ContextFormat } from '../context/types.js';
 import { aiSdk } from './ai-sdk.js';
-import { anthropic } from './anthropic.js';
+import { anthropic } from './anthropic/index.js';
 import type { Adapter } from './neutral.js';
 import { openaiChat } from './openai-chat.js';
 import { openaiResponses } from './openai-responses.js';

@@ -44,6 +44,30 @@ export function slot(name: string, k: number): string {
   return intern(`${name}[${k}]`);
 }
 
+/** How an OpenAI image is looked at. */
+export type ImageDetail = 'auto' | 'low' | 'high' | 'original';
+
+/** An image or a document in a message: its bytes, or where they are (`media.ts` reads and writes them). */
+export interface MediaRef {
+  kind: 'image' | 'document';
+  /** `image/png`, `application/pdf`, … (`''` when the message does not say). */
+  mediaType: string;
+  /** Its bytes: base64 text, or the bytes. */
+  data?: string | Uint8Array;
+  /** Where the provider fetches it, when its bytes are not in the message. */
+  url?: string;
+  /** A provider's file id, when its bytes are not in the message. */
+  fileId?: string;
+  detail?: ImageDetail;
+}
+
+/** What the rules measured of a media part. */
+export interface Measured {
+  width: number;
+  height: number;
+  pages: number;
+}
+
 /** One part of a message. */
 export interface NeutralPart {
   kind: number;
@@ -55,12 +79,24 @@ export interface NeutralPart {
   id?: string;
   /** What the store keeps when the part is stored: its whole text, as the host gave it. */
   raw?: string;
-  /** Tokens, where the part is not text to count (an image). */
+  /**
+   * Tokens counted by a stated rule, added to the count of `text`: fields no counter can
+   * read (`encrypted_content`, a signature), and an image's or a document's, which the
+   * rules measure from `media` as the message is appended.
+   */
   tokens?: number;
+  /** An image or a document (`Kind.Image`, `Kind.Document`): its bytes, or where they are. */
+  media?: MediaRef;
+  /** What the rules measured of `media`. */
+  measured?: Measured;
   /** The part's path inside its message, for errors: `content[2]`. */
   path: string;
   /** The path of its call id, for errors: `content[2].tool_use_id`. */
   idPath?: string;
+  /** The entry of the message's content it is read from (its block, or its part); parts of one entry share it. */
+  block?: number;
+  /** For a part read from inside an entry (an image in a tool result): its index in that entry's own list. */
+  inner?: number;
 }
 
 /** One message, as the rules see it, with the host's own message kept to write it back. */
@@ -149,8 +185,10 @@ export interface Adapter {
   tool?(spec: ToolSpec): unknown;
   /** A tool call as this provider's response holds it; a TypeError naming `field` for anything else. */
   toolCall?(call: unknown, field: string): ToolCall;
-  /** The message that answers call `call` with `text`, to append as the host appends its tools' results. */
-  toolResult?(call: ToolCall, text: string): unknown;
+  /** The message that answers call `call` with `text` (and the image or document `media`, where the shape can carry one), to append as the host appends its tools' results. */
+  toolResult?(call: ToolCall, text: string, media?: MediaRef): unknown;
+  /** `source` with the bytes of its media parts `parts` let go (stored, and shown by a line from now on): a message of the same shape. */
+  strip?(source: unknown, neutral: NeutralMessage, parts: readonly number[]): unknown;
 }
 
 /** A call's arguments as JSON text, parsed; `undefined` when they are not JSON. */

@@ -36,6 +36,13 @@ crate::codes! {
         Image = 5,
         /// A document (a PDF), billed by its pages; stored and replaced like an image.
         Document = 6,
+        /// A call the provider runs itself (Anthropic's `server_tool_use`, an MCP call, a
+        /// Responses `mcp_call`): answered by a result in the same assistant turn, never by
+        /// the host, so it is never given a marked result.
+        ServerCall = 7,
+        /// The provider's own compaction of what came before it (an Anthropic `compaction`
+        /// block, a Responses `compaction` item): kept byte for byte, never edited.
+        Compaction = 8,
     }
 }
 
@@ -43,6 +50,11 @@ impl Kind {
     /// Parts whose text may be stored, then cut or replaced by a placeholder.
     pub fn editable(self) -> bool {
         matches!(self, Kind::Text | Kind::Result)
+    }
+
+    /// A call of either kind: its arguments, with the id a result names.
+    pub fn call(self) -> bool {
+        matches!(self, Kind::Call | Kind::ServerCall)
     }
 
     /// Images and documents: billed by the provider's media rules, stored whole and replaced
@@ -177,6 +189,9 @@ pub enum Rejection {
     Misplaced,
     /// A message with no parts.
     Empty,
+    /// A host's result for a call the provider runs itself (a `server_tool_use`): the
+    /// provider's result is in the assistant message.
+    ServerCall,
 }
 
 impl Rejection {
@@ -190,6 +205,9 @@ impl Rejection {
             }
             Rejection::Misplaced => "is not allowed in a message of this role",
             Rejection::Empty => "must hold at least one part",
+            Rejection::ServerCall => {
+                "answers a call the provider runs itself (a server tool's): its result comes from the provider, in the assistant message, and a request with a tool result for it is refused"
+            }
         }
     }
 
@@ -200,6 +218,7 @@ impl Rejection {
             Rejection::NotTheLastCalls => 2,
             Rejection::Misplaced => 3,
             Rejection::Empty => 4,
+            Rejection::ServerCall => 5,
         }
     }
 
@@ -210,6 +229,7 @@ impl Rejection {
             2 => Rejection::NotTheLastCalls,
             3 => Rejection::Misplaced,
             4 => Rejection::Empty,
+            5 => Rejection::ServerCall,
             _ => return None,
         })
     }
@@ -339,8 +359,48 @@ impl History {
                         answer: None,
                     });
                 }
-                Kind::Result if matches!(m.role, Role::Assistant | Role::System) => {
+                Kind::ServerCall if m.role != Role::Assistant => {
                     return Err((Some(k), Rejection::Misplaced));
+                }
+                Kind::ServerCall => {
+                    part.call = Some(self.calls.len() as u32);
+                    self.calls.push(Call {
+                        message: index,
+                        part: k,
+                        answer: None,
+                    });
+                }
+                Kind::Result if m.role == Role::System => {
+                    return Err((Some(k), Rejection::Misplaced));
+                }
+                // The provider's own result, in its assistant turn: it answers a server call
+                // of this message, or of the assistant turn this message continues.
+                Kind::Result if m.role == Role::Assistant => {
+                    let n = match part.call {
+                        Some(n) if (n as usize) < self.calls.len() => n as usize,
+                        _ => return Err((Some(k), Rejection::UnknownCall)),
+                    };
+                    let call = self.calls[n];
+                    // A call let go reads as answered: checked first, its message is gone.
+                    if call.answer.is_some() {
+                        return Err((Some(k), Rejection::AnsweredTwice));
+                    }
+                    let turn = call.message == index
+                        || self.messages.last().is_some_and(|last| {
+                            last.role == Role::Assistant
+                                && call.message < index
+                                && self.messages[call.message].group == last.group
+                        });
+                    let server = if call.message == index {
+                        parts[call.part].kind == Kind::ServerCall
+                    } else {
+                        self.messages[call.message].parts[call.part].kind == Kind::ServerCall
+                    };
+                    if !server || !turn {
+                        return Err((Some(k), Rejection::Misplaced));
+                    }
+                    self.calls[n].answer = Some((index, k));
+                    answered.push(n);
                 }
                 Kind::Result => {
                     let n = match part.call {
@@ -350,6 +410,9 @@ impl History {
                     let call = self.calls[n];
                     if call.answer.is_some() {
                         return Err((Some(k), Rejection::AnsweredTwice));
+                    }
+                    if self.messages[call.message].parts[call.part].kind == Kind::ServerCall {
+                        return Err((Some(k), Rejection::ServerCall));
                     }
                     if open != Some(self.messages[call.message].group) {
                         return Err((Some(k), Rejection::NotTheLastCalls));
@@ -410,7 +473,11 @@ impl History {
     pub fn unanswered(&self, from_message: usize) -> impl Iterator<Item = (u32, &Call)> + '_ {
         self.calls
             .kept()
-            .filter(move |(_, c)| c.answer.is_none() && c.message >= from_message)
+            .filter(move |(_, c)| {
+                c.answer.is_none()
+                    && c.message >= from_message
+                    && self.messages[c.message].parts[c.part].kind == Kind::Call
+            })
             .map(|(i, c)| (i as u32, c))
     }
 

@@ -474,8 +474,13 @@ fn messages_text(p: &mut Pieces<'_>, m: &Manager, from: usize, to: usize, mut ho
             host += 2;
             match (part.kind, part.shown) {
                 (_, Shown::Dropped) | (Kind::Thinking, _) => {}
-                (Kind::Call, _) => {
+                (Kind::Call | Kind::ServerCall, _) => {
                     p.lit("call ").host(label).lit(" ").host(text).lit("\n");
+                }
+                (Kind::Compaction, _) => {
+                    p.lit("[the provider's compaction of the conversation before it]\n")
+                        .host(text)
+                        .lit("\n");
                 }
                 (Kind::Result, _) => {
                     p.lit("result of ")

@@ -451,7 +451,13 @@ mod tests {
         assert_eq!(Rule::of("", "gemini-3-pro"), Some(Rule::Gemini));
         assert_eq!(Rule::of("", "some-local-model"), Some(Rule::Larger));
         assert_eq!(Rule::of("mistral", ""), None);
-        for r in [ANTHROPIC, OPENAI, Rule::Gemini, Rule::Larger, Rule::of("", "o4-mini").unwrap()] {
+        for r in [
+            ANTHROPIC,
+            OPENAI,
+            Rule::Gemini,
+            Rule::Larger,
+            Rule::of("", "o4-mini").unwrap(),
+        ] {
             assert_eq!(Rule::decode(&r.encode()), Some(r));
         }
         assert_eq!(Rule::decode(&[0.0, 0.5, 10.0, 0.0]), None);

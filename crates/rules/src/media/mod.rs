@@ -56,6 +56,8 @@ pub struct Measured {
     pub pages: u64,
     /// The bytes ended before the size: measure again with all of them.
     pub need_more: bool,
+    /// The image format its bytes begin with.
+    pub format: Option<Format>,
 }
 
 /// Measures one media part. `bytes`: its bytes, or the first of them (`complete` false).
@@ -72,10 +74,12 @@ pub fn measure(
         height: 0,
         pages: 0,
         need_more: false,
+        format: None,
     };
     match source {
         Source::Image => match size::size(bytes, complete) {
             Size::Known { width, height } => {
+                m.format = Format::sniff(bytes);
                 m.width = width;
                 m.height = height;
                 m.tokens = rule.image(width, height, detail);
@@ -185,14 +189,29 @@ mod tests {
         ]
         .concat();
         let m = measure(bill::OPENAI, Source::Image, Detail::High, &png, false);
-        assert_eq!((m.width, m.height, m.tokens), (1280, 800, 85.0 + 170.0 * 6.0));
+        assert_eq!(
+            (m.width, m.height, m.tokens),
+            (1280, 800, 85.0 + 170.0 * 6.0)
+        );
         let away = measure(bill::OPENAI, Source::ImageAway, Detail::Low, &[], true);
         assert_eq!(away.tokens, 85.0);
-        let more = measure(bill::OPENAI, Source::Image, Detail::High, &[0xFF, 0xD8], false);
+        let more = measure(
+            bill::OPENAI,
+            Source::Image,
+            Detail::High,
+            &[0xFF, 0xD8],
+            false,
+        );
         assert!(more.need_more);
         let unread = measure(bill::ANTHROPIC, Source::Image, Detail::High, b"GIF8", true);
         assert_eq!(unread.tokens, bill::ANTHROPIC.image_at_most(Detail::High));
-        let pdf = measure(bill::ANTHROPIC, Source::Pdf, Detail::Auto, b"%PDF-1.4\n<</Type /Pages /Count 2>>", true);
+        let pdf = measure(
+            bill::ANTHROPIC,
+            Source::Pdf,
+            Detail::Auto,
+            b"%PDF-1.4\n<</Type /Pages /Count 2>>",
+            true,
+        );
         assert_eq!((pdf.pages, pdf.tokens), (2, 3_000.0));
     }
 }

@@ -1,11 +1,16 @@
 // Anthropic Messages (`@anthropic-ai/sdk`: `MessageParam`, `ContentBlockParam`, `Usage`).
-// Results go in the user message right after their calls, before any text; roles
-// alternate; `thinking` and `redacted_thinking` pass back byte for byte; the system
-// prompt is the request's `system`, where a cache breakpoint goes on a text block.
-import type { Bag } from '../core/read.js';
+// Results go in the user message right after their calls, before any text; a server
+// tool's result stays in its assistant message, beside its `server_tool_use`, and is never
+// answered by the host; roles alternate; `thinking`, `redacted_thinking` and `compaction`
+// pass back byte for byte; the system prompt is the request's `system`, where a cache
+// breakpoint goes on a text block.
+import type { Bag } from '../../core/read.js';
+import { base64Of } from '../media.js';
 import {
-  type Adapter, type NeutralMessage, type NeutralPart, type Plan, Kind, OPAQUE_TOKENS, Role, bag, count, json,
-  onlyFields, optionalCount, shapeError, text, slot, intern } from './neutral.js';
+  type Adapter, type NeutralMessage, type NeutralPart, type Plan, Kind, Role, bag, count, onlyFields, optionalCount, shapeError, text,
+} from '../neutral.js';
+import { readBlock } from './read.js';
+import { blocks, shownContent, stripped } from './write.js';
 
 /** The rules' role of each message `role`. */
 const ROLES: Record<string, number> = { user: Role.User, assistant: Role.Assistant, system: Role.System };
@@ -13,47 +18,6 @@ const roleOf = (role: unknown): number | undefined => (typeof role === 'string' 
 const CACHE = { type: 'ephemeral' } as const;
 /** A `MessageParam`'s fields: the API refuses any other. */
 const FIELDS = new Set(['role', 'content']);
-
-function resultText(field: string, content: unknown): string {
-  if (content === undefined) return '';
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) throw shapeError(field, 'a string or an array of blocks', content);
-  return content.map((b, i) => {
-    const block = bag(`${field}[${i}]`, b);
-    return block.type === 'text' ? text(`${field}[${i}].text`, block.text) : `[${String(block.type)}]`;
-  }).join('\n');
-}
-
-function readBlock(b: unknown, field: string, path: string): NeutralPart {
-  const block = bag(field, b);
-  switch (block.type) {
-    case 'text':
-      return { kind: Kind.Text, text: text(`${field}.text`, block.text), label: '', path };
-    case 'thinking':
-      return { kind: Kind.Thinking, text: text(`${field}.thinking`, block.thinking), label: '', path };
-    case 'redacted_thinking':
-      return { kind: Kind.Thinking, text: '', label: '', path, tokens: Math.ceil(text(`${field}.data`, block.data).length / 4) };
-    case 'tool_use':
-    case 'server_tool_use':
-      return { kind: Kind.Call, text: json(block.input), label: text(`${field}.name`, block.name), id: text(`${field}.id`, block.id), path };
-    case 'tool_result': {
-      const output = resultText(`${field}.content`, block.content);
-      return {
-        kind: Kind.Result, text: output, raw: typeof block.content === 'string' || block.content === undefined ? output : json(block.content),
-        label: '', id: text(`${field}.tool_use_id`, block.tool_use_id), path, idPath: intern(`${path}.tool_use_id`),
-      };
-    }
-    default:
-      if (typeof block.type !== 'string') throw shapeError(`${field}.type`, 'a string', block.type);
-      // Images, documents, a server tool's result: passed through as they are.
-      return { kind: Kind.Opaque, text: '', label: block.type, path, tokens: block.type === 'image' || block.type === 'document' ? OPAQUE_TOKENS : Math.ceil(json(block).length / 4) };
-  }
-}
-
-/** Blocks of a message's content, string content as one text block. */
-function blocks(m: Bag): Bag[] {
-  return typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : (m.content as Bag[]);
-}
 
 /** `message` with `blocks` as its content, the last non-thinking block marked for the cache. */
 function withContent(m: Bag, content: Bag[], breakpoint: boolean): Bag {
@@ -66,8 +30,12 @@ function withContent(m: Bag, content: Bag[], breakpoint: boolean): Bag {
 
 const isResult = (b: Bag) => b.type === 'tool_result';
 
-/** A block shown as `text`: a result's content, or a block's text. */
-const shownBlock = (block: Bag, text: string): Bag => (isResult(block) ? { ...block, content: text } : { ...block, text });
+/** The blocks of the figures that `usage` reports: the last iteration's, where the request ran several (a compaction and the message). */
+function lastIteration(u: Bag, field: string): [Bag, string] {
+  if (!Array.isArray(u.iterations) || u.iterations.length === 0) return [u, field];
+  const i = u.iterations.length - 1;
+  return [bag(`${field}.iterations[${i}]`, u.iterations[i]), `${field}.iterations[${i}]`];
+}
 
 export const anthropic: Adapter = {
   format: 'anthropic',
@@ -80,9 +48,9 @@ export const anthropic: Adapter = {
     onlyFields(m, FIELDS, field, 'an Anthropic message (MessageParam)');
     let parts: NeutralPart[];
     if (typeof m.content === 'string') {
-      parts = [{ kind: Kind.Text, text: m.content, label: '', path: 'content' }];
+      parts = [{ kind: Kind.Text, text: m.content, label: '', path: 'content', block: 0 }];
     } else if (Array.isArray(m.content)) {
-      parts = m.content.map((b, i) => readBlock(b, `${field}.content[${i}]`, slot('content', i)));
+      parts = m.content.flatMap((b, i) => readBlock(b, `${field}.content[${i}]`, i));
     } else {
       throw shapeError(`${field}.content`, 'a string or an array of blocks', m.content);
     }
@@ -115,12 +83,7 @@ export const anthropic: Adapter = {
       const changed = pm.shown.some((s) => s !== undefined);
       let message: Bag = source;
       if (changed || pm.breakpoint || (pending.length && source.role === 'user')) {
-        let content: Bag[] = [];
-        blocks(source).forEach((block, k) => {
-          const s = pm.shown[k];
-          if (s === null) return;
-          content.push(s === undefined ? block : shownBlock(block, s));
-        });
+        let content = changed ? shownContent(source, pm.neutral.parts, pm.shown, true) : blocks(source);
         if (pending.length && source.role === 'user') {
           content = [...pending, ...content];
           pending = [];
@@ -148,9 +111,20 @@ export const anthropic: Adapter = {
     return system === undefined ? { messages: out } : { system, messages: out };
   },
 
-  rewrite(source, _neutral, shown) {
+  rewrite(source, neutral, shown) {
     const m = source as Bag;
-    return { ...m, content: blocks(m).map((block, k) => (typeof shown[k] === 'string' ? shownBlock(block, shown[k] as string) : block)) };
+    return { ...m, content: shownContent(m, neutral.parts, shown, false) };
+  },
+
+  strip(source, neutral, parts) {
+    const m = source as Bag;
+    const content = [...blocks(m)];
+    for (const k of parts) {
+      const part = neutral.parts[k];
+      const b = part.block ?? k;
+      content[b] = stripped(content[b], part);
+    }
+    return { ...m, content };
   },
 
   reminder(text) {
@@ -166,13 +140,20 @@ export const anthropic: Adapter = {
     return { id: text(`${field}.id`, b.id), name: text(`${field}.name`, b.name), input: b.input };
   },
 
-  toolResult: (call, output) => ({ role: 'user', content: [{ type: 'tool_result', tool_use_id: call.id, content: output }] }),
+  toolResult(call, output, media) {
+    if (!media) return { role: 'user', content: [{ type: 'tool_result', tool_use_id: call.id, content: output }] };
+    const source = media.data !== undefined
+      ? { type: 'base64', media_type: media.mediaType, data: base64Of(media) }
+      : media.url !== undefined ? { type: 'url', url: media.url } : { type: 'file', file_id: media.fileId };
+    const block = { type: media.kind, source };
+    return { role: 'user', content: [{ type: 'tool_result', tool_use_id: call.id, content: [{ type: 'text', text: output }, block] }] };
+  },
 
   usage(usage, field) {
-    const u = bag(field, usage);
-    const input = count(`${field}.input_tokens`, u.input_tokens);
-    const read = optionalCount(`${field}.cache_read_input_tokens`, u.cache_read_input_tokens);
-    const write = optionalCount(`${field}.cache_creation_input_tokens`, u.cache_creation_input_tokens);
+    const [u, at] = lastIteration(bag(field, usage), field);
+    const input = count(`${at}.input_tokens`, u.input_tokens);
+    const read = optionalCount(`${at}.cache_read_input_tokens`, u.cache_read_input_tokens);
+    const write = optionalCount(`${at}.cache_creation_input_tokens`, u.cache_creation_input_tokens);
     // input_tokens is what came after the last breakpoint: the request is all three.
     return { input: input + (read ?? 0) + (write ?? 0), read, write };
   },
