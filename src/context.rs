@@ -183,6 +183,11 @@ impl ManagerCore {
         }
     }
 
+    /// Whether an image or a document of `tokens` may be given back whole by a recall.
+    pub fn recall_media_fits(&self, tokens: f64) -> bool {
+        self.m.recall_media_fits(tokens)
+    }
+
     /// An answer of a page of at most `units` came to `tokens`: 0 when it fits a part's
     /// share of the budget, else the units to try instead.
     pub fn recall_fit(&self, units: usize, tokens: f64) -> usize {
@@ -348,7 +353,7 @@ pub(crate) fn ask(offset: f64, length: f64, query: &str) -> recall::Ask {
     recall::Ask {
         offset: whole(offset).unwrap_or(0),
         length: whole(length).filter(|&l| l > 0),
-        query: (!query.is_empty()).then(|| query.to_string()),
+        query: (!query.is_empty()).then(|| recall::capped_query(query)),
     }
 }
 
@@ -361,20 +366,31 @@ pub fn recall_answer(text: &str, offset: f64, length: f64, query: &str, max: usi
     })
 }
 
-/// A recall that gives no text, over `[id, detail]`: `why` 0 unknown id, 1 the same page
-/// again, 2 the store cannot read, 3 no such text, 4 the store failed, 5 a bad input.
+/// A recall that gives no text, over `[id, detail]` of `id_units` and `detail_units`
+/// (each echoed only so far): `why` 0 unknown id, 1 the same page again, 2 the store
+/// cannot read, 3 no such text, 4 the store failed, 5 a bad input, 6 too large to give back.
 #[wasm_bindgen(js_name = recallRefusal)]
-pub fn recall_refusal(why: u8) -> String {
+pub fn recall_refusal(why: u8, id_units: usize, detail_units: usize) -> String {
     let why = match why {
         0 => recall::Refusal::Unknown,
         1 => recall::Refusal::Repeat,
         2 => recall::Refusal::Unreadable,
         3 => recall::Refusal::Missing,
         4 => recall::Refusal::Failed,
+        6 => recall::Refusal::TooLarge,
         _ => recall::Refusal::BadInput,
     };
     frame(|f| {
-        f.text(|p| recall::refusal(p, why));
+        f.text(|p| recall::refusal(p, why, id_units, detail_units));
+    })
+}
+
+/// The heading of a recalled image (`image` true) or document, over `[id, media type]`;
+/// `carried`: the provider's tool result can hold it.
+#[wasm_bindgen(js_name = recallMediaHeading)]
+pub fn recall_media_heading(image: bool, width: f64, height: f64, pages: f64, carried: bool) -> String {
+    frame(|f| {
+        f.text(|p| recall::media_heading(p, image, width, height, pages, carried));
     })
 }
 

@@ -18,6 +18,8 @@ import { History, RELEASED, type Kept } from './history.js';
 import { collapse, entries, LEDGER_KEPT, type EngineChanges, type EngineState } from './state.js';
 import { StoredTexts } from './texts.js';
 import { Undo } from './undo.js';
+import { measureMedia } from './media.js';
+import type { NeutralPart } from '../providers/neutral.js';
 import type { KeptMessage, LedgerRecord } from './types.js';
 
 export type { Built, EngineOptions } from './build.js';
@@ -257,6 +259,11 @@ export class Engine {
 
   get callbackTimeoutMs(): number | undefined {
     return this.#o.callbackTimeoutMs;
+  }
+
+  /** Measures one image or document part as an append would (`media.ts`): its tokens and size. */
+  measure(part: NeutralPart): void {
+    measureMedia([{ part, field: 'recall' }], this.#o.media);
   }
 
   /** Tokens of `text` by the host's counter, as a part of a message. */

@@ -250,13 +250,23 @@ export class History {
       byMessage.set(i, parts);
     }
     this.shownNow = [];
-    for (const [i, ks] of byMessage) {
+    for (const [i, all] of byMessage) {
       const m = this.messages[i];
       const display = m.display as string[];
-      for (const k of ks) display[k] = detached(display[k]);
-      const shown = m.parts.map((_, k) => (ks.includes(k) ? display[k] : undefined));
-      m.source = this.#adapter.rewrite(m.source, m, shown);
-      for (const k of ks) m.parts[k] = { ...m.parts[k], text: display[k], raw: undefined, baked: true };
+      for (const k of all) display[k] = detached(display[k]);
+      // An image or a document keeps its place and kind in its message, its bytes let go:
+      // it is shown by its line from `display`, and read back as what it was.
+      const media = all.filter((k) => m.parts[k].media !== undefined);
+      const ks = all.filter((k) => m.parts[k].media === undefined);
+      if (media.length && this.#adapter.strip) {
+        m.source = this.#adapter.strip(m.source, m, media);
+        for (const k of media) m.parts[k] = { ...m.parts[k], media: { ...m.parts[k].media!, data: '' } };
+      }
+      if (ks.length) {
+        const shown = m.parts.map((_, k) => (ks.includes(k) ? display[k] : undefined));
+        m.source = this.#adapter.rewrite(m.source, m, shown);
+        for (const k of ks) m.parts[k] = { ...m.parts[k], text: display[k], raw: undefined, baked: true };
+      }
       this.dirty.add(i);
       // The parts now say it themselves.
       if (display.every((text, k) => text === undefined || m.parts[k].baked)) m.display = undefined;

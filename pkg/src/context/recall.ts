@@ -8,7 +8,8 @@
 import type { Engine } from './engine.js';
 import { argumentError, errorText } from '../errors/index.js';
 import { frameText } from '../core/frame.js';
-import type { Adapter, ToolCall } from '../providers/neutral.js';
+import type { Adapter, MediaRef, ToolCall } from '../providers/neutral.js';
+import { mediaPart, storedRef } from '../providers/media.js';
 import { recallSpec } from './recall-spec.js';
 import { callMethod, isObject, object, optionalNumber, optionalString, type Bag } from '../core/read.js';
 import { within } from '../core/timeout.js';
@@ -24,6 +25,7 @@ const enum Refusal {
   Missing = 3,
   Failed = 4,
   BadInput = 5,
+  TooLarge = 6,
 }
 
 /** The recall tool in `adapter`'s provider shape. */
@@ -31,7 +33,14 @@ export function recallTool(adapter: Adapter): unknown {
   return adapter.tool!(recallSpec());
 }
 
-const refusal = (why: Refusal, id: string, detail = '') => frameText(rules.recallRefusal(why), [id, detail]);
+// The model's own input is echoed only so far (`recall::MAX_ECHO`): the rules cut it.
+const refusal = (why: Refusal, id: string, detail = '') => frameText(rules.recallRefusal(why, id.length, detail.length), [id, detail]);
+
+/** A recall's answer: its text, and the image or document it gives back whole, where the stored text is one. */
+export interface Recalled {
+  text: string;
+  media?: MediaRef;
+}
 
 /** What the host asked for, checked: a RangeError or TypeError naming the field. */
 export function readOptions(value: unknown, field: string): RecallOptions {
@@ -70,23 +79,31 @@ function askOf(input: unknown): { id: string; ask: RecallOptions } | string {
  * again while its answer is in the request gets a note instead.
  */
 export async function recallText(engine: Engine, id: string, ask: RecallOptions, callId?: string): Promise<string> {
+  return (await recalled(engine, id, ask, callId)).text;
+}
+
+/** What a recall of `id` gives back: a page of a text, or an image or a document whole (with its heading). */
+async function recalled(engine: Engine, id: string, ask: RecallOptions, callId?: string, carried = true): Promise<Recalled> {
   const core = engine.core;
   const offset = ask.offset ?? NaN;
   const length = ask.length ?? NaN;
   const query = ask.query ?? '';
   const [code, n] = core.recall_check(id, offset, length, query);
-  if (code === 0) return refusal(Refusal.Unknown, id);
-  if (code === 1) return refusal(Refusal.Repeat, id);
+  if (code === 0) return { text: refusal(Refusal.Unknown, id) };
+  if (code === 1) return { text: refusal(Refusal.Repeat, id) };
   const store = engine.store;
-  if (typeof store.getRawToolOutput !== 'function') return refusal(Refusal.Unreadable, id);
+  if (typeof store.getRawToolOutput !== 'function') return { text: refusal(Refusal.Unreadable, id) };
   let row: unknown;
   try {
     row = await within(engine.callbackTimeoutMs, Promise.resolve(callMethod(store, 'getRawToolOutput', 'store.getRawToolOutput', [id])), 'store.getRawToolOutput');
   } catch (error) {
-    return refusal(Refusal.Failed, id, errorText(error));
+    return { text: refusal(Refusal.Failed, id, errorText(error)) };
   }
   const found = row as Bag | undefined;
-  if (!isObject(found) || typeof found.rawContent !== 'string') return refusal(Refusal.Missing, id);
+  if (!isObject(found) || typeof found.rawContent !== 'string') return { text: refusal(Refusal.Missing, id) };
+  // An image or a document comes back as itself, not as its base64 text.
+  const at = rules.storedMedia(found.rawContent.slice(0, 256));
+  if (at.length) return recalledMedia(engine, id, storedRef(found.rawContent, Array.from(at)), callId, ask, carried);
   const label = typeof found.toolName === 'string' ? found.toolName : 'text';
   let text = '';
   // Dense text (digests, CJK) holds more tokens per character than a page assumes: counted
@@ -97,7 +114,22 @@ export async function recallText(engine: Engine, id: string, ask: RecallOptions,
   }
   const call = callId === undefined ? undefined : engine.callOf(callId);
   if (call !== undefined) core.recalled(call, id, offset, length, query);
-  return text;
+  return { text };
+}
+
+/** A stored image or document, given back whole with its heading when it fits an answer's share of the budget. */
+function recalledMedia(engine: Engine, id: string, ref: MediaRef, callId: string | undefined, ask: RecallOptions, carried = true): Recalled {
+  const part = mediaPart(ref, 'recall');
+  engine.measure(part);
+  const m = part.measured!;
+  const core = engine.core;
+  if (!core.recall_media_fits(part.tokens ?? 0)) {
+    return { text: refusal(Refusal.TooLarge, id, `${ref.kind === 'image' ? 'an image' : 'a document'} of ${Math.ceil(part.tokens ?? 0)} tokens`) };
+  }
+  const text = frameText(rules.recallMediaHeading(ref.kind === 'image', m.width, m.height, m.pages, carried), [id, ref.mediaType]);
+  const call = callId === undefined ? undefined : engine.callOf(callId);
+  if (call !== undefined) core.recalled(call, id, ask.offset ?? NaN, ask.length ?? NaN, ask.query ?? '');
+  return { text, media: ref };
 }
 
 /**
@@ -109,6 +141,6 @@ export async function recallAnswer(engine: Engine, adapter: Adapter, call: unkno
   const name = recallSpec().name;
   if (c.name !== name) throw argumentError(TypeError, 'call', `calls ${JSON.stringify(c.name)}, not the ${name} tool: answer it with your own tool`);
   const ask = askOf(c.input);
-  const text = typeof ask === 'string' ? refusal(Refusal.BadInput, '', ask) : await recallText(engine, ask.id, ask.ask, c.id);
-  return adapter.toolResult!(c, text);
+  const answer = typeof ask === 'string' ? { text: refusal(Refusal.BadInput, '', ask) } : await recalled(engine, ask.id, ask.ask, c.id, adapter.carriesMedia !== false);
+  return adapter.toolResult!(c, answer.text, answer.media);
 }

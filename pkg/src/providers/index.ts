@@ -4,8 +4,8 @@ import type { ContextFormat } from '../context/types.js';
 import { aiSdk } from './ai-sdk.js';
 import { anthropic } from './anthropic/index.js';
 import type { Adapter } from './neutral.js';
-import { openaiChat } from './openai-chat.js';
-import { openaiResponses } from './openai-responses.js';
+import { openaiChat } from './openai-chat/index.js';
+import { openaiResponses } from './openai-responses/index.js';
 import { vscodeAdapter } from './vscode.js';
 
 /**

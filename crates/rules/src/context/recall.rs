@@ -28,6 +28,28 @@ const HEADING_TOKENS: f64 = 80.0;
 const UNITS_PER_TOKEN: f64 = 3.0;
 /// A matching line is shown up to this many units.
 const MAX_LINE: usize = 300;
+/// What an answer echoes of the model's own input (an unknown id, a query, an error) is cut
+/// to this many units: a recall of a 1 MB query is not answered with the query.
+pub const MAX_ECHO: usize = 300;
+/// A query is read up to this many units: no line of a stored text holds a longer one.
+pub const MAX_QUERY: usize = 1_000;
+
+/// A query as the search reads it: its first [`MAX_QUERY`] characters.
+pub fn capped_query(query: &str) -> String {
+    query.chars().take(MAX_QUERY).collect()
+}
+
+/// Host text `host` of `units` units, cut to [`MAX_ECHO`] with a mark when it is longer.
+fn echo(p: &mut Pieces<'_>, host: usize, units: usize) {
+    if units <= MAX_ECHO {
+        p.host(host);
+    } else {
+        p.host_range(host, 0, Some(MAX_ECHO)).lit(&format!(
+            "… ({} characters)",
+            show_number(units as f64)
+        ));
+    }
+}
 
 /// What a recall asks for: a page (`offset`, `length`), or the lines holding `query`.
 #[derive(Debug, Clone, PartialEq)]
@@ -69,6 +91,12 @@ pub struct Answered {
 }
 
 impl Manager {
+    /// Whether an image or a document of `tokens` may be given back whole: an answer stays
+    /// within a part's share of the budget.
+    pub fn recall_media_fits(&self, tokens: f64) -> bool {
+        tokens + HEADING_TOKENS <= self.config.part_cap()
+    }
+
     /// Units a page holds at most: an answer stays within a part's share of the budget.
     pub fn recall_units(&self) -> usize {
         ((self.config.part_cap() - HEADING_TOKENS).max(100.0) * UNITS_PER_TOKEN) as usize
@@ -247,7 +275,7 @@ fn search(p: &mut Pieces<'_>, text: &Units, query: &str, offset: usize, max: usi
             show_number(shown as f64),
             show_number(lines.len() as f64)
         ))
-        .lit(&format!("{query:?}"));
+        .lit(&format!("{:?}", one_echo(query)));
     if shown < lines.len() {
         let next = lines[shown].1;
         p.lit(&format!(
@@ -267,6 +295,16 @@ fn search(p: &mut Pieces<'_>, text: &Units, query: &str, offset: usize, max: usi
     }
 }
 
+/// A text of the rules' own, cut as [`echo`] cuts a host's.
+fn one_echo(text: &str) -> String {
+    if text.chars().count() <= MAX_ECHO {
+        return text.to_string();
+    }
+    let mut cut: String = text.chars().take(MAX_ECHO).collect();
+    cut.push('…');
+    cut
+}
+
 /// Why a recall got no text, as the agent reads it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Refusal {
@@ -282,33 +320,82 @@ pub enum Refusal {
     Failed,
     /// The call's input is not what the tool takes (host texts: -, what is wrong).
     BadInput,
+    /// An image or a document larger than an answer's share (host texts: the id, what it is).
+    TooLarge,
 }
 
-/// A recall that gives no text, over `[id, detail]`.
-pub fn refusal(p: &mut Pieces<'_>, why: Refusal) {
+/// A recall that gives no text, over `[id, detail]`, each echoed up to [`MAX_ECHO`] of its
+/// `id_units` and `detail_units`.
+pub fn refusal(p: &mut Pieces<'_>, why: Refusal, id_units: usize, detail_units: usize) {
     p.lit("[recall: ");
     match why {
-        Refusal::Unknown => p
-            .lit("\"")
-            .host(0)
-            .lit("\" is not the id of a text stored in this conversation. The ids are in the index of stored texts and in the placeholders and cut markers of stored outputs (\"stored as 17\").]"),
-        Refusal::Repeat => p
-            .lit("this page of stored text ")
-            .host(0)
-            .lit(" is already in the conversation, as the result of an earlier recall; it is not sent again. Ask for another offset, or a query.]"),
-        Refusal::Unreadable => p.lit("the store of this conversation cannot read texts back.]"),
-        Refusal::Missing => p.lit("the store holds no text ").host(0).lit(".]"),
-        Refusal::Failed => p
-            .lit("the store failed to read text ")
-            .host(0)
-            .lit(": ")
-            .host(1)
-            .lit("]"),
-        Refusal::BadInput => p
-            .lit("the input is not what the tool takes: ")
-            .host(1)
-            .lit(". Give {\"id\": \"17\"}, with offset and length for a page, or query for the lines holding a text.]"),
-    };
+        Refusal::Unknown => {
+            p.lit("\"");
+            echo(p, 0, id_units);
+            p.lit("\" is not the id of a text stored in this conversation. The ids are in the index of stored texts and in the placeholders and cut markers of stored outputs (\"stored as 17\").]");
+        }
+        Refusal::Repeat => {
+            p.lit("this page of stored text ");
+            echo(p, 0, id_units);
+            p.lit(" is already in the conversation, as the result of an earlier recall; it is not sent again. Ask for another offset, or a query.]");
+        }
+        Refusal::Unreadable => {
+            p.lit("the store of this conversation cannot read texts back.]");
+        }
+        Refusal::Missing => {
+            p.lit("the store holds no text ");
+            echo(p, 0, id_units);
+            p.lit(".]");
+        }
+        Refusal::Failed => {
+            p.lit("the store failed to read text ");
+            echo(p, 0, id_units);
+            p.lit(": ");
+            echo(p, 1, detail_units);
+            p.lit("]");
+        }
+        Refusal::BadInput => {
+            p.lit("the input is not what the tool takes: ");
+            echo(p, 1, detail_units);
+            p.lit(". Give {\"id\": \"17\"}, with offset and length for a page, or query for the lines holding a text.]");
+        }
+        Refusal::TooLarge => {
+            p.lit("stored ");
+            echo(p, 0, id_units);
+            p.lit(" is ");
+            echo(p, 1, detail_units);
+            p.lit(", more than one answer may take within the context budget: it stays stored, and is not given back.]");
+        }
+    }
+}
+
+/// The heading of a recalled image or document, given back whole, over `[id, media
+/// type]`: its size as measured (`width` × `height`, or `pages`; 0 when not read).
+/// `carried`: the provider's tool result can hold it (a Chat Completions tool message holds
+/// text only, so there it is named and not given).
+pub fn media_heading(
+    p: &mut Pieces<'_>,
+    image: bool,
+    width: f64,
+    height: f64,
+    pages: f64,
+    carried: bool,
+) {
+    p.lit(if image { "[Stored image " } else { "[Stored document " })
+        .host(0)
+        .lit(" (")
+        .host(1);
+    if image && width > 0.0 && height > 0.0 {
+        p.lit(&format!(", {}×{}", show_number(width), show_number(height)));
+    }
+    if !image && pages > 0.0 {
+        p.lit(&format!(", {} page{}", show_number(pages), if pages == 1.0 { "" } else { "s" }));
+    }
+    if carried {
+        p.lit("), given back whole]");
+    } else {
+        p.lit("): a tool result of this provider holds text only, so it stays stored; it cannot be shown here]");
+    }
 }
 
 #[cfg(test)]

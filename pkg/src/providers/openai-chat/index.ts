@@ -1,10 +1,13 @@
 // OpenAI Chat Completions (`openai`: `ChatCompletionMessageParam`, `CompletionUsage`).
 // Each call in an assistant message's `tool_calls` is answered by a `tool` message before
-// the next user or assistant message. The provider caches a repeated prefix by itself.
-import type { Bag } from '../core/read.js';
+// the next user or assistant message; a tool message holds text only. Images and files
+// in a user message are parts of their own. The provider caches a repeated prefix by
+// itself.
+import type { Bag } from '../../core/read.js';
+import { imageAt, mediaPart } from '../media.js';
 import {
-  type Adapter, type NeutralPart, type Plan, Kind, OPAQUE_TOKENS, Role, bag, count, onlyFields, optionalCount, parsedArguments, shapeError, shownContent, text,
-  slot } from './neutral.js';
+  type Adapter, type NeutralMessage, type NeutralPart, type Plan, Kind, OPAQUE_TOKENS, Role, bag, count, onlyFields, optionalCount, parsedArguments,
+  shapeError, shownContent, text, slot } from '../neutral.js';
 
 /** A message param's fields, and those of the response's message, which the API takes back as it is. */
 const FIELDS = new Set(['role', 'content', 'name', 'tool_calls', 'tool_call_id', 'refusal', 'audio', 'function_call', 'annotations']);
@@ -15,18 +18,41 @@ const ROLES: Record<string, number> = {
 };
 const roleOf = (role: unknown): number | undefined => (typeof role === 'string' && Object.hasOwn(ROLES, role) ? ROLES[role] : undefined);
 
-/** The text of a `content`: a string, or parts whose text parts are joined. */
+/** A `file` part's document: its data (a data URL or base64), or its file id. */
+function filePart(file: Bag, path: string): NeutralPart {
+  const data = typeof file.file_data === 'string' ? file.file_data : undefined;
+  const inline = data?.startsWith('data:') ? data.slice(data.indexOf(',') + 1) : data;
+  const mediaType = data?.startsWith('data:') ? data.slice(5, data.indexOf(';')) : 'application/pdf';
+  return mediaPart(inline !== undefined ? { kind: 'document', mediaType, data: inline } : { kind: 'document', mediaType, fileId: String(file.file_id ?? '') }, path);
+}
+
+/** The parts of a `content`: a string, or parts; images and files are parts of their own. */
 function contentParts(field: string, content: unknown, path: string): NeutralPart[] {
   if (content === null || content === undefined) return [];
-  if (typeof content === 'string') return [{ kind: Kind.Text, text: content, label: '', path }];
+  if (typeof content === 'string') return [{ kind: Kind.Text, text: content, label: '', path, block: 0 }];
   if (!Array.isArray(content)) throw shapeError(field, 'a string or an array of parts', content);
-  return content.map((p, i) => {
+  return content.map((p, i): NeutralPart => {
     const part = bag(`${field}[${i}]`, p);
-    if (part.type === 'text') return { kind: Kind.Text, text: text(`${field}[${i}].text`, part.text), label: '', path: slot(path, i) };
-    if (part.type === 'refusal') return { kind: Kind.Text, text: text(`${field}[${i}].refusal`, part.refusal), label: '', path: slot(path, i) };
+    const at = slot(path, i);
+    if (part.type === 'text') return { kind: Kind.Text, text: text(`${field}[${i}].text`, part.text), label: '', path: at, block: i };
+    if (part.type === 'refusal') return { kind: Kind.Text, text: text(`${field}[${i}].refusal`, part.refusal), label: '', path: at, block: i };
+    if (part.type === 'image_url') {
+      const image = bag(`${field}[${i}].image_url`, part.image_url);
+      const detail = image.detail === 'low' || image.detail === 'high' ? image.detail : 'auto';
+      return { ...mediaPart(imageAt(text(`${field}[${i}].image_url.url`, image.url), detail), at), block: i };
+    }
+    if (part.type === 'file') return { ...filePart(bag(`${field}[${i}].file`, part.file), at), block: i };
     if (typeof part.type !== 'string') throw shapeError(`${field}[${i}].type`, 'a string', part.type);
-    return { kind: Kind.Opaque, text: '', label: part.type, path: slot(path, i), tokens: OPAQUE_TOKENS };
+    // Audio: billed by its length, which no header here says; the stated figure.
+    return { kind: Kind.Opaque, text: '', label: part.type, path: at, tokens: OPAQUE_TOKENS, block: i };
   });
+}
+
+/** A part shown as `text`: a text part's text, or a text part in the place of an image or a file. */
+function shownPart(part: Bag, text: string): Bag {
+  if (part.type === 'refusal') return { ...part, refusal: text };
+  if (part.type === 'text') return { ...part, text };
+  return { type: 'text', text };
 }
 
 function joined(field: string, content: unknown): string {
@@ -36,11 +62,24 @@ function joined(field: string, content: unknown): string {
 }
 
 /** `source` with its parts shown as `shown` says; `drop`: a `null` part is left out (else kept). */
-function shownMessage(source: Bag, shown: ReadonlyArray<string | null | undefined>, drop: boolean): Bag {
+function shownMessage(source: Bag, neutral: NeutralMessage, shown: ReadonlyArray<string | null | undefined>, drop: boolean): Bag {
   const message = { ...source };
-  if (source.role === 'tool') message.content = shown[0] ?? source.content;
+  if (source.role === 'tool') {
+    message.content = shown[0] ?? source.content;
+    return message;
+  }
   // A string content is part 0; calls come after the content's parts.
-  else if (typeof source.content === 'string' || Array.isArray(source.content)) message.content = shownContent(source.content, shown, drop);
+  const calls = neutral.parts.findIndex((p) => p.kind === Kind.Call);
+  const inContent = calls < 0 ? shown : shown.slice(0, calls);
+  if (typeof source.content === 'string' || Array.isArray(source.content)) message.content = shownContent(source.content, inContent, drop, shownPart);
+  if (calls >= 0 && shown.slice(calls).some((s) => typeof s === 'string')) {
+    message.tool_calls = (source.tool_calls as Bag[]).map((c, i) => {
+      const s = shown[calls + i];
+      if (typeof s !== 'string') return c;
+      // A call's input shortened: its arguments (or a custom tool's input) as the rules show them.
+      return c.type === 'custom' ? { ...c, custom: { ...(c.custom as Bag), input: s } } : { ...c, function: { ...(c.function as Bag), arguments: s } };
+    });
+  }
   return message;
 }
 
@@ -74,7 +113,8 @@ export const openaiChat: Adapter = {
         const id = text(`${field}.tool_calls[${i}].id`, call.id);
         const fn = call.type === 'custom' ? bag(`${field}.tool_calls[${i}].custom`, call.custom) : bag(`${field}.tool_calls[${i}].function`, call.function);
         const args = call.type === 'custom' ? text(`${field}.tool_calls[${i}].custom.input`, fn.input) : text(`${field}.tool_calls[${i}].function.arguments`, fn.arguments);
-        parts.push({ kind: Kind.Call, text: args, label: text(`${field}.tool_calls[${i}].function.name`, fn.name), id, path: slot('tool_calls', i) });
+        const name = call.type === 'custom' ? text(`${field}.tool_calls[${i}].custom.name`, fn.name) : text(`${field}.tool_calls[${i}].function.name`, fn.name);
+        parts.push({ kind: Kind.Call, text: args, label: name, id, path: slot('tool_calls', i) });
       });
     }
     if (parts.length === 0) throw shapeError(`${field}.content`, m.role === 'assistant' ? 'a string or parts when there are no tool_calls' : 'a string or an array of parts', m.content);
@@ -88,16 +128,37 @@ export const openaiChat: Adapter = {
     plan.messages.forEach((pm, i) => {
       if (i === plan.summaryAt) folded(plan, out);
       const source = pm.source as Bag;
-      out.push(pm.shown.some((s) => s !== undefined) ? shownMessage(source, pm.shown, true) : source);
+      out.push(pm.shown.some((s) => s !== undefined) ? shownMessage(source, pm.neutral, pm.shown, true) : source);
       for (const c of pm.unanswered) out.push({ role: 'tool', tool_call_id: c.id, content: plan.unansweredText });
     });
     if (plan.summaryAt >= plan.messages.length) folded(plan, out);
     return { messages: out };
   },
 
-  rewrite(source, _neutral, shown) {
-    return shownMessage(source as Bag, shown, false);
+  rewrite(source, neutral, shown) {
+    return shownMessage(source as Bag, neutral, shown, false);
   },
+
+  strip(source, neutral, parts) {
+    const m = source as Bag;
+    const content = [...(m.content as Bag[])];
+    for (const k of parts) {
+      const b = neutral.parts[k].block ?? k;
+      const part = content[b];
+      if (part.type === 'image_url') {
+        const image = part.image_url as Bag;
+        const inline = typeof image.url === 'string' && image.url.startsWith('data:');
+        if (inline) content[b] = { ...part, image_url: { ...image, url: (image.url as string).slice(0, (image.url as string).indexOf(',') + 1) } };
+      } else if (part.type === 'file') {
+        const file = part.file as Bag;
+        if (typeof file.file_data === 'string') content[b] = { ...part, file: { ...file, file_data: '' } };
+      }
+    }
+    return { ...m, content };
+  },
+
+  // A tool message holds text only: a recalled image is named, not given.
+  carriesMedia: false,
 
   reminder(text) {
     return { role: 'system', content: text };
@@ -112,6 +173,7 @@ export const openaiChat: Adapter = {
   },
 
   toolResult: (call, output) => ({ role: 'tool', tool_call_id: call.id, content: output }),
+  // (The recall of an image: its heading says it cannot be shown in a tool message.)
 
   usage(usage, field) {
     const u = bag(field, usage);
