@@ -20,12 +20,16 @@ export const fakeVscode = (() => {
   class LanguageModelTextPart { constructor(value) { this.value = value; } }
   class LanguageModelToolCallPart { constructor(callId, name, input) { Object.assign(this, { callId, name, input }); } }
   class LanguageModelToolResultPart { constructor(callId, content) { Object.assign(this, { callId, content }); } }
+  class LanguageModelDataPart {
+    constructor(data, mimeType) { Object.assign(this, { data, mimeType }); }
+    static image(data, mimeType) { return new LanguageModelDataPart(data, mimeType); }
+  }
   class LanguageModelChatMessage {
     constructor(role, content, name) { Object.assign(this, { role, content, name }); }
     static User(content) { return new LanguageModelChatMessage(1, typeof content === 'string' ? [new LanguageModelTextPart(content)] : content); }
     static Assistant(content) { return new LanguageModelChatMessage(2, typeof content === 'string' ? [new LanguageModelTextPart(content)] : content); }
   }
-  return { LanguageModelChatMessage, LanguageModelChatMessageRole: { User: 1, Assistant: 2 }, LanguageModelTextPart, LanguageModelToolCallPart, LanguageModelToolResultPart };
+  return { LanguageModelChatMessage, LanguageModelChatMessageRole: { User: 1, Assistant: 2 }, LanguageModelTextPart, LanguageModelToolCallPart, LanguageModelToolResultPart, LanguageModelDataPart };
 })();
 
 /**

@@ -141,9 +141,23 @@ describe('a snapshot that cannot be restored', () => {
     await build;
     assert.equal(manager.snapshot().version, 2);
     const vscode = new ContextManager({ format: 'vscode', budget: 8_000, vscode: fakeVscode });
-    class LanguageModelDataPart { constructor(data, mimeType) { Object.assign(this, { data, mimeType }); } }
-    vscode.append([fakeVscode.LanguageModelChatMessage.User('look'), fakeVscode.LanguageModelChatMessage.User([new LanguageModelDataPart(new Uint8Array([1, 2]), 'image/png')])]);
+    class LanguageModelPromptTsxPart { constructor(value) { this.value = value; } }
+    vscode.append([fakeVscode.LanguageModelChatMessage.User('look'), fakeVscode.LanguageModelChatMessage.User([new LanguageModelPromptTsxPart({ tsx: true })])]);
     assertFieldError(thrown(() => vscode.snapshot()), TypeError, 'messages[1].content[0]');
+  });
+
+  it("keeps a vscode image (a LanguageModelDataPart) as JSON data, made the module's own class again", async () => {
+    const vscode = new ContextManager({ format: 'vscode', budget: 8_000, vscode: fakeVscode });
+    const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 13, 10, 26, 10, 0, 0, 0, 13, 73, 72, 68, 82, 0, 0, 1, 0, 0, 0, 0, 200, 8, 6, 0, 0, 0]);
+    vscode.append([fakeVscode.LanguageModelChatMessage.User([new fakeVscode.LanguageModelDataPart(png, 'image/png')])]);
+    const before = await vscode.build();
+    const restored = ContextManager.restore(JSON.parse(JSON.stringify(vscode.snapshot())), { format: 'vscode', budget: 8_000, vscode: fakeVscode });
+    restored.append(fakeVscode.LanguageModelChatMessage.Assistant('seen'));
+    const after = await restored.build();
+    const image = after.messages[0].content[0];
+    assert.ok(image instanceof fakeVscode.LanguageModelDataPart, 'the image is the module\'s own class again');
+    assert.deepEqual([...image.data], [...png]);
+    assert.equal(after.tokens > before.tokens, true);
   });
 });
 

@@ -15,6 +15,8 @@ export interface VscodeLanguageModelApi {
   LanguageModelTextPart: new (value: string) => unknown;
   LanguageModelToolCallPart: new (callId: string, name: string, input: object) => unknown;
   LanguageModelToolResultPart: new (callId: string, content: never[]) => unknown;
+  /** Stable since VS Code 1.105: images and other data in a message or a tool result. Without it, a stored image is recalled by its line only. */
+  LanguageModelDataPart?: new (data: Uint8Array, mimeType: string) => unknown;
 }
 
 /** A provider whose image rule a manager can count by (`imageTokens`). */

@@ -1,12 +1,12 @@
 // The provider shapes a `ContextManager` speaks, by `options.format`.
 import type { Bag } from '../core/read.js';
 import type { ContextFormat } from '../context/types.js';
-import { aiSdk } from './ai-sdk.js';
+import { aiSdk } from './ai-sdk/index.js';
 import { anthropic } from './anthropic/index.js';
 import type { Adapter } from './neutral.js';
 import { openaiChat } from './openai-chat/index.js';
 import { openaiResponses } from './openai-responses/index.js';
-import { vscodeAdapter } from './vscode.js';
+import { vscodeAdapter } from './vscode/index.js';
 
 /**
  * Each format's adapter, made from the manager's options (the `vscode` one needs the host's
