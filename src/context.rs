@@ -385,10 +385,42 @@ pub fn recall_refusal(why: u8, id_units: usize, detail_units: usize) -> String {
     })
 }
 
+/// A call's input `text` shortened as the JSON its tool takes (`shorten::shorten`): cut to
+/// about `keep` units, or, for NaN, each long string replaced by a mark naming `id` (the
+/// store id of the whole input; `undefined` for none). A frame of one number, 1 when the
+/// text is JSON, and then the shortened text over `[text]`.
+#[wasm_bindgen(js_name = shortenCall)]
+pub fn shorten_call(text: &str, keep: f64, id: Option<String>) -> String {
+    use devs_context_rules::context::shorten;
+    let units: Vec<u16> = text.encode_utf16().collect();
+    let mode = if keep.is_finite() && keep >= 0.0 {
+        shorten::Mode::Cut {
+            keep: keep as usize,
+        }
+    } else {
+        shorten::Mode::Mask
+    };
+    let ok = shorten::parses(&units);
+    frame(|f| {
+        f.flag(ok);
+        if ok {
+            f.text(|p| {
+                shorten::shorten(p, &units, mode, id.as_deref());
+            });
+        }
+    })
+}
+
 /// The heading of a recalled image (`image` true) or document, over `[id, media type]`;
 /// `carried`: the provider's tool result can hold it.
 #[wasm_bindgen(js_name = recallMediaHeading)]
-pub fn recall_media_heading(image: bool, width: f64, height: f64, pages: f64, carried: bool) -> String {
+pub fn recall_media_heading(
+    image: bool,
+    width: f64,
+    height: f64,
+    pages: f64,
+    carried: bool,
+) -> String {
     frame(|f| {
         f.text(|p| recall::media_heading(p, image, width, height, pages, carried));
     })

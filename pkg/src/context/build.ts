@@ -12,7 +12,7 @@ import { rules } from '../core/wasm.js';
 import type { Adapter } from '../providers/neutral.js';
 import { Kind, NeedKind } from './codes.js';
 import type { Core, History } from './history.js';
-import { cutText, ownText, planOf } from './render.js';
+import { cutText, ownText, planOf, shortenedCall } from './render.js';
 import type { StoreOptions, StoredTexts } from './texts.js';
 import type { Undo } from './undo.js';
 import type { MediaRules } from './media.js';
@@ -93,7 +93,11 @@ export async function build(b: Building, started: number): Promise<Built> {
       const tokens = show(b, a, c, texts.placeholder(a, c));
       need = checked(() => core.measured(tokens));
     } else if (kind === NeedKind.Cut) {
-      const tokens = show(b, a, c, cutText(history.messages[a].parts[c].text, d, e, core.store_id(a, c)));
+      const part = history.messages[a].parts[c];
+      const id = core.store_id(a, c);
+      // A call's input is cut as the JSON its tool takes; anything else, head and tail.
+      const call = part.kind === Kind.Call || part.kind === Kind.ServerCall ? shortenedCall(part.text, d + e, id) : undefined;
+      const tokens = show(b, a, c, call ?? cutText(part.text, d, e, id));
       need = checked(() => core.measured(tokens));
     } else if (kind === NeedKind.Summarize) need = await summarize(b, a, c, failures.summarizer);
     else if (kind === NeedKind.TooLarge) {

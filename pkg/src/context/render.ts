@@ -32,6 +32,16 @@ export function cutText(whole: string, head: number, tail: number, id: string | 
   return frame.text([whole, id ?? '']);
 }
 
+/**
+ * A call's input shortened as the JSON its tool takes (`shorten.rs`): cut to about `keep`
+ * units, or (NaN) each long string replaced by a mark naming `id`. `undefined` when the
+ * input is not JSON: it is shortened as a text then.
+ */
+export function shortenedCall(input: string, keep: number, id: string | undefined): string | undefined {
+  const frame = new FrameReader(rules.shortenCall(input, keep, id));
+  return frame.flag() ? frame.text([input]) : undefined;
+}
+
 /** What the request is written from besides the plan. */
 export interface RenderParts {
   system: string | undefined;

@@ -13,6 +13,7 @@ import { rules } from '../core/wasm.js';
 import { Kind } from './codes.js';
 import type { Core, History, KeptPart } from './history.js';
 import { storedText } from '../providers/media.js';
+import { shortenedCall } from './render.js';
 import type { Undo } from './undo.js';
 import type { TokenCounter } from '../seeds/types.js';
 
@@ -140,7 +141,13 @@ export class StoredTexts {
   placeholder(i: number, k: number): string {
     const h = this.#history;
     const p = h.messages[i].parts[k];
-    const body = frameText(this.#core.placeholder_body(i, k, h.args(i, k), p.media ? dimensions(p) : NO_MEDIA), [this.#core.store_id(i, k) ?? '', h.label(i, k)]);
+    const id = this.#core.store_id(i, k);
+    // A call keeps its keys, its long strings each a mark naming the stored input.
+    if (p.kind === Kind.Call || p.kind === Kind.ServerCall) {
+      const call = shortenedCall(p.text, NaN, id);
+      if (call !== undefined) return call;
+    }
+    const body = frameText(this.#core.placeholder_body(i, k, h.args(i, k), p.media ? dimensions(p) : NO_MEDIA), [id ?? '', h.label(i, k)]);
     return BODY.placeholder([body]);
   }
 

@@ -47,9 +47,13 @@ crate::codes! {
 }
 
 impl Kind {
-    /// Parts whose text may be stored, then cut or replaced by a placeholder.
+    /// Parts whose text may be stored, then cut or replaced by a placeholder: a call's
+    /// input too, shortened as the JSON its tool takes (`shorten`).
     pub fn editable(self) -> bool {
-        matches!(self, Kind::Text | Kind::Result)
+        matches!(
+            self,
+            Kind::Text | Kind::Result | Kind::Call | Kind::ServerCall
+        )
     }
 
     /// A call of either kind: its arguments, with the id a result names.

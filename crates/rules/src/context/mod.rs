@@ -35,6 +35,7 @@ pub mod ledger;
 pub mod policy;
 pub mod recall;
 pub mod render;
+pub mod shorten;
 pub mod state;
 
 use std::collections::{BTreeMap, VecDeque};

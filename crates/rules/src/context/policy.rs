@@ -14,6 +14,10 @@ use super::{Manager, render};
 pub const READ: f64 = 0.1;
 pub const WRITE: f64 = 1.25;
 
+/// A call's input is masked only past this: below it, the keys and marks it keeps would
+/// save little.
+pub const CALL_MASK_TOKENS: f64 = 400.0;
+
 /// Appended tokens per request, assumed until the manager has seen a few.
 const DEFAULT_GROWTH_SHARE: f64 = 0.02;
 
@@ -75,9 +79,10 @@ pub fn mask_plan(m: &Manager, growth: f64) -> MaskPlan {
     for i in m.first_live..recent {
         for (k, p) in m.history.messages[i].parts.iter().enumerate() {
             let saving = p.shown_tokens - render::PLACEHOLDER_TOKENS;
-            // Tool outputs, images and documents only: the conversation's own words are
-            // summarized, never masked.
-            if (p.kind == Kind::Result || p.kind.media())
+            // Tool outputs, images and documents, and large call inputs: the conversation's
+            // own words are summarized, never masked.
+            let large_call = p.kind.call() && p.shown_tokens > CALL_MASK_TOKENS;
+            if (p.kind == Kind::Result || p.kind.media() || large_call)
                 && p.shown != Shown::Placeholder
                 && p.stored != Stored::Failed
                 && saving > 0.0

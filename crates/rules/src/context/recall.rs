@@ -44,10 +44,8 @@ fn echo(p: &mut Pieces<'_>, host: usize, units: usize) {
     if units <= MAX_ECHO {
         p.host(host);
     } else {
-        p.host_range(host, 0, Some(MAX_ECHO)).lit(&format!(
-            "… ({} characters)",
-            show_number(units as f64)
-        ));
+        p.host_range(host, 0, Some(MAX_ECHO))
+            .lit(&format!("… ({} characters)", show_number(units as f64)));
     }
 }
 
@@ -381,15 +379,23 @@ pub fn media_heading(
     pages: f64,
     carried: bool,
 ) {
-    p.lit(if image { "[Stored image " } else { "[Stored document " })
-        .host(0)
-        .lit(" (")
-        .host(1);
+    p.lit(if image {
+        "[Stored image "
+    } else {
+        "[Stored document "
+    })
+    .host(0)
+    .lit(" (")
+    .host(1);
     if image && width > 0.0 && height > 0.0 {
         p.lit(&format!(", {}×{}", show_number(width), show_number(height)));
     }
     if !image && pages > 0.0 {
-        p.lit(&format!(", {} page{}", show_number(pages), if pages == 1.0 { "" } else { "s" }));
+        p.lit(&format!(
+            ", {} page{}",
+            show_number(pages),
+            if pages == 1.0 { "" } else { "s" }
+        ));
     }
     if carried {
         p.lit("), given back whole]");
