@@ -252,10 +252,12 @@ impl ManagerCore {
         self.m.first_live
     }
 
-    /// Message 0 is kept in every request (`Config::keep_first`).
+    /// The pinned messages a request sends before its summary (the opening message, or the
+    /// group of the provider's compaction), `[start, end]`: never let go.
     #[wasm_bindgen(getter)]
-    pub fn pins_first(&self) -> bool {
-        self.m.pins_first()
+    pub fn opening(&self) -> Vec<u32> {
+        let r = self.m.opening();
+        vec![r.start as u32, r.end as u32]
     }
 
     #[wasm_bindgen(getter)]
@@ -320,6 +322,36 @@ fn what_of(
         ),
         _ => (index::What::Text, text()),
     }
+}
+
+/// The rules' decisions on replay, numbered (`migrate::DECISIONS`): what data records as
+/// the rules it was written by.
+#[wasm_bindgen(js_name = ruleDecisions)]
+pub fn rule_decisions() -> u32 {
+    devs_context_rules::context::migrate::DECISIONS
+}
+
+/// Where the first event out of a build's shape is, among `tags` (a journal's events' tags,
+/// or a call log's as events), -1 for none (`migrate::misshapen`).
+#[wasm_bindgen(js_name = misshapen)]
+pub fn misshapen(tags: &[u8]) -> i32 {
+    devs_context_rules::context::migrate::misshapen(tags).map_or(-1, |i| i as i32)
+}
+
+/// Whether data that failed to replay is rebuilt: written by earlier rules (`decisions`,
+/// NaN when it says none) and shaped as builds (`migrate::migratable`).
+#[wasm_bindgen(js_name = migratable)]
+pub fn migratable(decisions: f64, shaped: bool) -> bool {
+    let d = (decisions.is_finite() && decisions >= 0.0).then_some(decisions as u32);
+    devs_context_rules::context::migrate::migratable(d, shaped)
+}
+
+/// The tags of a journal's events (`journal`: its bytes), as `misshapen` reads them; empty
+/// for bytes that are not a journal.
+#[wasm_bindgen(js_name = journalTags)]
+pub fn journal_tags(bytes: &[u8]) -> Vec<u8> {
+    use devs_context_rules::context::journal;
+    journal::decode(bytes).map_or(Vec::new(), |events| journal::Event::tags(&events))
 }
 
 #[wasm_bindgen(js_name = rejectionWords)]

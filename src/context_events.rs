@@ -46,12 +46,19 @@ fn refusal(e: &Event, r: Refusal) -> String {
             format!("journal.{}", e.name()),
             "does not fit the conversation",
         )),
-        Refusal::OutOfPlace(why) => crate::fail(devs_context_errors::FieldError::type_error(
-            format!("journal.{}", e.name()),
-            format!("is out of place: {why}"),
-        )),
+        Refusal::OutOfPlace(why) => crate::fail(
+            devs_context_errors::FieldError::type_error(
+                format!("journal.{}", e.name()),
+                format!("is out of place: {why}"),
+            )
+            .with_code(OUT_OF_PLACE),
+        ),
     }
 }
+
+/// The code of an event the rules did not ask for: data that earlier rules wrote (and
+/// today's decide otherwise on), or data altered (`migrate`).
+pub(crate) const OUT_OF_PLACE: &str = "ERR_OUT_OF_PLACE";
 
 #[wasm_bindgen]
 impl ManagerCore {
@@ -244,6 +251,36 @@ impl ManagerCore {
         self.event(Event::HistoryRebuilt).map(|_| ())
     }
 
+    /// Rebuilt from old data, its messages appended already (`migrate`): `opening` when its
+    /// opening message was pinned, its `summary` tokens, and every text it stored: `ids`
+    /// joined (`joinTexts`, `lens`) with their lines' `tokens`; `from` the data's decisions
+    /// and `why` the reason (`migrate::Why`).
+    #[allow(clippy::too_many_arguments)]
+    pub fn migrate(
+        &mut self,
+        opening: bool,
+        summary: f64,
+        ids: &str,
+        lens: &[u32],
+        tokens: &[f64],
+        from: u32,
+        why: u8,
+    ) -> Out<()> {
+        let ids: Vec<(String, f64)> = devs_context_rules::base::text::split_texts(ids, lens)
+            .into_iter()
+            .zip(tokens.iter().copied())
+            .map(|(id, t)| (id.to_string(), t))
+            .collect();
+        self.event(Event::Migrated {
+            opening,
+            summary,
+            ids,
+            from,
+            why,
+        })
+        .map(|_| ())
+    }
+
     /// The events applied since the last call, committed ones only, as a journal (an
     /// empty one when there are none).
     pub fn take_journal(&mut self) -> Vec<u8> {
@@ -313,15 +350,21 @@ impl ManagerCore {
         let events = journal::decode(bytes).map_err(|e| crate::fail(e.field_error(field)))?;
         self.m.apply_all(&events).map_err(|(i, r)| {
             let e = &events[i];
+            let out_of_place = matches!(r, Refusal::OutOfPlace(_));
             let why = match r {
                 Refusal::Field(f) => f.message,
                 Refusal::Refused(_) => "does not fit the conversation".into(),
                 Refusal::OutOfPlace(why) => format!("is out of place: {why}"),
             };
-            crate::fail(devs_context_errors::FieldError::type_error(
+            let error = devs_context_errors::FieldError::type_error(
                 format!("{field}.journal[{i}].{}", e.name()),
                 why,
-            ))
+            );
+            crate::fail(if out_of_place {
+                error.with_code(OUT_OF_PLACE)
+            } else {
+                error
+            })
         })
     }
 }

@@ -77,9 +77,10 @@ async function replay(steps, budget) {
     counts.dropped += ledger.compaction?.dropped ? 1 : 0;
     counts.largest = Math.max(counts.largest, promptTokens);
   }
-  // Every stored text is one the session produced, byte for byte (an output, or a message),
-  // or the manager's own: the transcript of turns folded away, or a listing of its index.
-  const produced = new Set(steps.flatMap((s) => [s.input, s.text, s.envelope?.observation.output]));
+  // Every stored text is one the session produced, byte for byte (an output, a message, a
+  // call's arguments), or the manager's own: the transcript of turns folded away, or a
+  // listing of its index.
+  const produced = new Set(steps.flatMap((s) => [s.input, s.text, s.envelope?.observation.output, s.envelope && JSON.stringify(s.envelope.action.arguments)]));
   const own = { transcript: '[Transcript of messages ', index: '[Entries of the index of stored texts' };
   for (const row of store.rows.values()) {
     if (row.toolName in own && row.rawContent.startsWith(own[row.toolName])) continue;

@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ContextManager, MemoryStateRepository } from '@devs/context';
 import { createTokenCounter } from '@devs/context/tokenizers';
-import { fakeVscode, outputsById, providerTurns, realSessions } from './provider-sessions.mjs';
+import { callInputs, fakeVscode, outputsById, providerTurns, realSessions } from './provider-sessions.mjs';
 import { PROBLEMS, requestText } from './validity.mjs';
 import { assertFieldError, rejected, thrown } from './helpers.mjs';
 
@@ -70,7 +70,7 @@ describe('ContextManager on the real sessions, in every format', () => {
             assert.ok(seen.largest <= budget * 1.02, `largest request ${seen.largest} by o200k of what was sent`);
             // Every stored text is one the session produced, byte for byte (an output, or a
             // message), or the manager's own: the transcript of turns folded away, or a listing of the index.
-            const produced = new Set([...outputsById(session, format).values(), ...session.steps.flatMap((s) => [s.input, s.text])]);
+            const produced = new Set([...outputsById(session, format).values(), ...callInputs(session), ...session.steps.flatMap((s) => [s.input, s.text])]);
             const own = { transcript: '[Transcript of messages ', index: '[Entries of the index of stored texts' };
             for (const row of store.getRawToolOutputs()) {
               if (row.toolName in own && row.rawContent.startsWith(own[row.toolName])) continue;

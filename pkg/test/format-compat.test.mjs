@@ -1,7 +1,10 @@
 // Data written by an earlier version is read by this one: every fixture ever committed
 // under fixtures/format-v<N>/ (a snapshot, a SQLite session, a PostgreSQL session's rows,
 // made by that version's make.mjs) restores to a manager whose next request is, byte for
-// byte, the one that version built, so a fleet's rolling deploy keeps every cache warm.
+// byte, the one that version built, so a fleet's rolling deploy keeps every cache warm;
+// or, where today's rules decide otherwise than the ones that wrote it, is rebuilt once:
+// that request says so (`format-migrated`), is valid and within the budget, and every id
+// the old request named is still recallable.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { copyFileSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
@@ -10,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startPostgres } from './postgres.mjs';
+import { PROBLEMS } from './validity.mjs';
 
 const require = createRequire(import.meta.url);
 const { ContextManager } = require('@devs/context');
@@ -29,6 +33,25 @@ const OPTIONS = {
 const read = (dir, file) => readFileSync(join(fixtures, dir, file), 'utf8');
 const request = (r) => JSON.stringify({ system: r.system, messages: r.messages });
 
+/** The next request `built` of a restored `context`, against `old`, the one that version built. */
+async function sameOrMigrated(context, built, old, format) {
+  const migrated = built.ledger.warnings.find((w) => w.code === 'format-migrated');
+  if (!migrated) {
+    assert.equal(request(built), old);
+    return 'identical';
+  }
+  assert.match(migrated.message, /rebuilt once/);
+  assert.ok(built.tokens <= OPTIONS.budget, `${built.tokens} tokens`);
+  assert.deepEqual(PROBLEMS[format](built), []);
+  const ids = [...new Set([...old.matchAll(/stored as ([^\s;,\]\\"]+)/g)].map((m) => m[1]))];
+  assert.ok(ids.length > 0, 'the old request named stored ids');
+  for (const id of ids) {
+    const back = await context.recall(id);
+    assert.ok(!back.startsWith('[recall:'), `id ${id} of the old request is recallable: ${back.slice(0, 120)}`);
+  }
+  return 'migrated';
+}
+
 describe('data written by earlier versions', () => {
   let server;
   let pool;
@@ -47,8 +70,11 @@ describe('data written by earlier versions', () => {
 
   for (const dir of versions) {
     it(`${dir}: a snapshot restores, and its next request is the one it built`, async () => {
-      const cm = ContextManager.restore(JSON.parse(read(dir, 'snapshot-anthropic.json')), { ...OPTIONS, format: 'anthropic' });
-      assert.equal(request(await cm.build()), read(dir, 'snapshot-anthropic.next.json'));
+      // The store the snapshot's texts are in, as that version left it.
+      const rows = JSON.parse(read(dir, 'snapshot-anthropic.store.json'));
+      const store = { insertRawToolOutput: async () => String(rows.length + 1), getRawToolOutput: async (id) => rows.find((r) => String(r.id) === String(id)) };
+      const cm = ContextManager.restore(JSON.parse(read(dir, 'snapshot-anthropic.json')), { ...OPTIONS, format: 'anthropic', store });
+      await sameOrMigrated(cm, await cm.build(), read(dir, 'snapshot-anthropic.next.json'), 'anthropic');
     });
 
     it(`${dir}: a SQLite session opens (its store migrated forward), and its next request is the one it built`, async () => {
@@ -56,8 +82,13 @@ describe('data written by earlier versions', () => {
       copyFileSync(join(fixtures, dir, 'session.sqlite'), file);
       const store = new SqliteStateRepository(file);
       const s = await ContextManager.open({ ...OPTIONS, format: 'openai-chat', sessionId: 'fixture', store });
-      assert.equal(request(await s.build()), read(dir, 'session.next.json'));
+      await sameOrMigrated(s, await s.build(), read(dir, 'session.next.json'), 'openai-chat');
       await s.close();
+      // Opened again: from the checkpoint the migration wrote, not rebuilt a second time.
+      const again = await ContextManager.open({ ...OPTIONS, format: 'openai-chat', sessionId: 'fixture', store });
+      const next = await again.build();
+      assert.ok(!next.ledger.warnings.some((w) => w.code === 'format-migrated'), 'migrated once');
+      await again.close();
       store.close();
     });
 
@@ -82,7 +113,7 @@ describe('data written by earlier versions', () => {
         // Ids inserted as they were: the next one the serial gives comes after them.
         await own.query(`SELECT setval(pg_get_serial_sequence('raw_tool_outputs', 'id'), (SELECT max(id) FROM raw_tool_outputs))`);
         const s = await ContextManager.open({ ...OPTIONS, format: 'openai-chat', sessionId: 'fixture', store });
-        assert.equal(request(await s.build()), read(dir, 'session.next.json'));
+        await sameOrMigrated(s, await s.build(), read(dir, 'session.next.json'), 'openai-chat');
         await s.close();
       } finally {
         await own.end();

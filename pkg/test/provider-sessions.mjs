@@ -53,6 +53,11 @@ export function providerTurns(session, format, vscode = fakeVscode) {
   });
 }
 
+/** The inputs of a session's calls as each format's messages hold them, as JSON: what a call's stored text is. */
+export function callInputs(session) {
+  return session.steps.flatMap((step) => step.calls.map((c) => JSON.stringify(args(c))));
+}
+
 /** The raw outputs of a session's turns, by the call id each format gives them. */
 export function outputsById(session, format) {
   const out = new Map();

@@ -103,6 +103,11 @@ function assertPage(text, { id, label, raw, offset }) {
   return page;
 }
 
+/** Whether `request` names a stored text longer than a page (a page is at most a part's share, at 3 characters a token). */
+function namesLongText(request, store) {
+  return namedIds(request).some((id) => (store.getRawToolOutput(id)?.rawContent.length ?? 0) > (PAGE_CAP - 80) * 3);
+}
+
 /**
  * The model's recall episode right after a compaction: it reads the longest text the
  * request names, asks for the same page again (the loop note), pages to the end, then
@@ -174,8 +179,10 @@ describe('the recall tool on a real session, in every format', () => {
       for (const turn of providerTurns(session, format)) {
         if (turn.input.length) cm.append(turn.input);
         await h.build();
-        // After the first compaction, the model reads back what it no longer sees.
-        if (!answers && cm.ledger.at(-1).compaction && namedIds(h.request).length) answers = await recallEpisode(h, store, format);
+        // After the first compaction that names a text longer than a page (a compaction may
+        // mask only outputs and calls of a page or less), the model reads back what it no
+        // longer sees.
+        if (!answers && cm.ledger.at(-1).compaction && namesLongText(h.request, store)) answers = await recallEpisode(h, store, format);
         if (turn.response.length) cm.append(turn.response);
         if (turn.results.length) cm.append(turn.results);
       }

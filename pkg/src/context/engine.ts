@@ -7,14 +7,16 @@
 // `begin()` and `commit()` is taken back by `rollback()` (`undo.ts`, and the rules' own).
 import { argumentError, checked } from '../errors/index.js';
 import { frameTexts } from '../core/frame.js';
-import { applyJournal, replayV1, takeJournal, type LoggedCall } from './journal.js';
+import { OUT_OF_PLACE, applyJournal, eventTags, replayV1, takeJournal, type LoggedCall } from './journal.js';
 import { decodeBase64, encodeBase64 } from '../core/base64.js';
 import { joinTexts, type Bag } from '../core/read.js';
 import { textKey } from '../core/text-key.js';
 import { count } from '../tokens/count.js';
 import { rules } from '../core/wasm.js';
 import { build, Held, type Building, type Built, type EngineOptions } from './build.js';
-import { History, RELEASED, type Kept } from './history.js';
+import { History, OTHER_PARTS, RELEASED, type Kept } from './history.js';
+import { ownText } from './render.js';
+import { BODY } from './texts.js';
 import { collapse, entries, LEDGER_KEPT, type EngineChanges, type EngineState } from './state.js';
 import { StoredTexts } from './texts.js';
 import { Undo } from './undo.js';
@@ -78,6 +80,7 @@ export class Engine {
     // The rules' state, not the journal that made it: what it costs is its size, not its age.
     const state: EngineState = {
       rules: encodeBase64(this.core.state()), messages, calls, summary: this.#held.summary, tail: this.#held.tail, ledger, ledgerFrom: this.requestCount - ledger.length,
+      decisions: rules.ruleDecisions(),
     };
     // The lines the index will need: those it names, and those of the parts still shown.
     const needed = frameTexts(this.core.needed_lines()).filter((id) => lines.has(id));
@@ -108,6 +111,7 @@ export class Engine {
       calls: h.callIds.slice(given.calls).map((id, c): [string, string] => [id, h.callNames[given.calls + c]]),
       ledgerFrom,
       ledger: this.records.slice(Math.max(0, ledgerFrom - this.#ledgerBase)),
+      decisions: rules.ruleDecisions(),
     };
     const { summary, tail } = this.#held;
     if (summary !== given.summary) changes.summary = summary;
@@ -219,9 +223,57 @@ export class Engine {
       this.records.push(...changes.ledger);
       for (const [id, line] of changes.lines ?? []) this.#texts.lines.set(id, line);
     });
-    h.released = this.core.first_live;
-    h.forgetCalls();
+    h.resume();
     h.dirty.clear();
+    this.#gave();
+  }
+
+  /**
+   * Whether `error`, met restoring `state`, is data earlier rules wrote that today's cannot
+   * replay (`migrate.rs`): the reason to rebuild for, or `undefined` for data altered (or
+   * any other error), which is refused.
+   */
+  static migration(error: unknown, state: EngineState): number | undefined {
+    const code = (error as { code?: unknown } | null)?.code;
+    const why = code === OUT_OF_PLACE ? 0 : code === OTHER_PARTS ? 1 : undefined;
+    if (why === undefined) return undefined;
+    const shaped = rules.misshapen(eventTags(state.log, state.events ?? [])) < 0;
+    return rules.migratable(state.decisions ?? NaN, shaped) ? why : undefined;
+  }
+
+  /**
+   * Makes this new engine the one old `state` describes, when today's rules cannot replay
+   * it (`why`, from `migration`): its kept messages appended as they are now kept, the
+   * opening one pinned when it was, its summary, and every text it stored, each its own
+   * and named in the index. The next build says so (`format-migrated`).
+   */
+  migrate(state: EngineState, why: number, field: string): void {
+    // The kept messages with their numbers: a run of released ones counts, never spelled out.
+    const kept: Array<{ m: KeptMessage; i: number }> = [];
+    let n = 0;
+    for (const m of state.messages) {
+      if (typeof m === 'number') n += m;
+      else if (m === null) n++;
+      else kept.push({ m, i: n++ });
+    }
+    const opening = kept.length > 0 && kept[0].i === 0 && (kept.length === 1 ? n > 1 : kept[1].i > 1);
+    const adapter = this.#o.adapter;
+    const sources = kept.map(({ m }) => (adapter.revive && m.source !== null && typeof m.source === 'object' ? adapter.revive(m.source) : m.source));
+    this.append(sources, (k) => `${field}.messages[${kept[k].i}].source`);
+    const held = this.#held;
+    held.summary = state.summary;
+    const summary = state.summary === '' ? 0 : count(this.#o.counter, ownText(0, state.summary), `${field}.summary`) + adapter.framing.message;
+    const lines = Object.entries(state.lines ?? {});
+    for (const [id, line] of lines) this.#texts.lines.set(id, line);
+    const [ids, lens] = joinTexts(lines.map(([id]) => id));
+    const tokens = Float64Array.from(lines, ([, line]) => count(this.#o.counter, BODY.line([line]), 'index line') + 1);
+    checked(() => this.core.migrate(opening, summary, ids, lens, tokens, state.decisions ?? 1, why));
+    if (state.tail) this.setTail(state.tail);
+    this.#ledgerBase = state.ledgerFrom ?? 0;
+    this.records.push(...state.ledger);
+    this.#history.release();
+    this.#history.dirty.clear();
+    this.#journal();
     this.#gave();
   }
 
@@ -323,5 +375,31 @@ export class Engine {
   /** Builds the request as the rules plan it, storing and summarizing as they ask. Opens no journal. */
   build(started = performance.now()): Promise<Built> {
     return build(this.#building, started);
+  }
+}
+
+/**
+ * `state` restored into a new engine (`make()`), or, for data earlier rules wrote that
+ * today's cannot replay, rebuilt once in another (`Engine.migrate`). Data altered is
+ * refused: its error is thrown, naming where.
+ */
+export function restored(make: () => Engine, state: EngineState, field: string, then?: (engine: Engine) => void): Engine {
+  const engine = make();
+  try {
+    engine.restore(state, field);
+    then?.(engine);
+    return engine;
+  } catch (error) {
+    engine.core.free();
+    const why = Engine.migration(error, state);
+    if (why === undefined) throw error;
+    const fresh = make();
+    try {
+      fresh.migrate(state, why, field);
+    } catch (failed) {
+      fresh.core.free();
+      throw failed;
+    }
+    return fresh;
   }
 }

@@ -55,6 +55,9 @@ export class Kept implements NeutralMessage, PlannedMessage {
   }
 }
 
+/** The code of a message read as other parts than the rules' state holds (`History.verify`). */
+export const OTHER_PARTS = 'ERR_OTHER_PARTS';
+
 /** In the place of a message behind the summary: nothing of it is read again. */
 export const RELEASED = new Kept({ role: -1, parts: [], source: null });
 
@@ -76,6 +79,8 @@ export class History {
   readonly callIndex = new Map<string, number>();
   /** Calls before this one are let go (`forgetCalls`). */
   #forgotten = 0;
+  /** The messages `release` kept as pinned, last time. */
+  #pinned: number[] = [];
   /** Parts shown anew by the open build, `[message, part]`: baked into their messages on commit. */
   shownNow: Array<[number, number]> = [];
   /** Messages changed since the last `changes()`. */
@@ -279,13 +284,26 @@ export class History {
    */
   release(): void {
     const live = this.#core.first_live;
-    const opening = this.#core.pins_first;
-    for (; this.released < live; this.released++) {
-      // The opening message is sent in every request (`keepFirstMessage`).
-      if (this.released === 0 && opening) continue;
-      this.messages[this.released] = RELEASED;
-      this.dirty.add(this.released);
-    }
+    // The pinned messages (the opening one, or the group of the provider's compaction) are
+    // sent in every request; those pinned before and no longer go now.
+    const [from, to] = this.#core.opening;
+    const pinned = (i: number) => i >= from && i < to;
+    const drop = (i: number) => {
+      if (this.messages[i] === RELEASED) return;
+      this.messages[i] = RELEASED;
+      this.dirty.add(i);
+    };
+    for (const i of this.#pinned) if (i < live && !pinned(i)) drop(i);
+    for (; this.released < live; this.released++) if (!pinned(this.released)) drop(this.released);
+    this.#pinned = Array.from({ length: to - from }, (_, k) => from + k);
+    this.forgetCalls();
+  }
+
+  /** After messages made again from stored data: those before the first live one are released already but the pinned. */
+  resume(): void {
+    this.released = this.#core.first_live;
+    const [from, to] = this.#core.opening;
+    this.#pinned = Array.from({ length: to - from }, (_, k) => from + k);
     this.forgetCalls();
   }
 
@@ -323,11 +341,13 @@ export class History {
       at += 3;
       if (m === undefined) throw altered(`messages[${i}]`, 'is missing');
       if (m === RELEASED) throw altered(`messages[${i}]`, 'is released, but the rules keep it');
-      if (m.role !== role || m.parts.length !== count) throw altered(`messages[${i}]`, `is not the message the rules hold (role ${role}, ${count} parts)`);
+      // Read as other parts than the rules hold: by today's adapters, data of earlier ones (`ERR_OTHER_PARTS`, which a restore rebuilds from), or altered.
+      const other = (at: string, what: string) => Object.assign(altered(at, what), { code: OTHER_PARTS });
+      if (m.role !== role || m.parts.length !== count) throw other(`messages[${i}]`, `is not the message the rules hold (role ${role}, ${count} parts)`);
       for (let k = 0; k < count; k++, at += 2) {
         const [kind, call] = [shapes[at], shapes[at + 1]];
         const p = m.parts[k];
-        if (p.kind !== kind) throw altered(`messages[${i}].source`, `part ${k} is not of the kind the rules hold`);
+        if (p.kind !== kind) throw other(`messages[${i}].source`, `part ${k} is not of the kind the rules hold`);
         const id = call > 0 ? this.callIds[call - 1] : undefined;
         if (id && p.id !== undefined && p.id !== id) throw altered(`calls[${call - 1}]`, `is not the call of messages[${i}] part ${k}`);
       }

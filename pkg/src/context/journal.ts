@@ -7,9 +7,12 @@
 // Format 1 (before the journal) kept the rules' calls by name, `[method, ...args]`. It is
 // read here, once, call by call through a fixed table (nothing else is called: `free` is
 // refused like any unknown name), and what it makes is journaled as events from then on.
-import { argumentError } from '../errors/index.js';
+import { argumentError, ruleError } from '../errors/index.js';
 import { decodeBase64, encodeBase64 } from '../core/base64.js';
-import type { rules } from '../core/wasm.js';
+import { rules } from '../core/wasm.js';
+
+/** The code of a journal's event (or a log's call) the rules did not ask for (`context_events::OUT_OF_PLACE`). */
+export const OUT_OF_PLACE = 'ERR_OUT_OF_PLACE';
 
 type Core = InstanceType<typeof rules.ManagerCore>;
 
@@ -40,6 +43,30 @@ const numbers = (v: unknown): v is number[] => Array.isArray(v) && v.every((n) =
 const num = (v: unknown): v is number => typeof v === 'number';
 const idOrNull = (v: unknown): v is string | null | undefined => v === null || v === undefined || typeof v === 'string';
 const lineOrNull = (v: unknown): v is number | null | undefined => v === null || v === undefined || typeof v === 'number';
+
+/** The event each of format 1's calls is (`journal::Event`'s tags), as `rules.misshapen` reads a log; 0 for a call that changes nothing. */
+const V1_TAGS: Record<string, number> = {
+  append: 1, begin: 2, commit: 3, plan: 4, persisted: 5, span_persisted: 6, group_persisted: 7, spans_merged: 8, measured: 9,
+  summarized: 10, summary_failed: 11, no_summarizer: 12, render: 13, set_tail: 14, compact: 15, observe: 16, reset_calibration: 17,
+  recalled: 18, history_rebuilt: 19, ledger: 0,
+};
+
+/** The events' tags of a format 1 log, or of journal chunks (base64), as `rules.misshapen` reads them. */
+export function eventTags(log: readonly LoggedCall[] | undefined, chunks: readonly string[]): Uint8Array {
+  const tags: number[] = [];
+  for (const call of log ?? []) {
+    const tag = V1_TAGS[call[0]];
+    if (tag) tags.push(tag);
+  }
+  for (const chunk of chunks) {
+    try {
+      tags.push(...rules.journalTags(decodeBase64(chunk)));
+    } catch {
+      // Not base64: refused when applied.
+    }
+  }
+  return Uint8Array.from(tags);
+}
 
 /** Format 1's calls: each name, the shapes of its arguments, and the call it makes. */
 const V1: Record<string, { args: Array<(v: unknown) => boolean>; run: (core: Core, a: unknown[]) => unknown }> = {
@@ -96,8 +123,12 @@ export function replayV1(core: Core, calls: readonly unknown[], field: string): 
   checked.forEach(({ entry, args }, i) => {
     try {
       entry.run(core, args);
-    } catch (error) {
-      throw argumentError(TypeError, `${field}.log[${i}]`, `is out of place: the log was altered (${error instanceof Error ? error.message : String(error)})`);
+    } catch (thrown) {
+      // The rules' own error, read as one: its words, never its frame.
+      const error = ruleError(thrown) as { code?: string; message?: string };
+      const out = argumentError(TypeError, `${field}.log[${i}]`, `is out of place: ${error.message ?? String(error)}`);
+      if (error.code === OUT_OF_PLACE) Object.assign(out, { code: OUT_OF_PLACE });
+      throw out;
     }
   });
 }

@@ -1,6 +1,6 @@
 // `ContextManager`: provider-native messages in, a bounded, cache-stable request out. It
 // reads the host's options once and runs the engine (`engine.ts`) one build at a time.
-import { Engine } from './engine.js';
+import { Engine, restored } from './engine.js';
 import { ReentrantCallError, argumentError } from '../errors/index.js';
 import { live } from '../core/lifetime.js';
 import { turnScope } from '../core/wasm.js';
@@ -169,7 +169,10 @@ export class ContextManager<Message = unknown> {
   static restore<M = unknown>(snapshot: ContextSnapshot, options: ContextManagerOptions): ContextManager<M> {
     const manager = new ContextManager<M>(options);
     const engine = manager.#engine as Engine;
-    engine.restore(readSnapshot(snapshot, manager.#format, engine.config), 'snapshot');
+    const state = readSnapshot(snapshot, manager.#format, engine.config);
+    engine.core.free();
+    // Data of earlier rules that today's cannot replay is rebuilt once (`format-migrated`).
+    manager.#engine = restored(() => new Engine(manager.#engineOptions), state, 'snapshot');
     return manager;
   }
 

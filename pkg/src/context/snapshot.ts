@@ -67,6 +67,7 @@ export function readSnapshot(value: unknown, format: ContextFormat, config: stri
   if (rules !== undefined) state.rules = rules;
   if (events) state.events = events;
   if (ledgerFrom !== undefined) state.ledgerFrom = ledgerFrom;
+  if (snap.decisions !== undefined) state.decisions = number(`${at}.decisions`, snap.decisions);
   if (snap.lines !== undefined) {
     const lines = object(`${at}.lines`, snap.lines);
     for (const [id, line] of Object.entries(lines)) string(`${at}.lines[${JSON.stringify(id)}]`, line);

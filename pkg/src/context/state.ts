@@ -29,6 +29,8 @@ export interface EngineState {
   ledgerFrom?: number;
   /** The index line of each text the engine stored, by store id (absent in snapshots written before the index). */
   lines?: Record<string, string>;
+  /** The rules' decisions it was written by (`migrate::DECISIONS`); absent in data of rules before they were numbered. */
+  decisions?: number;
 }
 
 /** Records a snapshot or a checkpoint keeps: the last, for `recordUsage`, and a few before it. */
@@ -53,6 +55,8 @@ export interface EngineChanges {
   ledger: LedgerRecord[];
   /** Index lines of the texts stored since, `[id, line]`. */
   lines?: Array<[string, string]>;
+  /** The rules' decisions it was written by (as `EngineState.decisions`). */
+  decisions?: number;
 }
 
 /**
@@ -62,6 +66,7 @@ export interface EngineChanges {
 export function foldChanges(list: Iterable<EngineChanges>): EngineState {
   const state: EngineState = { messages: [], calls: [], summary: '', tail: '', ledger: [] };
   const messages = state.messages as Array<KeptMessage | null>;
+  let first = true;
   for (const c of list) {
     // Rows of format 1 come before any of format 2: a session is only ever upgraded.
     if (c.log?.length) (state.log ??= []).push(...c.log);
@@ -73,7 +78,51 @@ export function foldChanges(list: Iterable<EngineChanges>): EngineState {
     state.ledger.length = Math.max(0, c.ledgerFrom);
     for (const r of c.ledger) state.ledger.push(r);
     for (const [id, line] of c.lines ?? []) (state.lines ??= {})[id] = line;
+    state.decisions = first ? c.decisions ?? 1 : oldest(state.decisions, c.decisions);
+    first = false;
   }
+  return state;
+}
+
+/** The older of two records' decisions (`undefined`: before they were numbered, 1): data is as old as its oldest part. */
+function oldest(a: number | undefined, b: number | undefined): number {
+  return Math.min(a ?? 1, b ?? 1);
+}
+
+/** The state `base` (a checkpoint) and the `changes` after it make, as JSON data: what a session holds, to rebuild from. */
+export function withChanges(base: EngineState, changes: readonly EngineChanges[]): EngineState {
+  // Messages by number: the base's kept ones (a run of released ones counts), then each row's.
+  const byNumber = new Map<number, KeptMessage | null>();
+  let total = 0;
+  for (const m of base.messages) {
+    if (typeof m === 'number') total += m;
+    else byNumber.set(total++, m);
+  }
+  const state: EngineState = { ...base, ledger: [...base.ledger], lines: { ...base.lines }, events: [...base.events ?? []] };
+  for (const c of changes) {
+    if (c.log?.length) (state.log ??= []).push(...c.log);
+    state.events!.push(...c.events ?? []);
+    for (const [i, m] of c.messages) {
+      byNumber.set(i, m);
+      total = Math.max(total, i + 1);
+    }
+    if (c.summary !== undefined) state.summary = c.summary;
+    if (c.tail !== undefined) state.tail = c.tail;
+    for (const [id, line] of c.lines ?? []) state.lines![id] = line;
+    state.ledger.length = Math.max(0, c.ledgerFrom - (base.ledgerFrom ?? 0));
+    state.ledger.push(...c.ledger);
+    state.decisions = oldest(state.decisions, c.decisions);
+  }
+  // Back as a list with runs of released messages counted.
+  const messages: Array<KeptMessage | null | number> = [];
+  let at = 0;
+  for (const i of [...byNumber.keys()].sort((a, b) => a - b)) {
+    if (i > at) messages.push(i - at);
+    messages.push(byNumber.get(i) ?? null);
+    at = i + 1;
+  }
+  if (total > at) messages.push(total - at);
+  state.messages = messages;
   return state;
 }
 

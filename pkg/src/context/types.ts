@@ -262,7 +262,7 @@ export interface LedgerRecord {
   cache: { read: number; write: number; observedRead: number | null; observedWrite: number | null; cost: number; sessionRelativeCost: number };
   /** Set when a compaction ran for this request: why, the tokens before and after, the marks, how far below the high water mark it brought the request, the earliest message it edited, the messages it kept, summarized or dropped, and the store ids of what it masked. */
   compaction: {
-    trigger: 'highWater' | 'asked' | 'images';
+    trigger: 'highWater' | 'asked' | 'images' | 'provider';
     before: number;
     after: number;
     highWater: number;

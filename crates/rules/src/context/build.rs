@@ -17,6 +17,7 @@ impl Manager {
     pub fn begin(&mut self) {
         self.journal = Some(Journal {
             first_live: self.first_live,
+            anchor: self.anchor,
             summary_tokens: self.summary_tokens,
             summary_version: self.summary_version,
             sent: self.sent,
@@ -52,7 +53,7 @@ impl Manager {
         self.journal = None;
         // What the build folded away is never read again: only now, since a rollback
         // would have brought it back.
-        self.history.forget(self.first_live, self.pins_first());
+        self.history.forget(self.first_live, self.opening());
     }
 
     /// Tokens each request adds, lately (0 until a few are known).
@@ -84,6 +85,7 @@ impl Manager {
         self.forced = j.forced;
         (self.tail_tokens, self.tail_version) = j.tail;
         self.first_live = j.first_live;
+        self.anchor = j.anchor;
         self.summary_tokens = j.summary_tokens;
         self.summary_version = j.summary_version;
         self.sent = j.sent;
@@ -97,6 +99,7 @@ impl Manager {
         self.pending_plan = None;
         self.summarizing = None;
         self.mask_queue.clear();
+        self.anchored = None;
         self.phase = Phase::Done;
     }
 
@@ -141,7 +144,15 @@ impl Manager {
         for w in self.set_aside.drain(..) {
             self.record.warn(w);
         }
+        if let Some((from, why)) = self.migrated.take() {
+            self.record.raised.push(Warning::FormatMigrated);
+            self.record
+                .warnings
+                .push(Manager::migrated_warning(from, why));
+        }
         self.record.before = self.tokens();
+        self.anchored = None;
+        self.anchor_provider_compaction();
         self.squeezes = 0;
         self.group_failed = false;
         self.merge_failed = false;
@@ -265,7 +276,12 @@ impl Manager {
     /// change everything.
     pub(super) fn edit_point(&self) -> Option<(usize, usize)> {
         let j = self.journal.as_ref()?;
-        if j.summary_version != self.summary_version || j.first_live != self.first_live {
+        // Folding away what came before the provider's compaction voids nothing after it:
+        // the provider reads from its compaction on.
+        let since_anchor = self.anchored == Some((self.first_live, self.summary_version));
+        if !since_anchor
+            && (j.summary_version != self.summary_version || j.first_live != self.first_live)
+        {
             return Some((self.first_live, 0));
         }
         j.changed

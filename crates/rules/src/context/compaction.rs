@@ -122,11 +122,55 @@ impl Manager {
         None
     }
 
+    /// The provider compacted the conversation (a live message holds a `Compaction` part
+    /// newer than the anchor): what came before it leaves the request, as the provider
+    /// reads it no more. It is stored as a transcript and named in the index, so nothing of
+    /// it is lost; the compaction's group is pinned from now on, never edited or folded,
+    /// and first in the request (Anthropic's on-demand compaction must be). Our summary
+    /// goes with what it summarized. Returns whether it did.
+    pub(super) fn anchor_provider_compaction(&mut self) -> bool {
+        let from = self
+            .anchor
+            .map_or(self.first_live, |a| (a + 1).max(self.first_live));
+        let Some(c) = (from..self.history.messages.len())
+            .rev()
+            .find(|&i| self.history.messages[i].has_kind(Kind::Compaction))
+        else {
+            return false;
+        };
+        // What leaves: the pinned messages too (the opening one, or the group of an earlier
+        // compaction of the provider's), and the live messages before it.
+        let opening = self.opening();
+        let start = if opening.is_empty() {
+            self.first_live
+        } else {
+            opening.start
+        };
+        let before = self.tokens();
+        self.anchor = Some(c);
+        let leaves = c > self.first_live || start < self.first_live;
+        self.first_live = c;
+        if self.summary_tokens > 0.0 {
+            self.summary_tokens = 0.0;
+            self.summary_version += 1;
+        }
+        self.anchored = Some((self.first_live, self.summary_version));
+        let cm = self.record.compaction_mut();
+        cm.trigger = ledger::Trigger::Provider;
+        cm.before = before;
+        cm.high_water = self.config.budget * self.config.high_water;
+        cm.low_water = self.config.budget * self.config.low_water;
+        if leaves {
+            cm.dropped = Some(Span { from: start, to: c });
+            self.folded(start, c);
+        }
+        true
+    }
+
     /// The images a request holds whole, oldest first: the opening message's, then the
     /// live ones.
     pub(super) fn whole_images(&self) -> Vec<(usize, usize)> {
         self.opening()
-            .into_iter()
             .chain(self.live())
             .flat_map(|i| {
                 self.history.messages[i]
@@ -315,10 +359,10 @@ impl Manager {
             self.summary_version += 1;
             self.record.warn(Warning::SummaryDropped);
         }
-        let pinned = self.pins_first();
+        let pinned = self.pinned();
         let user_text = (start..self.first_live).any(|i| {
             let m = &self.history.messages[i];
-            m.role == Role::User && m.has_kind(Kind::Text) && !(i == 0 && pinned)
+            m.role == Role::User && m.has_kind(Kind::Text) && !pinned.contains(&i)
         });
         if user_text {
             self.record.warn(Warning::UserTextDropped);
@@ -366,7 +410,7 @@ impl Manager {
     fn largest_live_part(&self) -> Option<(usize, usize)> {
         let newest_image = self.whole_images().last().copied();
         let mut best: Option<(usize, usize, f64)> = None;
-        for i in self.opening().into_iter().chain(self.live()) {
+        for i in self.opening().chain(self.live()) {
             for (k, p) in self.history.messages[i].parts.iter().enumerate() {
                 let reducible = if p.kind.media() {
                     p.shown == Shown::Whole
@@ -391,7 +435,7 @@ impl Manager {
     /// the budget is refused for.
     pub(super) fn largest_shown_part(&self) -> Option<(usize, usize)> {
         let mut best: Option<(usize, usize, f64)> = None;
-        for i in self.opening().into_iter().chain(self.live()) {
+        for i in self.opening().chain(self.live()) {
             for (k, p) in self.history.messages[i].parts.iter().enumerate() {
                 if best.is_none_or(|b| p.visible_tokens() > b.2) {
                     best = Some((i, k, p.visible_tokens()));

@@ -29,8 +29,10 @@ impl Manager {
     /// listed in a stored text of their own.
     pub(super) fn next_index_need(&mut self) -> Option<Need> {
         if let Some((from, to)) = self.unindexed {
-            let from = if from == 0 && self.pins_first() {
-                1
+            // The pinned messages stay: they are not the transcript's.
+            let pinned = self.pinned();
+            let from = if !pinned.is_empty() && pinned.start == from {
+                pinned.end
             } else {
                 from
             };
@@ -170,9 +172,9 @@ impl Manager {
         let span = Some((from, to));
         let mut ids: Vec<(String, Option<(usize, usize)>)> =
             transcript.into_iter().map(|id| (id, span)).collect();
-        let pinned = self.pins_first();
+        let pinned = self.pinned();
         for i in from..to {
-            if i == 0 && pinned {
+            if pinned.contains(&i) {
                 continue;
             }
             for k in 0..self.history.messages[i].parts.len() {

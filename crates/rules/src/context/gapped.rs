@@ -3,15 +3,17 @@
 //! keeps their numbers. Its memory, and its state's size, then follow what is live, not
 //! the conversation's age.
 //!
-//! Items are kept in `head` (numbers `0..head.len()`, the opening message a request always
-//! sends) and `tail` (from `gap_to` on); those between are forgotten, and read as the
-//! `stand_in`. Forgotten items are only ever read, never written: the rules write the live
-//! ones alone.
+//! Items are kept in `head` (numbers `head_at..head_at + head.len()`: the messages a
+//! request sends before its summary, the opening one or the group of the provider's own
+//! compaction) and `tail` (from `gap_to` on); those before and between are forgotten, and
+//! read as the `stand_in`. Forgotten items are only ever read, never written: the rules
+//! write the live ones alone.
 
-use std::ops::{Index, IndexMut, RangeFrom};
+use std::ops::{Index, IndexMut, Range, RangeFrom};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Gapped<T> {
+    head_at: usize,
     head: Vec<T>,
     gap_to: usize,
     tail: Vec<T>,
@@ -21,6 +23,7 @@ pub struct Gapped<T> {
 impl<T> Gapped<T> {
     pub fn new(stand_in: T) -> Self {
         Gapped {
+            head_at: 0,
             head: Vec::new(),
             gap_to: 0,
             tail: Vec::new(),
@@ -28,14 +31,27 @@ impl<T> Gapped<T> {
         }
     }
 
-    /// `head`, then `forgotten` items, then `tail`: a state as decoded.
-    pub fn from_parts(head: Vec<T>, forgotten: usize, tail: Vec<T>, stand_in: T) -> Self {
+    /// `head` (numbered from `head_at`), then items forgotten up to `gap_to`, then `tail`:
+    /// a state as decoded. The caller checks `head_at + head.len() <= gap_to`.
+    pub fn from_parts(
+        head_at: usize,
+        head: Vec<T>,
+        gap_to: usize,
+        tail: Vec<T>,
+        stand_in: T,
+    ) -> Self {
         Gapped {
-            gap_to: head.len() + forgotten,
+            head_at: if head.is_empty() { 0 } else { head_at },
             head,
+            gap_to,
             tail,
             stand_in,
         }
+    }
+
+    /// The numbers of the items kept in the head.
+    pub fn head_range(&self) -> Range<usize> {
+        self.head_at..self.head_at + self.head.len()
     }
 
     pub fn len(&self) -> usize {
@@ -52,8 +68,12 @@ impl<T> Gapped<T> {
     }
 
     pub fn get(&self, i: usize) -> Option<&T> {
-        if i < self.head.len() {
-            self.head.get(i)
+        if i < self.head_at + self.head.len() {
+            if i < self.head_at {
+                Some(&self.stand_in)
+            } else {
+                self.head.get(i - self.head_at)
+            }
         } else if i < self.gap_to {
             Some(&self.stand_in)
         } else {
@@ -87,35 +107,45 @@ impl<T> Gapped<T> {
 
     /// The items kept, with their numbers.
     pub fn kept(&self) -> impl Iterator<Item = (usize, &T)> + '_ {
-        let gap_to = self.gap_to;
-        self.head.iter().enumerate().chain(
-            self.tail
-                .iter()
-                .enumerate()
-                .map(move |(i, t)| (gap_to + i, t)),
-        )
+        let (gap_to, head_at) = (self.gap_to, self.head_at);
+        self.head
+            .iter()
+            .enumerate()
+            .map(move |(i, t)| (head_at + i, t))
+            .chain(
+                self.tail
+                    .iter()
+                    .enumerate()
+                    .map(move |(i, t)| (gap_to + i, t)),
+            )
     }
+}
 
-    /// Lets items `keep..to` go: the first `keep` stay (the opening message), and those
-    /// already let go stay so. The head is set by the first items let go.
-    pub fn forget(&mut self, keep: usize, to: usize) {
-        let to = to.min(self.len());
-        // Once some are let go, the head is what it is.
-        let keep = if self.gap_to > self.head.len() {
-            self.head.len()
-        } else {
-            keep.max(self.head.len())
-        };
-        if to <= keep.max(self.gap_to) {
+impl<T: Clone> Gapped<T> {
+    /// Lets the items before `to` go, but those of `keep` (kept now: the head, or live):
+    /// they are the head from now on, and those already let go stay so.
+    pub fn forget(&mut self, keep: Range<usize>, to: usize) {
+        let to = to.min(self.len()).max(self.gap_to);
+        let keep = keep.start..keep.end.min(to);
+        if to == self.gap_to && (keep.is_empty() || keep == self.head_range()) {
+            if keep.is_empty() && !self.head.is_empty() && to > self.head_at {
+                self.head.clear();
+                self.head_at = 0;
+            }
             return;
         }
-        // Nothing let go yet: the tail begins at the head's end, and its first items join it.
-        let n = keep - self.head.len();
-        self.head.extend(self.tail.drain(..n));
-        self.gap_to = keep.max(self.gap_to);
-        let n = to - self.gap_to;
-        self.tail.drain(..n);
+        let head: Vec<T> = keep
+            .clone()
+            .filter_map(|i| {
+                let live = self.head_range().contains(&i) || i >= self.gap_to;
+                live.then(|| self[i].clone())
+            })
+            .collect();
+        let gone = (to - self.gap_to).min(self.tail.len());
+        self.tail.drain(..gone);
         self.gap_to = to;
+        self.head_at = if head.is_empty() { 0 } else { keep.start };
+        self.head = head;
     }
 }
 
@@ -132,8 +162,8 @@ impl<T> Index<usize> for Gapped<T> {
 impl<T> IndexMut<usize> for Gapped<T> {
     /// A live item: the rules never write one that was let go.
     fn index_mut(&mut self, i: usize) -> &mut T {
-        if i < self.head.len() {
-            &mut self.head[i]
+        if self.head_range().contains(&i) {
+            &mut self.head[i - self.head_at]
         } else if i >= self.gap_to {
             &mut self.tail[i - self.gap_to]
         } else {
@@ -169,7 +199,7 @@ mod tests {
     #[test]
     fn items_let_go_keep_their_numbers_and_read_as_the_stand_in() {
         let mut g = numbers(10);
-        g.forget(1, 6);
+        g.forget(0..1, 6);
         assert_eq!(g.len(), 10);
         let all: Vec<i64> = g.iter().copied().collect();
         assert_eq!(all, [0, -1, -1, -1, -1, -1, 6, 7, 8, 9]);
@@ -178,13 +208,13 @@ mod tests {
             [0, 6, 7, 8, 9]
         );
         assert_eq!(&g[7..], &[7, 8, 9]);
-        // The head is set by the first let go: later, only the gap grows.
-        g.forget(0, 8);
+        // The same head: only the gap grows.
+        g.forget(0..1, 8);
         assert_eq!(
             g.iter().copied().collect::<Vec<_>>(),
             [0, -1, -1, -1, -1, -1, -1, -1, 8, 9]
         );
-        g.forget(1, 3);
+        g.forget(0..1, 3);
         assert_eq!(
             g.gap_to(),
             8,
@@ -199,13 +229,22 @@ mod tests {
     }
 
     #[test]
-    fn nothing_let_go_until_there_is_something_past_the_head() {
-        let mut g = numbers(3);
-        g.forget(1, 1);
-        assert_eq!((g.gap_to(), &g[0..]), (0, &[0_i64, 1, 2][..]));
-        g.forget(0, 2);
-        assert_eq!(g.iter().copied().collect::<Vec<_>>(), [-1, -1, 2]);
-        let decoded = Gapped::from_parts(vec![], 2, vec![2], -1);
-        assert_eq!(decoded, g);
+    fn a_new_head_is_taken_from_the_live_items_and_the_old_one_let_go() {
+        let mut g = numbers(12);
+        g.forget(0..1, 4);
+        // The provider's compaction at 5: its group (5, 6) is kept before the summary.
+        g.forget(5..7, 9);
+        assert_eq!(
+            g.iter().copied().collect::<Vec<_>>(),
+            [-1, -1, -1, -1, -1, 5, 6, -1, -1, 9, 10, 11]
+        );
+        assert_eq!(g.head_range(), 5..7);
+        g[6] = 60;
+        assert_eq!(g.get(6), Some(&60));
+        let again = Gapped::from_parts(5, vec![5, 60], 9, vec![9, 10, 11], -1);
+        assert_eq!(again, g);
+        // No head at all: everything before `to` goes.
+        g.forget(0..0, 10);
+        assert_eq!(g.kept().map(|(i, _)| i).collect::<Vec<_>>(), [10, 11]);
     }
 }

@@ -454,12 +454,12 @@ impl History {
 }
 
 impl History {
-    /// Lets go of the messages before `first_live` (the opening one stays when `opening`)
-    /// and of their calls: they are never read again.
-    pub fn forget(&mut self, first_live: usize, opening: bool) {
-        self.messages.forget(usize::from(opening), first_live);
+    /// Lets go of the messages before `first_live` but those of `opening` (sent before the
+    /// summary) and of their calls: they are never read again.
+    pub fn forget(&mut self, first_live: usize, opening: std::ops::Range<usize>) {
+        self.messages.forget(opening, first_live);
         let calls = self.folded_calls(first_live);
-        self.calls.forget(0, calls);
+        self.calls.forget(0..0, calls);
     }
 
     /// How many calls are in messages before `first_live`: the first ones, in order.

@@ -77,6 +77,15 @@ pub enum Event {
     },
     /// The host's message list was taken in anew.
     HistoryRebuilt,
+    /// Old data was rebuilt (`migrate`): the opening message pinned when it was, the summary
+    /// it had, the texts it stored; `from` its decisions, `why` the reason.
+    Migrated {
+        opening: bool,
+        summary: f64,
+        ids: Vec<(String, f64)>,
+        from: u32,
+        why: u8,
+    },
 }
 
 /// Why an event could not be applied.
@@ -113,6 +122,7 @@ impl Event {
             Event::CalibrationReset => "calibration-reset",
             Event::Recalled { .. } => "recalled",
             Event::HistoryRebuilt => "history-rebuilt",
+            Event::Migrated { .. } => "migrated",
         }
     }
 
@@ -137,6 +147,7 @@ impl Event {
             Event::CalibrationReset => 17,
             Event::Recalled { .. } => 18,
             Event::HistoryRebuilt => 19,
+            Event::Migrated { .. } => 20,
         }
     }
 
@@ -176,6 +187,23 @@ impl Event {
                 uint(out, ask.offset as u64);
                 uint(out, ask.length.map_or(0, |l| l as u64 + 1));
                 optional_text(out, ask.query.as_deref());
+            }
+            Event::Migrated {
+                opening,
+                summary,
+                ids,
+                from,
+                why,
+            } => {
+                out.push(u8::from(*opening));
+                float(out, *summary);
+                uint(out, ids.len() as u64);
+                for (id, tokens) in ids {
+                    text(out, id);
+                    float(out, *tokens);
+                }
+                uint(out, u64::from(*from));
+                out.push(*why);
             }
             Event::Begin
             | Event::Commit
@@ -401,6 +429,37 @@ fn read_event(
             }
         }
         19 => Event::HistoryRebuilt,
+        20 => {
+            let opening = r.byte().map_err(|_| short(".migrated.opening"))?;
+            let summary = r.float().map_err(|_| short(".migrated.summary"))?;
+            if opening > 1 || !(summary.is_finite() && summary >= 0.0) {
+                return Err(fail(&at(".migrated"), "is out of range"));
+            }
+            let n = r.count().map_err(|_| short(".migrated.ids"))?;
+            let mut ids = Vec::with_capacity(n.min(4096));
+            for i in 0..n {
+                let id = r
+                    .text()
+                    .map_err(|e| fail(&at(&format!(".migrated.ids[{i}]")), e))?;
+                let tokens = r
+                    .float()
+                    .map_err(|_| short(&format!(".migrated.ids[{i}]")))?;
+                ids.push((id, tokens));
+            }
+            let from = r.uint().map_err(|_| short(".migrated.from"))?;
+            let why = r.byte().map_err(|_| short(".migrated.why"))?;
+            if super::migrate::Why::from_code(why).is_none() {
+                return Err(fail(&at(".migrated.why"), "is not a reason"));
+            }
+            Event::Migrated {
+                opening: opening == 1,
+                summary,
+                ids,
+                from: u32::try_from(from)
+                    .map_err(|_| fail(&at(".migrated.from"), "is out of range"))?,
+                why,
+            }
+        }
         other => {
             return Err(fail(
                 &at(""),
@@ -506,6 +565,19 @@ impl Manager {
             }
             HistoryRebuilt => {
                 self.history_rebuilt();
+                Ok(Need::Done)
+            }
+            Migrated { .. } if in_build => out_of_place("inside a build"),
+            Migrated {
+                opening,
+                summary,
+                ids,
+                from,
+                why,
+            } => {
+                let why = super::migrate::Why::from_code(*why)
+                    .ok_or(Refusal::OutOfPlace("not a reason"))?;
+                self.migrate(*opening, *summary, ids, *from, why);
                 Ok(Need::Done)
             }
         }

@@ -119,12 +119,14 @@ pub enum Warning {
     /// The host's message list no longer began with the messages the manager held (a
     /// framework removed or replaced one): the manager started over from the new list.
     HistoryRebuilt,
+    /// Data an earlier version wrote could not be replayed by today's rules: it was rebuilt.
+    FormatMigrated,
 }
 
 impl Warning {
     /// Every warning, in a fixed order: a warning's place here is its number in a manager's
     /// encoded state (new ones go last).
-    pub const ALL: [Warning; 10] = [
+    pub const ALL: [Warning; 11] = [
         Warning::StoreFailed,
         Warning::SummarizerFailed,
         Warning::SummaryOverCap,
@@ -135,6 +137,7 @@ impl Warning {
         Warning::UserTextDropped,
         Warning::UsageSetAside,
         Warning::HistoryRebuilt,
+        Warning::FormatMigrated,
     ];
 
     pub fn code(self) -> &'static str {
@@ -149,6 +152,7 @@ impl Warning {
             Warning::UserTextDropped => "user-text-dropped",
             Warning::UsageSetAside => "usage-set-aside",
             Warning::HistoryRebuilt => "history-rebuilt",
+            Warning::FormatMigrated => "format-migrated",
         }
     }
 
@@ -176,6 +180,9 @@ impl Warning {
             }
             Warning::HistoryRebuilt => {
                 "the message list no longer began with the messages already taken in (one was removed or replaced): the conversation was taken in again from the new list, and the next compaction starts over"
+            }
+            Warning::FormatMigrated => {
+                "the session was written by an earlier version whose rules decided otherwise: it was rebuilt once from its messages, stored texts and summary"
             }
             Warning::UsageSetAside => {
                 "a usage report was set aside: zero, under half the request as counted, or the same count as before for a request of another size, it cannot be the provider's count of the request it answered; report the usage the provider returned for each request"
@@ -210,6 +217,9 @@ pub enum Trigger {
     /// More images than `keepImages` allows stayed whole: the oldest were stored and
     /// replaced by a line, a few at a time.
     Images,
+    /// The provider compacted the conversation itself: what came before its compaction left
+    /// the request.
+    Provider,
 }
 
 /// What one compaction touched: the messages it kept, the span it summarized or dropped,
@@ -368,6 +378,7 @@ impl Json for Trigger {
             Trigger::HighWater => "highWater",
             Trigger::Asked => "asked",
             Trigger::Images => "images",
+            Trigger::Provider => "provider",
         }
         .json(out);
     }

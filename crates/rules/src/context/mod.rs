@@ -32,6 +32,7 @@ pub mod history;
 pub mod index;
 pub mod journal;
 pub mod ledger;
+pub mod migrate;
 pub mod policy;
 pub mod recall;
 pub mod render;
@@ -144,6 +145,7 @@ impl Need {
 #[derive(Debug, Clone)]
 struct Journal {
     first_live: usize,
+    anchor: Option<usize>,
     summary_tokens: f64,
     summary_version: u32,
     sent: usize,
@@ -188,6 +190,9 @@ pub struct Manager {
     pub history: History,
     /// Messages before this one are summarized or dropped; a group boundary.
     pub first_live: usize,
+    /// The message of the provider's newest compaction (`Kind::Compaction`), once what came
+    /// before it is folded away: its group is pinned, sent before the summary.
+    pub anchor: Option<usize>,
     /// Tokens of the summary of the messages before `first_live` (0: none).
     pub summary_tokens: f64,
     pub summary_version: u32,
@@ -234,6 +239,11 @@ pub struct Manager {
     pending_plan: Option<render::Plan>,
     /// The next build compacts whatever its size (the host asked).
     pub forced: bool,
+    /// This build folded away what came before the provider's compaction: the first live
+    /// message and the summary's version it left, which void no thinking after it.
+    anchored: Option<(usize, u32)>,
+    /// Rebuilt from old data (`migrate`): its decisions and why, said by the next build.
+    pub(crate) migrated: Option<(u32, migrate::Why)>,
     phase: Phase,
     pending: Option<Need>,
     summarizing: Option<(usize, usize)>,
@@ -262,6 +272,7 @@ impl Manager {
             config,
             history: History::default(),
             first_live: 0,
+            anchor: None,
             summary_tokens: 0.0,
             summary_version: 0,
             system_tokens,
@@ -287,6 +298,8 @@ impl Manager {
             mask_queue: Vec::new(),
             pending_plan: None,
             forced: false,
+            anchored: None,
+            migrated: None,
             phase: Phase::Done,
             pending: None,
             summarizing: None,
@@ -344,29 +357,45 @@ impl Manager {
     }
 
     /// Whether message 0 is the task: a user message of text, kept by the config. Most
-    /// agents put the task there, and without it a request stops saying what to do.
+    /// agents put the task there, and without it a request stops saying what to do. Not
+    /// once the provider compacted the conversation: its compaction holds the task.
     pub fn pins_first(&self) -> bool {
-        self.config.keep_first
+        self.anchor.is_none()
+            && self.config.keep_first
             && self.history.messages.first().is_some_and(|m| {
                 m.role == Role::User && m.has_kind(Kind::Text) && !m.has_kind(Kind::Result)
             })
     }
 
-    /// The opening message, once the turns after it are folded away: sent before the
-    /// summary, as it was first sent, so its place in the cache stays.
-    pub fn opening(&self) -> Option<usize> {
-        (self.first_live > 0 && self.pins_first()).then_some(0)
+    /// The messages a request sends before the summary, never folded away: the opening
+    /// message (`pins_first`), or the group of the provider's newest compaction (`anchor`).
+    pub fn pinned(&self) -> std::ops::Range<usize> {
+        match self.anchor {
+            Some(c) => c..self.history.next_group(c),
+            None if self.pins_first() => 0..1,
+            None => 0..0,
+        }
     }
 
-    /// Tokens that folding messages `from..to` takes out of the request: the opening
-    /// message stays.
-    pub fn fold_tokens(&self, from: usize, to: usize) -> f64 {
-        let from = if from == 0 && self.pins_first() {
-            1
+    /// The pinned messages, once the turns after them are folded away: sent before the
+    /// summary, as they were first sent, so their place in the cache stays.
+    pub fn opening(&self) -> std::ops::Range<usize> {
+        let p = self.pinned();
+        if self.first_live > p.start && !p.is_empty() {
+            p
         } else {
-            from
-        };
-        (from..to).map(|i| self.history.messages[i].tokens()).sum()
+            0..0
+        }
+    }
+
+    /// Tokens that folding messages `from..to` takes out of the request: the pinned
+    /// messages stay.
+    pub fn fold_tokens(&self, from: usize, to: usize) -> f64 {
+        let pinned = self.pinned();
+        (from..to)
+            .filter(|i| !pinned.contains(i))
+            .map(|i| self.history.messages[i].tokens())
+            .sum()
     }
 
     pub(crate) fn fixed_tokens(&self) -> f64 {
@@ -376,9 +405,10 @@ impl Manager {
     /// Tokens of the request as it stands, by our counter.
     pub fn raw_tokens(&self) -> f64 {
         let messages: f64 = self.live().map(|i| self.history.messages[i].tokens()).sum();
-        let opening = self
+        let opening: f64 = self
             .opening()
-            .map_or(0.0, |i| self.history.messages[i].tokens());
+            .map(|i| self.history.messages[i].tokens())
+            .sum();
         self.fixed_tokens()
             + opening
             + self.summary_tokens
@@ -394,9 +424,15 @@ impl Manager {
         self.folded_any() && self.summary_tokens == 0.0
     }
 
-    /// Whether any message left the request: the kept opening message is still in it.
+    /// Whether any message left the request: the pinned ones are still in it, and what
+    /// came before the provider's compaction the provider reads no more.
     pub fn folded_any(&self) -> bool {
-        self.first_live > usize::from(self.pins_first())
+        let p = self.pinned();
+        if self.anchor.is_some() {
+            self.first_live > p.end
+        } else {
+            self.first_live > p.end.max(usize::from(!p.is_empty()))
+        }
     }
 
     fn left_out_tokens(&self) -> f64 {

@@ -201,12 +201,36 @@ pub fn plan(m: &Manager, has_fixed: bool) -> Plan {
             m.system_tokens + m.pinned_tokens,
         ));
     }
-    if let Some(i) = m.opening() {
-        // Before the summary, where it was first sent: the cache keeps it.
+    // Each message, with the marked results of its calls left unanswered after it.
+    let message = |p: &mut Plan, keys: &mut Vec<(Key, f64)>, owner: &mut Vec<usize>, i: usize| {
         let msg = &m.history.messages[i];
-        owner.push(p.emits.len());
+        let emit = message_emit(m, i);
         keys.push((Key::Message(i, msg.version), msg.tokens()));
-        p.emits.push(message_emit(m, i));
+        owner.push(p.emits.len());
+        if let Emit::Message { unanswered, .. } = &emit
+            && !unanswered.is_empty()
+        {
+            owner.push(p.emits.len());
+            keys.push((
+                Key::Unanswered(i, unanswered.len() as u32),
+                UNANSWERED_TOKENS * unanswered.len() as f64,
+            ));
+        }
+        p.emits.push(emit);
+    };
+    // Before the summary, where they were first sent, so the cache keeps them: the pinned
+    // messages. The group of the provider's compaction comes first even while it is live:
+    // nothing may come before it (Anthropic's on-demand compaction is refused otherwise).
+    let opening = m.opening();
+    let lead = if !opening.is_empty() {
+        opening
+    } else if m.anchor == Some(m.first_live) {
+        m.pinned()
+    } else {
+        0..0
+    };
+    for i in lead.clone() {
+        message(&mut p, &mut keys, &mut owner, i);
     }
     if m.summary_tokens > 0.0 || !m.index.is_empty() {
         // The summary and the index of what was folded away: they change together.
@@ -222,20 +246,8 @@ pub fn plan(m: &Manager, has_fixed: bool) -> Plan {
         p.emits.push(Emit::LeftOut);
         keys.push((Key::LeftOut(m.first_live), LEFT_OUT_TOKENS));
     }
-    for (i, msg) in m.history.messages.iter().enumerate().skip(m.first_live) {
-        let emit = message_emit(m, i);
-        keys.push((Key::Message(i, msg.version), msg.tokens()));
-        owner.push(p.emits.len());
-        if let Emit::Message { unanswered, .. } = &emit
-            && !unanswered.is_empty()
-        {
-            owner.push(p.emits.len());
-            keys.push((
-                Key::Unanswered(i, unanswered.len() as u32),
-                UNANSWERED_TOKENS * unanswered.len() as f64,
-            ));
-        }
-        p.emits.push(emit);
+    for i in m.first_live.max(lead.end)..m.history.messages.len() {
+        message(&mut p, &mut keys, &mut owner, i);
     }
     if m.tail_tokens > 0.0 {
         owner.push(p.emits.len());
@@ -323,7 +335,7 @@ impl Manager {
     pub fn sections(&self) -> Sections {
         let (mut history, mut appended, mut framing) = (0.0, 0.0, 0.0);
         let sent_before = self.journal.as_ref().map_or(self.sent, |j| j.sent);
-        for i in self.opening().into_iter().chain(self.live()) {
+        for i in self.opening().chain(self.live()) {
             let m = &self.history.messages[i];
             let parts: f64 = m.parts.iter().map(Part::visible_tokens).sum();
             framing += m.framing;
@@ -455,10 +467,11 @@ pub fn transcript(p: &mut Pieces<'_>, m: &Manager, from: usize, to: usize) {
 /// Messages `from..to`, each its role then its parts, over `(text, label)` per part from
 /// host text `host` on. Thinking is left out; the kept opening message too.
 fn messages_text(p: &mut Pieces<'_>, m: &Manager, from: usize, to: usize, mut host: usize) {
+    let pinned = m.pinned();
     for i in from..to {
         let msg = &m.history.messages[i];
-        if i == 0 && m.pins_first() {
-            // Kept in every request: not the summary's to repeat.
+        if pinned.contains(&i) || msg.parts.is_empty() {
+            // Kept in every request: not the summary's to repeat (nor a message let go).
             host += 2 * msg.parts.len();
             continue;
         }

@@ -176,11 +176,13 @@ pub enum Mode {
     Mask,
 }
 
-/// What shortening a call's input did: the spans of the text it replaced, each by a mark
-/// (or cut, keeping `(head, tail)`).
+/// A span of the text replaced: `(start, end, kept)`, by a mark, or cut keeping `(head, tail)`.
+type Edit = (usize, usize, Option<(usize, usize)>);
+
+/// What shortening a call's input did: the spans of the text it replaced.
 #[derive(Debug, Clone, PartialEq)]
 struct Plan {
-    edits: Vec<(usize, usize, Option<(usize, usize)>)>,
+    edits: Vec<Edit>,
 }
 
 fn plan(t: &[u16], vals: &[Value], mode: Mode) -> Plan {
@@ -188,7 +190,7 @@ fn plan(t: &[u16], vals: &[Value], mode: Mode) -> Plan {
         .iter()
         .filter(|v| v.string && v.end - v.start > LONG_STRING)
         .collect();
-    let mut edits: Vec<(usize, usize, Option<(usize, usize)>)> = Vec::new();
+    let mut edits: Vec<Edit> = Vec::new();
     let total: usize = t.len();
     let long_units: usize = long.iter().map(|v| v.end - v.start).sum();
     match mode {
@@ -218,7 +220,7 @@ fn plan(t: &[u16], vals: &[Value], mode: Mode) -> Plan {
         Mode::Cut { keep } => keep,
         Mode::Mask => (total / 8).max(LONG_STRING * 4),
     };
-    let size = |edits: &[(usize, usize, Option<(usize, usize)>)]| -> usize {
+    let size = |edits: &[Edit]| -> usize {
         let removed: usize = edits
             .iter()
             .map(|&(s, e, kept)| (e - s).saturating_sub(kept.map_or(MARK, |(h, t)| h + t + MARK)))

@@ -42,6 +42,7 @@ export function readChanges(text: string, field: string): EngineChanges {
       string(`${field}.lines[${i}][1]`, line);
     });
   }
+  if (c.decisions !== undefined) number(`${field}.decisions`, c.decisions);
   return c as unknown as EngineChanges;
 }
 

@@ -4,6 +4,7 @@
 // (`Engine.changes`, `foldChanges`), the texts stored whole, and each summary the moment
 // it is paid for, so a resumed session never asks for it again.
 import { Engine, foldChanges, type EngineState } from '../engine.js';
+import { withChanges } from '../state.js';
 import { ReentrantCallError, SessionConflictError, argumentError, coded, errorText, hasCode } from '../../errors/index.js';
 import { buildOnce, engineOptions, managerParts, recallToolOf } from '../kernel.js';
 import { readOptions, recallAnswer, recallText } from '../recall.js';
@@ -71,6 +72,8 @@ export class ContextSession<Message = unknown> {
   #pending: SessionOutput[] = [];
   /** A write failed: the state is read back from the store before the next call. */
   #stale = false;
+  /** Rebuilt from rows earlier rules wrote (`Engine.migrate`): the next call's row carries a checkpoint. */
+  #checkpointNext = false;
   /** The last write failed without saying whether it landed: what it wrote, to find it in the store. */
   #unsure: { version: number; changes: string; outputs: number } | null = null;
   /** A shared session's append that failed: its text and id, for a retry to reuse. */
@@ -264,12 +267,15 @@ export class ContextSession<Message = unknown> {
       const engine = this.#engine as Engine;
       // Every so many calls, the state before the call is written with it: opening the
       // session reads the newest, and the calls from it on, however old the session.
-      const checkpoint = (this.#version + 1) % CHECKPOINT_EVERY === 0 ? JSON.stringify(toSnapshot(engine.state(), this.#parts.format, engine.config)) : undefined;
+      const checkpoint = (this.#version + 1) % CHECKPOINT_EVERY === 0 || this.#checkpointNext ? JSON.stringify(toSnapshot(engine.state(), this.#parts.format, engine.config)) : undefined;
       const result = await body(engine, inbox);
       const changes = JSON.stringify(engine.changes());
       const landed = this.#landed;
       this.#landed = null;
-      if (landed === null) await this.#commit(engine, changes, inbox.map(([seq]) => seq), checkpoint);
+      if (landed === null) {
+        await this.#commit(engine, changes, inbox.map(([seq]) => seq), checkpoint);
+        this.#checkpointNext = false;
+      }
       else if (!sameCall(landed, changes)) {
         // Another call than the one whose write landed: the session goes on from that write, then this call is made.
         this.#stale = true;
@@ -414,7 +420,7 @@ export class ContextSession<Message = unknown> {
     const o = engineOptions('options', opts, p.adapter);
     this.#summarizerTimeoutMs = o.summarizerTimeoutMs;
     // The bound is on the host's summarizer (`#summarize`), not on waiting for another worker's answer.
-    const engine = new Engine({ ...o, summarizerTimeoutMs: undefined });
+    let engine = new Engine({ ...o, summarizerTimeoutMs: undefined });
     // A shared session may have appends queued before its first call is written.
     if (rows && rows.version > 0) {
       if (rows.format !== p.format) throw argumentError(TypeError, 'options.format', `is '${p.format}', but session ${JSON.stringify(this.sessionId)} was made with ${JSON.stringify(rows.format)}`);
@@ -437,11 +443,23 @@ export class ContextSession<Message = unknown> {
       }
       const changes = rows.changes.map((c, i) => readChanges(c, `store: session ${this.sessionId}, version ${after + i + 1}`));
       // The checkpoint, then each call after it, as a worker catching up applies them.
-      if (base) {
-        engine.restore(base, `store: session ${this.sessionId}, checkpoint at version ${rows.checkpoint!.version}`);
-        engine.applyAll(changes, `store: session ${this.sessionId}, versions ${after + 1} to ${rows.version}`, (i) => `store: session ${this.sessionId}, version ${after + i + 1}`);
-        engine.verify(`store: session ${this.sessionId}, version ${rows.version}`);
-      } else engine.restore(foldChanges(changes), `store: session ${this.sessionId}`);
+      try {
+        if (base) {
+          engine.restore(base, `store: session ${this.sessionId}, checkpoint at version ${rows.checkpoint!.version}`);
+          engine.applyAll(changes, `store: session ${this.sessionId}, versions ${after + 1} to ${rows.version}`, (i) => `store: session ${this.sessionId}, version ${after + i + 1}`);
+          engine.verify(`store: session ${this.sessionId}, version ${rows.version}`);
+        } else engine.restore(foldChanges(changes), `store: session ${this.sessionId}`);
+      } catch (error) {
+        // Rows earlier rules wrote that today's cannot replay: rebuilt once, and the next
+        // call's row carries a checkpoint of it, so no open replays those rows again.
+        const state = base ? withChanges(base, changes) : foldChanges(changes);
+        const why = Engine.migration(error, state);
+        engine.core.free();
+        if (why === undefined) throw error;
+        engine = new Engine({ ...o, summarizerTimeoutMs: undefined });
+        engine.migrate(state, why, `store: session ${this.sessionId}`);
+        this.#checkpointNext = true;
+      }
     }
     this.#engine?.core.free();
     this.#engine = engine;

@@ -87,27 +87,52 @@ impl Manager {
                 "is fewer than the messages folded away, or out of range",
             ));
         }
-        let head = usize::from(d.byte("state.history.opening")?);
-        if head > 1 || head > m.first_live {
-            return Err(fail(
-                "state.history.opening",
-                "is neither 0 nor 1 message kept",
-            ));
-        }
+        // Version 1 kept the opening message or none; 2, a range of pinned messages.
+        let head = if version == 1 {
+            let n = usize::from(d.byte("state.history.opening")?);
+            if n > 1 || n > m.first_live {
+                return Err(fail(
+                    "state.history.opening",
+                    "is neither 0 nor 1 message kept",
+                ));
+            }
+            0..n
+        } else {
+            let start = d.whole("state.history.pinned")?;
+            let len = d.whole("state.history.pinned")?;
+            if start.saturating_add(len) > m.first_live || (len == 0 && start != 0) {
+                return Err(fail(
+                    "state.history.pinned",
+                    "names messages that are not before the first live one",
+                ));
+            }
+            let anchor = d.whole("state.anchor")?.checked_sub(1);
+            if anchor.is_some_and(|c| c > m.first_live || (len > 0 && c != start)) {
+                return Err(fail(
+                    "state.anchor",
+                    "names a message past the first live one, or not the pinned ones",
+                ));
+            }
+            m.anchor = anchor;
+            start..start + len
+        };
         if n - m.first_live > d.r.bytes.len() - d.r.at {
             return Err(fail(
                 "state.history.messages",
                 "is cut short: the state was altered or cut short",
             ));
         }
-        let mut kept: Vec<Message> = Vec::with_capacity(head + n - m.first_live);
-        for i in (0..head).chain(m.first_live..n) {
+        let mut kept: Vec<Message> = Vec::with_capacity(head.len() + n - m.first_live);
+        for i in head.clone().chain(m.first_live..n) {
             let f = |x: &str| format!("state.history.messages[{i}].{x}");
             let role = Role::from_code(d.byte(&f("role"))?)
                 .ok_or_else(|| fail(&f("role"), "is not a role"))?;
             let group = d.whole(&f("group"))?;
-            // A group begins at or after the first live message (the opening one is its own).
-            if group > i || (i >= m.first_live && group < m.first_live) {
+            // A group begins at or after the first live message (the pinned ones are theirs).
+            if group > i
+                || (i >= m.first_live && group < m.first_live)
+                || (i < m.first_live && group < head.start)
+            {
                 return Err(fail(
                     &f("group"),
                     "names a message before its group, or folded away",
@@ -172,8 +197,8 @@ impl Manager {
                 version,
             });
         }
-        let tail = kept.split_off(head);
-        let messages = Gapped::from_parts(kept, m.first_live - head, tail, Message::STAND_IN);
+        let tail = kept.split_off(head.len());
+        let messages = Gapped::from_parts(head.start, kept, m.first_live, tail, Message::STAND_IN);
         let total = d.whole("state.history.calls")?;
         let folded = d.whole("state.history.foldedCalls")?;
         if folded > total
@@ -209,7 +234,7 @@ impl Manager {
                 answer,
             });
         }
-        let calls = Gapped::from_parts(Vec::new(), folded, calls, Call::STAND_IN);
+        let calls = Gapped::from_parts(0, Vec::new(), folded, calls, Call::STAND_IN);
         for (i, msg) in messages.kept() {
             for (k, p) in msg.parts.iter().enumerate() {
                 if let Some(c) = p.call
@@ -224,10 +249,10 @@ impl Manager {
         }
         m.history.messages = messages;
         m.history.calls = calls;
-        if head == 1 && !m.pins_first() {
+        if !head.is_empty() && m.pinned() != head {
             return Err(fail(
                 "state.history.opening",
-                "keeps a message the options do not keep: not a user's text, or keepFirstMessage is off",
+                "keeps messages the options and the conversation do not pin: not a user's text, keepFirstMessage off, or not the provider's compaction",
             ));
         }
         let n = d.count("state.storeIds")?;
@@ -312,6 +337,12 @@ impl Manager {
             units: d.size("state.cost")?,
             tokens: d.size("state.cost")?,
         };
+        if version >= 2 && d.byte("state.migrated")? == 1 {
+            let from = d.small("state.migrated.from")?;
+            let why = crate::context::migrate::Why::from_code(d.byte("state.migrated.why")?)
+                .ok_or_else(|| fail("state.migrated.why", "is not a reason"))?;
+            m.migrated = Some((from, why));
+        }
         if d.r.at != bytes.len() {
             return Err(fail("state", "goes on past its end: it was altered"));
         }

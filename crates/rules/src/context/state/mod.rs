@@ -15,8 +15,10 @@ use super::index::Entry;
 use super::ledger::Warning;
 use super::{Key, Manager};
 
-/// The state's encoding, as written by this version.
-pub const VERSION: u8 = 1;
+/// The state's encoding, as written by this version. 2: the pinned messages are a range
+/// (the group of the provider's compaction, as well as the opening message), and the
+/// compaction they hold (`anchor`) is kept; version 1 is still read.
+pub const VERSION: u8 = 2;
 
 fn stored(s: Stored) -> u8 {
     match s {
@@ -102,10 +104,12 @@ impl Manager {
         // Messages folded away are not written: nothing of them is read again. The opening
         // message, when a request still sends it, is.
         let h = &self.history;
-        let head = usize::from(self.first_live > 0 && self.pins_first());
+        let head = self.opening();
         uint(o, h.messages.len() as u64);
-        o.push(head as u8);
-        for i in (0..head).chain(self.first_live..h.messages.len()) {
+        uint(o, head.start as u64);
+        uint(o, head.len() as u64);
+        uint(o, self.anchor.map_or(0, |c| c as u64 + 1));
+        for i in head.clone().chain(self.first_live..h.messages.len()) {
             let m = &h.messages[i];
             o.push(m.role.code());
             uint(o, m.group as u64);
@@ -152,7 +156,7 @@ impl Manager {
         let live: Vec<_> = self
             .store_ids
             .iter()
-            .filter(|((m, _), _)| *m >= self.first_live || *m < head)
+            .filter(|((m, _), _)| *m >= self.first_live || head.contains(m))
             .collect();
         uint(o, live.len() as u64);
         for ((m, p), id) in live {
@@ -202,6 +206,14 @@ impl Manager {
         uint(o, self.requests);
         float(o, self.cost.units);
         float(o, self.cost.tokens);
+        match self.migrated {
+            None => o.push(0),
+            Some((from, why)) => {
+                o.push(1);
+                uint(o, u64::from(from));
+                o.push(why as u8);
+            }
+        }
         out
     }
 }

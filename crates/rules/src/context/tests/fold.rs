@@ -60,7 +60,7 @@ fn with_keep_first_off_the_opening_message_goes_like_any_other() {
         tool_turn(&mut h, &mut m, 600, turn);
         h.build(&mut m);
     }
-    assert!(m.first_live > 0 && m.opening().is_none());
+    assert!(m.first_live > 0 && m.opening().is_empty());
 }
 
 /// The summary is asked about the turns after the opening message, never it again.

@@ -1,0 +1,178 @@
+//! Data an earlier version wrote, when today's rules cannot replay it. A journal (or a
+//! format 1 call log) records the answers to the needs that the rules of its day asked
+//! for; rules that now decide otherwise (a new step, a new kind of part) ask for other
+//! needs, and the old answers are out of place at the first that differs. That is no
+//! alteration: the session is rebuilt once from what the data holds (its messages, the
+//! texts it stored, its summary), every stored id stays the manager's own and named in
+//! the index, and the next request says so (`format-migrated`). A journal whose builds
+//! are not shaped as builds, or data of today's rules that is out of place, was altered:
+//! it is refused, naming where.
+
+use super::Manager;
+use super::journal::Event;
+use super::ledger::{Warning, WarningRecord};
+use crate::base::args::show_number;
+
+/// The rules' decisions on replay, numbered: bumped by a change that makes them decide
+/// otherwise on the same events. 1: everything written before the number was kept (a
+/// call log, a journal, a state of version 1); 2: images and documents, server tools,
+/// call inputs shortened, the provider's compaction pinned.
+pub const DECISIONS: u32 = 2;
+
+/// Why data was rebuilt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Why {
+    /// A build's answers are out of place under today's rules.
+    Decisions = 0,
+    /// Its messages read as other parts under today's adapters.
+    Shapes = 1,
+}
+
+impl Why {
+    pub fn from_code(code: u8) -> Option<Why> {
+        match code {
+            0 => Some(Why::Decisions),
+            1 => Some(Why::Shapes),
+            _ => None,
+        }
+    }
+}
+
+/// The events' tags, in a journal's order: where the first one out of a build's shape is
+/// (an answer outside a build, a build with no plan, two renders), or `None` for a journal
+/// shaped as builds are, whatever those builds decided. Tags as [`Event`] encodes them.
+pub fn misshapen(tags: &[u8]) -> Option<usize> {
+    #[derive(PartialEq)]
+    enum At {
+        Between,
+        Begun,
+        Planned,
+        Rendered,
+    }
+    let mut at = At::Between;
+    for (i, &tag) in tags.iter().enumerate() {
+        at = match (tag, &at) {
+            // Between builds: what the host does, and a build beginning.
+            (1 | 14 | 15 | 16 | 17 | 18 | 19 | 20, At::Between) => At::Between,
+            (2, At::Between) => At::Begun,
+            // A build's own appends (reminders, a shared session's queue) come before its plan;
+            // a session journals each call of the host's between a begin and a commit, no plan.
+            (1 | 14 | 15 | 16 | 17 | 18 | 19, At::Begun) => At::Begun,
+            (3, At::Begun) => At::Between,
+            (4, At::Begun) => At::Planned,
+            // The answers to what it needed, then its render and commit.
+            (5..=12, At::Planned) => At::Planned,
+            (13, At::Planned) => At::Rendered,
+            (3, At::Rendered) => At::Between,
+            _ => return Some(i),
+        };
+    }
+    None
+}
+
+/// Whether data that failed to replay for `why` is rebuilt: written by earlier rules
+/// (`decisions` below today's, `None` when it says none) and shaped as builds.
+pub fn migratable(decisions: Option<u32>, shaped: bool) -> bool {
+    shaped && decisions.is_none_or(|d| d < DECISIONS)
+}
+
+impl Manager {
+    /// The manager rebuilt from what old data holds, its messages appended already:
+    /// the opening one pinned when it was (`opening`), the summary it had (`summary`
+    /// tokens), and every text it stored (`ids`, with their lines' tokens), each the
+    /// manager's own and named in the index. The next request's ledger says so.
+    pub(crate) fn migrate(
+        &mut self,
+        opening: bool,
+        summary: f64,
+        ids: &[(String, f64)],
+        from: u32,
+        why: Why,
+    ) {
+        if opening && self.pins_first() && !self.history.messages.is_empty() {
+            self.first_live = 1;
+        }
+        if summary > 0.0 {
+            self.summary_tokens = summary;
+            self.summary_version += 1;
+        }
+        for (id, tokens) in ids {
+            self.note_line(id, *tokens);
+            let t = self.lines.get(id).copied().unwrap_or(*tokens);
+            self.index.add(id, t, None);
+        }
+        self.migrated = Some((from, why));
+    }
+
+    /// The warning of a build after a migration, worded: from which data, and why.
+    pub(crate) fn migrated_warning(from: u32, why: Why) -> WarningRecord {
+        let data = if from <= 1 {
+            "written by a version of @devs/context before 0.2 (a call log, or a journal of its rules)".to_string()
+        } else {
+            format!(
+                "written by rules that decided otherwise (decisions {}, now {})",
+                show_number(f64::from(from)),
+                show_number(f64::from(DECISIONS))
+            )
+        };
+        let because = match why {
+            Why::Decisions => "today's rules ask for other steps than the ones it recorded",
+            Why::Shapes => {
+                "its messages read as other parts today (images, server tools and documents are parts of their own)"
+            }
+        };
+        WarningRecord {
+            code: Warning::FormatMigrated.code(),
+            message: format!(
+                "the session was {data}, and {because}: it was rebuilt once from its messages, the texts it stored and its summary. Every stored id is still recallable and named in the index; this request is not the one that version would have built, and requests are append-only again from here"
+            ),
+        }
+    }
+}
+
+impl Event {
+    /// The tag of each event, as [`misshapen`] reads them.
+    pub fn tags(events: &[Event]) -> Vec<u8> {
+        events
+            .iter()
+            .map(|e| {
+                let mut out = Vec::new();
+                e.encode(&mut out);
+                out[0]
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_journal_shaped_as_builds_is_told_from_an_altered_one() {
+        // An append, a build (plan, a store, a measure, render, commit), a usage.
+        assert_eq!(misshapen(&[1, 2, 4, 5, 9, 13, 3, 16]), None);
+        // A reminder before the plan, then a summary.
+        assert_eq!(misshapen(&[2, 14, 1, 4, 10, 13, 3]), None);
+        assert_eq!(misshapen(&[1, 5]), Some(1), "an answer outside a build");
+        assert_eq!(
+            misshapen(&[2, 1, 3, 2, 16, 3]),
+            None,
+            "a session's calls, each journaled"
+        );
+        assert_eq!(misshapen(&[2, 13, 3]), Some(1), "a render with no plan");
+        assert_eq!(misshapen(&[2, 4, 13, 13, 3]), Some(3), "two renders");
+        assert_eq!(
+            misshapen(&[2, 4, 13, 1]),
+            Some(3),
+            "an append before the commit"
+        );
+        assert_eq!(misshapen(&[99]), Some(0));
+        assert!(migratable(None, true) && migratable(Some(1), true));
+        assert!(
+            !migratable(Some(DECISIONS), true),
+            "today's data out of place was altered"
+        );
+        assert!(!migratable(None, false));
+    }
+}
