@@ -27,9 +27,27 @@ import { fileURLToPath } from 'node:url';
 /** The real sessions, copied into the repository with their licence. */
 export const SESSIONS = fileURLToPath(new URL('../pkg/test/fixtures/sessions/', import.meta.url));
 
-/** Paths of the session files (not their README or licence), sorted. */
+/**
+ * The four sessions the tests and benchmarks were written against: their counts, timings and
+ * published figures are of these, and the package's own reader (`parseTranscript`) reads each.
+ * Every test and benchmark that iterates the sessions iterates these (`originalSessionFiles()`),
+ * so that adding sessions to the folder changes neither what they check nor how long they take.
+ */
+export const ORIGINAL_SESSIONS = Object.freeze([
+  'claude-code-session.jsonl',
+  'mini-swe-agent-django-11138.traj.json',
+  'openhands-multi-swe-bench-output.jsonl',
+  'swe-agent-marshmallow-1867.traj',
+]);
+
+/** Paths of every session file in the folder (not its README or licence), sorted. */
 export function sessionFiles() {
   return readdirSync(SESSIONS).filter((f) => /\.(jsonl|json|traj)$/.test(f)).sort().map((f) => join(SESSIONS, f));
+}
+
+/** Paths of the four original session files (`ORIGINAL_SESSIONS`), sorted. */
+export function originalSessionFiles() {
+  return ORIGINAL_SESSIONS.map((f) => join(SESSIONS, f));
 }
 
 const PHASE = 'replay';
