@@ -196,9 +196,9 @@ async function crossingsPhase() {
 
 async function replayPhase() {
   const { loadOurs, loadPlain, managedRunner } = await import('./boundary-workloads.mjs');
-  const { loadSession, sessionFiles } = await import('./transcripts.mjs');
+  const { loadSession, originalSessionFiles } = await import('./transcripts.mjs');
   const sides = [await loadOurs(), loadPlain()];
-  const sessions = sessionFiles().flatMap((f) => loadSession(f));
+  const sessions = originalSessionFiles().flatMap((f) => loadSession(f));
 
   header('3. Real sessions replayed through AgentRunner with every rule on');
   console.log(`${sessions.length} sessions from pkg/test/fixtures/sessions/: each tool call and its result is one SAOP envelope, returned`);

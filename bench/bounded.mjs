@@ -7,7 +7,7 @@
 // steps of each kind ran, the largest summarizer input, and ms per turn.
 // Run: node bench/bounded.mjs [budget …]
 import { loadOurs, loadPlain, managedRunner } from './boundary-workloads.mjs';
-import { loadSession, sessionFiles } from './transcripts.mjs';
+import { loadSession, originalSessionFiles } from './transcripts.mjs';
 
 const BUDGETS = process.argv.slice(2).map(Number).filter(Boolean);
 const budgets = BUDGETS.length ? BUDGETS : [200_000, 800_000];
@@ -16,7 +16,7 @@ const ours = await loadOurs();
 const plain = loadPlain();
 const exact = ours.exact();
 const plainExact = plain.exact();
-const sessions = sessionFiles().flatMap((f) => loadSession(f));
+const sessions = originalSessionFiles().flatMap((f) => loadSession(f));
 
 /** A summarizer that condenses what it is given, recording the size of each prompt. */
 function summarizer(inputs) {

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SESSIONS, sessionFiles } from './transcripts.mjs';
+import { SESSIONS, originalSessionFiles } from './transcripts.mjs';
 
 const MB = Number(process.argv[2] ?? 5);
 const cli = fileURLToPath(new URL('../pkg/dist/cli.mjs', import.meta.url));
@@ -45,7 +45,7 @@ function measure(args) {
 const bare = spawnSync(process.execPath, ['-e', "process.stderr.write(String(process.resourceUsage().maxRSS*1024))"], { encoding: 'utf8' });
 const baseline = Number(bare.stderr);
 const rows = [];
-const files = [big(), ...sessionFiles()];
+const files = [big(), ...originalSessionFiles()];
 for (const file of files) {
   const size = statSync(file).size;
   const m = measure(['replay', file, '--counter', 'o200k_base', '--quiet', '--budget', '200000']);

@@ -7,7 +7,7 @@ import {
   AgentRunner, ContextComposer, ContextPruner, MemoryStateRepository, SummarizationHandoff, ToolOutputPruner, WindowComposer, createDefaultWindowBudget,
 } from '@devs/context';
 import { createTokenCounter } from '@devs/context/tokenizers';
-import { loadSession, sessionFiles } from '../../bench/transcripts.mjs';
+import { loadSession, originalSessionFiles } from '../../bench/transcripts.mjs';
 import { assertFieldError, envelope, rejected, thrown } from './helpers.mjs';
 
 const o200k = createTokenCounter('o200k_base');
@@ -90,7 +90,7 @@ async function replay(steps, budget) {
 }
 
 describe('real sessions, replayed in their native formats, stay inside the budget', () => {
-  const files = sessionFiles();
+  const files = originalSessionFiles();
   for (const file of files) {
     for (const session of loadSession(file)) {
       it(`${session.name} at 20,000 tokens`, async () => {
@@ -141,7 +141,7 @@ describe('bounded runner', () => {
   });
 
   it('hands the counter each text of a real session about once', async () => {
-    const session = loadSession(sessionFiles().find((f) => f.includes('claude-code')))[0];
+    const session = loadSession(originalSessionFiles().find((f) => f.includes('claude-code')))[0];
     let handed = 0;
     const counter = (text) => { handed += text.length; return o200k(text); };
     const { runner } = boundedRunner({ steps: session.steps, budget: 50_000, counter, extra: { composer: undefined, handoff: undefined } });

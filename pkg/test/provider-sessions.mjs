@@ -4,11 +4,11 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { callId, parseTranscript, providerTurns as replayTurns } from '@devs/context/replay';
-import { sessionFiles } from '../../bench/transcripts.mjs';
+import { originalSessionFiles } from '../../bench/transcripts.mjs';
 
 /** Every real session: `{ name, steps }` (see `ReplaySession`). */
 export function realSessions() {
-  return sessionFiles().flatMap((file) => parseTranscript(readFileSync(file, 'utf8'), basename(file)));
+  return originalSessionFiles().flatMap((file) => parseTranscript(readFileSync(file, 'utf8'), basename(file)));
 }
 
 const id = (turn, k, format) => callId(format === 'vscode' ? 'openai-chat' : format, turn, k);

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { SESSIONS, sessionFiles } from '../../bench/transcripts.mjs';
+import { SESSIONS, originalSessionFiles } from '../../bench/transcripts.mjs';
 
 const cli = fileURLToPath(new URL('../dist/cli.mjs', import.meta.url));
 const transcripts = SESSIONS;
@@ -30,7 +30,7 @@ describe('devs-context replay', () => {
     for (const word of ['replay <file>', 'Claude Code', 'Codex', 'Cline', '--budget', '--counter', '--ledger', '--html']) assert.ok(stdout.includes(word), word);
   });
 
-  for (const file of sessionFiles().map((f) => basename(f))) {
+  for (const file of originalSessionFiles().map((f) => basename(f))) {
     it(`replays ${file} within a 20,000-token budget, with its ledger and report`, async () => {
       const ledger = join(dir, `${file}.ledger.jsonl`);
       const html = join(dir, `${file}.html`);

@@ -7,12 +7,12 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { AgentRunner, ContextComposer, MemoryStateRepository, SummarizationHandoff } from '@devs/context';
 import { createTokenCounter } from '@devs/context/tokenizers';
-import { loadSession, sessionFiles } from '../../bench/transcripts.mjs';
+import { loadSession, originalSessionFiles } from '../../bench/transcripts.mjs';
 import { assertFieldError, thrown } from './helpers.mjs';
 
 const o200k = createTokenCounter('o200k_base');
 const specs = [{ name: 'TAS', content: 'Rust core' }, { name: 'PRD', content: 'Stay on track' }];
-const sessions = sessionFiles().flatMap((file) => [loadSession(file)].flat()).filter((s) => s.steps.length >= 12);
+const sessions = originalSessionFiles().flatMap((file) => [loadSession(file)].flat()).filter((s) => s.steps.length >= 12);
 
 /** The options of a bounded runner over `steps` from step `from`; its prompts and summarizer calls go to `seen`. */
 function options(steps, from, seen, store) {

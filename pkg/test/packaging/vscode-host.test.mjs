@@ -11,7 +11,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node
 import { createServer } from 'node:net';
 import { basename, join } from 'node:path';
 import { parseTranscript } from '@devs/context/replay';
-import { sessionFiles } from '../../../bench/transcripts.mjs';
+import { originalSessionFiles } from '../../../bench/transcripts.mjs';
 import { bin, hostProject, launchChromium, pkgDir, repoRoot, run, tempDir } from './harness.mjs';
 
 const tools = join(repoRoot, 'tools/vscode-host/node_modules');
@@ -21,7 +21,7 @@ const codeServer = join(tools, 'code-server/out/node/entry.js');
 /** The sessions, as plain data the extension turns into `vscode` messages. */
 function sessionData() {
   const wanted = ['mini-swe-agent', 'swe-agent-marshmallow', 'ponyc-4588'];
-  return sessionFiles().flatMap((f) => parseTranscript(readFileSync(f, 'utf8'), basename(f)))
+  return originalSessionFiles().flatMap((f) => parseTranscript(readFileSync(f, 'utf8'), basename(f)))
     .filter((s) => wanted.some((w) => s.name.includes(w)))
     .map((s) => ({
       name: s.name,
