@@ -346,6 +346,45 @@ pub fn migratable(decisions: f64, shaped: bool) -> bool {
     devs_context_rules::context::migrate::migratable(d, shaped)
 }
 
+/// The ids a journal's events stored and recalled (`journal`: its bytes), one text each;
+/// none for bytes that are not a journal: what a rebuilt session keeps its own (`migrate`).
+#[wasm_bindgen(js_name = journalIds)]
+pub fn journal_ids(bytes: &[u8]) -> String {
+    use devs_context_rules::context::journal::{self, Event};
+    let events = journal::decode(bytes).unwrap_or_default();
+    frame(|f| {
+        for e in &events {
+            let id = match e {
+                Event::Stored { id, .. }
+                | Event::SpanStored { id, .. }
+                | Event::Listed { id, .. }
+                | Event::Merged { id, .. } => id.as_deref(),
+                Event::Recalled { id, .. } => Some(id.as_str()),
+                _ => None,
+            };
+            if let Some(id) = id {
+                f.text(|p| {
+                    p.lit(id);
+                });
+            }
+        }
+    })
+}
+
+/// The ids a manager's encoded state (`state`) holds its own, one text each; none for bytes
+/// that are not a state.
+#[wasm_bindgen(js_name = stateIds)]
+pub fn state_ids(bytes: &[u8]) -> String {
+    let ids: Vec<String> = Manager::ids_of_state(bytes);
+    frame(|f| {
+        for id in &ids {
+            f.text(|p| {
+                p.lit(id);
+            });
+        }
+    })
+}
+
 /// The tags of a journal's events (`journal`: its bytes), as `misshapen` reads them; empty
 /// for bytes that are not a journal.
 #[wasm_bindgen(js_name = journalTags)]

@@ -103,6 +103,8 @@ export async function startPostgres() {
     },
     // The server's side of a failure, for a test's message.
     log: () => tail(logFile),
+    // Where its binaries are (psql beside them, in Debian's packages).
+    bin,
   };
   live.add(server);
   try {

@@ -263,7 +263,30 @@ export class Engine {
     const held = this.#held;
     held.summary = state.summary;
     const summary = state.summary === '' ? 0 : count(this.#o.counter, ownText(0, state.summary), `${field}.summary`) + adapter.framing.message;
-    const lines = Object.entries(state.lines ?? {});
+    // Every text it stored stays its own: those with a line, and those its log, its
+    // journal or its state name (written before lines were, some have none).
+    const known = new Map(Object.entries(state.lines ?? {}));
+    const named: string[] = [];
+    for (const call of state.log ?? []) {
+      if (['persisted', 'span_persisted', 'group_persisted', 'spans_merged'].includes(call[0]) && typeof call[1] === 'string') named.push(call[1]);
+      if (call[0] === 'recalled' && typeof call[2] === 'string') named.push(call[2]);
+    }
+    for (const chunk of state.events ?? []) {
+      try {
+        named.push(...frameTexts(rules.journalIds(decodeBase64(chunk))));
+      } catch {
+        // Not base64: no ids of it.
+      }
+    }
+    if (state.rules !== undefined) {
+      try {
+        named.push(...frameTexts(rules.stateIds(decodeBase64(state.rules))));
+      } catch {
+        // Not base64: no ids of it.
+      }
+    }
+    for (const id of named) if (!known.has(id)) known.set(id, BODY.unknown([id]));
+    const lines = [...known];
     for (const [id, line] of lines) this.#texts.lines.set(id, line);
     const [ids, lens] = joinTexts(lines.map(([id]) => id));
     const tokens = Float64Array.from(lines, ([, line]) => count(this.#o.counter, BODY.line([line]), 'index line') + 1);

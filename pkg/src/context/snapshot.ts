@@ -36,7 +36,8 @@ export function readSnapshot(value: unknown, format: ContextFormat, config: stri
     string(`${at}.log[${i}][0]`, c[0]);
     return c as [string, ...unknown[]];
   }) : undefined;
-  const rules = version === 1 ? undefined : string(`${at}.rules`, snap.rules);
+  // Version 2 as first released held the journal from the start (`events`) and no state.
+  const rules = version === 1 || (snap.rules === undefined && snap.events !== undefined) ? undefined : string(`${at}.rules`, snap.rules);
   const events = snap.events === undefined ? undefined : array(`${at}.events`, snap.events).map((e, i) => string(`${at}.events[${i}]`, e));
   const ledgerFrom = snap.ledgerFrom === undefined ? undefined : number(`${at}.ledgerFrom`, snap.ledgerFrom);
   const messages = array(`${at}.messages`, snap.messages).map((m, i) => {

@@ -77,6 +77,22 @@ pub fn migratable(decisions: Option<u32>, shaped: bool) -> bool {
 }
 
 impl Manager {
+    /// The ids an encoded state (`bytes`) holds its own: none when it does not decode. Made
+    /// with default options, as only its ids are read.
+    pub fn ids_of_state(bytes: &[u8]) -> Vec<String> {
+        let Ok(config) = super::config::Config::new("options", 1_000_000.0, Default::default())
+        else {
+            return Vec::new();
+        };
+        let Ok(mut m) = Manager::new("options", config, 0.0, 0.0) else {
+            return Vec::new();
+        };
+        if m.decode_state(bytes).is_err() {
+            return Vec::new();
+        }
+        m.lines.keys().cloned().collect()
+    }
+
     /// The manager rebuilt from what old data holds, its messages appended already:
     /// the opening one pinned when it was (`opening`), the summary it had (`summary`
     /// tokens), and every text it stored (`ids`, with their lines' tokens), each the
