@@ -6,7 +6,7 @@
 use devs_context_errors::FieldError;
 use devs_context_rules::base::text::split_texts;
 use devs_context_rules::context::config::{Config, Options};
-use devs_context_rules::context::{Kind, Manager, Rejection, index, recall, render};
+use devs_context_rules::context::{Kind, Manager, Rejection, index, recall, render, transcript};
 use wasm_bindgen::prelude::*;
 
 use crate::{Out, frame, probe, report};
@@ -146,7 +146,7 @@ impl ManagerCore {
     /// The transcript of messages `from..to` over `[(text as shown, label) per part]`.
     pub fn transcript(&self, from: usize, to: usize) -> String {
         frame(|f| {
-            f.text(|p| render::transcript(p, &self.m, from, to));
+            f.text(|p| transcript::transcript(p, &self.m, from, to));
         })
     }
 
@@ -224,7 +224,7 @@ impl ManagerCore {
     /// label) per part of each message]`.
     pub fn summarizer_prompt(&self, from: usize, to: usize) -> String {
         frame(|f| {
-            f.text(|p| render::summarizer_prompt(p, &self.m, from, to));
+            f.text(|p| transcript::summarizer_prompt(p, &self.m, from, to));
         })
     }
 
@@ -232,14 +232,14 @@ impl ManagerCore {
     /// `[the start of the text of message to - 1]`.
     pub fn summarizer_instruction(&self, from: usize, to: usize) -> String {
         frame(|f| {
-            f.text(|p| render::summarizer_instruction(p, &self.m, from, to));
+            f.text(|p| transcript::summarizer_instruction(p, &self.m, from, to));
         })
     }
 
     /// `[overhead, ratio, samples]`.
     pub fn calibration(&self) -> Vec<f64> {
         let c = &self.m.calibration;
-        vec![c.overhead, c.ratio, c.samples() as f64]
+        vec![c.overhead, c.ratio, c.samples() as f64, c.media_ratio]
     }
 
     #[wasm_bindgen(getter)]
@@ -401,10 +401,10 @@ pub fn rejection_words(code: u8) -> String {
 }
 
 /// `[summary message over [summary], unanswered result, left-out note]` (see
-/// `render::own_texts`).
+/// `transcript::own_texts`).
 #[wasm_bindgen(js_name = managerTexts)]
 pub fn manager_texts() -> String {
-    frame(render::own_texts)
+    frame(transcript::own_texts)
 }
 
 /// The frames of a stored text's one-line body as the request shows it: `[index line

@@ -15,7 +15,8 @@ import type { Core, History } from './history.js';
 import { cutText, ownText, planOf, shortenedCall } from './render.js';
 import type { StoreOptions, StoredTexts } from './texts.js';
 import type { Undo } from './undo.js';
-import type { MediaRules } from './media.js';
+import { measureMedia, type MediaRules } from './media.js';
+import { mediaPart } from '../providers/media.js';
 import type { ContextWarning, LedgerRecord } from './types.js';
 
 export interface EngineOptions extends StoreOptions {
@@ -126,7 +127,16 @@ export async function build(b: Building, started: number): Promise<Built> {
 /** Shows part `k` of message `i` as `text`; its tokens. */
 function show(b: Building, i: number, k: number, text: string): number {
   b.history.show(i, k, text);
-  return count(b.o.counter, text, 'placeholder') + b.o.adapter.framing.part;
+  let tokens = count(b.o.counter, text, 'placeholder') + b.o.adapter.framing.part;
+  // Where the provider's field must still hold an image (a computer call's screenshot), the stand-in the adapter writes is billed too.
+  const part = b.history.messages[i].parts[k];
+  const standIn = b.o.adapter.standIn?.(part);
+  if (standIn) {
+    const measured = mediaPart(standIn, part.path);
+    measureMedia([{ part: measured, field: part.path }], b.o.media);
+    tokens += measured.tokens ?? 0;
+  }
+  return tokens;
 }
 
 /** Summarizes messages `from..to` with the host's summarizer, or says it failed: the rules' next need. */

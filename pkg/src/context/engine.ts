@@ -5,6 +5,7 @@
 // request written from the plan (`render.ts`, `plan.ts`), its state as JSON data
 // (`state.ts`) and the rules' journal (`journal.ts`). Everything it changes between
 // `begin()` and `commit()` is taken back by `rollback()` (`undo.ts`, and the rules' own).
+import type { CalibrationFigures } from './types.js';
 import { argumentError, checked } from '../errors/index.js';
 import { frameTexts } from '../core/frame.js';
 import { OUT_OF_PLACE, applyJournal, eventTags, replayV1, takeJournal, type LoggedCall } from './journal.js';
@@ -390,9 +391,9 @@ export class Engine {
     }
   }
 
-  get calibration(): { overhead: number; ratio: number; samples: number } {
-    const [overhead, ratio, samples] = this.core.calibration();
-    return { overhead, ratio, samples };
+  get calibration(): CalibrationFigures {
+    const [overhead, ratio, samples, mediaRatio] = this.core.calibration();
+    return { overhead, ratio, mediaRatio, samples };
   }
 
   /** Builds the request as the rules plan it, storing and summarizing as they ask. Opens no journal. */

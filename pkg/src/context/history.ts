@@ -126,8 +126,13 @@ export class History {
       for (const p of m.parts) {
         kinds.push(p.kind);
         units.push(p.text.length);
-        // A text's count, and what a stated rule or the media rules add for what no counter reads.
-        const n = (p.text === '' ? 0 : count(counter, p.text, `${field(i)}.${p.path}`)) + (p.tokens ?? 0);
+        // A text's count, and what a stated rule or the media rules add for what no counter
+        // reads; a call's name and id, and a result's id, are billed too.
+        let n = (p.text === '' ? 0 : count(counter, p.text, `${field(i)}.${p.path}`)) + (p.tokens ?? 0);
+        if (p.kind === Kind.Call || p.kind === Kind.ServerCall || p.kind === Kind.Result) {
+          const named = p.kind === Kind.Result ? p.id ?? '' : `${p.label} ${p.id ?? ''}`;
+          if (named.trim() !== '') n += count(counter, named, `${field(i)}.${p.idPath ?? p.path}`);
+        }
         total += n;
         tokens.push(n + adapter.framing.part);
         if (p.kind === Kind.Call || p.kind === Kind.ServerCall) {

@@ -1,5 +1,6 @@
 // `ContextManager`: provider-native messages in, a bounded, cache-stable request out. It
 // reads the host's options once and runs the engine (`engine.ts`) one build at a time.
+import type { CalibrationFigures } from './types.js';
 import { Engine, restored } from './engine.js';
 import { ReentrantCallError, argumentError } from '../errors/index.js';
 import { live } from '../core/lifetime.js';
@@ -222,8 +223,8 @@ export class ContextManager<Message = unknown> {
     live(this.#engine, 'ContextManager').core.reset_calibration();
   }
 
-  /** How the provider's reported input tokens relate to ours: `provider ≈ overhead + ratio × ours`. */
-  get calibration(): { overhead: number; ratio: number; samples: number } {
+  /** How the provider's reported input tokens relate to ours: `provider ≈ overhead + ratio × text + mediaRatio × media`. */
+  get calibration(): CalibrationFigures {
     return live(this.#engine, 'ContextManager').calibration;
   }
 

@@ -243,6 +243,21 @@ export interface MessageSpan {
 }
 
 /**
+ * How the provider's reported input tokens relate to ours: `provider ≈ overhead + ratio ×
+ * text + mediaRatio × media`, fitted from `recordUsage` (images and documents apart from
+ * text, so a misjudged image never loosens the count of text).
+ */
+export interface CalibrationFigures {
+  overhead: number;
+  /** The text's ratio. */
+  ratio: number;
+  /** The images' and documents' ratio: 1 while their rule matches what the provider bills. */
+  mediaRatio: number;
+  /** The usage reports it was fitted from. */
+  samples: number;
+}
+
+/**
  * One request's record (a `ContextManager`'s, or a bounded `AgentRunner` turn's): what it
  * holds, what a compaction did and why, and what it is expected to cost with the
  * provider's prompt cache.
@@ -285,7 +300,7 @@ export interface LedgerRecord {
   /** What the manager could not do as asked. */
   warnings: Array<{ code: string; message: string }>;
   /** The calibration when the request was built (see `ContextManager.calibration`). */
-  calibration: { overhead: number; ratio: number; samples: number };
+  calibration: CalibrationFigures;
   /** The counter's name, or `length/4`. */
   counter: string;
   /** Milliseconds spent building the request. */

@@ -187,6 +187,8 @@ export interface Adapter {
   toolCall?(call: unknown, field: string): ToolCall;
   /** The message that answers call `call` with `text` (and the image or document `media`, where the shape can carry one), to append as the host appends its tools' results. */
   toolResult?(call: ToolCall, text: string, media?: MediaRef): unknown;
+  /** The image a part shown by a line still needs in its place, where the provider's field must hold one (a computer call's screenshot): billed beside the line. */
+  standIn?(part: NeutralPart): MediaRef | undefined;
   /** Whether a tool result of this shape can hold an image or a document (a Chat Completions tool message holds text only). Default true. */
   readonly carriesMedia?: boolean;
   /** `source` with the bytes of its media parts `parts` let go (stored, and shown by a line from now on): a message of the same shape. */

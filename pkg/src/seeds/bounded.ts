@@ -1,5 +1,6 @@
 // `AgentRunner`'s `bounded` option: the runner's conversation through the same engine as
 // `ContextManager` (one pipeline), written as one prompt string (`providers/text.ts`).
+import type { CalibrationFigures } from '../context/types.js';
 import { Engine } from '../context/engine.js';
 import { engineOptions } from '../context/kernel.js';
 import { textFormat, type TextMessage } from '../providers/text.js';
@@ -124,7 +125,7 @@ export class BoundedHistory {
     this.#engine.core.reset_calibration();
   }
 
-  get calibration(): { overhead: number; ratio: number; samples: number } {
+  get calibration(): CalibrationFigures {
     return this.#engine.calibration;
   }
 

@@ -1,6 +1,7 @@
 // `AgentRunner`: the seeds wired into one host-agnostic turn loop. Which step comes next,
 // the threshold, the handoff and the rollback are the rules' (`devs_context_rules::runner`);
 // this loop does each step's host I/O, in JS, and answers.
+import type { CalibrationFigures } from '../context/types.js';
 import { argumentError, checked, ReentrantCallError, UseAfterFreeError } from '../errors/index.js';
 import { BoundedHistory } from './bounded.js';
 import { FrameReader, template } from '../core/frame.js';
@@ -133,7 +134,7 @@ export class AgentRunner {
    * How the provider's reported input tokens relate to the runner's count, learned from
    * `LlmResponse.usage` (`bounded` runners): `provider ≈ overhead + ratio × ours`.
    */
-  get calibration(): { overhead: number; ratio: number; samples: number } | null {
+  get calibration(): CalibrationFigures | null {
     this.#live();
     return this.#config.bounded ? this.#config.bounded.calibration : null;
   }

@@ -127,12 +127,29 @@ impl Manager {
         let room = self.config.budget * CALIBRATED_FIXED_SHARE;
         if predicted > room {
             let c = &self.calibration;
+            // What the counts and the usage reports disagree on: the overhead (what every
+            // request holds that the manager never counts), or the text ratio (a counter
+            // that counts short of the provider's tokenizer).
+            let extra = c.overhead;
+            let by_ratio = (c.ratio - 1.0) * fixed;
+            let cause = if extra >= by_ratio {
+                format!(
+                    "every request the provider counted held about {} tokens the manager never counts: input of the host's own that it does not see (tool definitions, a system prompt the host adds), which outgrew the budget",
+                    show_number(extra.round())
+                )
+            } else {
+                format!(
+                    "the provider counts text {}× our count: the counter (countTokens) counts short of the provider's tokenizer",
+                    show_number((c.ratio * 1000.0).round() / 1000.0)
+                )
+            };
             return Err(FieldError::range_error(
                 "calibration",
                 format!(
-                    "(overhead {}, ratio {}, from {} usage reports) puts the system prompt and pinned texts at {} tokens as the provider counts them ({} by ours), more than 3/4 of the budget of {}: the host's own input (tool definitions, its system prompt) outgrew the budget. Call resetCalibration() to fit again from new reports, or set calibrate: false",
+                    "(overhead {}, text ratio {}, media ratio {}, from {} usage reports) puts the system prompt and pinned texts at {} tokens as the provider counts them ({} by ours), more than 3/4 of the budget of {}: {cause}. Call resetCalibration() to fit again from new reports, or set calibrate: false",
                     show_number(c.overhead.round()),
                     show_number((c.ratio * 1000.0).round() / 1000.0),
+                    show_number((c.media_ratio * 1000.0).round() / 1000.0),
                     c.samples(),
                     show_number(predicted.ceil()),
                     show_number(fixed),

@@ -15,7 +15,12 @@
 //!   budget by our count by more than that;
 //! - a report that cannot be about the request it answers is set aside, not learned from:
 //!   zero, under half our count, or the same number again for a request of another size (a
-//!   stand-in usage that never changes).
+//!   stand-in usage that never changes);
+//! - images and documents are fitted apart from text (`provider = overhead + ratio × text +
+//!   media_ratio × media`): a provider that bills an image otherwise than its rule says (a
+//!   high-resolution model, a rule changed) moves the media ratio, not the text's, so a
+//!   misjudged image never loosens the count of text. The text ratio is fitted from pairs
+//!   of samples whose media barely differ, the media ratio from those whose media do.
 
 use std::collections::VecDeque;
 
@@ -34,12 +39,30 @@ pub const MIN_PAIRS: usize = 6;
 pub const MIN_SPREAD: f64 = 0.05;
 /// The overhead covers the provider's count of each of the newest samples.
 pub const RECENT: usize = 4;
+/// The media ratio stays in this range: a provider may bill an image up to about three
+/// times the common rule (Anthropic's high-resolution models), and a usage that leaves
+/// images out cannot make them count for nothing.
+pub const MIN_MEDIA_RATIO: f64 = 0.5;
+pub const MAX_MEDIA_RATIO: f64 = 4.0;
+/// Two samples' media barely differ when they differ by at most this share of their text's
+/// difference: such a pair tells the text ratio.
+const MEDIA_STILL: f64 = 0.02;
+
+/// One report: our count of the request's text and of its images and documents, and the
+/// provider's count of the whole.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Sample {
+    pub text: f64,
+    pub media: f64,
+    pub reported: f64,
+}
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Calibration {
-    samples: VecDeque<(f64, f64)>,
+    samples: VecDeque<Sample>,
     pub overhead: f64,
     pub ratio: f64,
+    pub media_ratio: f64,
 }
 
 impl Default for Calibration {
@@ -48,19 +71,39 @@ impl Default for Calibration {
             samples: VecDeque::new(),
             overhead: 0.0,
             ratio: 1.0,
+            media_ratio: 1.0,
         }
     }
 }
 
+/// The median of `v` (sorted here), or `None` for fewer than [`MIN_PAIRS`] values.
+fn median(mut v: Vec<f64>) -> Option<f64> {
+    if v.len() < MIN_PAIRS {
+        return None;
+    }
+    v.sort_by(f64::total_cmp);
+    let mid = v.len() / 2;
+    Some(if v.len() % 2 == 1 {
+        v[mid]
+    } else {
+        (v[mid - 1] + v[mid]) / 2.0
+    })
+}
+
 impl Calibration {
-    /// The observations kept, oldest first: with `overhead` and `ratio`, the whole state.
-    pub fn observations(&self) -> impl Iterator<Item = (f64, f64)> + '_ {
+    /// The observations kept, oldest first: with `overhead` and the ratios, the whole state.
+    pub fn observations(&self) -> impl Iterator<Item = Sample> + '_ {
         self.samples.iter().copied()
     }
 
-    /// A calibration as it was: its observations (at most [`SAMPLES`]), overhead and ratio.
-    pub fn from_parts(observations: Vec<(f64, f64)>, overhead: f64, ratio: f64) -> Calibration {
-        let mut samples: VecDeque<(f64, f64)> = observations.into();
+    /// A calibration as it was: its observations (at most [`SAMPLES`]), overhead and ratios.
+    pub fn from_parts(
+        observations: Vec<Sample>,
+        overhead: f64,
+        ratio: f64,
+        media_ratio: f64,
+    ) -> Calibration {
+        let mut samples: VecDeque<Sample> = observations.into();
         while samples.len() > SAMPLES {
             samples.pop_front();
         }
@@ -68,6 +111,7 @@ impl Calibration {
             samples,
             overhead,
             ratio: ratio.clamp(MIN_RATIO, MAX_RATIO),
+            media_ratio: media_ratio.clamp(MIN_MEDIA_RATIO, MAX_MEDIA_RATIO),
         }
     }
 
@@ -75,9 +119,14 @@ impl Calibration {
         self.samples.len()
     }
 
-    /// The provider's count of a prompt we count as `ours`.
+    /// The provider's count of a prompt of text we count as `ours` (no media).
     pub fn predict(&self, ours: f64) -> f64 {
         self.overhead + self.ratio * ours
+    }
+
+    /// The provider's count of a prompt we count as `text` and `media` tokens.
+    pub fn predict_split(&self, text: f64, media: f64) -> f64 {
+        self.overhead + self.ratio * text + self.media_ratio * media
     }
 
     /// Our tokens that make `provider` of the provider's (for a difference of counts).
@@ -90,10 +139,10 @@ impl Calibration {
         *self = Calibration::default();
     }
 
-    /// Learns from a prompt we counted as `ours` that the provider counted as `reported`
-    /// (`usage.inputTokens`). `Ok(false)`: the report was set aside, as one that cannot be
-    /// about that prompt.
-    pub fn observe(&mut self, ours: f64, reported: f64) -> Result<bool, FieldError> {
+    /// Learns from a prompt we counted as `ours` (its images and documents `media`, the rest
+    /// text) that the provider counted as `reported` (`usage.inputTokens`). `Ok(false)`: the
+    /// report was set aside, as one that cannot be about that prompt.
+    pub fn observe(&mut self, ours: f64, media: f64, reported: f64) -> Result<bool, FieldError> {
         let reported = non_negative("usage.inputTokens", reported)?;
         if ours <= 0.0 {
             return Ok(true);
@@ -104,7 +153,12 @@ impl Calibration {
         if self.samples.len() == SAMPLES {
             self.samples.pop_front();
         }
-        self.samples.push_back((ours, reported));
+        let media = media.clamp(0.0, ours);
+        self.samples.push_back(Sample {
+            text: ours - media,
+            media,
+            reported,
+        });
         self.fit();
         Ok(true)
     }
@@ -115,40 +169,62 @@ impl Calibration {
             return false;
         }
         // The same count again for a prompt of another size: a usage that never changes.
-        !self
-            .samples
-            .back()
-            .is_some_and(|&(x, y)| y == reported && (x - ours).abs() >= MIN_SPREAD * x.max(ours))
+        !self.samples.back().is_some_and(|s| {
+            let x = s.text + s.media;
+            s.reported == reported && (x - ours).abs() >= MIN_SPREAD * x.max(ours)
+        })
+    }
+
+    /// The text ratio from pairs whose text differs, their media counted at `media_ratio`;
+    /// `still`: only pairs whose media barely differ.
+    fn text_ratio(&self, media_ratio: f64, still: bool) -> Option<f64> {
+        let mut slopes = Vec::new();
+        for (i, a) in self.samples.iter().enumerate() {
+            for b in self.samples.iter().skip(i + 1) {
+                let (dt, dm, dy) = (b.text - a.text, b.media - a.media, b.reported - a.reported);
+                if dt.abs() < MIN_SPREAD * a.text.max(b.text)
+                    || (still && dm.abs() > MEDIA_STILL * dt.abs())
+                {
+                    continue;
+                }
+                slopes.push((dy - media_ratio * dm) / dt);
+            }
+        }
+        median(slopes).map(|r| r.clamp(MIN_RATIO, MAX_RATIO))
+    }
+
+    /// The media ratio from pairs whose media differ, their text counted at `ratio`.
+    fn media_ratio_at(&self, ratio: f64) -> Option<f64> {
+        let mut slopes = Vec::new();
+        for (i, a) in self.samples.iter().enumerate() {
+            for b in self.samples.iter().skip(i + 1) {
+                let (dt, dm, dy) = (b.text - a.text, b.media - a.media, b.reported - a.reported);
+                if dm.abs() < MIN_SPREAD * a.media.max(b.media) || dm.abs() < MEDIA_STILL * dt.abs()
+                {
+                    continue;
+                }
+                slopes.push((dy - ratio * dt) / dm);
+            }
+        }
+        median(slopes).map(|r| r.clamp(MIN_MEDIA_RATIO, MAX_MEDIA_RATIO))
     }
 
     fn fit(&mut self) {
-        let mut slopes = Vec::new();
-        for (i, &(x1, y1)) in self.samples.iter().enumerate() {
-            for &(x2, y2) in self.samples.iter().skip(i + 1) {
-                if (x2 - x1).abs() >= MIN_SPREAD * x1.max(x2) {
-                    slopes.push((y2 - y1) / (x2 - x1));
-                }
-            }
-        }
-        self.ratio = if slopes.len() < MIN_PAIRS {
-            1.0
-        } else {
-            slopes.sort_by(f64::total_cmp);
-            let mid = slopes.len() / 2;
-            let median = if slopes.len() % 2 == 1 {
-                slopes[mid]
-            } else {
-                (slopes[mid - 1] + slopes[mid]) / 2.0
-            };
-            median.clamp(MIN_RATIO, MAX_RATIO)
-        };
-        let ratio = self.ratio;
+        // The text ratio where media stay still, then the media ratio against it, then the
+        // text ratio again against that: a misjudged image moves the media ratio alone.
+        let text = self
+            .text_ratio(self.media_ratio, true)
+            .or_else(|| self.text_ratio(self.media_ratio, false))
+            .unwrap_or(1.0);
+        self.media_ratio = self.media_ratio_at(text).unwrap_or(1.0);
+        self.ratio = self.text_ratio(self.media_ratio, false).unwrap_or(text);
+        let (ratio, media_ratio) = (self.ratio, self.media_ratio);
         self.overhead = self
             .samples
             .iter()
             .rev()
             .take(RECENT)
-            .map(|&(x, y)| y - ratio * x)
+            .map(|s| s.reported - ratio * s.text - media_ratio * s.media)
             .fold(0.0, f64::max);
     }
 }
@@ -162,7 +238,7 @@ mod tests {
         let mut c = Calibration::default();
         assert_eq!(c.predict(1000.0), 1000.0);
         for ours in [1000.0, 5000.0, 20000.0, 80000.0] {
-            c.observe(ours, 350.0 + 1.2 * ours).unwrap();
+            c.observe(ours, 0.0, 350.0 + 1.2 * ours).unwrap();
         }
         assert!((c.ratio - 1.2).abs() < 1e-9, "{}", c.ratio);
         assert!((c.overhead - 350.0).abs() < 1e-6, "{}", c.overhead);
@@ -173,25 +249,28 @@ mod tests {
     #[test]
     fn one_observation_is_overhead_not_ratio() {
         let mut c = Calibration::default();
-        c.observe(1000.0, 2000.0).unwrap();
+        c.observe(1000.0, 0.0, 2000.0).unwrap();
         assert_eq!((c.ratio, c.overhead), (1.0, 1000.0));
     }
 
     #[test]
     fn wild_reports_are_clamped_and_bad_ones_refused() {
         let mut c = Calibration::default();
-        assert!(!c.observe(1000.0, 0.0).unwrap(), "zero is set aside");
+        assert!(!c.observe(1000.0, 0.0, 0.0).unwrap(), "zero is set aside");
         for (x, y) in [
             (1500.0, 2000.0),
             (2000.0, 100_000.0),
             (3000.0, 300_000.0),
             (4000.0, 500_000.0),
         ] {
-            assert!(c.observe(x, y).unwrap());
+            assert!(c.observe(x, 0.0, y).unwrap());
         }
         assert_eq!(c.ratio, MAX_RATIO);
         for bad in [-1.0, f64::NAN, f64::INFINITY] {
-            assert_eq!(c.observe(10.0, bad).unwrap_err().field, "usage.inputTokens");
+            assert_eq!(
+                c.observe(10.0, 0.0, bad).unwrap_err().field,
+                "usage.inputTokens"
+            );
         }
         assert_eq!(c.samples(), 4);
     }
@@ -201,19 +280,22 @@ mod tests {
     #[test]
     fn a_usage_that_cannot_be_about_the_request_is_set_aside() {
         let mut c = Calibration::default();
-        assert!(c.observe(1_000.0, 1_200.0).unwrap());
+        assert!(c.observe(1_000.0, 0.0, 1_200.0).unwrap());
         for ours in [2_000.0, 4_000.0, 8_000.0, 16_000.0] {
             assert!(
-                !c.observe(ours, 1_200.0).unwrap(),
+                !c.observe(ours, 0.0, 1_200.0).unwrap(),
                 "{ours}: the same count again"
             );
         }
-        assert!(!c.observe(16_000.0, 100.0).unwrap(), "under half of ours");
+        assert!(
+            !c.observe(16_000.0, 0.0, 100.0).unwrap(),
+            "under half of ours"
+        );
         assert_eq!(c.samples(), 1);
         // Consistent reports of fewer tokens loosen the count by 5% at most.
         let mut c = Calibration::default();
         for ours in [1_000.0, 2_000.0, 4_000.0, 8_000.0, 16_000.0, 32_000.0] {
-            assert!(c.observe(ours, 0.6 * ours).unwrap());
+            assert!(c.observe(ours, 0.0, 0.6 * ours).unwrap());
         }
         assert_eq!(c.ratio, MIN_RATIO);
         assert!(c.predict(10_000.0) >= 9_500.0);
@@ -240,12 +322,45 @@ mod tests {
                     "turn {turn}: {c:?} over {reported}"
                 );
             }
-            c.observe(ours, reported).unwrap();
+            c.observe(ours, 0.0, reported).unwrap();
             assert!((MIN_RATIO..=MAX_RATIO).contains(&c.ratio));
             assert!(c.overhead <= 30_000.0 + 1.0, "turn {turn}: {}", c.overhead);
         }
         assert!((c.ratio - 1.05).abs() < 0.01, "{}", c.ratio);
         c.reset();
         assert_eq!((c.ratio, c.overhead, c.samples()), (1.0, 0.0, 0));
+    }
+
+    /// Screenshots the rule counts at 1,000 tokens that the provider bills at 3,000 (a
+    /// high-resolution model): the media ratio learns it, and text keeps its own ratio.
+    #[test]
+    fn a_misjudged_image_moves_the_media_ratio_not_the_text_ratio() {
+        let mut c = Calibration::default();
+        for turn in 0..30 {
+            let text = 4_000.0 + 300.0 * f64::from(turn);
+            let images = f64::from(turn % 6 + 1);
+            let media = 1_000.0 * images;
+            let reported = 200.0 + 1.1 * text + 3.0 * media;
+            if turn > 12 {
+                let predicted = c.predict_split(text, media);
+                assert!(
+                    predicted >= reported * 0.99 && predicted <= reported * 1.05,
+                    "turn {turn}: {c:?}"
+                );
+            }
+            c.observe(text + media, media, reported).unwrap();
+        }
+        assert!((c.ratio - 1.1).abs() < 0.02, "{}", c.ratio);
+        assert!((c.media_ratio - 3.0).abs() < 0.05, "{}", c.media_ratio);
+        // Images counted above what is billed loosen the media, never the text, count.
+        let mut c = Calibration::default();
+        for turn in 0..30 {
+            let text = 4_000.0 + 300.0 * f64::from(turn);
+            let media = 1_600.0 * f64::from(turn % 5 + 1);
+            c.observe(text + media, media, 1.0 * text + 0.4 * media)
+                .unwrap();
+        }
+        assert_eq!(c.media_ratio, MIN_MEDIA_RATIO);
+        assert!(c.ratio >= 1.0 - 1e-9, "{}", c.ratio);
     }
 }

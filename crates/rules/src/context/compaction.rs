@@ -347,8 +347,7 @@ impl Manager {
         let low = self.config.budget * self.config.low_water;
         while self.first_live < newest
             && self
-                .calibration
-                .predict(self.raw_tokens() + self.index_growth(start, self.first_live))
+                .predicted(self.index_growth(start, self.first_live))
                 .ceil()
                 > low
         {

@@ -43,6 +43,11 @@ pub const SUMMARIZER_OVERHEAD: f64 = 120.0;
 pub const FIXED_SHARE: f64 = 0.5;
 /// As the provider counts them (the calibration adds the host's own input), at most this.
 pub const CALIBRATED_FIXED_SHARE: f64 = 0.75;
+/// A usage report is learned from only while the fixed texts, as the provider then counts
+/// them, leave this share of the budget at most taken: one that takes more cannot be about
+/// the request it answers (a running total, another request's), and would leave the
+/// conversation no room in any build after it.
+pub const USAGE_ROOM_SHARE: f64 = CALIBRATED_FIXED_SHARE;
 
 /// An option as the host gave it: `None` for the default.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]

@@ -304,6 +304,7 @@ impl Cost {
 pub struct CalibrationFigures {
     pub overhead: f64,
     pub ratio: f64,
+    pub media_ratio: f64,
     pub samples: usize,
 }
 
@@ -416,7 +417,7 @@ impl Json for CacheFigures {
 
 impl Json for CalibrationFigures {
     fn json(&self, out: &mut String) {
-        fields!(out, "overhead" => self.overhead, "ratio" => self.ratio, "samples" => self.samples);
+        fields!(out, "overhead" => self.overhead, "ratio" => self.ratio, "mediaRatio" => self.media_ratio, "samples" => self.samples);
     }
 }
 

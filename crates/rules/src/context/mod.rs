@@ -33,11 +33,13 @@ pub mod index;
 pub mod journal;
 pub mod ledger;
 pub mod migrate;
+pub mod names;
 pub mod policy;
 pub mod recall;
 pub mod render;
 pub mod shorten;
 pub mod state;
+pub mod transcript;
 
 use std::collections::{BTreeMap, VecDeque};
 
@@ -214,6 +216,8 @@ pub struct Manager {
     last_raw: f64,
     /// Our count of the request last rendered: what the provider's report is about.
     rendered_raw: f64,
+    /// Its images' and documents' tokens among them.
+    pub(crate) rendered_media: f64,
     /// Store ids of stored parts, by `(message, part)`.
     pub store_ids: BTreeMap<(usize, usize), String>,
     /// The tokens of the index line of each text this manager stored, by store id.
@@ -286,6 +290,7 @@ impl Manager {
             growth: VecDeque::new(),
             last_raw: 0.0,
             rendered_raw: 0.0,
+            rendered_media: 0.0,
             store_ids: BTreeMap::new(),
             lines: BTreeMap::new(),
             index: index::Index::default(),
@@ -448,9 +453,27 @@ impl Manager {
         self.history.unanswered(self.first_live).count() as f64 * render::UNANSWERED_TOKENS
     }
 
+    /// Tokens of the request's images and documents, by their rules: calibrated apart from
+    /// the text's.
+    pub fn media_tokens(&self) -> f64 {
+        self.opening()
+            .chain(self.live())
+            .flat_map(|i| &self.history.messages[i].parts)
+            .filter(|p| p.kind.media())
+            .map(Part::visible_tokens)
+            .sum()
+    }
+
+    /// The provider's count of the request as it stands with `extra` tokens of text more.
+    pub fn predicted(&self, extra: f64) -> f64 {
+        let media = self.media_tokens();
+        self.calibration
+            .predict_split(self.raw_tokens() - media + extra, media)
+    }
+
     /// The request's tokens as the provider will count them, by the calibration.
     pub fn tokens(&self) -> f64 {
-        self.calibration.predict(self.raw_tokens()).ceil()
+        self.predicted(0.0).ceil()
     }
 
     fn over(&self, share: f64) -> bool {
@@ -495,9 +518,20 @@ impl Manager {
     /// Learns from the provider's count of the request last rendered. A count that cannot
     /// be about it is set aside, and the next request's ledger says so.
     pub fn observe(&mut self, reported: f64) -> Result<(), FieldError> {
-        if !self.calibration.observe(self.rendered_raw, reported)?
-            && !self.set_aside.contains(&Warning::UsageSetAside)
-        {
+        let before = self.calibration.clone();
+        let taken = self
+            .calibration
+            .observe(self.rendered_raw, self.rendered_media, reported)?;
+        // A report that would leave no room for a conversation (a running total, a usage of
+        // another request, a wild number) cannot be about this one: it would wedge every
+        // build after it, so it is set aside and the calibration stays what it was.
+        let wedges = taken
+            && self.calibration.predict(self.fixed_tokens())
+                > self.config.budget * config::USAGE_ROOM_SHARE;
+        if wedges {
+            self.calibration = before;
+        }
+        if (!taken || wedges) && !self.set_aside.contains(&Warning::UsageSetAside) {
             self.set_aside.push(Warning::UsageSetAside);
         }
         Ok(())

@@ -103,7 +103,13 @@ pub fn mask_plan(m: &Manager, growth: f64) -> MaskPlan {
         if over <= 0.0 {
             break;
         }
-        over -= m.calibration.ratio * c.saving;
+        let kind = m.history.messages[c.message].parts[c.part].kind;
+        let ratio = if kind.media() {
+            m.calibration.media_ratio
+        } else {
+            m.calibration.ratio
+        };
+        over -= ratio * c.saving;
         taken += 1;
     }
     let mut chosen = candidates.len() - taken;

@@ -3,6 +3,7 @@
 // acknowledged call. The rules stay in memory; the store holds what replays them
 // (`Engine.changes`, `foldChanges`), the texts stored whole, and each summary the moment
 // it is paid for, so a resumed session never asks for it again.
+import type { CalibrationFigures } from '../types.js';
 import { Engine, foldChanges, type EngineState } from '../engine.js';
 import { withChanges } from '../state.js';
 import { ReentrantCallError, SessionConflictError, argumentError, coded, errorText, hasCode } from '../../errors/index.js';
@@ -133,7 +134,7 @@ export class ContextSession<Message = unknown> {
   }
 
   /** How the provider's reported input tokens relate to ours: `provider ≈ overhead + ratio × ours`. */
-  get calibration(): { overhead: number; ratio: number; samples: number } {
+  get calibration(): CalibrationFigures {
     return this.#live().calibration;
   }
 

@@ -4,7 +4,8 @@
 // answered by the host; roles alternate; `thinking`, `redacted_thinking` and `compaction`
 // pass back byte for byte; the system prompt is the request's `system`, where a cache
 // breakpoint goes on a text block.
-import type { Bag } from '../../core/read.js';
+import { isObject, type Bag } from '../../core/read.js';
+import { argumentError } from '../../errors/index.js';
 import { base64Of } from '../media.js';
 import {
   type Adapter, type NeutralMessage, type NeutralPart, type Plan, Kind, Role, bag, count, onlyFields, optionalCount, shapeError, text,
@@ -30,6 +31,23 @@ function withContent(m: Bag, content: Bag[], breakpoint: boolean): Bag {
 
 const isResult = (b: Bag) => b.type === 'tool_result';
 
+/** A compaction block of on-demand compaction: one with a signature. */
+const isSignedCompaction = (b: unknown): boolean => isObject(b) && b.type === 'compaction' && b.signature !== undefined;
+
+/**
+ * On-demand compaction's placement, checked before the request is sent: its block first
+ * in `messages`, exactly once. A RangeError naming the block that breaks it, rather than
+ * the provider's 400 (`compaction_block_misplaced`).
+ */
+function checkCompactionPlacement(out: readonly Bag[]): void {
+  out.forEach((m, i) => {
+    blocks(m).forEach((b, k) => {
+      if (!isSignedCompaction(b) || (i === 0 && k === 0)) return;
+      throw argumentError(RangeError, `messages[${i}].content[${k}]`, 'is a compaction block with a signature (on-demand compaction) that would not be first in the request, or not the only one: append the newest compaction alone, as its own first block, and the turns after it');
+    });
+  });
+}
+
 /** The blocks of the figures that `usage` reports: the last iteration's, where the request ran several (a compaction and the message). */
 function lastIteration(u: Bag, field: string): [Bag, string] {
   if (!Array.isArray(u.iterations) || u.iterations.length === 0) return [u, field];
@@ -51,6 +69,9 @@ export const anthropic: Adapter = {
       parts = [{ kind: Kind.Text, text: m.content, label: '', path: 'content', block: 0 }];
     } else if (Array.isArray(m.content)) {
       parts = m.content.flatMap((b, i) => readBlock(b, `${field}.content[${i}]`, i));
+      // On-demand compaction's block is first in `messages`, exactly once: it cannot follow another block.
+      const signed = m.content.findIndex((b, i) => i > 0 && isSignedCompaction(b));
+      if (signed > 0) throw argumentError(TypeError, `${field}.content[${signed}]`, "is a compaction block with a signature (on-demand compaction), which must be the first block of its message: the API refuses it after another block ('compaction_block_misplaced')");
     } else {
       throw shapeError(`${field}.content`, 'a string or an array of blocks', m.content);
     }
@@ -100,7 +121,10 @@ export const anthropic: Adapter = {
     });
     if (plan.summaryAt >= plan.messages.length) folded();
     if (pending.length) push({ role: 'user', content: pending });
-    if (out.length === 0 || out[0].role !== 'user') out.unshift({ role: 'user', content: plan.leftOutText });
+    // A request opens with a user message, but for on-demand compaction's block, which
+    // nothing may come before.
+    if (out.length === 0 || (out[0].role !== 'user' && !isSignedCompaction(blocks(out[0])[0]))) out.unshift({ role: 'user', content: plan.leftOutText });
+    checkCompactionPlacement(out);
     const fixed = [plan.system, ...plan.pinned].filter((t): t is string => t !== undefined && t !== '');
     let system: unknown;
     if (fixed.length) {

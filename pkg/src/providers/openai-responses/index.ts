@@ -7,7 +7,7 @@ import type { Bag } from '../../core/read.js';
 import { base64Of } from '../media.js';
 import { type Adapter, type Plan, bag, count, optionalCount, parsedArguments, shapeError, text } from '../neutral.js';
 import { readItem } from './read.js';
-import { shownItem, strippedItem, unansweredItem } from './write.js';
+import { TINY_PNG, shownItem, strippedItem, unansweredItem } from './write.js';
 
 export const openaiResponses: Adapter = {
   format: 'openai-responses',
@@ -37,6 +37,9 @@ export const openaiResponses: Adapter = {
     // In memory the item keeps its place and kind: a line with no field of its own is not written in.
     return shownItem(source as Bag, neutral.parts, shown, false)[0];
   },
+
+  // A computer call's output must hold a screenshot: a stored one leaves a 1 × 1 PNG, billed as an image.
+  standIn: (part) => (part.path === 'output' && part.media?.kind === 'image' && part.id !== undefined && part.inner === 0 ? { kind: 'image', mediaType: 'image/png', data: TINY_PNG.slice(TINY_PNG.indexOf(',') + 1) } : undefined),
 
   strip(source, neutral, parts) {
     return strippedItem(source as Bag, parts.map((k) => neutral.parts[k]));

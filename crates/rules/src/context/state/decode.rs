@@ -3,7 +3,7 @@
 use std::collections::VecDeque;
 
 use super::VERSION;
-use crate::context::calibration::Calibration;
+use crate::context::calibration::{Calibration, Sample};
 use crate::context::codec::Reader;
 use crate::context::gapped::Gapped;
 use crate::context::history::{Call, Kind, Message, Part, Role, Shown, Stored};
@@ -42,21 +42,35 @@ impl Manager {
         let n = d.count("state.calibration")?;
         let mut obs = Vec::with_capacity(n.min(64));
         for i in 0..n {
-            obs.push((
-                d.size(&format!("state.calibration[{i}]"))?,
-                d.size(&format!("state.calibration[{i}]"))?,
-            ));
+            let f = format!("state.calibration[{i}]");
+            // Version 1 kept our count and the provider's; 2, our text's and media's apart.
+            let text = d.size(&f)?;
+            let media = if version >= 2 { d.size(&f)? } else { 0.0 };
+            obs.push(Sample {
+                text,
+                media,
+                reported: d.size(&f)?,
+            });
         }
         let overhead = d.number("state.calibration.overhead")?;
         // No usage report reads a billion tokens: a fit that far off was not made from any.
-        if overhead.abs() > 1e9 || obs.iter().any(|&(x, y)| x > 1e9 || y > 1e9) {
+        if overhead.abs() > 1e9
+            || obs
+                .iter()
+                .any(|s| s.text > 1e9 || s.media > 1e9 || s.reported > 1e9)
+        {
             return Err(fail(
                 "state.calibration",
                 "is out of range: no usage report fits it",
             ));
         }
         let ratio = d.number("state.calibration.ratio")?;
-        m.calibration = Calibration::from_parts(obs, overhead, ratio);
+        let media_ratio = if version >= 2 {
+            d.number("state.calibration.mediaRatio")?
+        } else {
+            1.0
+        };
+        m.calibration = Calibration::from_parts(obs, overhead, ratio, media_ratio);
         m.sent = d.whole("state.sent")?;
         let n = d.count("state.last")?;
         let mut keys = Vec::with_capacity(n.min(1 << 16));
@@ -80,6 +94,9 @@ impl Manager {
             .collect::<Result<VecDeque<_>, _>>()?;
         m.last_raw = d.size("state.lastRaw")?;
         m.rendered_raw = d.size("state.renderedRaw")?;
+        if version >= 2 {
+            m.rendered_media = d.size("state.renderedMedia")?;
+        }
         let n = d.whole("state.history.messages")?;
         if n < m.first_live || u32::try_from(n).is_err() {
             return Err(fail(

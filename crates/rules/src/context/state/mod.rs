@@ -54,14 +54,16 @@ impl Manager {
         uint(o, u64::from(self.fixed_version));
         float(o, self.tail_tokens);
         uint(o, u64::from(self.tail_version));
-        let obs: Vec<(f64, f64)> = self.calibration.observations().collect();
+        let obs: Vec<_> = self.calibration.observations().collect();
         uint(o, obs.len() as u64);
-        for (x, y) in obs {
-            float(o, x);
-            float(o, y);
+        for s in obs {
+            float(o, s.text);
+            float(o, s.media);
+            float(o, s.reported);
         }
         float(o, self.calibration.overhead);
         float(o, self.calibration.ratio);
+        float(o, self.calibration.media_ratio);
         uint(o, self.sent as u64);
         uint(o, self.last.keys.len() as u64);
         for &(key, tokens) in &self.last.keys {
@@ -101,6 +103,7 @@ impl Manager {
         }
         float(o, self.last_raw);
         float(o, self.rendered_raw);
+        float(o, self.rendered_media);
         // Messages folded away are not written: nothing of them is read again. The opening
         // message, when a request still sends it, is.
         let h = &self.history;

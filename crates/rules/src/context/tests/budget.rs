@@ -34,7 +34,7 @@ fn calibration_makes_the_bound_the_providers() {
         ..Host::default()
     };
     for ours in [1000.0, 2000.0, 3000.0, 4000.0] {
-        m.calibration.observe(ours, 1.5 * ours).unwrap();
+        m.calibration.observe(ours, 0.0, 1.5 * ours).unwrap();
     }
     for turn in 0..80 {
         h.append(&mut m, Role::User, &[P::Text(&format!("turn {turn}"))])
@@ -54,7 +54,7 @@ fn calibration_makes_the_bound_the_providers() {
 fn a_calibration_that_outgrew_the_budget_is_named_and_a_reset_recovers() {
     let mut m = Manager::new("options", config(50_000.0), 25.0, 0.0).unwrap();
     for ours in [1000.0, 2000.0, 3000.0, 4000.0] {
-        m.calibration.observe(ours, 40_000.0 + ours).unwrap();
+        m.calibration.observe(ours, 0.0, 40_000.0 + ours).unwrap();
     }
     let err = m.plan().unwrap_err();
     assert_eq!(err.field, "calibration");

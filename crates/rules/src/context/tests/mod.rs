@@ -162,7 +162,7 @@ impl Host {
                     let stored = (!self.fail_store).then(|| {
                         let hosts = self.span_texts(Vec::new(), from, to);
                         let hosts: Vec<&str> = hosts.iter().map(String::as_str).collect();
-                        let text = written(|p| render::transcript(p, m, from, to), &hosts);
+                        let text = written(|p| transcript::transcript(p, m, from, to), &hosts);
                         let names = index::names(&text, usize::MAX, m.names_chars(true));
                         self.spans.push((from, to));
                         let tokens = m.fold_tokens(from, to);
@@ -224,7 +224,7 @@ impl Host {
                 Need::Summarize { from, to } => {
                     let hosts = self.span_texts(vec![self.summary.clone()], from, to);
                     let hosts: Vec<&str> = hosts.iter().map(String::as_str).collect();
-                    let prompt = written(|p| render::summarizer_prompt(p, m, from, to), &hosts);
+                    let prompt = written(|p| transcript::summarizer_prompt(p, m, from, to), &hosts);
                     match self.summarizer {
                         None => self.ev(m, Event::NoSummarizer),
                         Some(make) => {
@@ -341,10 +341,10 @@ fn answer(stored: Option<(String, f64)>) -> (Option<String>, f64) {
     stored.map_or((None, f64::NAN), |(id, line)| (Some(id), line))
 }
 
-/// The manager's own words, as the shell reads them from `render::own_texts`.
+/// The manager's own words, as the shell reads them from `transcript::own_texts`.
 fn own_text(n: usize, summary: &str) -> String {
     let mut f = Frame::new();
-    render::own_texts(&mut f);
+    transcript::own_texts(&mut f);
     let frame = f.into_string();
     let mut r = Reader::new(&frame);
     let mut text = String::new();

@@ -64,7 +64,7 @@ fn a_failed_turn_takes_back_what_it_appended() {
     }])
     .unwrap();
     m.set_tail(40.0);
-    m.calibration.observe(100.0, 150.0).unwrap();
+    m.calibration.observe(100.0, 0.0, 150.0).unwrap();
     m.rollback();
     assert_eq!(
         format!(
