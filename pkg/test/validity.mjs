@@ -8,8 +8,11 @@ export function anthropicProblems({ system, messages }) {
   const problems = [];
   if (!messages.length) problems.push('no message');
   let marks = Array.isArray(system) ? system.filter((b) => b.cache_control).length : 0;
+  // On-demand compaction's block may open the request as its own assistant message; the turns alternate from it.
+  const opensWithCompaction = messages[0]?.role === 'assistant' && blocks(messages[0].content)[0]?.type === 'compaction' && blocks(messages[0].content)[0].signature !== undefined;
+  const first = opensWithCompaction ? 'assistant' : 'user';
   messages.forEach((m, i) => {
-    if (m.role !== (i % 2 === 0 ? 'user' : 'assistant')) problems.push(`messages[${i}]: role ${m.role} out of turn`);
+    if (m.role !== (i % 2 === 0 ? first : first === 'user' ? 'assistant' : 'user')) problems.push(`messages[${i}]: role ${m.role} out of turn`);
     const content = blocks(m.content);
     if (!content.length) problems.push(`messages[${i}]: empty content`);
     marks += content.filter((b) => b.cache_control).length;
@@ -29,6 +32,21 @@ export function anthropicProblems({ system, messages }) {
     }
   });
   if (marks > 4) problems.push(`${marks} cache breakpoints`);
+  // Server tools: their results beside their calls, in the assistant message; never a client result for one.
+  const server = new Set();
+  messages.forEach((m, i) => {
+    const content = blocks(m.content);
+    for (const b of content) if (b.type === 'server_tool_use' || b.type === 'mcp_tool_use') server.add(b.id);
+    if (m.role === 'assistant') {
+      const here = new Set(content.filter((b) => b.type === 'server_tool_use' || b.type === 'mcp_tool_use').map((b) => b.id));
+      for (const b of content) if (/_tool_result$/.test(b.type) && b.type !== 'tool_result' && !here.has(b.tool_use_id)) problems.push(`messages[${i}]: ${b.type} ${b.tool_use_id} is not beside its server_tool_use`);
+    }
+    for (const b of content) if (b.type === 'tool_result' && server.has(b.tool_use_id)) problems.push(`messages[${i}]: a client tool_result for server tool ${b.tool_use_id}`);
+    // On-demand compaction: first in messages, exactly once.
+    content.forEach((b, k) => {
+      if (b.type === 'compaction' && b.signature !== undefined && (i !== 0 || k !== 0)) problems.push(`messages[${i}].content[${k}]: a signed compaction block not first in messages`);
+    });
+  });
   return problems;
 }
 
@@ -56,16 +74,27 @@ export function openaiChatProblems({ messages }) {
   return problems;
 }
 
-/** OpenAI Responses input: each call answered by an output with its call_id, after it; no output without its call. */
+/** The Responses items a client answers, and the output item of each, with the field that names the call. */
+const RESPONSES_PAIRS = {
+  function_call: ['function_call_output', 'call_id'], custom_tool_call: ['custom_tool_call_output', 'call_id'],
+  computer_call: ['computer_call_output', 'call_id'], shell_call: ['shell_call_output', 'call_id'],
+  local_shell_call: ['local_shell_call_output', 'id'], apply_patch_call: ['apply_patch_call_output', 'call_id'],
+  mcp_approval_request: ['mcp_approval_response', 'approval_request_id'],
+};
+
+/** OpenAI Responses input: each call (a function's, a built-in tool's) answered by its output item, after it; no output without its call. */
 export function openaiResponsesProblems({ messages }) {
   const problems = [];
   const calls = new Map();
+  const outputs = new Map(Object.values(RESPONSES_PAIRS));
   if (!messages.length) problems.push('no item');
   messages.forEach((item, i) => {
-    if (item.type === 'function_call' || item.type === 'custom_tool_call') calls.set(item.call_id, false);
-    if (item.type === 'function_call_output' || item.type === 'custom_tool_call_output') {
-      if (!calls.has(item.call_id)) problems.push(`input[${i}]: output ${item.call_id} before or without its call`);
-      else calls.set(item.call_id, true);
+    const pair = RESPONSES_PAIRS[item.type];
+    if (pair) calls.set(item.type === 'mcp_approval_request' ? item.id : item.call_id, false);
+    if (outputs.has(item.type)) {
+      const id = item[outputs.get(item.type)];
+      if (!calls.has(id)) problems.push(`input[${i}]: ${item.type} ${id} before or without its call`);
+      else calls.set(id, true);
     }
   });
   for (const [callId, answered] of calls) if (!answered) problems.push(`call ${callId} has no output`);

@@ -128,11 +128,15 @@ export async function build(b: Building, started: number): Promise<Built> {
 function show(b: Building, i: number, k: number, text: string): number {
   b.history.show(i, k, text);
   let tokens = count(b.o.counter, text, 'placeholder') + b.o.adapter.framing.part;
-  // Where the provider's field must still hold an image (a computer call's screenshot), the stand-in the adapter writes is billed too.
   const part = b.history.messages[i].parts[k];
-  const standIn = b.o.adapter.standIn?.(part);
-  if (standIn) {
-    const measured = mediaPart(standIn, part.path);
+  // What its block keeps beside the text shown (a fetched page's URL), and, where the
+  // provider's field must still hold an image (a computer call's screenshot), the stand-in
+  // the adapter writes, are billed too.
+  if (part.extra) tokens += count(b.o.counter, part.extra, 'placeholder');
+  const beside = b.o.adapter.shownExtra?.(part);
+  if (beside?.text) tokens += count(b.o.counter, beside.text, 'placeholder');
+  if (beside?.media) {
+    const measured = mediaPart(beside.media, part.path);
     measureMedia([{ part: measured, field: part.path }], b.o.media);
     tokens += measured.tokens ?? 0;
   }

@@ -129,6 +129,7 @@ export class History {
         // A text's count, and what a stated rule or the media rules add for what no counter
         // reads; a call's name and id, and a result's id, are billed too.
         let n = (p.text === '' ? 0 : count(counter, p.text, `${field(i)}.${p.path}`)) + (p.tokens ?? 0);
+        if (p.extra) n += count(counter, p.extra, `${field(i)}.${p.path}`);
         if (p.kind === Kind.Call || p.kind === Kind.ServerCall || p.kind === Kind.Result) {
           const named = p.kind === Kind.Result ? p.id ?? '' : `${p.label} ${p.id ?? ''}`;
           if (named.trim() !== '') n += count(counter, named, `${field(i)}.${p.idPath ?? p.path}`);

@@ -85,6 +85,8 @@ export interface NeutralPart {
    * rules measure from `media` as the message is appended.
    */
   tokens?: number;
+  /** Text the part's block holds beside `text` and keeps however the part is shown (a fetched page's URL and date): counted, never cut. */
+  extra?: string;
   /** An image or a document (`Kind.Image`, `Kind.Document`): its bytes, or where they are. */
   media?: MediaRef;
   /** What the rules measured of `media`. */
@@ -187,8 +189,12 @@ export interface Adapter {
   toolCall?(call: unknown, field: string): ToolCall;
   /** The message that answers call `call` with `text` (and the image or document `media`, where the shape can carry one), to append as the host appends its tools' results. */
   toolResult?(call: ToolCall, text: string, media?: MediaRef): unknown;
-  /** The image a part shown by a line still needs in its place, where the provider's field must hold one (a computer call's screenshot): billed beside the line. */
-  standIn?(part: NeutralPart): MediaRef | undefined;
+  /**
+   * What a part shown by a line still holds beside it, where the provider's block takes
+   * no edit of its own (a web search's error code, a computer call's 1 × 1 screenshot):
+   * billed with the line.
+   */
+  shownExtra?(part: NeutralPart): { text?: string; media?: MediaRef } | undefined;
   /** Whether a tool result of this shape can hold an image or a document (a Chat Completions tool message holds text only). Default true. */
   readonly carriesMedia?: boolean;
   /** `source` with the bytes of its media parts `parts` let go (stored, and shown by a line from now on): a message of the same shape. */

@@ -140,6 +140,9 @@ export const anthropic: Adapter = {
     return { ...m, content: shownContent(m, neutral.parts, shown, false) };
   },
 
+  // A web search's results, stored, leave the block an error it takes: its code is billed.
+  shownExtra: (part) => (part.kind === Kind.Result && part.label === 'web_search_tool_result' ? { text: 'web_search_tool_result_error unavailable' } : undefined),
+
   strip(source, neutral, parts) {
     const m = source as Bag;
     const content = [...blocks(m)];

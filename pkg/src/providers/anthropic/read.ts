@@ -49,23 +49,36 @@ function documentText(doc: Bag): string {
   return '';
 }
 
+/** Fields of a server tool's result that hold no text: what it is, and what the provider encrypts. */
+const NOT_TEXT = new Set(['type', 'media_type', 'encrypted_content', 'encrypted_stdout', 'encrypted_index', 'return_code', 'file_id', 'cache_control']);
+
+/** Every text a server tool's result holds (its titles, URLs, dates, outputs), one a line: what it is counted by. */
+function strings(value: unknown, out: string[] = []): string[] {
+  if (typeof value === 'string') out.push(value);
+  else if (Array.isArray(value)) for (const v of value) strings(v, out);
+  else if (value !== null && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) if (!NOT_TEXT.has(k)) strings(v, out);
+  }
+  return out;
+}
+
 /**
  * What a server tool's result holds, as text, and the tokens of what it holds that no
  * counter reads. `editable`: the output can be shown otherwise (its text replaced).
  */
-function serverOutput(block: Bag): { text: string; tokens: number; editable: boolean } {
+function serverOutput(block: Bag): { text: string; tokens: number; editable: boolean; extra?: string } {
   const c = block.content;
   if (block.type === 'mcp_tool_result') return { text: texts(c), tokens: 0, editable: true };
   if (Array.isArray(c)) {
-    // Web search: each result's title and URL, and its encrypted page.
-    const lines = c.map((r) => [(r as Bag)?.title, (r as Bag)?.url].filter((x) => typeof x === 'string').join(' — '));
-    return { text: lines.join('\n'), tokens: c.reduce((n, r) => n + opaque((r as Bag)?.encrypted_content), 0), editable: true };
+    // Web search: each result's title, URL and age, and its encrypted page.
+    return { text: strings(c).join('\n'), tokens: c.reduce((n, r) => n + opaque((r as Bag)?.encrypted_content), 0), editable: true };
   }
   const o = (c ?? {}) as Bag;
   switch (o.type) {
     case 'web_fetch_result': {
+      // Its URL and date, then the document's text; a fetched PDF is a document part of its own.
       const doc = (o.content ?? {}) as Bag;
-      return { text: `${typeof o.url === 'string' ? o.url : ''}\n${documentText(doc)}`, tokens: 0, editable: true };
+      return { text: documentText(doc), extra: strings({ ...o, content: undefined }).join('\n'), tokens: 0, editable: true };
     }
     case 'code_execution_result':
     case 'bash_code_execution_result':
@@ -132,7 +145,8 @@ export function readBlock(b: unknown, field: string, k: number): NeutralPart[] {
         const id = text(`${field}.tool_use_id`, block.tool_use_id);
         // A result that cannot be shown otherwise (encrypted, an error) is kept whole, with its call.
         if (!out.editable) return one({ kind: Kind.Opaque, text: out.text, label: block.type, tokens: out.tokens });
-        const parts = one({ kind: Kind.Result, text: out.text, label: '', id, tokens: out.tokens, idPath: intern(`${path}.tool_use_id`) });
+        // Labelled with its block's type: how it is shown once stored depends on it.
+        const parts = one({ kind: Kind.Result, text: out.text, label: block.type, id, tokens: out.tokens, idPath: intern(`${path}.tool_use_id`), ...(out.extra ? { extra: out.extra } : {}) });
         // A fetched PDF is a document of its own, inside the result.
         const fetched = ((block.content ?? {}) as Bag).content as Bag | undefined;
         if (block.type === 'web_fetch_tool_result' && fetched?.type === 'document') {

@@ -39,7 +39,7 @@ export const openaiResponses: Adapter = {
   },
 
   // A computer call's output must hold a screenshot: a stored one leaves a 1 × 1 PNG, billed as an image.
-  standIn: (part) => (part.path === 'output' && part.media?.kind === 'image' && part.id !== undefined && part.inner === 0 ? { kind: 'image', mediaType: 'image/png', data: TINY_PNG.slice(TINY_PNG.indexOf(',') + 1) } : undefined),
+  shownExtra: (part) => (part.path === 'output' && part.media?.kind === 'image' && part.id !== undefined && part.inner === 0 ? { media: { kind: 'image', mediaType: 'image/png', data: TINY_PNG.slice(TINY_PNG.indexOf(',') + 1) } } : undefined),
 
   strip(source, neutral, parts) {
     return strippedItem(source as Bag, parts.map((k) => neutral.parts[k]));
