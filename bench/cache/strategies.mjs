@@ -139,7 +139,7 @@ export function toOpenAI(m) {
  * messages exactly (`getNumTokensFromMessages`, which `contextEditingMiddleware` uses with
  * `tokenCountMethod: 'model'`), as the measure does: each message's text in o200k.
  */
-function langchainStandIn(budget) {
+export function langchainStandIn(budget) {
   const { BaseChatModel } = require('@langchain/core/language_models/chat_models');
   const { AIMessage } = require('@langchain/core/messages');
   const counted = new WeakMap();

@@ -113,6 +113,8 @@ function walk(value, found) {
   for (const [key, v] of Object.entries(value)) {
     // Structure, not content: what the provider's own framing of a message and a block is.
     if (STRUCTURE.has(key)) continue;
+    // An AI SDK result names its tool for the SDK; no provider is sent the name with it.
+    if (key === 'toolName' && value.type === 'tool-result') continue;
     if (key === 'encrypted_content' || key === 'signature' || key === 'data' && typeof v === 'string' && (value.type === 'base64' || value.mediaType || value.type === 'image-data' || value.type === 'file-data' || value.type === 'redacted_thinking')) {
       if (key === 'data' && value.type !== 'redacted_thinking') found.bytes.push(Buffer.from(v, 'base64'));
       else found.opaque += Math.ceil(v.length / 4);
@@ -120,6 +122,11 @@ function walk(value, found) {
     }
     if (key === 'file_data' && typeof v === 'string' && !v.startsWith('data:')) {
       found.bytes.push(Buffer.from(v, 'base64'));
+      continue;
+    }
+    // A call's input object is read as the JSON it is sent as, keys and all.
+    if (key === 'input' && v !== null && typeof v === 'object' && !Array.isArray(v)) {
+      found.texts.push(JSON.stringify(v));
       continue;
     }
     walk(v, found);
@@ -134,16 +141,25 @@ function pagesOf(bytes) {
 }
 
 /**
+ * The tokens a provider adds around each message: OpenAI's documented 3 (the cookbook's
+ * `num_tokens_from_messages`, `tokens_per_message = 3`); Anthropic publishes none, and is
+ * taken to add as many.
+ */
+export const FRAMING = 3;
+
+/**
  * What `provider` bills for `request` (`{ system?, messages }`): its texts by o200k, each
  * image by the provider's rule (Anthropic's current one; OpenAI's high-detail tiles; for a
  * format naming no provider, Anthropic's), each PDF at 1,500 a page, encrypted fields and
- * signatures at a token a 4 characters. A stripped image (no bytes left) bills nothing.
+ * signatures at a token a 4 characters, a call's input object as its JSON, and `FRAMING`
+ * a message. A stripped image (no bytes left) bills nothing.
  */
 export function billed(request, provider) {
   const found = { texts: [], bytes: [], opaque: 0 };
   walk(request.system, found);
   walk(request.messages, found);
-  let tokens = o200k(found.texts.join('\n')) + found.opaque;
+  // Each text by itself: where one ends and the next begins is the framing's.
+  let tokens = found.texts.reduce((n, text) => n + o200k(text), 0) + found.opaque + FRAMING * request.messages.length;
   let images = 0;
   for (const b of found.bytes) {
     if (b.length === 0) continue;
@@ -172,4 +188,16 @@ export function imagesIn(request) {
 export function usageOf(format, tokens) {
   return format === 'anthropic' ? { input_tokens: tokens } : format === 'openai-chat' ? { prompt_tokens: tokens }
     : format === 'openai-responses' ? { input_tokens: tokens } : { inputTokens: tokens };
+}
+
+/** The model's call of the recall tool in `format`, for stored `id`. */
+export function recallCall(format, id, vscode) {
+  const input = { id: String(id) };
+  switch (format) {
+    case 'anthropic': return { type: 'tool_use', id: 'recall_1', name: 'recall', input };
+    case 'openai-responses': return { type: 'function_call', call_id: 'recall_1', name: 'recall', arguments: JSON.stringify(input) };
+    case 'openai-chat': return { id: 'recall_1', type: 'function', function: { name: 'recall', arguments: JSON.stringify(input) } };
+    case 'ai-sdk': return { type: 'tool-call', toolCallId: 'recall_1', toolName: 'recall', input };
+    default: return new vscode.LanguageModelToolCallPart('recall_1', 'recall', input);
+  }
 }

@@ -26,9 +26,9 @@ const HOST_OPTIONS = { target: 'es2022', module: 'nodenext', moduleResolution: '
  * A project in a new temp dir (`devs-context-<label>-…`): `@devs/context` linked to pkg/,
  * each of `modules` (`{ name: path under pkg/ }`) linked under its name, a package.json of
  * an ES module project, a tsconfig.json of `compilerOptions` (a host's strict project's by
- * default) over `*.ts`, and `files`. Returns its directory; the caller removes it.
+ * default) over `include` (`*.ts` by default), and `files`. Returns its directory; the caller removes it.
  */
-export function scratchProject(label, { modules, compilerOptions = HOST_OPTIONS, files = {} }) {
+export function scratchProject(label, { modules, compilerOptions = HOST_OPTIONS, files = {}, include = ['*.ts'] }) {
   const dir = mkdtempSync(join(tmpdir(), `devs-context-${label}-`));
   try {
     for (const [name, target] of Object.entries({ '@devs/context': '.', ...modules })) {
@@ -37,7 +37,7 @@ export function scratchProject(label, { modules, compilerOptions = HOST_OPTIONS,
       symlinkSync(join(pkgDir, target), at, 'dir');
     }
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'examples', private: true, type: 'module' }));
-    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['*.ts'] }, null, 2));
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, include }, null, 2));
     for (const [file, text] of Object.entries(files)) writeFileSync(join(dir, file), text);
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });

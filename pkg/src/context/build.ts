@@ -11,7 +11,7 @@ import { count } from '../tokens/count.js';
 import { rules } from '../core/wasm.js';
 import type { Adapter } from '../providers/neutral.js';
 import { Kind, NeedKind } from './codes.js';
-import type { Core, History } from './history.js';
+import { type Core, type History, namesOf } from './history.js';
 import { cutText, ownText, planOf, shortenedCall } from './render.js';
 import type { StoreOptions, StoredTexts } from './texts.js';
 import type { Undo } from './undo.js';
@@ -133,6 +133,8 @@ function show(b: Building, i: number, k: number, text: string): number {
   // provider's field must still hold an image (a computer call's screenshot), the stand-in
   // the adapter writes, are billed too.
   if (part.extra) tokens += count(b.o.counter, part.extra, 'placeholder');
+  const named = namesOf(part);
+  if (named !== '') tokens += count(b.o.counter, named, 'placeholder');
   const beside = b.o.adapter.shownExtra?.(part);
   if (beside?.text) tokens += count(b.o.counter, beside.text, 'placeholder');
   if (beside?.media) {

@@ -69,6 +69,16 @@ function detached(text: string): string {
   return text.length < 16 ? text : (JSON.parse(JSON.stringify(text)) as string);
 }
 
+/**
+ * What a part names beside its text, billed with it however the part is shown: a call's
+ * tool name and id, a result's id; '' for any other part.
+ */
+export function namesOf(p: NeutralPart): string {
+  if (p.kind !== Kind.Call && p.kind !== Kind.ServerCall && p.kind !== Kind.Result) return '';
+  const named = p.kind === Kind.Result ? p.id ?? '' : `${p.label} ${p.id ?? ''}`;
+  return named.trim() === '' ? '' : named;
+}
+
 export class History {
   messages: Kept[] = [];
   /** Messages before this one are released (`release`). */
@@ -130,10 +140,8 @@ export class History {
         // reads; a call's name and id, and a result's id, are billed too.
         let n = (p.text === '' ? 0 : count(counter, p.text, `${field(i)}.${p.path}`)) + (p.tokens ?? 0);
         if (p.extra) n += count(counter, p.extra, `${field(i)}.${p.path}`);
-        if (p.kind === Kind.Call || p.kind === Kind.ServerCall || p.kind === Kind.Result) {
-          const named = p.kind === Kind.Result ? p.id ?? '' : `${p.label} ${p.id ?? ''}`;
-          if (named.trim() !== '') n += count(counter, named, `${field(i)}.${p.idPath ?? p.path}`);
-        }
+        const named = namesOf(p);
+        if (named !== '') n += count(counter, named, `${field(i)}.${p.idPath ?? p.path}`);
         total += n;
         tokens.push(n + adapter.framing.part);
         if (p.kind === Kind.Call || p.kind === Kind.ServerCall) {

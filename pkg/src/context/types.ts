@@ -99,9 +99,12 @@ export interface ContextManagerOptions {
   imageTokens?: ImageProvider | { provider?: ImageProvider; model?: string } | ((media: MediaInfo) => number);
   /**
    * The newest images every request keeps whole. Older ones are stored and replaced by a
-   * line naming their size and store id, this many at a time (so between `keepImages` and
-   * twice as many less one stay whole), as Anthropic's computer-use reference loop does:
-   * the prompt cache breaks once in so many images. Default 3.
+   * line naming their size and store id, several at a time, so the prompt cache breaks
+   * seldom: about `5 × √keepImages` at once (9 for the default; Anthropic's computer-use
+   * reference loop removes `keepImages` at once): where the cache writes a removal costs,
+   * spread over the images it removes, balance the cache reads of keeping them whole a
+   * while longer. Never so many that the images whole take more than 40% of the budget.
+   * Default 3.
    */
   keepImages?: number;
   /**

@@ -10,9 +10,10 @@
 //!   one odd sample, or a host whose fixed overhead jumps mid-session, cannot swing it;
 //! - the overhead is the largest shortfall of the newest [`RECENT`] samples: it follows a
 //!   growing overhead at once, and a shrinking one within [`RECENT`] samples;
-//! - it may make the count stricter without limit, but looser only within [`MIN_RATIO`]
-//!   (5%): a provider that counts fewer tokens than we do cannot let a request grow past the
-//!   budget by our count by more than that;
+//! - it may make the count of text stricter without limit, never looser ([`MIN_RATIO`] is
+//!   1): the ratio is fitted on requests of one make-up (many small messages, or one long
+//!   summary) and applied to the next, which may be of another: a provider that counts
+//!   fewer tokens than we do cannot let a request grow past the budget by our count;
 //! - a report that cannot be about the request it answers is set aside, not learned from:
 //!   zero, under half our count, or the same number again for a request of another size (a
 //!   stand-in usage that never changes);
@@ -30,8 +31,8 @@ use devs_context_errors::FieldError;
 /// Observations kept: the fit follows a provider that changes (a new model, a new system prompt).
 pub const SAMPLES: usize = 32;
 /// The fitted ratio stays in this range: a wild report cannot make the bound meaningless,
-/// and the count loosens by 5% at most.
-pub const MIN_RATIO: f64 = 0.95;
+/// and the count of text never loosens (a count under the bill breaks the bound).
+pub const MIN_RATIO: f64 = 1.0;
 pub const MAX_RATIO: f64 = 2.0;
 /// No ratio other than 1 is fitted from fewer pairs of samples than this.
 pub const MIN_PAIRS: usize = 6;
@@ -44,6 +45,10 @@ pub const RECENT: usize = 4;
 /// images out cannot make them count for nothing.
 pub const MIN_MEDIA_RATIO: f64 = 0.5;
 pub const MAX_MEDIA_RATIO: f64 = 4.0;
+/// Once calibrated, the count stays this share above the fit: the fit extrapolates from
+/// past requests to the next, and a count under the bill is the one error the bound
+/// cannot take, while 1% more is a request 1% smaller.
+pub const MARGIN: f64 = 0.01;
 /// Two samples' media barely differ when they differ by at most this share of their text's
 /// difference: such a pair tells the text ratio.
 const MEDIA_STILL: f64 = 0.02;
@@ -119,19 +124,28 @@ impl Calibration {
         self.samples.len()
     }
 
+    /// The share the count stays above the fit: [`MARGIN`] once a report was learned from.
+    fn scale(&self) -> f64 {
+        if self.samples.is_empty() {
+            1.0
+        } else {
+            1.0 + MARGIN
+        }
+    }
+
     /// The provider's count of a prompt of text we count as `ours` (no media).
     pub fn predict(&self, ours: f64) -> f64 {
-        self.overhead + self.ratio * ours
+        self.scale() * (self.overhead + self.ratio * ours)
     }
 
     /// The provider's count of a prompt we count as `text` and `media` tokens.
     pub fn predict_split(&self, text: f64, media: f64) -> f64 {
-        self.overhead + self.ratio * text + self.media_ratio * media
+        self.scale() * (self.overhead + self.ratio * text + self.media_ratio * media)
     }
 
     /// Our tokens that make `provider` of the provider's (for a difference of counts).
     pub fn ours_for(&self, provider: f64) -> f64 {
-        provider / self.ratio
+        provider / (self.scale() * self.ratio)
     }
 
     /// Forgets every sample: the provider is counted as we count.
@@ -242,7 +256,11 @@ mod tests {
         }
         assert!((c.ratio - 1.2).abs() < 1e-9, "{}", c.ratio);
         assert!((c.overhead - 350.0).abs() < 1e-6, "{}", c.overhead);
-        assert_eq!(c.predict(10_000.0).round(), 12_350.0);
+        // The fit, and the margin above it.
+        assert_eq!(
+            c.predict(10_000.0).round(),
+            (12_350.0f64 * (1.0 + MARGIN)).round()
+        );
         assert_eq!(c.samples(), 4);
     }
 
@@ -276,7 +294,7 @@ mod tests {
     }
 
     /// The quick start's stand-in usage, the same whatever was sent, and reports far under
-    /// our count teach nothing: the count never loosens past 5%.
+    /// our count teach nothing, and reports of fewer tokens never loosen the count of text.
     #[test]
     fn a_usage_that_cannot_be_about_the_request_is_set_aside() {
         let mut c = Calibration::default();
@@ -292,7 +310,7 @@ mod tests {
             "under half of ours"
         );
         assert_eq!(c.samples(), 1);
-        // Consistent reports of fewer tokens loosen the count by 5% at most.
+        // Consistent reports of fewer tokens do not loosen the count of text.
         let mut c = Calibration::default();
         for ours in [1_000.0, 2_000.0, 4_000.0, 8_000.0, 16_000.0, 32_000.0] {
             assert!(c.observe(ours, 0.0, 0.6 * ours).unwrap());
