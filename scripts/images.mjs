@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Redraws the guides' pictures from the code as it is: the replay report of the Claude
-// Code session at 50k (docs/images/replay-report.png, through Chromium), and the cache
-// chart of bench/cache.mjs (docs/images/cache-share.svg). Run after `bash scripts/build.sh`:
+// Code session at 50k (docs/images/replay-report.png, through Chromium), the cache chart
+// of bench/cache.mjs (docs/images/cache-share.svg), and the computer-use loop of
+// bench/multimodal.mjs at 30k (docs/images/multimodal.svg). Run after `bash scripts/build.sh`:
 //   node scripts/images.mjs
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -26,6 +27,8 @@ try {
   console.log('wrote docs/images/replay-report.png');
   execFileSync('node', [join(root, 'bench/cache.mjs'), '--svg', join(root, 'docs/images/cache-share.svg')], { stdio: ['ignore', 'ignore', 'inherit'] });
   console.log('wrote docs/images/cache-share.svg');
+  execFileSync('node', [join(root, 'bench/multimodal.mjs'), '--budget', '30000', '--loop', 'computer', '--svg', join(root, 'docs/images/multimodal.svg')], { stdio: ['ignore', 'ignore', 'inherit'] });
+  console.log('wrote docs/images/multimodal.svg');
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -8,14 +8,15 @@ use wasm_bindgen::prelude::*;
 use crate::{Out, fail};
 
 /// The rule of `provider` (`''`: told by the model) for `model` (`''`: its common models')
-/// as numbers, `[code, a, b, c]`; `field` names the option in errors.
+/// as numbers, `[code, a, b, c]`; `field` names the provider's option in errors (the
+/// option itself, or its `provider`).
 #[wasm_bindgen(js_name = imageRule)]
 pub fn image_rule(field: &str, provider: &str, model: &str) -> Out<Vec<f64>> {
     Rule::of(provider, model)
         .map(|r| r.encode().to_vec())
         .ok_or_else(|| {
             fail(FieldError::type_error(
-                format!("{field}.provider"),
+                field.to_string(),
                 format!(
                     "must be one of {}, got {provider:?}",
                     media::bill::PROVIDERS

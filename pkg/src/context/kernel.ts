@@ -35,7 +35,7 @@ function mediaRules(field: string, value: unknown, format: string): MediaRules {
   if (isObject(value)) {
     const provider = optionalString(`${at}.provider`, value.provider) ?? '';
     const model = optionalString(`${at}.model`, value.model) ?? '';
-    return { rule: checked(() => rules.imageRule(at, provider, model)), field: at };
+    return { rule: checked(() => rules.imageRule(`${at}.provider`, provider, model)), field: at };
   }
   throw argumentError(TypeError, at, "must be 'anthropic', 'openai' or 'gemini', { provider, model }, or a function of an image's measured size");
 }

@@ -2,7 +2,7 @@
 // RangeError naming the field, before the agent runs. What `ContextManager` itself checks
 // (the budget, the counter, the shares) is checked by it, with its own messages.
 import { ContextManager } from '@devs/context';
-import type { ContextWarning, LedgerRecord, SessionStore, SummarizerClient, TokenCounter } from '@devs/context';
+import type { ContextManagerOptions, ContextWarning, LedgerRecord, SessionStore, SummarizerClient, TokenCounter } from '@devs/context';
 
 /** A LangChain chat model as a summarizer: anything with `invoke(text)` whose answer has a `text`. */
 export interface SummarizerModel {
@@ -42,6 +42,15 @@ export interface ContextMiddlewareOptions {
   recentShare?: number;
   /** Keep the opening user message (the task) whole in every request. Default true. */
   keepFirstMessage?: boolean;
+  /** The newest images every request keeps whole; older ones are stored and named, several at a time (`ContextManagerOptions.keepImages`). Default 3. */
+  keepImages?: number;
+  /**
+   * How images and documents are counted (`ContextManagerOptions.imageTokens`): by a
+   * provider's rule (`'anthropic'`, `'openai'`, `'gemini'`), a model's (`{ model }`), or a
+   * function. Default: the larger of Anthropic's and OpenAI's rules, since a LangChain model may be
+   * either's; name the provider to count by its rule alone.
+   */
+  imageTokens?: ContextManagerOptions['imageTokens'];
   /** Receives each warning of a build (a summarizer that failed, a history taken in anew), with its thread. A throw fails that model call. */
   onWarning?: (warning: ContextWarning, threadId: string) => void;
   /** Receives each request's ledger record (its tokens, its compaction, its cache figures), with its thread. A throw fails that model call. */
@@ -61,7 +70,7 @@ export interface Settings {
   recallSpec: { name: string; description: string; parameters: Record<string, unknown> };
 }
 
-const KEYS = ['budget', 'countTokens', 'summarizer', 'summarizerTimeoutMs', 'recall', 'store', 'maxThreads', 'highWater', 'lowWater', 'recentShare', 'keepFirstMessage', 'onWarning', 'onLedger'];
+const KEYS = ['budget', 'countTokens', 'summarizer', 'summarizerTimeoutMs', 'recall', 'store', 'maxThreads', 'highWater', 'lowWater', 'recentShare', 'keepFirstMessage', 'keepImages', 'imageTokens', 'onWarning', 'onLedger'];
 /** What a session store must do (`SessionStore`, and reading back what it stored). */
 const STORE_METHODS = ['loadSession', 'commitSession', 'readSummary', 'claim', 'release', 'writeSummary', 'enqueue', 'getRawToolOutput'];
 const DEFAULT_MAX_THREADS = 100;
@@ -108,9 +117,11 @@ export function readSettings(options: ContextMiddlewareOptions): Settings {
   }
   const recall = o.recall !== false;
   const manager: Record<string, unknown> = { format: 'openai-chat', recall, summarizer: summarizerOf(o.summarizer) };
-  for (const key of ['budget', 'countTokens', 'summarizerTimeoutMs', 'highWater', 'lowWater', 'recentShare', 'keepFirstMessage']) {
+  for (const key of ['budget', 'countTokens', 'summarizerTimeoutMs', 'highWater', 'lowWater', 'recentShare', 'keepFirstMessage', 'keepImages', 'imageTokens']) {
     if (o[key] !== undefined) manager[key] = o[key];
   }
+  // The messages go as Chat Completions', but the model may be anyone's: no one rule by default.
+  manager.imageTokens ??= {};
   // The manager checks the rest, naming the same fields; and it says what the recall tool is.
   const probe = new ContextManager({ ...manager, recall: true } as unknown as ConstructorParameters<typeof ContextManager>[0]);
   let recallSpec: Settings['recallSpec'];

@@ -41,6 +41,14 @@ export interface OpenAIAgentsContextOptions {
   calibrate?: boolean;
   /** Milliseconds the store may take before it counts as failed. No bound by default. */
   callbackTimeoutMs?: number;
+  /** The newest images every request keeps whole; older ones are stored and named, several at a time (`ContextManagerOptions.keepImages`). Default 3. */
+  keepImages?: number;
+  /**
+   * How images and documents are counted (`ContextManagerOptions.imageTokens`): by a
+   * provider's rule (`'anthropic'`, `'openai'`, `'gemini'`), a model's (`{ model }`), or a
+   * function. Default: OpenAI's, the provider of the Responses API's items.
+   */
+  imageTokens?: ContextManagerOptions['imageTokens'];
   /**
    * Names the conversation a filtered model call belongs to, from the filter's arguments
    * (the run's `context`, say: `({ context }) => context.threadId`). Calls with the same
@@ -57,7 +65,7 @@ export interface OpenAIAgentsContextOptions {
 
 const MANAGER_KEYS = [
   'budget', 'countTokens', 'summarizer', 'summarizerTimeoutMs', 'store', 'recall', 'highWater', 'lowWater',
-  'recentShare', 'partShare', 'summarizerShare', 'keepFirstMessage', 'calibrate', 'callbackTimeoutMs',
+  'recentShare', 'partShare', 'summarizerShare', 'keepFirstMessage', 'calibrate', 'callbackTimeoutMs', 'keepImages', 'imageTokens',
 ] as const;
 
 const DEFAULT_MAX_CONVERSATIONS = 64;

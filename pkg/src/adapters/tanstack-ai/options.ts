@@ -7,7 +7,7 @@ import type { ContextManagerOptions, ContextWarning, LedgerRecord, ToolSpec } fr
 import type { ContextMiddlewareOptions } from './types.js';
 
 /** The options `contextMiddleware` takes: those it hands each manager, then its own. */
-const MANAGER_KEYS = ['budget', 'countTokens', 'store', 'summarizer', 'summarizerTimeoutMs', 'highWater', 'lowWater', 'recentShare', 'partShare', 'summarizerShare', 'keepFirstMessage', 'calibrate', 'callbackTimeoutMs'] as const;
+const MANAGER_KEYS = ['budget', 'countTokens', 'store', 'summarizer', 'summarizerTimeoutMs', 'highWater', 'lowWater', 'recentShare', 'partShare', 'summarizerShare', 'keepFirstMessage', 'calibrate', 'callbackTimeoutMs', 'keepImages', 'imageTokens'] as const;
 const KEYS: readonly string[] = [...MANAGER_KEYS, 'recall', 'maxConversations', 'onLedger', 'onWarning'];
 /** Options of `ContextManager` the middleware sets itself, or that TanStack AI says elsewhere. */
 const WHY: Record<string, string> = {
@@ -54,6 +54,8 @@ export function readSettings(options: ContextMiddlewareOptions): Settings {
   const recall = o.recall !== false;
   const manager: Record<string, unknown> = { format: 'openai-chat', recall };
   for (const key of MANAGER_KEYS) if (o[key] !== undefined) manager[key] = o[key];
+  // The messages go as Chat Completions', but TanStack AI's adapter may be anyone's: no one rule by default.
+  manager.imageTokens ??= {};
   // The manager checks the rest, naming the same fields (`options.budget`), and is let go at once.
   new ContextManager(manager as unknown as ContextManagerOptions).free();
   return {

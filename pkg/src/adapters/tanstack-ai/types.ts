@@ -13,6 +13,12 @@ export interface ContextMiddlewareOptions extends Omit<ContextManagerOptions, 'f
    */
   recall?: boolean;
   /**
+   * How images and documents are counted (`ContextManagerOptions.imageTokens`). Default:
+   * the larger of Anthropic's and OpenAI's rules, since TanStack AI's adapter may be
+   * either's; name the provider to count by its rule alone.
+   */
+  imageTokens?: ContextManagerOptions['imageTokens'];
+  /**
    * How many conversations (chat `threadId`s) keep their manager, the least recently used
    * let go first. Default 100. A conversation let go and called again starts a new manager.
    */
