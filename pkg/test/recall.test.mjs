@@ -54,8 +54,9 @@ function problems(format, request) {
  * answered with `recall(call)`, the answer checked to be that format's result of that
  * call, appended, and the next request built, as a host does before the model's next turn.
  */
+/** Call ids across every host of the file: a session opened again goes on with new ones, as a model's do. */
+let calls = 0;
 function host(context, format, budget) {
-  let calls = 0;
   const self = {
     context,
     request: undefined,

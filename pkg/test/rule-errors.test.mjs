@@ -29,7 +29,7 @@ it('a rule error reaches the host as the error it always was', () => {
   assert.match(monitor.message, new RegExp(`^${monitor.field.replace(/[.()[\]]/g, '\\$&')} `));
 });
 
-it('the shell reads a frame and the tokenizers\' joined report the same', async () => {
+it("the shell reads a frame, the rules' and the tokenizers' alike, and nothing else as an argument error", async () => {
   const { build } = createRequire(`${pkg}/package.json`)('esbuild');
   const out = await build({
     stdin: { contents: "export { fromReport, ErrorClass } from './errors/index.ts';", resolveDir: `${pkg}/src`, loader: 'ts' },
@@ -38,15 +38,20 @@ it('the shell reads a frame and the tokenizers\' joined report the same', async 
   const { fromReport, ErrorClass } = await import(`data:text/javascript;base64,${Buffer.from(out.outputFiles[0].text).toString('base64')}`);
   const [NUM, REF_END, TEXT_END] = ['\uFDD3', '\uFDD1', '\uFDD2'];
   const frame = (cls, ...texts) => `${NUM}${cls}${REF_END}${texts.map((t) => t + TEXT_END).join('')}`;
+  // A field holding the old report's separator is just a character of it.
   const field = 'messages[2].content\u001f';
-  const cases = [
-    [frame(ErrorClass.RangeError, 'ERR_OUT_OF_RANGE', 'tokens', 'tokens must be >= 0'), 'RangeError\u001fERR_OUT_OF_RANGE\u001ftokens\u001ftokens must be >= 0'],
-    [frame(ErrorClass.TypeError, 'ERR_X', field, `${field} is odd`), null],
-  ];
-  for (const [report, legacy] of cases) {
-    const error = fromReport(report);
-    if (legacy) assert.deepEqual(parts(fromReport(legacy)), parts(error));
-  }
-  // A field holding the old separator no longer breaks the error apart.
-  assert.deepEqual(parts(fromReport(cases[1][0])), { class: 'TypeError', code: 'ERR_X', field, message: `${field} is odd` });
+  assert.deepEqual(parts(fromReport(frame(ErrorClass.TypeError, 'ERR_X', field, `${field} is odd`))), { class: 'TypeError', code: 'ERR_X', field, message: `${field} is odd` });
+  assert.deepEqual(parts(fromReport(frame(ErrorClass.RangeError, 'ERR_OUT_OF_RANGE', 'tokens', 'tokens must be >= 0'))), { class: 'RangeError', code: 'ERR_OUT_OF_RANGE', field: 'tokens', message: 'tokens must be >= 0' });
+  // The old joined report is no longer read as an argument error: it is an internal one.
+  const legacy = fromReport('RangeError\u001fERR_OUT_OF_RANGE\u001ftokens\u001ftokens must be >= 0');
+  assert.ok(!(legacy instanceof RangeError) && legacy.code === 'ERR_INTERNAL', String(legacy));
+});
+
+it("the tokenizers' module reports an unknown encoding through the same frame", () => {
+  const { createTokenCounter } = require('@devs/context/tokenizers');
+  const error = thrown(() => createTokenCounter('p50k_base'));
+  assert.ok(error instanceof TypeError || error instanceof RangeError, String(error));
+  assert.equal(error.field, 'encoding');
+  assert.match(error.message, /^encoding /);
+  assert.doesNotMatch(error.message, /[\u001f\uFDD0-\uFDEF]/);
 });

@@ -30,8 +30,32 @@ pub struct FieldError {
 pub const INVALID_ARG_TYPE: &str = "ERR_INVALID_ARG_TYPE";
 pub const OUT_OF_RANGE: &str = "ERR_OUT_OF_RANGE";
 
-/// Separates the parts of a [`FieldError::report`]: it appears in no field path or message.
-pub const REPORT_SEPARATOR: char = '\u{1f}';
+/// The marks of a frame, the one string a wasm module's answer crosses as
+/// (`devs-context-rules`' `base::frame`): Unicode noncharacters, which no text means.
+pub mod marks {
+    /// Opens a reference to a host text.
+    pub const HOST: char = '\u{FDD0}';
+    /// Ends a number or a host reference.
+    pub const REF_END: char = '\u{FDD1}';
+    /// Ends a text.
+    pub const TEXT_END: char = '\u{FDD2}';
+    /// Opens a number.
+    pub const NUM: char = '\u{FDD3}';
+
+    pub fn is_mark(c: char) -> bool {
+        (HOST..=NUM).contains(&c)
+    }
+
+    /// Appends `text` without its frame marks. Every mark's UTF-8 starts with byte 0xEF, so
+    /// a text without that byte (nearly all) is copied whole rather than char by char.
+    pub fn push_unmarked(out: &mut String, text: &str) {
+        if text.as_bytes().contains(&0xEF) {
+            out.extend(text.chars().filter(|&c| !is_mark(c)));
+        } else {
+            out.push_str(text);
+        }
+    }
+}
 
 impl FieldError {
     pub fn type_error(field: impl Into<String>, message: impl Into<String>) -> Self {
@@ -64,15 +88,30 @@ impl FieldError {
         })
     }
 
-    /// The error as plain data for a host: `kind`, `code`, `field` and `message` joined
-    /// by [`REPORT_SEPARATOR`]; the TS shell turns it into a `TypeError`/`RangeError`.
-    pub fn report(&self) -> String {
-        let kind = match self.kind {
-            ErrorKind::Type => "TypeError",
-            ErrorKind::Range => "RangeError",
-        };
-        let sep = REPORT_SEPARATOR;
-        format!("{kind}{sep}{}{sep}{}{sep}{self}", self.code(), self.field)
+    /// The code of the JS class the error becomes, the first number of its frame:
+    /// `TypeError` 0, `RangeError` 1 (`ErrorClass` in `pkg/src/errors/index.ts`).
+    pub fn class_code(&self) -> u8 {
+        match self.kind {
+            ErrorKind::Type => 0,
+            ErrorKind::Range => 1,
+        }
+    }
+
+    /// The error as both wasm modules hand it to the shell, which raises it as a
+    /// `TypeError` or `RangeError` (`fromReport` in `pkg/src/errors/index.ts`): a frame of
+    /// its class's code, then its code, its field and its message (`field message`), each
+    /// a text of its own, without frame marks (a field or a message may quote host text).
+    pub fn frame(&self) -> String {
+        use marks::{NUM, REF_END, TEXT_END, push_unmarked};
+        let mut out = String::new();
+        out.push(NUM);
+        out.push(char::from(b'0' + self.class_code()));
+        out.push(REF_END);
+        for text in [self.code(), &self.field, &self.to_string()] {
+            push_unmarked(&mut out, text);
+            out.push(TEXT_END);
+        }
+        out
     }
 }
 

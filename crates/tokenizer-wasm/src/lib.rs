@@ -1,5 +1,5 @@
 //! The tokenizers module's JS face, as thin as the rules': numbers and strings in, numbers
-//! and error reports out, and no import of host code. `pkg/src/tokens/tokenizers.ts` wraps these
+//! and error frames out, and no import of host code. `pkg/src/tokens/tokenizers.ts` wraps these
 //! in `createTokenCounter`, which returns a plain `(text: string) => number`.
 
 use devs_context_tokenizer::Encoding;
@@ -8,7 +8,8 @@ use wasm_bindgen::prelude::*;
 const ENCODINGS: [Encoding; 2] = [Encoding::O200kBase, Encoding::Cl100kBase];
 
 /// The id of `name` for `countWith`, after building its tables (the slow part of the
-/// first count); or an error report (see `pkg/src/errors/index.ts`) for an unknown encoding.
+/// first count); or, for an unknown encoding, its error as the rules' frame of one
+/// (`FieldError::frame`, read by `fromReport` in `pkg/src/errors/index.ts`).
 #[wasm_bindgen(js_name = loadEncoding)]
 pub fn load_encoding(name: &str) -> String {
     match Encoding::parse("encoding", name) {
@@ -16,7 +17,7 @@ pub fn load_encoding(name: &str) -> String {
             encoding.load();
             (encoding as u8).to_string()
         }
-        Err(err) => err.report(),
+        Err(err) => err.frame(),
     }
 }
 

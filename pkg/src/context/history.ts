@@ -70,6 +70,47 @@ function detached(text: string): string {
 }
 
 /**
+ * Throws a TypeError naming the first field of `value` that holds an object it is inside
+ * of: no provider's JSON can carry it, and the SDK would fail on it when sending, far from
+ * the append that took it. Walked without recursion, so a deep message cannot overflow
+ * the stack; bytes are not walked, and an object met twice off the same path is fine.
+ */
+export function acyclic(value: unknown, field: string): void {
+  if (value === null || typeof value !== 'object') return;
+  type Frame = { node: object; keys: string[]; next: number; path: string };
+  // A getter or a proxy that throws is left to the adapter's reading, which names it.
+  const keysOf = (node: object): string[] => {
+    try {
+      return Object.keys(node);
+    } catch {
+      return [];
+    }
+  };
+  const path = new Set<object>([value]);
+  const stack: Frame[] = [{ node: value, keys: keysOf(value), next: 0, path: field }];
+  while (stack.length) {
+    const top = stack[stack.length - 1];
+    if (top.next === top.keys.length) {
+      path.delete(top.node);
+      stack.pop();
+      continue;
+    }
+    const key = top.keys[top.next++];
+    let child: unknown;
+    try {
+      child = (top.node as Record<string, unknown>)[key];
+    } catch {
+      continue;
+    }
+    if (child === null || typeof child !== 'object' || ArrayBuffer.isView(child) || child instanceof ArrayBuffer) continue;
+    const at = Array.isArray(top.node) ? `${top.path}[${key}]` : /^[A-Za-z_$][\w$]*$/.test(key) ? `${top.path}.${key}` : `${top.path}[${JSON.stringify(key)}]`;
+    if (path.has(child)) throw argumentError(TypeError, at, 'refers back to an object that holds it (a circular reference): a message must be plain data a provider can take as JSON');
+    path.add(child);
+    stack.push({ node: child, keys: keysOf(child), next: 0, path: at });
+  }
+}
+
+/**
  * What a part names beside its text, billed with it however the part is shown: a call's
  * tool name and id, a result's id; '' for any other part.
  */
@@ -117,7 +158,10 @@ export class History {
   append(list: readonly unknown[], field: (i: number) => string): number {
     const adapter = this.#adapter;
     const counter = this.#counter;
-    const read = list.map((m, i) => adapter.read(m, field(i)));
+    const read = list.map((m, i) => {
+      acyclic(m, field(i));
+      return adapter.read(m, field(i));
+    });
     const media = read.flatMap((m, i) => m.parts.filter((p) => p.media !== undefined).map((part) => ({ part, field: `${field(i)}.${part.path}` })));
     measureMedia(media, this.#media);
     const ids = new Map<string, number>();
@@ -145,7 +189,11 @@ export class History {
         total += n;
         tokens.push(n + adapter.framing.part);
         if (p.kind === Kind.Call || p.kind === Kind.ServerCall) {
-          if (p.id !== undefined) ids.set(p.id, next);
+          if (p.id !== undefined) {
+            // A result names its call by id: two live calls of one id could not be told apart.
+            if (ids.has(p.id) || this.callIndex.has(p.id)) throw argumentError(TypeError, `${field(i)}.${p.idPath ?? p.path}`, `has the id ${JSON.stringify(p.id.length > 80 ? `${p.id.slice(0, 80)}…` : p.id)} of an earlier call still in the conversation: each call needs an id of its own, or its result cannot be told apart`);
+            ids.set(p.id, next);
+          }
           calls.push(next++);
         } else if (p.kind === Kind.Result || (p.id !== undefined && (p.kind === Kind.Image || p.kind === Kind.Document))) {
           calls.push(p.id === undefined ? -1 : ids.get(p.id) ?? this.callIndex.get(p.id) ?? -1);

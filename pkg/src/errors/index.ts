@@ -205,28 +205,16 @@ export const ErrorClass = {
 
 /** How a frame's number opens: a rule's error frame opens with its class. */
 const FRAME_NUM = '\uFDD3';
-/** Separates the parts of a report of the tokenizers' module (`FieldError::report`). */
-const SEPARATOR = '\u001f';
-
 /**
- * A `TypeError`/`RangeError` from a rule's error: a frame of its class, code, field and
- * message, each apart (`args::error_frame`). The tokenizers' module still reports
- * `kind\x1fcode\x1ffield\x1fmessage`, read here too.
+ * A `TypeError`/`RangeError` from a wasm module's error, the rules' or the tokenizers':
+ * a frame of its class, code, field and message, each apart (`FieldError::frame`).
  */
-export function fromReport(report: string): ArgumentError {
-  let range: boolean;
-  let code: string;
-  let field: string;
-  let message: string;
-  if (report.startsWith(FRAME_NUM)) {
-    const frame = new FrameReader(report);
-    range = frame.num() === ErrorClass.RangeError;
-    [code, field, message] = [frame.text([]), frame.text([]), frame.text([])];
-  } else {
-    let kind: string;
-    [kind, code, field, message] = report.split(SEPARATOR);
-    range = kind === 'RangeError';
-  }
+export function fromReport(report: string): ArgumentError | Error {
+  // Anything else is no report of a module's: an internal error, raised without its marks.
+  if (!report.startsWith(FRAME_NUM)) return Object.assign(new Error(`@devs/context: an internal error: ${report.replace(/[\uFDD0-\uFDEF]/g, '')}`), { code: 'ERR_INTERNAL' });
+  const frame = new FrameReader(report);
+  const range = frame.num() === ErrorClass.RangeError;
+  const [code, field, message] = [frame.text([]), frame.text([]), frame.text([])];
   const error = range ? new RangeError(message) : new TypeError(message);
   return Object.assign(error, { code: code as ArgumentErrorCode, field });
 }

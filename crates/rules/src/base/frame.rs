@@ -15,24 +15,8 @@
 //!   `index` [`REF_END`] for the whole text (most references: a prompt's turns, a
 //!   refresh's summaries), then [`TEXT_END`].
 
-pub const HOST: char = '\u{FDD0}';
-pub const REF_END: char = '\u{FDD1}';
-pub const TEXT_END: char = '\u{FDD2}';
-pub const NUM: char = '\u{FDD3}';
-
-fn is_mark(c: char) -> bool {
-    ('\u{FDD0}'..='\u{FDD3}').contains(&c)
-}
-
-/// Appends `text` without its frame marks. Every mark's UTF-8 starts with byte 0xEF, so a
-/// text without that byte (nearly all) is copied whole rather than char by char.
-fn push_unmarked(out: &mut String, text: &str) {
-    if text.as_bytes().contains(&0xEF) {
-        out.extend(text.chars().filter(|&c| !is_mark(c)));
-    } else {
-        out.push_str(text);
-    }
-}
+use devs_context_errors::marks::push_unmarked;
+pub use devs_context_errors::marks::{HOST, NUM, REF_END, TEXT_END, is_mark};
 
 /// Appends `value` in decimal, as `format!` would, without making a string for it.
 fn push_decimal(out: &mut String, value: u64) {

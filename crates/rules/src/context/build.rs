@@ -132,7 +132,16 @@ impl Manager {
             // that counts short of the provider's tokenizer).
             let extra = c.overhead;
             let by_ratio = (c.ratio - 1.0) * fixed;
-            let cause = if extra >= by_ratio {
+            // Requests that held images or documents may owe the overhead to them: the
+            // media ratio follows a misjudged rule only while their share moves.
+            let media = c.observations().map(|s| s.media).fold(0.0, f64::max);
+            let cause = if extra >= by_ratio && media > 0.0 {
+                format!(
+                    "every request the provider counted held about {} tokens the manager never counts: images or documents counted short (the requests held up to {} tokens of them by the manager's rule: set imageTokens to the provider's model, or a function of what it bills), or input of the host's own that it does not see (tool definitions, a system prompt the host adds)",
+                    show_number(extra.round()),
+                    show_number(media.round())
+                )
+            } else if extra >= by_ratio {
                 format!(
                     "every request the provider counted held about {} tokens the manager never counts: input of the host's own that it does not see (tool definitions, a system prompt the host adds), which outgrew the budget",
                     show_number(extra.round())

@@ -16,8 +16,10 @@ use crate::base::args::show_number;
 /// The rules' decisions on replay, numbered: bumped by a change that makes them decide
 /// otherwise on the same events. 1: everything written before the number was kept (a
 /// call log, a journal, a state of version 1); 2: images and documents, server tools,
-/// call inputs shortened, the provider's compaction pinned.
-pub const DECISIONS: u32 = 2;
+/// call inputs shortened, the provider's compaction pinned; 3: older images leave in
+/// chunks sized by the cache's prices, and calibration never loosens the count of text
+/// and keeps a margin above its fit.
+pub const DECISIONS: u32 = 3;
 
 /// Why data was rebuilt.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

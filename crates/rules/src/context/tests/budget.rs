@@ -66,4 +66,17 @@ fn a_calibration_that_outgrew_the_budget_is_named_and_a_reset_recovers() {
     );
     m.calibration.reset();
     assert!(m.plan().is_ok());
+    // Requests that held images: the images are named as a cause, with what they held.
+    for ours in [1000.0, 2000.0, 3000.0, 4000.0] {
+        m.calibration
+            .observe(ours, ours / 2.0, 40_000.0 + ours)
+            .unwrap();
+    }
+    let err = m.plan().unwrap_err();
+    assert!(
+        err.message.contains("images or documents counted short")
+            && err.message.contains("up to 2000 tokens"),
+        "{}",
+        err.message
+    );
 }
