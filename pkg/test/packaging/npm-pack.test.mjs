@@ -6,9 +6,12 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { hostProject, packedTarball, pkgDir, repoRoot, run, tempDir } from './harness.mjs';
 
-// The packed tarball's budget (npm's "package size"): 2.4 MB. It was 2 MB before the
-// recall tool, the durable state and five framework adapters (2.23 MB with them).
-const MAX_PACKED_BYTES = 2_400_000;
+// The packed tarball's budget (npm's "package size"): 2.5 MB. It was 2 MB before the
+// recall tool, the durable state and five framework adapters (2.23 MB with them), and
+// 2.4 MB before images, documents and the providers' own items (2.41 MB with them: the
+// media rules and a PDF's compressed streams add about 60 KB of wasm, the five
+// formats' new block types about 40 KB of JS).
+const MAX_PACKED_BYTES = 2_500_000;
 
 const smoke = `
   const provider = { getSummary: async () => ({ tasSummary: 'T', prdSummary: 'P' }) };
