@@ -220,8 +220,8 @@ impl ManagerCore {
         self.m.part(message, part).tokens
     }
 
-    /// The summarizer's prompt for messages `from..to` over `[summary so far, (text,
-    /// label) per part of each message]`.
+    /// The summarizer's prompt for messages `from..to` over `[instruction, summary so far,
+    /// (text, label) per part of each message]`.
     pub fn summarizer_prompt(&self, from: usize, to: usize) -> String {
         frame(|f| {
             f.text(|p| transcript::summarizer_prompt(p, &self.m, from, to));
@@ -229,7 +229,7 @@ impl ManagerCore {
     }
 
     /// The instruction that ends a summarizer request made of the last request, over
-    /// `[the start of the text of message to - 1]`.
+    /// `[the start of the text of message to - 1, the instruction]`.
     pub fn summarizer_instruction(&self, from: usize, to: usize) -> String {
         frame(|f| {
             f.text(|p| transcript::summarizer_instruction(p, &self.m, from, to));
@@ -547,4 +547,11 @@ pub fn cut_text(
     f.num(head as f64).num(tail as f64);
     f.text(|p| render::cut_text(p, units, head, tail, stored));
     f.into_string()
+}
+
+/// The built-in summarizing instruction (`defaultSummaryPrompt`), which a host's
+/// `summaryPrompt` replaces.
+#[wasm_bindgen(js_name = defaultSummaryPrompt)]
+pub fn default_summary_prompt() -> String {
+    transcript::DEFAULT_SUMMARY_INSTRUCTION.to_string()
 }

@@ -19,6 +19,7 @@ export { validateToolOutputEntry } from './stores/entry.js';
 export { ContextRefresher, OrchestratorContextInjector } from './seeds/refresher.js';
 export { countTokens } from './tokens/count.js';
 export { recallSpec } from './context/recall-spec.js';
+export { defaultSummaryPrompt } from './context/summary-prompt.js';
 export { MemoryStateRepository } from './stores/memory.js';
 export { createDefaultWindowBudget, WindowComposer } from './seeds/window-composer.js';
 export { isSaopEnvelope, validateSaopEnvelope } from './seeds/saop.js';

@@ -29,6 +29,8 @@ export interface EngineOptions extends StoreOptions {
   summarizer: Bag | undefined;
   /** No bound when undefined: a session bounds the host's summarizer itself, not its wait for another worker's. */
   summarizerTimeoutMs: number | undefined;
+  /** The summarizing instruction: the host's `summaryPrompt`, or the built-in one. */
+  summaryPrompt: string;
   system: string | undefined;
   pinned: string[];
   cacheControl: boolean;
@@ -150,7 +152,7 @@ async function summarize(b: Building, from: number, to: number, failed: unknown[
   const { core, o, history, held } = b;
   const summarizer = o.summarizer;
   if (!summarizer) return checked(() => core.no_summarizer());
-  const hosts = [held.summary];
+  const hosts = [o.summaryPrompt, held.summary];
   for (let i = from; i < to; i++) {
     const m = history.messages[i];
     m.parts.forEach((p, k) => {
@@ -165,7 +167,7 @@ async function summarize(b: Building, from: number, to: number, failed: unknown[
   if (last && o.adapter.format !== 'text') {
     // The request as it was sent, then the instruction: its prefix is in the provider's cache.
     const end = history.messages[to - 1]?.parts.find((p) => p.kind === Kind.Text)?.text ?? '';
-    const instruction = frameText(core.summarizer_instruction(from, to), [end.slice(0, 100)]);
+    const instruction = frameText(core.summarizer_instruction(from, to), [end.slice(0, 100), o.summaryPrompt]);
     args.push({ ...last, messages: [...last.messages, o.adapter.reminder!(instruction)] });
   }
   let summary: string;

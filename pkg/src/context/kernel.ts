@@ -54,6 +54,14 @@ function reminders(value: unknown): ContextReminder[] {
   });
 }
 
+/** The summarizing instruction: the host's, or the rules' built-in one. */
+function summaryPrompt(field: string, value: unknown): string {
+  const text = optionalString(field, value);
+  if (text === undefined) return rules.defaultSummaryPrompt();
+  if (rules.isBlank(text)) throw argumentError(TypeError, field, 'must be a non-empty instruction, or left out for the built-in one');
+  return text;
+}
+
 /** @internal The engine's options from a host's (shared with `AgentRunner`'s `bounded`). */
 export function engineOptions(field: string, opts: Bag, adapter: Adapter, defaults: { budget?: number; store?: unknown; counter?: unknown; callbackTimeoutMs?: number } = {}) {
   const budget = opts.budget === undefined && defaults.budget !== undefined ? defaults.budget : number(`${field}.budget`, opts.budget);
@@ -77,6 +85,7 @@ export function engineOptions(field: string, opts: Bag, adapter: Adapter, defaul
     store,
     summarizer: opts.summarizer === undefined ? undefined : holder(`${field}.summarizer`, opts.summarizer, ['summarize']),
     summarizerTimeoutMs: timeout,
+    summaryPrompt: summaryPrompt(`${field}.summaryPrompt`, opts.summaryPrompt),
     system: optionalString(`${field}.system`, opts.system),
     pinned: pinned.map((p, i) => string(`${field}.pinned[${i}]`, p)),
     cacheControl: optionalBoolean(`${field}.cacheControl`, opts.cacheControl) !== false,

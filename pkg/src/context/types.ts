@@ -52,6 +52,14 @@ export interface ContextManagerOptions {
   summarizer?: SummarizerClient | SummarizerClient['summarize'];
   /** Milliseconds a summarizer may take before it counts as failed. Default 120,000. */
   summarizerTimeoutMs?: number;
+  /**
+   * The summarizing instruction, in place of the built-in one (`defaultSummaryPrompt`:
+   * sections for the task in the user's words, decisions, files and artifacts, errors and
+   * next steps). It opens the summarizer's prompt, and ends the request it is also given
+   * (see docs/guides/summaries.md for both layouts). A later summary is asked, after it,
+   * to update the summary so far rather than summarize it again.
+   */
+  summaryPrompt?: string;
   /** Your system prompt: first in every request, never cut. */
   system?: string;
   /** Texts every request carries after the system prompt, never cut or summarized (the TAS and PRD summaries, say). */

@@ -46,6 +46,8 @@ export interface BoundedOptions {
   partShare?: number;
   /** No summarizer prompt exceeds this share of the budget. Default 0.4. */
   summarizerShare?: number;
+  /** The summarizing instruction, in place of the built-in one (`defaultSummaryPrompt()`). */
+  summaryPrompt?: string;
   /** Texts every prompt carries verbatim after the goal and the plan, e.g. the TAS and PRD summaries. */
   pinned?: string[];
   /** Receives each turn's ledger record as the turn completes. */

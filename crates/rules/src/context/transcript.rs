@@ -6,20 +6,42 @@ use super::Manager;
 use super::history::{Kind, Shown};
 use crate::base::frame::Pieces;
 
-/// Host texts of [`summarizer_prompt`]: the summary so far ("" for none), then, for each
-/// part of each message in the span, its text as shown and its label (a tool's name for
-/// calls and results, "" otherwise).
-pub const SUMMARY_SO_FAR: usize = 0;
+/// The built-in summarizing instruction: the sections a summary keeps, as probe-based
+/// evaluations of compaction find structure and the trail of artifacts are what summaries
+/// lose most. A host's `summaryPrompt` replaces it, in both layouts below.
+pub const DEFAULT_SUMMARY_INSTRUCTION: &str = "Summarize the earlier part of a coding agent's \
+conversation, so that the agent can continue from your summary alone. Keep every store id you \
+see. Write these sections, each a heading then short points:
+### Task
+What the user asked for, in the user's own words where they are short, and every constraint \
+they set.
+### Decisions
+What was decided, and why.
+### Files and artifacts
+Every file read, created or changed, every command run, and every URL and store id that \
+matters, exactly as written.
+### Errors
+The errors met, and how each was fixed or why it was left.
+### Next steps
+What is left to do, in order.";
+
+/// Host texts of [`summarizer_prompt`]: the instruction (the built-in one or the host's),
+/// the summary so far ("" for none), then, for each part of each message in the span, its
+/// text as shown and its label (a tool's name for calls and results, "" otherwise).
+pub const INSTRUCTION: usize = 0;
+pub const SUMMARY_SO_FAR: usize = 1;
+
+/// Asked of a later summary: update the last one's sections rather than summarize a summary.
+const UPDATE: &str = "A summary so far is given: update its sections with what the newer \
+messages add or change, keep what is still true, and drop nothing else.";
 
 /// The summarizer's prompt for messages `from..to`; the fixed texts are not in it.
 pub fn summarizer_prompt(p: &mut Pieces<'_>, m: &Manager, from: usize, to: usize) {
-    p.lit(
-        "Summarize the earlier part of a coding agent's conversation below, so that the agent \
-         can continue from your summary alone. Keep the decisions made, the files and commands \
-         touched, the errors seen and what is left to do; keep every store id you see.\n",
-    );
+    p.host(INSTRUCTION).lit("\n");
     if m.summary_tokens > 0.0 {
-        p.lit("\n## Summary so far\n")
+        p.lit("\n")
+            .lit(UPDATE)
+            .lit("\n\n## Summary so far\n")
             .host(SUMMARY_SO_FAR)
             .lit("\n");
     }
@@ -28,21 +50,26 @@ pub fn summarizer_prompt(p: &mut Pieces<'_>, m: &Manager, from: usize, to: usize
 }
 
 /// The instruction that ends a summarizer request made of the last request itself (its
-/// prefix read from the provider's cache), over `[the start of message to - 1's text]`:
-/// the summary replaces the earlier one and the oldest messages, up to that one.
+/// prefix read from the provider's cache), over `[the start of message to - 1's text, the
+/// instruction]`: the summary replaces the earlier one and the oldest messages, up to that
+/// one.
 pub fn summarizer_instruction(p: &mut Pieces<'_>, m: &Manager, from: usize, to: usize) {
     p.lit(
-        "[Context budget] Write a summary of the conversation above that replaces its earlier          summary, if any, and its oldest messages",
+        "[Context budget] Write a summary of the conversation above that replaces its earlier \
+         summary, if any, and its oldest messages",
     );
     if to > from {
         p.lit(", up to and including the one that begins: \"")
             .host(0)
             .lit("\"");
     }
-    p.lit(
-        ". The newest messages stay as they are. Keep the decisions made, the files and          commands touched, the errors seen and what is left to do, so that the agent can          continue from your summary. Answer with the summary only.",
-    );
-    let _ = m;
+    p.lit(". The newest messages stay as they are.\n\n")
+        .host(1)
+        .lit("\n");
+    if m.summary_tokens > 0.0 {
+        p.lit("\n").lit(UPDATE).lit("\n");
+    }
+    p.lit("\nAnswer with the summary only.");
 }
 
 /// The transcript of messages `from..to` as stored when they are folded away, over

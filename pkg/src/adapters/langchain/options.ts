@@ -23,6 +23,8 @@ export interface ContextMiddlewareOptions {
   summarizer?: SummarizerClient | SummarizerClient['summarize'] | SummarizerModel;
   /** Milliseconds the summarizer may take. Default 120,000. */
   summarizerTimeoutMs?: number;
+  /** The summarizing instruction, in place of the built-in one (`defaultSummaryPrompt()`): what `summarizationMiddleware`'s `summaryPrompt` is. */
+  summaryPrompt?: string;
   /** Give the agent the `recall` tool, to read back a stored text by its id. Default true. */
   recall?: boolean;
   /**
@@ -70,7 +72,7 @@ export interface Settings {
   recallSpec: { name: string; description: string; parameters: Record<string, unknown> };
 }
 
-const KEYS = ['budget', 'countTokens', 'summarizer', 'summarizerTimeoutMs', 'recall', 'store', 'maxThreads', 'highWater', 'lowWater', 'recentShare', 'keepFirstMessage', 'keepImages', 'imageTokens', 'onWarning', 'onLedger'];
+const KEYS = ['budget', 'countTokens', 'summarizer', 'summarizerTimeoutMs', 'summaryPrompt', 'recall', 'store', 'maxThreads', 'highWater', 'lowWater', 'recentShare', 'keepFirstMessage', 'keepImages', 'imageTokens', 'onWarning', 'onLedger'];
 /** What a session store must do (`SessionStore`, and reading back what it stored). */
 const STORE_METHODS = ['loadSession', 'commitSession', 'readSummary', 'claim', 'release', 'writeSummary', 'enqueue', 'getRawToolOutput'];
 const DEFAULT_MAX_THREADS = 100;
@@ -117,7 +119,7 @@ export function readSettings(options: ContextMiddlewareOptions): Settings {
   }
   const recall = o.recall !== false;
   const manager: Record<string, unknown> = { format: 'openai-chat', recall, summarizer: summarizerOf(o.summarizer) };
-  for (const key of ['budget', 'countTokens', 'summarizerTimeoutMs', 'highWater', 'lowWater', 'recentShare', 'keepFirstMessage', 'keepImages', 'imageTokens']) {
+  for (const key of ['budget', 'countTokens', 'summarizerTimeoutMs', 'summaryPrompt', 'highWater', 'lowWater', 'recentShare', 'keepFirstMessage', 'keepImages', 'imageTokens']) {
     if (o[key] !== undefined) manager[key] = o[key];
   }
   // The messages go as Chat Completions', but the model may be anyone's: no one rule by default.

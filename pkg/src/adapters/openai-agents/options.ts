@@ -35,6 +35,8 @@ export interface OpenAIAgentsContextOptions {
   partShare?: number;
   /** No summarizer prompt exceeds this share of the budget. Default 0.4. */
   summarizerShare?: number;
+  /** The summarizing instruction, in place of the built-in one (`defaultSummaryPrompt()`). */
+  summaryPrompt?: string;
   /** Keep the opening user message (the task) in every input. Default true. */
   keepFirstMessage?: boolean;
   /** Learn the provider's count from the usage the wrapped model reports. Default true. */
@@ -65,7 +67,7 @@ export interface OpenAIAgentsContextOptions {
 
 const MANAGER_KEYS = [
   'budget', 'countTokens', 'summarizer', 'summarizerTimeoutMs', 'store', 'recall', 'highWater', 'lowWater',
-  'recentShare', 'partShare', 'summarizerShare', 'keepFirstMessage', 'calibrate', 'callbackTimeoutMs', 'keepImages', 'imageTokens',
+  'recentShare', 'partShare', 'summarizerShare', 'summaryPrompt', 'keepFirstMessage', 'calibrate', 'callbackTimeoutMs', 'keepImages', 'imageTokens',
 ] as const;
 
 const DEFAULT_MAX_CONVERSATIONS = 64;

@@ -7,7 +7,7 @@ import type { ContextManagerOptions, ContextWarning, LedgerRecord, ToolSpec } fr
 import type { ContextMiddlewareOptions } from './types.js';
 
 /** The options `contextMiddleware` takes: those it hands each manager, then its own. */
-const MANAGER_KEYS = ['budget', 'countTokens', 'store', 'summarizer', 'summarizerTimeoutMs', 'highWater', 'lowWater', 'recentShare', 'partShare', 'summarizerShare', 'keepFirstMessage', 'calibrate', 'callbackTimeoutMs', 'keepImages', 'imageTokens'] as const;
+const MANAGER_KEYS = ['budget', 'countTokens', 'store', 'summarizer', 'summarizerTimeoutMs', 'highWater', 'lowWater', 'recentShare', 'partShare', 'summarizerShare', 'summaryPrompt', 'keepFirstMessage', 'calibrate', 'callbackTimeoutMs', 'keepImages', 'imageTokens'] as const;
 const KEYS: readonly string[] = [...MANAGER_KEYS, 'recall', 'maxConversations', 'onLedger', 'onWarning'];
 /** Options of `ContextManager` the middleware sets itself, or that TanStack AI says elsewhere. */
 const WHY: Record<string, string> = {

@@ -358,3 +358,49 @@ fn every_transcript_stays_one_recall_away() {
         "transcripts were merged"
     );
 }
+
+/// Every summary is asked for in the built-in sections; a later one is asked to update
+/// the summary so far, which it is given, rather than to summarize it again.
+#[test]
+fn a_later_summary_updates_the_sections_of_the_one_before() {
+    let mut m = Manager::new("options", config(4_000.0), 0.0, 0.0).unwrap();
+    let mut h = Host {
+        summarizer: Some(|p| {
+            assert!(
+                p.starts_with(transcript::DEFAULT_SUMMARY_INSTRUCTION),
+                "{p}"
+            );
+            let later = p.contains("## Summary so far\nsummary with ### Task");
+            assert_eq!(later, p.contains("update its sections"), "{p}");
+            "summary with ### Task".into()
+        }),
+        ..Host::default()
+    };
+    h.append(&mut m, Role::User, &[P::Text("the task")])
+        .unwrap();
+    for turn in 0..80 {
+        tool_turn(&mut h, &mut m, 600, turn);
+        h.build(&mut m);
+    }
+    assert!(h.summarizer_calls > 1, "{} summaries", h.summarizer_calls);
+}
+
+/// The instructions read as sentences: no run of spaces left by a broken line.
+#[test]
+fn the_summary_instructions_have_no_runs_of_spaces() {
+    let m = Manager::new("options", config(4_000.0), 0.0, 0.0).unwrap();
+    let texts = [
+        written(
+            |p| transcript::summarizer_instruction(p, &m, 0, 2),
+            &["begins", "INSTRUCTION"],
+        ),
+        transcript::DEFAULT_SUMMARY_INSTRUCTION.to_string(),
+    ];
+    for text in texts {
+        assert!(!text.contains("  "), "{text:?}");
+        assert!(
+            text.contains("INSTRUCTION") || text.contains("### Next steps"),
+            "{text:?}"
+        );
+    }
+}

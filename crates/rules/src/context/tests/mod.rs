@@ -222,7 +222,14 @@ impl Host {
                     self.ev(m, Event::Measured(t))
                 }
                 Need::Summarize { from, to } => {
-                    let hosts = self.span_texts(vec![self.summary.clone()], from, to);
+                    let hosts = self.span_texts(
+                        vec![
+                            transcript::DEFAULT_SUMMARY_INSTRUCTION.to_string(),
+                            self.summary.clone(),
+                        ],
+                        from,
+                        to,
+                    );
                     let hosts: Vec<&str> = hosts.iter().map(String::as_str).collect();
                     let prompt = written(|p| transcript::summarizer_prompt(p, m, from, to), &hosts);
                     match self.summarizer {
