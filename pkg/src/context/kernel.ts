@@ -14,7 +14,8 @@ import { argumentError, checked } from '../errors/index.js';
 import { rules } from '../core/wasm.js';
 import type { MediaRules } from './media.js';
 import { recallTool } from './recall.js';
-import type { ContextBuild, ContextFormat, ContextReminder, LedgerRecord, ContextWarning } from './types.js';
+import type { CompactionEvent, ContextBuild, ContextFormat, ContextReminder, LedgerRecord, ContextWarning } from './types.js';
+import { compactionEvent } from './compaction-event.js';
 import type { TokenCounter } from '../seeds/types.js';
 
 const DEFAULT_SUMMARIZER_TIMEOUT_MS = 120_000;
@@ -114,6 +115,7 @@ export function managerParts(opts: Bag) {
     adapter: ADAPTERS[format as ContextFormat](opts),
     onLedger: optionalFunction('options.onLedger', opts.onLedger) as ((record: LedgerRecord) => void) | undefined,
     onWarning: optionalFunction('options.onWarning', opts.onWarning) as ((warning: ContextWarning) => void) | undefined,
+    onCompaction: optionalFunction('options.onCompaction', opts.onCompaction) as ((event: CompactionEvent) => void) | undefined,
     reminders: reminders(opts.reminders),
     timeoutMs: timeoutOption('options.callbackTimeoutMs', opts.callbackTimeoutMs),
   };
@@ -126,6 +128,7 @@ export interface Hooks {
   timeoutMs: number | undefined;
   onLedger: ((record: LedgerRecord) => void) | undefined;
   onWarning: ((warning: ContextWarning) => void) | undefined;
+  onCompaction?: ((event: CompactionEvent) => void) | undefined;
   /** Runs first inside the build's journal (a shared session takes in queued appends). */
   before?: () => void;
 }
@@ -143,6 +146,10 @@ export async function buildOnce<Message>(engine: Engine, hooks: Hooks): Promise<
     const { request, record, warnings } = await engine.build(started);
     hooks.onLedger?.(record);
     if (hooks.onWarning) for (const w of warnings) hooks.onWarning(w);
+    if (hooks.onCompaction) {
+      const event = compactionEvent(record, engine.records.at(-1), warnings);
+      if (event) hooks.onCompaction(event);
+    }
     engine.commit(record);
     return { ...request, tokens: record.tokens, ledger: record } as ContextBuild<Message>;
   } catch (error) {

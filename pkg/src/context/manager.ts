@@ -12,7 +12,7 @@ import { readOptions, recallAnswer, recallText } from './recall.js';
 import { MessagePrints } from './sync.js';
 import { ContextSession } from './session/session.js';
 import { buildOnce, engineOptions, managerParts, recallToolOf } from './kernel.js';
-import type { ContextBuild, ContextFormat, ContextReminder, LedgerRecord, ContextManagerOptions, ContextSessionOptions, ContextSnapshot, ContextWarning, RecallOptions } from './types.js';
+import type { CompactionEvent, ContextBuild, ContextFormat, ContextReminder, LedgerRecord, ContextManagerOptions, ContextSessionOptions, ContextSnapshot, ContextWarning, RecallOptions } from './types.js';
 
 /**
  * Keeps a coding agent's conversation inside a token budget, in its provider's own
@@ -43,6 +43,7 @@ export class ContextManager<Message = unknown> {
   #engine: Engine | null;
   readonly #adapter: Adapter;
   readonly #onLedger: ((record: LedgerRecord) => void) | undefined;
+  readonly #onCompaction: ((event: CompactionEvent) => void) | undefined;
   readonly #onWarning: ((warning: ContextWarning) => void) | undefined;
   readonly #reminders: ContextReminder[];
   readonly #timeoutMs: number | undefined;
@@ -65,6 +66,7 @@ export class ContextManager<Message = unknown> {
     this.#format = parts.format;
     this.#adapter = parts.adapter;
     this.#onLedger = parts.onLedger;
+    this.#onCompaction = parts.onCompaction;
     this.#onWarning = parts.onWarning;
     this.#reminders = parts.reminders;
     this.#timeoutMs = parts.timeoutMs;
@@ -270,7 +272,7 @@ export class ContextManager<Message = unknown> {
   }
 
   #build(engine: Engine): Promise<ContextBuild<Message>> {
-    const hooks = { adapter: this.#adapter, reminders: this.#reminders, timeoutMs: this.#timeoutMs, onLedger: this.#onLedger, onWarning: this.#onWarning };
+    const hooks = { adapter: this.#adapter, reminders: this.#reminders, timeoutMs: this.#timeoutMs, onLedger: this.#onLedger, onWarning: this.#onWarning, onCompaction: this.#onCompaction };
     return buildOnce<Message>(engine, hooks);
   }
 }

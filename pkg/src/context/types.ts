@@ -66,6 +66,8 @@ export interface ContextManagerOptions {
   pinned?: string[];
   /** Receives each request's ledger record as it is built. A throw fails that build, and changes nothing. */
   onLedger?: (record: LedgerRecord) => void;
+  /** Receives one event for each compaction, as its build ends: what it did, the tokens and messages before and after, the cache read, written and invalidated, the summary, and the summarizer's error if it failed. A throw fails that build, and changes nothing. */
+  onCompaction?: (event: CompactionEvent) => void;
   /** Receives each warning of a build (a store or summarizer that failed, with its `error`). A throw fails that build, and changes nothing. */
   onWarning?: (warning: ContextWarning) => void;
   /** Place Anthropic `cache_control` breakpoints (at most 4) where they pay. Default true. */
@@ -244,6 +246,30 @@ export interface ContextWarning {
   /** What happened, with the host's error in parentheses where a callback failed. */
   message: string;
   /** What the store or summarizer threw or rejected with, as it was. */
+  error?: unknown;
+}
+
+/** One compaction, as `onCompaction` receives it. */
+export interface CompactionEvent {
+  /** The request it was made for (1-based). */
+  request: number;
+  /** Why it ran: past the high water mark, asked (`compact()`), old images, or the provider's own compaction. */
+  trigger: 'highWater' | 'asked' | 'images' | 'provider';
+  /** What it did: outputs masked (stored, shown by a line), texts cut, and the messages summarized and dropped. */
+  actions: { masked: number; cut: number; summarized: MessageSpan | null; dropped: MessageSpan | null };
+  /** The request's tokens, as the provider is expected to count them, before and after. */
+  tokens: { before: number; after: number };
+  /** The conversation's messages the request held before, and after (the summary counts as one). */
+  messages: { before: number; after: number };
+  /** Store ids of what it stored or newly indexed: each one recall away. */
+  stored: string[];
+  /** Tokens expected to be read from the prompt cache, written to it, and no longer read (the previous request's, past the prefix kept). */
+  cache: { read: number; written: number; invalidated: number };
+  /** The summarizer's calls, the summary's tokens (0 with none), and its largest prompt. */
+  summary: { chunks: number; tokens: number; largestPrompt: number };
+  /** Milliseconds the build took, the summarizer's wait included. */
+  ms: number;
+  /** What the summarizer threw or rejected with, when it failed (the oldest turns were dropped instead). */
   error?: unknown;
 }
 
