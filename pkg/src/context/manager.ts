@@ -12,7 +12,7 @@ import { readOptions, recallAnswer, recallText } from './recall.js';
 import { MessagePrints } from './sync.js';
 import { ContextSession } from './session/session.js';
 import { buildOnce, engineOptions, managerParts, recallToolOf } from './kernel.js';
-import type { CompactionEvent, ContextBuild, ContextFormat, ContextReminder, LedgerRecord, ContextManagerOptions, ContextSessionOptions, ContextSnapshot, ContextWarning, RecallOptions } from './types.js';
+import type { RecallToolOf, CompactionEvent, ContextBuild, ContextFormat, ContextReminder, LedgerRecord, ContextManagerOptions, ContextSessionOptions, ContextSnapshot, ContextWarning, RecallOptions } from './types.js';
 
 /**
  * Keeps a coding agent's conversation inside a token budget, in its provider's own
@@ -39,7 +39,7 @@ import type { CompactionEvent, ContextBuild, ContextFormat, ContextReminder, Led
  * context.append({ role: 'assistant', content: response.content });
  * context.recordUsage(response.usage);
  */
-export class ContextManager<Message = unknown> {
+export class ContextManager<Message = unknown, Format extends ContextFormat = ContextFormat> {
   #engine: Engine | null;
   readonly #adapter: Adapter;
   readonly #onLedger: ((record: LedgerRecord) => void) | undefined;
@@ -61,7 +61,7 @@ export class ContextManager<Message = unknown> {
    * @throws {TypeError} naming the option of the wrong type; an unknown `format` lists the formats.
    * @throws {RangeError} for a `budget` under 1000 or one that cannot hold `system`, `pinned` and the summary's reserve, naming each size.
    */
-  constructor(options: ContextManagerOptions) {
+  constructor(options: ContextManagerOptions & { format: Format }) {
     const parts = managerParts(object('options', options));
     this.#format = parts.format;
     this.#adapter = parts.adapter;
@@ -241,8 +241,8 @@ export class ContextManager<Message = unknown> {
    * own tools. Its name is `'recall'`: answer the model's calls of it with `recall(call)`.
    * @throws {Error} without `options.recall: true`: the requests would not say the tool is there.
    */
-  get recallTool(): unknown {
-    return recallToolOf(live(this.#engine, 'ContextManager'), this.#adapter);
+  get recallTool(): RecallToolOf<Format> {
+    return recallToolOf(live(this.#engine, 'ContextManager'), this.#adapter) as RecallToolOf<Format>;
   }
 
   /**

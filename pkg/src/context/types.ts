@@ -148,6 +148,32 @@ export interface ToolSpec {
   parameters: Record<string, unknown>;
 }
 
+/** The recall tool's input, as a JSON Schema object. */
+export interface RecallToolSchema {
+  type: 'object';
+  properties: Record<string, unknown>;
+  required: string[];
+  [key: string]: unknown;
+}
+
+/**
+ * The recall tool in each format's shape, as `recallTool` gives it: each is assignable to
+ * the SDK's own tool type (Anthropic's `Tool`, OpenAI's `ChatCompletionTool` and the
+ * Responses `FunctionTool`, `vscode.LanguageModelChatTool`). The AI SDK's is a `tool()`
+ * whose schema type is the SDK's own, so it is `unknown` here: the AI SDK middleware
+ * registers it for you.
+ */
+export interface RecallTools {
+  anthropic: { name: string; description: string; input_schema: RecallToolSchema };
+  'openai-chat': { type: 'function'; function: { name: string; description: string; parameters: RecallToolSchema } };
+  'openai-responses': { type: 'function'; name: string; description: string; parameters: RecallToolSchema; strict: boolean };
+  'ai-sdk': unknown;
+  vscode: { name: string; description: string; inputSchema: RecallToolSchema };
+}
+
+/** The recall tool of a manager of `Format`: its shape where the format is known, `unknown` where it may be any. */
+export type RecallToolOf<Format extends ContextFormat> = ContextFormat extends Format ? unknown : RecallTools[Format];
+
 /** What `recall(id, options)` reads of a stored text: a page, or the lines that hold `query`. */
 export interface RecallOptions {
   /** The first character to read (UTF-16 units, as JS counts a string's length). Default 0. */
