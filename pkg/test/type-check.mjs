@@ -55,3 +55,13 @@ export function typeErrors(dir, args = []) {
     return `${error.stdout ?? ''}${error.stderr ?? ''}`;
   }
 }
+
+/** What `tsc` says of a scratch project made as `scratchProject(label, options)` (null when it passes); the project is removed after. */
+export function checkScratch(label, options) {
+  const dir = scratchProject(label, options);
+  try {
+    return typeErrors(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

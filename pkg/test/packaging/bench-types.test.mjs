@@ -5,10 +5,10 @@
 // or item a newer SDK renames or drops fails here. The check can fail: a shape no SDK
 // defines is refused (the last test).
 import assert from 'node:assert/strict';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { pkgDir, scratchProject, typeErrors } from '../type-check.mjs';
+import { checkScratch, pkgDir } from '../type-check.mjs';
 
 const shapes = readFileSync(join(pkgDir, '../bench/multimodal/shapes.mjs'), 'utf8');
 const OPTIONS = { target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, allowJs: true, checkJs: true, lib: ['es2022'], types: ['node'], skipLibCheck: true };
@@ -19,19 +19,12 @@ const SETS = {
   newest: { '@anthropic-ai/sdk': 'node_modules/anthropic-sdk-newest', openai: 'node_modules/openai-newest', ai: 'node_modules/ai-7' },
 };
 
-function check(label, modules, text) {
-  const dir = scratchProject(`bench-${label}`, {
-    modules: { ...modules, '@types/node': 'node_modules/@types/node', '@types/vscode': 'node_modules/@types/vscode', vscode: 'node_modules/@types/vscode' },
-    compilerOptions: OPTIONS,
-    include: ['*.mjs'],
-    files: { 'shapes.mjs': text },
-  });
-  try {
-    return typeErrors(dir);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
+const check = (label, modules, text) => checkScratch(`bench-${label}`, {
+  modules: { ...modules, '@types/node': 'node_modules/@types/node', '@types/vscode': 'node_modules/@types/vscode', vscode: 'node_modules/@types/vscode' },
+  compilerOptions: OPTIONS,
+  include: ['*.mjs'],
+  files: { 'shapes.mjs': text },
+});
 
 describe("the multimodal benchmark's loops compile against the providers' SDKs", () => {
   for (const [label, modules] of Object.entries(SETS)) {

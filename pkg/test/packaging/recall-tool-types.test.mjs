@@ -4,10 +4,10 @@
 // releases (installed beside them under other names). The check can fail: a Chat
 // Completions tool given as a vscode tool is refused (the last test).
 import assert from 'node:assert/strict';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { pkgDir, scratchProject, typeErrors } from '../type-check.mjs';
+import { checkScratch, pkgDir } from '../type-check.mjs';
 
 const SETS = {
   lockfile: { '@anthropic-ai/sdk': 'node_modules/@anthropic-ai/sdk', openai: 'node_modules/openai' },
@@ -33,17 +33,10 @@ export async function send(anthropic: Anthropic, openai: OpenAI, api: Constructo
 }
 `;
 
-function check(label, modules, text) {
-  const dir = scratchProject(`recall-${label}`, {
-    modules: { ...modules, '@types/node': 'node_modules/@types/node', vscode: 'node_modules/@types/vscode' },
-    files: { 'host.ts': text },
-  });
-  try {
-    return typeErrors(dir);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
+const check = (label, modules, text) => checkScratch(`recall-${label}`, {
+  modules: { ...modules, '@types/node': 'node_modules/@types/node', vscode: 'node_modules/@types/vscode' },
+  files: { 'host.ts': text },
+});
 
 describe("recallTool compiles into each SDK's own call, without a cast", () => {
   for (const [label, modules] of Object.entries(SETS)) {

@@ -49,6 +49,10 @@ pub fn summarizer_prompt(p: &mut Pieces<'_>, m: &Manager, from: usize, to: usize
     messages_text(p, m, from, to, SUMMARY_SO_FAR + 1);
 }
 
+/// Host texts of [`summarizer_instruction`].
+const FOLDED_START: usize = 0;
+const REQUEST_INSTRUCTION: usize = 1;
+
 /// The instruction that ends a summarizer request made of the last request itself (its
 /// prefix read from the provider's cache), over `[the start of message to - 1's text, the
 /// instruction]`: the summary replaces the earlier one and the oldest messages, up to that
@@ -60,11 +64,11 @@ pub fn summarizer_instruction(p: &mut Pieces<'_>, m: &Manager, from: usize, to: 
     );
     if to > from {
         p.lit(", up to and including the one that begins: \"")
-            .host(0)
+            .host(FOLDED_START)
             .lit("\"");
     }
     p.lit(". The newest messages stay as they are.\n\n")
-        .host(1)
+        .host(REQUEST_INSTRUCTION)
         .lit("\n");
     if m.summary_tokens > 0.0 {
         p.lit("\n").lit(UPDATE).lit("\n");
