@@ -210,6 +210,19 @@ impl ManagerCore {
         self.m.record.to_json()
     }
 
+    /// Whether a build planned now would compact (`Manager::compaction_due`): what the
+    /// host's `beforeCompaction` is asked before.
+    /// Its trigger's name (`highWater`, `asked`), or `''`.
+    pub fn compaction_due(&self) -> String {
+        self.m.compaction_due().map_or("", |t| t.name()).into()
+    }
+
+    /// Of the protected texts a summary would carry (their tokens, newest first), how many
+    /// it carries; fewer than all is warned in the build's record.
+    pub fn carried(&mut self, tokens: &[f64]) -> usize {
+        self.m.carried(tokens)
+    }
+
     /// The store id of a part, or `None`.
     pub fn store_id(&self, message: usize, part: usize) -> Option<String> {
         self.m.store_id(message, part).map(String::from)

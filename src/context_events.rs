@@ -63,7 +63,7 @@ pub(crate) const OUT_OF_PLACE: &str = "ERR_OUT_OF_PLACE";
 #[wasm_bindgen]
 impl ManagerCore {
     /// Appends messages, all or none. Per message: its role and framing, and how many
-    /// parts it has; per part: its kind, UTF-16 units, tokens, and the call it answers
+    /// parts it has; per part: its kind (with `PROTECTED_BIT` for a protected tool's), UTF-16 units, tokens, and the call it answers
     /// (-1 for none). Returns `[]`, or `[message, part (-1: the message), rejection]`.
     #[allow(clippy::too_many_arguments)]
     pub fn append(
@@ -87,17 +87,20 @@ impl ManagerCore {
                         .copied()
                         .filter(|c| *c >= 0.0)
                         .map(|c| c as u32);
-                    let kind = kinds
+                    let (kind, protected) = kinds
                         .get(j)
                         .copied()
-                        .and_then(Kind::from_code)
-                        .unwrap_or(Kind::Opaque);
-                    Part::new(
-                        kind,
-                        units.get(j).copied().unwrap_or(0) as usize,
-                        tokens.get(j).copied().unwrap_or(0.0),
-                        call,
-                    )
+                        .and_then(Part::read_kind_byte)
+                        .unwrap_or((Kind::Opaque, false));
+                    Part {
+                        protected,
+                        ..Part::new(
+                            kind,
+                            units.get(j).copied().unwrap_or(0) as usize,
+                            tokens.get(j).copied().unwrap_or(0.0),
+                            call,
+                        )
+                    }
                 })
                 .collect();
             k += n;
@@ -206,6 +209,12 @@ impl ManagerCore {
     /// The next build compacts, whatever the request's size.
     pub fn compact(&mut self) -> Out<()> {
         self.event(Event::Compact).map(|_| ())
+    }
+
+    /// The host's `beforeCompaction` deferred this build's compaction (inside a build,
+    /// before its plan).
+    pub fn defer(&mut self) -> Out<()> {
+        self.event(Event::Defer).map(|_| ())
     }
 
     /// The request as a plan (see `render::Plan::encode`).

@@ -3,6 +3,7 @@
 //! is added, removed, renamed or renumbered on one side only.
 
 use devs_context_rules::base::args::ErrorClass;
+use devs_context_rules::context::history::PART_FLAGS;
 use devs_context_rules::context::render::{Op, ShownCode};
 use devs_context_rules::context::{Kind, NeedKind, Role};
 
@@ -54,6 +55,7 @@ fn the_shell_s_codes_are_the_rules_codes() {
         ("ShownCode", table(ShownCode::TABLE)),
         ("Kind", table(Kind::TABLE)),
         ("Role", table(Role::TABLE)),
+        ("PartFlag", table(&PART_FLAGS)),
     ];
     let shell = constants(CODES_TS);
     let names = |list: &[(String, Vec<(String, u8)>)]| -> Vec<String> {

@@ -18,6 +18,8 @@ import type { Undo } from './undo.js';
 import { measureMedia, type MediaRules } from './media.js';
 import { mediaPart } from '../providers/media.js';
 import type { ContextWarning, LedgerRecord } from './types.js';
+import { type Carried, carriedText, joinSummary, splitSummary } from './carry.js';
+import type { BuildTrace } from './tracing.js';
 
 export interface EngineOptions extends StoreOptions {
   /** Names the options in errors: `options`, or `options.bounded`. */
@@ -26,6 +28,8 @@ export interface EngineOptions extends StoreOptions {
   budget: number;
   /** The options the rules read, by name: NaN for a default. */
   options: { names: readonly string[]; values: Float64Array };
+  /** The tools whose calls and results the rules protect, by name, sorted. */
+  protectedTools: readonly string[];
   summarizer: Bag | undefined;
   /** No bound when undefined: a session bounds the host's summarizer itself, not its wait for another worker's. */
   summarizerTimeoutMs: number | undefined;
@@ -71,10 +75,25 @@ export interface Building {
   undo: Undo;
   /** The counter's name, for the record. */
   counterName: string;
+  /** The summarizing instruction of the build in flight: `summaryPrompt`, and what `beforeCompaction` added. */
+  instruction?: string;
+  /** The build in flight's compaction span, when the host traces. */
+  trace?: BuildTrace;
 }
 
 /** Builds the request as the rules plan it, storing and summarizing as they ask. Opens no journal. */
-export async function build(b: Building, started: number): Promise<Built> {
+export async function build(b: Building, started: number, instructions?: string, trace?: BuildTrace): Promise<Built> {
+  b.instruction = instructions === undefined ? b.o.summaryPrompt : `${b.o.summaryPrompt}\n\n${instructions}`;
+  b.trace = trace;
+  try {
+    return await planned(b, started);
+  } finally {
+    b.instruction = undefined;
+    b.trace = undefined;
+  }
+}
+
+async function planned(b: Building, started: number): Promise<Built> {
   const { core, o, history, texts, held } = b;
   const failures = { store: [] as unknown[], summarizer: [] as unknown[] };
   let need = checked(() => core.plan());
@@ -147,12 +166,47 @@ function show(b: Building, i: number, k: number, text: string): number {
   return tokens;
 }
 
+/**
+ * The protected texts a summary of messages `from..to` carries after it: theirs, newest
+ * first, then those the summary so far carried, as many as fit the share (the rules say).
+ */
+function carry(b: Building, from: number, to: number, before: Carried[]): { fresh: boolean; carried: Carried[] } {
+  const { core, o, history } = b;
+  const fresh: Carried[] = [];
+  for (let i = to - 1; i >= from; i--) {
+    const parts = history.messages[i].parts;
+    for (let k = parts.length - 1; k >= 0; k--) {
+      if (!history.isProtected(i, k)) continue;
+      fresh.push({ tool: history.label(i, k), part: parts[k].kind === Kind.Result ? 'result' : 'call', text: parts[k].text });
+    }
+  }
+  const all = [...fresh, ...before];
+  if (all.length === 0) return { fresh: false, carried: [] };
+  const tokens = Float64Array.from(all, (c) => count(o.counter, carriedText(c), 'protectedTools'));
+  const n = checked(() => core.carried(tokens));
+  return { fresh: fresh.length > 0, carried: all.slice(0, n) };
+}
+
 /** Summarizes messages `from..to` with the host's summarizer, or says it failed: the rules' next need. */
 async function summarize(b: Building, from: number, to: number, failed: unknown[]): Promise<Float64Array> {
   const { core, o, history, held } = b;
   const summarizer = o.summarizer;
-  if (!summarizer) return checked(() => core.no_summarizer());
-  const hosts = [o.summaryPrompt, held.summary];
+  const before = splitSummary(held.summary);
+  const kept = carry(b, from, to, before.carried);
+  // With no summarizer, turns that hold protected texts are still folded into a summary:
+  // one of those texts alone.
+  if (!summarizer && !kept.fresh) return checked(() => core.no_summarizer());
+  const summary = summarizer ? await summaryText(b, from, to, before.body, failed) : before.body;
+  if (summary === undefined) return checked(() => core.summary_failed());
+  return summarized(b, to, joinSummary(summary, kept.carried));
+}
+
+/** The summarizer's summary of messages `from..to`, or undefined when it failed. */
+async function summaryText(b: Building, from: number, to: number, soFar: string, failed: unknown[]): Promise<string | undefined> {
+  const { core, o, history, held } = b;
+  const summarizer = o.summarizer!;
+  const instruction = b.instruction ?? o.summaryPrompt;
+  const hosts = [instruction, soFar];
   for (let i = from; i < to; i++) {
     const m = history.messages[i];
     m.parts.forEach((p, k) => {
@@ -167,18 +221,25 @@ async function summarize(b: Building, from: number, to: number, failed: unknown[
   if (last && o.adapter.format !== 'text') {
     // The request as it was sent, then the instruction: its prefix is in the provider's cache.
     const end = history.messages[to - 1]?.parts.find((p) => p.kind === Kind.Text)?.text ?? '';
-    const instruction = frameText(core.summarizer_instruction(from, to), [end.slice(0, 100), o.summaryPrompt]);
-    args.push({ ...last, messages: [...last.messages, o.adapter.reminder!(instruction)] });
+    const ending = frameText(core.summarizer_instruction(from, to), [end.slice(0, 100), instruction]);
+    args.push({ ...last, messages: [...last.messages, o.adapter.reminder!(ending)] });
   }
-  let summary: string;
+  const call = () => within(o.summarizerTimeoutMs, Promise.resolve(callMethod(summarizer, 'summarize', 'summarizer.summarize', args)), 'summarizer.summarize', 'summarizerTimeoutMs');
   try {
-    const answer = await within(o.summarizerTimeoutMs, Promise.resolve(callMethod(summarizer, 'summarize', 'summarizer.summarize', args)), 'summarizer.summarize', 'summarizerTimeoutMs');
-    summary = string('summarizer.summarize()', answer);
+    const attributes = { 'devs_context.summarize.from': from, 'devs_context.summarize.to': to, 'devs_context.summarize.prompt_chars': prompt.length };
+    const answer = await (b.trace ? b.trace.summarize(attributes, call) : call());
+    const summary = string('summarizer.summarize()', answer);
     if (rules.isBlank(summary)) throw new TypeError('summarizer.summarize() returned an empty text');
+    return summary;
   } catch (error) {
     failed.push(error);
-    return checked(() => core.summary_failed());
+    return undefined;
   }
+}
+
+/** The summary of messages up to `to` came: told to the rules, and held once they take it. */
+function summarized(b: Building, to: number, summary: string): Float64Array {
+  const { core, o, held } = b;
   // Counted as sent: in the manager's wrapper, with a message's framing.
   const tokens = count(o.counter, ownText(0, summary), 'summarizer.summarize()') + o.adapter.framing.message;
   const need = checked(() => core.summarized(tokens));

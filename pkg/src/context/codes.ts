@@ -54,3 +54,8 @@ export const Role = {
   System: 2,
   Tool: 3,
 } as const;
+
+/** Bits of a part's kind byte beside its kind (`history::PART_FLAGS`). */
+export const PartFlag = {
+  Protected: 128,
+} as const;

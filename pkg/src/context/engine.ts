@@ -15,6 +15,7 @@ import { textKey } from '../core/text-key.js';
 import { count } from '../tokens/count.js';
 import { rules } from '../core/wasm.js';
 import { build, Held, type Building, type Built, type EngineOptions } from './build.js';
+import type { BuildTrace } from './tracing.js';
 import { History, OTHER_PARTS, RELEASED, type Kept } from './history.js';
 import { ownText } from './render.js';
 import { BODY } from './texts.js';
@@ -61,8 +62,11 @@ export class Engine {
     while (shares.length > 5 && Number.isNaN(shares[shares.length - 1])) shares.pop();
     const key: unknown[] = [o.budget, shares, systemTokens, pinnedTokens, o.cacheControl];
     if (o.recall) key.push('recall');
+    // Which parts are protected is read from the messages by name: restored with other
+    // names, the same history would be protected otherwise.
+    if (o.protectedTools.length) key.push(['protected', ...o.protectedTools]);
     this.config = textKey(JSON.stringify(key));
-    this.#history = new History(this.core, o.adapter, o.counter, this.#undo, o.media);
+    this.#history = new History(this.core, o.adapter, o.counter, this.#undo, o.media, new Set(o.protectedTools));
     this.#texts = new StoredTexts(o, this.core, this.#history, this.#undo);
     this.#building = {
       core: this.core, o, history: this.#history, texts: this.#texts, held: this.#held, undo: this.#undo,
@@ -89,6 +93,11 @@ export class Engine {
     // A copy through JSON: the caller's snapshot shares nothing with the engine. (Not
     // through the canonical JSON: a message's keys stay in the host's order, as sent.)
     return JSON.parse(JSON.stringify(state)) as EngineState;
+  }
+
+  /** The bound on every request, in tokens. */
+  get budget(): number {
+    return this.#o.budget;
   }
 
   /** Requests built so far, the records before the state it was restored from included. */
@@ -396,9 +405,13 @@ export class Engine {
     return { overhead, ratio, mediaRatio, samples };
   }
 
-  /** Builds the request as the rules plan it, storing and summarizing as they ask. Opens no journal. */
-  build(started = performance.now()): Promise<Built> {
-    return build(this.#building, started);
+  /**
+   * Builds the request as the rules plan it, storing and summarizing as they ask. Opens no
+   * journal. `instructions`: the host's, for this build's summaries (`beforeCompaction`);
+   * `trace`: the build's compaction span, whose child each summarizer call is.
+   */
+  build(started = performance.now(), instructions?: string, trace?: BuildTrace): Promise<Built> {
+    return build(this.#building, started, instructions, trace);
   }
 }
 

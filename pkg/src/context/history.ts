@@ -10,6 +10,7 @@ import type { TokenCounter } from '../seeds/types.js';
 import type { KeptMessage } from './types.js';
 import type { Undo } from './undo.js';
 import { measureMedia, type MediaRules } from './media.js';
+import { PartFlag } from './codes.js';
 
 /** The rules' machine, as the binding exports it. */
 export type Core = InstanceType<typeof rules.ManagerCore>;
@@ -141,8 +142,11 @@ export class History {
   readonly #counter: TokenCounter | undefined;
   readonly #undo: Undo;
   readonly #media: MediaRules;
+  /** The tools whose calls and results the rules protect (`protectedTools`). */
+  readonly protects: ReadonlySet<string>;
 
-  constructor(core: Core, adapter: Adapter, counter: TokenCounter | undefined, undo: Undo, media: MediaRules) {
+  constructor(core: Core, adapter: Adapter, counter: TokenCounter | undefined, undo: Undo, media: MediaRules, protects: ReadonlySet<string> = new Set()) {
+    this.protects = protects;
     this.#core = core;
     this.#adapter = adapter;
     this.#counter = counter;
@@ -165,6 +169,9 @@ export class History {
     const media = read.flatMap((m, i) => m.parts.filter((p) => p.media !== undefined).map((part) => ({ part, field: `${field(i)}.${part.path}` })));
     measureMedia(media, this.#media);
     const ids = new Map<string, number>();
+    const protects = this.protects;
+    // The tool names of this batch's calls, by call index: its results name them by id.
+    const names = new Map<number, string>();
     let next = this.callIds.length;
     const roles = new Uint8Array(read.length);
     const framing = new Float64Array(read.length).fill(adapter.framing.message);
@@ -178,6 +185,7 @@ export class History {
       roles[i] = m.role;
       partCount[i] = m.parts.length;
       for (const p of m.parts) {
+        const kindAt = kinds.length;
         kinds.push(p.kind);
         units.push(p.text.length);
         // A text's count, and what a stated rule or the media rules add for what no counter
@@ -194,9 +202,14 @@ export class History {
             if (ids.has(p.id) || this.callIndex.has(p.id)) throw argumentError(TypeError, `${field(i)}.${p.idPath ?? p.path}`, `has the id ${JSON.stringify(p.id.length > 80 ? `${p.id.slice(0, 80)}…` : p.id)} of an earlier call still in the conversation: each call needs an id of its own, or its result cannot be told apart`);
             ids.set(p.id, next);
           }
+          names.set(next, p.label);
+          if (protects.has(p.label)) kinds[kindAt] |= PartFlag.Protected;
           calls.push(next++);
         } else if (p.kind === Kind.Result || (p.id !== undefined && (p.kind === Kind.Image || p.kind === Kind.Document))) {
-          calls.push(p.id === undefined ? -1 : ids.get(p.id) ?? this.callIndex.get(p.id) ?? -1);
+          const call = p.id === undefined ? -1 : ids.get(p.id) ?? this.callIndex.get(p.id) ?? -1;
+          const tool = p.label || (call < 0 ? '' : names.get(call) ?? this.callNames[call] ?? '');
+          if (p.kind === Kind.Result && protects.has(tool)) kinds[kindAt] |= PartFlag.Protected;
+          calls.push(call);
         } else {
           calls.push(-1);
         }
@@ -293,6 +306,14 @@ export class History {
     if (p.label) return p.label;
     if (p.kind === Kind.Result && p.id !== undefined) return this.callNames[this.callIndex.get(p.id) ?? -1] ?? 'tool';
     return m.role === Role.Assistant ? 'assistant' : m.role === Role.System ? 'system' : 'user';
+  }
+
+  /** Whether part `k` of message `i` is the call or the result of a protected tool. */
+  isProtected(i: number, k: number): boolean {
+    if (this.protects.size === 0) return false;
+    const kind = this.messages[i].parts[k].kind;
+    if (kind !== Kind.Call && kind !== Kind.ServerCall && kind !== Kind.Result) return false;
+    return this.protects.has(this.label(i, k));
   }
 
   /** The arguments of the call a result answers ('' for any other part). */

@@ -14,8 +14,10 @@ import { argumentError, checked } from '../errors/index.js';
 import { rules } from '../core/wasm.js';
 import type { MediaRules } from './media.js';
 import { recallTool } from './recall.js';
-import type { CompactionEvent, ContextBuild, ContextFormat, ContextReminder, LedgerRecord, ContextWarning } from './types.js';
+import type { CompactionEvent, CompactionNotice, ContextBuild, ContextFormat, ContextReminder, LedgerRecord, ContextWarning } from './types.js';
 import { compactionEvent } from './compaction-event.js';
+import { askBeforeCompaction } from './before-compaction.js';
+import { BuildTrace, type OtelTracer, tracerOf } from './tracing.js';
 import type { TokenCounter } from '../seeds/types.js';
 
 const DEFAULT_SUMMARIZER_TIMEOUT_MS = 120_000;
@@ -25,7 +27,19 @@ const DEFAULT_SUMMARIZER_TIMEOUT_MS = 120_000;
  * does not know and one left out). In this order in an engine's config key, which a
  * snapshot is checked against: never reordered, and a new one goes last.
  */
-const RULE_OPTIONS = ['highWater', 'lowWater', 'recentShare', 'partShare', 'summarizerShare', 'keepFirstMessage', 'keepImages'] as const;
+const RULE_OPTIONS = ['highWater', 'lowWater', 'recentShare', 'partShare', 'summarizerShare', 'keepFirstMessage', 'keepImages', 'protectedTools', 'protectedShare'] as const;
+
+/** The tools the host protects, by name: the rules are told only whether there are any. */
+function protectedTools(field: string, value: unknown): string[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) throw argumentError(TypeError, field, 'must be an array of tool names');
+  const names = value.map((n, i) => {
+    const name = string(`${field}[${i}]`, n);
+    if (rules.isBlank(name)) throw argumentError(TypeError, `${field}[${i}]`, 'must be a tool name, not an empty text');
+    return name;
+  });
+  return [...new Set(names)].sort();
+}
 
 /** How images and documents are counted: the option, or the format's provider's rule. */
 function mediaRules(field: string, value: unknown, format: string): MediaRules {
@@ -72,8 +86,11 @@ export function engineOptions(field: string, opts: Bag, adapter: Adapter, defaul
   if (!(timeout > 0)) throw argumentError(RangeError, `${field}.summarizerTimeoutMs`, `must be a number > 0, got ${timeout}`);
   const pinned = opts.pinned === undefined ? [] : opts.pinned;
   if (!Array.isArray(pinned)) throw argumentError(TypeError, `${field}.pinned`, 'must be an array of strings');
-  // NaN for an option left to the rules' default; `keepFirstMessage` as 1 or 0.
+  const protects = protectedTools(`${field}.protectedTools`, opts.protectedTools);
+  // NaN for an option left to the rules' default; `keepFirstMessage` as 1 or 0;
+  // `protectedTools` as 1 when it names any.
   const values = Float64Array.from(RULE_OPTIONS, (key) => {
+    if (key === 'protectedTools') return protects.length > 0 ? 1 : NaN;
     const value = key === 'keepFirstMessage' ? optionalBoolean(`${field}.${key}`, opts[key]) : optionalNumber(`${field}.${key}`, opts[key]);
     return value === undefined ? NaN : Number(value);
   });
@@ -82,6 +99,7 @@ export function engineOptions(field: string, opts: Bag, adapter: Adapter, defaul
     adapter,
     budget,
     options: { names: RULE_OPTIONS, values },
+    protectedTools: protects,
     counter: (opts.countTokens === undefined ? defaults.counter : optionalFunction(`${field}.countTokens`, opts.countTokens)) as TokenCounter | undefined,
     store,
     summarizer: opts.summarizer === undefined ? undefined : holder(`${field}.summarizer`, opts.summarizer, ['summarize']),
@@ -116,6 +134,9 @@ export function managerParts(opts: Bag) {
     onLedger: optionalFunction('options.onLedger', opts.onLedger) as ((record: LedgerRecord) => void) | undefined,
     onWarning: optionalFunction('options.onWarning', opts.onWarning) as ((warning: ContextWarning) => void) | undefined,
     onCompaction: optionalFunction('options.onCompaction', opts.onCompaction) as ((event: CompactionEvent) => void) | undefined,
+    beforeCompaction: optionalFunction('options.beforeCompaction', opts.beforeCompaction) as Hooks['beforeCompaction'],
+    tracer: tracerOption(opts.tracer),
+    conversation: optionalString('options.conversationId', opts.conversationId),
     reminders: reminders(opts.reminders),
     timeoutMs: timeoutOption('options.callbackTimeoutMs', opts.callbackTimeoutMs),
   };
@@ -129,6 +150,11 @@ export interface Hooks {
   onLedger: ((record: LedgerRecord) => void) | undefined;
   onWarning: ((warning: ContextWarning) => void) | undefined;
   onCompaction?: ((event: CompactionEvent) => void) | undefined;
+  beforeCompaction?: ((notice: CompactionNotice) => unknown) | undefined;
+  /** The host's tracer; else the one its OpenTelemetry registered, if any (`tracerOf`). */
+  tracer?: OtelTracer | undefined;
+  /** The conversation's id in spans (`gen_ai.conversation.id`): a session's id, an adapter's thread. */
+  conversation?: string | undefined;
   /** Runs first inside the build's journal (a shared session takes in queued appends). */
   before?: () => void;
 }
@@ -139,23 +165,33 @@ export interface Hooks {
  */
 export async function buildOnce<Message>(engine: Engine, hooks: Hooks): Promise<ContextBuild<Message>> {
   const started = performance.now();
+  const tracer = tracerOf(hooks.tracer);
+  const trace = tracer && new BuildTrace(tracer, started, hooks.conversation);
   engine.begin();
   try {
     hooks.before?.();
     await remind(engine, hooks);
-    const { request, record, warnings } = await engine.build(started);
+    const instructions = hooks.beforeCompaction ? await askBeforeCompaction(engine, hooks.beforeCompaction, hooks.timeoutMs) : undefined;
+    const { request, record, warnings } = await engine.build(started, instructions, trace);
     hooks.onLedger?.(record);
     if (hooks.onWarning) for (const w of warnings) hooks.onWarning(w);
-    if (hooks.onCompaction) {
-      const event = compactionEvent(record, engine.records.at(-1), warnings);
-      if (event) hooks.onCompaction(event);
-    }
+    const event = hooks.onCompaction || trace ? compactionEvent(record, engine.records.at(-1), warnings) : undefined;
+    if (event) hooks.onCompaction?.(event);
+    trace?.end(event);
     engine.commit(record);
     return { ...request, tokens: record.tokens, ledger: record } as ContextBuild<Message>;
   } catch (error) {
+    trace?.fail(error);
     engine.rollback();
     throw error;
   }
+}
+
+/** `options.tracer`: an OpenTelemetry `Tracer` (what `trace.getTracer()` returns). */
+function tracerOption(value: unknown): OtelTracer | undefined {
+  if (value === undefined) return undefined;
+  if (!isObject(value) || typeof value.startSpan !== 'function') throw argumentError(TypeError, 'options.tracer', "must be an OpenTelemetry Tracer (trace.getTracer('…')), with startSpan");
+  return value as unknown as OtelTracer;
 }
 
 /** Appends the reminders due at this request, inside its journal. */

@@ -11,7 +11,7 @@ import { readSnapshot, toSnapshot } from './snapshot.js';
 import { readOptions, recallAnswer, recallText } from './recall.js';
 import { MessagePrints } from './sync.js';
 import { ContextSession } from './session/session.js';
-import { buildOnce, engineOptions, managerParts, recallToolOf } from './kernel.js';
+import { buildOnce, engineOptions, managerParts, recallToolOf, type Hooks } from './kernel.js';
 import type { RecallToolOf, CompactionEvent, ContextBuild, ContextFormat, ContextReminder, LedgerRecord, ContextManagerOptions, ContextSessionOptions, ContextSnapshot, ContextWarning, RecallOptions } from './types.js';
 
 /**
@@ -44,6 +44,9 @@ export class ContextManager<Message = unknown, Format extends ContextFormat = Co
   readonly #adapter: Adapter;
   readonly #onLedger: ((record: LedgerRecord) => void) | undefined;
   readonly #onCompaction: ((event: CompactionEvent) => void) | undefined;
+  readonly #beforeCompaction: Hooks['beforeCompaction'];
+  readonly #tracer: Hooks['tracer'];
+  readonly #conversation: string | undefined;
   readonly #onWarning: ((warning: ContextWarning) => void) | undefined;
   readonly #reminders: ContextReminder[];
   readonly #timeoutMs: number | undefined;
@@ -67,6 +70,9 @@ export class ContextManager<Message = unknown, Format extends ContextFormat = Co
     this.#adapter = parts.adapter;
     this.#onLedger = parts.onLedger;
     this.#onCompaction = parts.onCompaction;
+    this.#beforeCompaction = parts.beforeCompaction;
+    this.#tracer = parts.tracer;
+    this.#conversation = parts.conversation;
     this.#onWarning = parts.onWarning;
     this.#reminders = parts.reminders;
     this.#timeoutMs = parts.timeoutMs;
@@ -272,7 +278,7 @@ export class ContextManager<Message = unknown, Format extends ContextFormat = Co
   }
 
   #build(engine: Engine): Promise<ContextBuild<Message>> {
-    const hooks = { adapter: this.#adapter, reminders: this.#reminders, timeoutMs: this.#timeoutMs, onLedger: this.#onLedger, onWarning: this.#onWarning, onCompaction: this.#onCompaction };
+    const hooks = { adapter: this.#adapter, reminders: this.#reminders, timeoutMs: this.#timeoutMs, onLedger: this.#onLedger, onWarning: this.#onWarning, onCompaction: this.#onCompaction, beforeCompaction: this.#beforeCompaction, tracer: this.#tracer, conversation: this.#conversation };
     return buildOnce<Message>(engine, hooks);
   }
 }

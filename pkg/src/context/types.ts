@@ -70,6 +70,25 @@ export interface ContextManagerOptions {
   onCompaction?: (event: CompactionEvent) => void;
   /** Receives each warning of a build (a store or summarizer that failed, with its `error`). A throw fails that build, and changes nothing. */
   onWarning?: (warning: ContextWarning) => void;
+  /**
+   * Called before a build that would compact (past the high water mark, or after
+   * `compact()`), with what it is about to do. It may answer `{ instructions }`, added to
+   * the summarizing instruction for this build's summaries, and `{ defer: true }`, to wait
+   * while the request still fits the budget (the warning `compaction-deferred`; a request
+   * that would not fit compacts). May be async; a throw fails that build, and changes nothing.
+   */
+  beforeCompaction?: (notice: CompactionNotice) => CompactionSteer | void | Promise<CompactionSteer | void>;
+  /**
+   * Where each compaction's span goes: an OpenTelemetry `Tracer` (`trace.getTracer('…')`).
+   * Default: the tracer provider the host's OpenTelemetry registered, if any (the package
+   * imports nothing of `@opentelemetry/api`, an optional peer). Each compaction is a span,
+   * `context.compaction`, with its figures (`devs_context.compaction.*`) and
+   * `gen_ai.usage.cache_read.input_tokens` / `gen_ai.usage.cache_creation.input_tokens`;
+   * each summarizer call is its child, `context.summarize`.
+   */
+  tracer?: { startSpan(name: string, options?: object, context?: unknown): unknown };
+  /** The conversation's id on each span (`gen_ai.conversation.id`, which Langfuse and LangSmith group by). Default: a session's `sessionId`; none for a manager. */
+  conversationId?: string;
   /** Place Anthropic `cache_control` breakpoints (at most 4) where they pay. Default true. */
   cacheControl?: boolean;
   /** Learn the provider's count from `recordUsage`. Default true. */
@@ -96,6 +115,16 @@ export interface ContextManagerOptions {
    * summarized or dropped like any other turn.
    */
   keepFirstMessage?: boolean;
+  /**
+   * Tools whose calls and results are never masked, cut or folded away (a memory, a todo
+   * list, a plan, a skill), by the name the provider's messages give them. Newest first,
+   * they may take `protectedShare` of the budget whole in a request; turns folded into the
+   * summary carry theirs verbatim after it, newest first, within that share again. Past
+   * it, the oldest are treated as any other part, with the warning `'protected-over-share'`.
+   */
+  protectedTools?: string[];
+  /** The share of the budget `protectedTools` may take. Default 0.1, at most 0.5; only with `protectedTools`. */
+  protectedShare?: number;
   /** For format `'vscode'`: the extension's `vscode` module, whose classes the messages are built with. */
   vscode?: VscodeLanguageModelApi;
   /**
@@ -263,11 +292,31 @@ export interface ContextBuild<Message = unknown> {
   ledger: LedgerRecord;
 }
 
+/** What `beforeCompaction` is told of the compaction a build is about to run. */
+export interface CompactionNotice {
+  /** The request about to be built (1-based). */
+  request: number;
+  /** `'highWater'`: the request is past the mark; `'asked'`: `compact()` was called. */
+  trigger: 'highWater' | 'asked';
+  /** The request's tokens before the compaction, as the provider is expected to count them. */
+  tokens: number;
+  /** The bound on every request. */
+  budget: number;
+}
+
+/** What `beforeCompaction` may answer. */
+export interface CompactionSteer {
+  /** Added after the summarizing instruction for this build's summaries (what to keep, say). */
+  instructions?: string;
+  /** Wait while the request still fits the budget. */
+  defer?: boolean;
+}
+
 /** Something a build could not do as asked, and fell back from. */
 export interface ContextWarning {
   /** The request it happened in (1-based). */
   request: number;
-  /** `'store-failed'`, `'summarizer-failed'`, `'summary-over-cap'`, `'summary-dropped'`, `'squeezed'`, `'deferred'`, `'open-loop-thinking-dropped'`, `'user-text-dropped'`, `'usage-set-aside'` or `'history-rebuilt'`. */
+  /** `'store-failed'`, `'summarizer-failed'`, `'summary-over-cap'`, `'summary-dropped'`, `'squeezed'`, `'deferred'`, `'open-loop-thinking-dropped'`, `'user-text-dropped'`, `'usage-set-aside'`, `'history-rebuilt'`, `'format-migrated'`, `'protected-over-share'`, `'protected-dropped'` or `'compaction-deferred'`. */
   code: string;
   /** What happened, with the host's error in parentheses where a callback failed. */
   message: string;

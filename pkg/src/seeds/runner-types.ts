@@ -48,6 +48,10 @@ export interface BoundedOptions {
   summarizerShare?: number;
   /** The summarizing instruction, in place of the built-in one (`defaultSummaryPrompt()`). */
   summaryPrompt?: string;
+  /** Tools whose outputs are never masked, cut or folded away within `protectedShare` (`ContextManagerOptions.protectedTools`). */
+  protectedTools?: string[];
+  /** The share of the budget `protectedTools` may take. Default 0.1. */
+  protectedShare?: number;
   /** Texts every prompt carries verbatim after the goal and the plan, e.g. the TAS and PRD summaries. */
   pinned?: string[];
   /** Receives each turn's ledger record as the turn completes. */

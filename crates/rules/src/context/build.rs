@@ -36,6 +36,7 @@ impl Manager {
 
     /// The build went through: the request is the one sent, and the books are kept.
     pub fn commit(&mut self) {
+        self.defer = false;
         if let Some(plan) = self.pending_plan.take() {
             self.last = plan.sent;
             self.requests += 1;
@@ -67,6 +68,7 @@ impl Manager {
 
     /// The build failed: everything is as it was before [`Manager::begin`].
     pub fn rollback(&mut self) {
+        self.defer = false;
         let Some(j) = self.journal.take() else { return };
         for (i, m) in j.changed.into_iter().rev() {
             if i < j.messages {
@@ -260,7 +262,8 @@ impl Manager {
             return self.advance();
         };
         self.pending = None;
-        if tokens > self.config.summary_cap() {
+        // Protected texts folded away are carried after the summary, within their own share.
+        if tokens > self.config.summary_cap() + self.config.protected_cap() {
             self.record.warn(Warning::SummaryOverCap);
             self.phase = Phase::Drop;
             return self.advance();

@@ -107,9 +107,14 @@ impl Manager {
     fn next_fresh_cut(&mut self) -> Option<Need> {
         let cap = self.config.part_cap();
         let from = self.sent.max(self.first_live);
+        let held = self.held();
         for i in from..self.history.messages.len() {
             for (k, p) in self.history.messages[i].parts.iter().enumerate() {
-                if !p.kind.editable() || p.shown != Shown::Whole || p.tokens <= cap {
+                if !p.kind.editable()
+                    || p.shown != Shown::Whole
+                    || p.tokens <= cap
+                    || held.holds(i, k)
+                {
                     continue;
                 }
                 if p.stored == Stored::No {
@@ -118,8 +123,10 @@ impl Manager {
                         part: k,
                     });
                 }
+                let p = *p;
+                self.editing(&p);
                 self.cut_target = cap;
-                return Some(cut_to(i, k, p, cap));
+                return Some(cut_to(i, k, &p, cap));
             }
         }
         None
@@ -237,6 +244,17 @@ impl Manager {
         self.mask_queue = queue;
     }
 
+    /// Whether a build planned now would compact, as far as can be told before its plan:
+    /// asked to, or past the high water mark and not just left there by the last one. What
+    /// the host's `beforeCompaction` is asked before.
+    pub fn compaction_due(&self) -> Option<ledger::Trigger> {
+        if self.forced {
+            return Some(ledger::Trigger::Asked);
+        }
+        (self.over(self.config.high_water) && !(self.tokens() <= self.rearm_above && self.fits()))
+            .then_some(ledger::Trigger::HighWater)
+    }
+
     fn should_compact(&mut self) -> bool {
         if self.forced {
             return true;
@@ -250,8 +268,12 @@ impl Manager {
         if self.tokens() <= self.rearm_above && self.fits() {
             return false;
         }
-        // An open tool loop whose thinking an edit would invalidate: wait while the
-        // request still fits the budget.
+        // The host's `beforeCompaction` asking, or an open tool loop whose thinking an edit
+        // would invalidate: wait while the request still fits the budget.
+        if self.fits() && self.defer {
+            self.record.warn(Warning::HostDeferred);
+            return false;
+        }
         if self.fits() && self.open_loop_thinking().is_some() {
             self.record.warn(Warning::Deferred);
             return false;
@@ -311,6 +333,7 @@ impl Manager {
                 return Some(Need::Persist { message, part });
             }
             self.mask_queue.pop();
+            self.editing(&p);
             return Some(Need::Placeholder { message, part });
         }
         None
@@ -391,6 +414,11 @@ impl Manager {
         if user_text {
             self.record.warn(Warning::UserTextDropped);
         }
+        let protected = (start..self.first_live)
+            .any(|i| self.history.messages[i].parts.iter().any(|p| p.protected));
+        if protected {
+            self.record.warn(Warning::ProtectedDropped);
+        }
         if self.first_live > start {
             self.record.compaction_mut().dropped = Some(Span {
                 from: start,
@@ -418,6 +446,7 @@ impl Manager {
             return Some(Need::Persist { message, part });
         }
         self.record.warn(Warning::Squeezed);
+        self.editing(&p);
         if p.kind.media() {
             return Some(Need::Placeholder { message, part });
         }
@@ -433,10 +462,13 @@ impl Manager {
     /// stays whole while anything else can go).
     fn largest_live_part(&self) -> Option<(usize, usize)> {
         let newest_image = self.whole_images().last().copied();
+        let held = self.held();
         let mut best: Option<(usize, usize, f64)> = None;
         for i in self.opening().chain(self.live()) {
             for (k, p) in self.history.messages[i].parts.iter().enumerate() {
-                let reducible = if p.kind.media() {
+                let reducible = if held.holds(i, k) {
+                    false
+                } else if p.kind.media() {
                     p.shown == Shown::Whole
                         && p.stored != Stored::Failed
                         && Some((i, k)) != newest_image

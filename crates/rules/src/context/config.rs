@@ -24,6 +24,10 @@ pub struct Config {
     /// The newest images kept whole; older ones are stored and replaced by a line, this
     /// many at a time (so between this many and twice as many less one stay whole).
     pub keep_images: usize,
+    /// The share of the budget protected tools' parts may take whole in a request, and the
+    /// share those folded away may take, carried verbatim after the summary; 0 when the host
+    /// protects no tool.
+    pub protected_share: f64,
 }
 
 pub const DEFAULT_HIGH_WATER: f64 = 0.75;
@@ -35,6 +39,11 @@ pub const DEFAULT_SUMMARY_SHARE: f64 = 0.1;
 /// Anthropic's computer-use reference loop keeps the newest 3 screenshots and removes the
 /// older ones 3 at a time, so the cache breaks once every 3 steps.
 pub const DEFAULT_KEEP_IMAGES: f64 = 3.0;
+/// A memory file, a todo list or a plan is a few thousand tokens at most: a tenth of a
+/// 50k budget holds several, and leaves the compaction most of the room it works in.
+pub const DEFAULT_PROTECTED_SHARE: f64 = 0.1;
+/// Past this, protected parts would leave a compaction too little to reach its mark.
+pub const MAX_PROTECTED_SHARE: f64 = 0.5;
 /// More than this is no bound on what images cost.
 pub const MAX_KEEP_IMAGES: f64 = 1000.0;
 /// Tokens a summarizer's instructions take, beyond the texts they carry.
@@ -59,10 +68,15 @@ pub struct Options {
     pub summarizer_share: Option<f64>,
     pub keep_first: Option<bool>,
     pub keep_images: Option<f64>,
+    /// Whether the host names any protected tool (`protectedTools`).
+    pub protects: Option<bool>,
+    pub protected_share: Option<f64>,
 }
 
 /// The options the shell passes by name ([`Options::named`]), as the host writes them.
-pub const OPTION_NAMES: [&str; 7] = [
+/// `protectedTools` is whether the host names any, 1 or 0: the names stay with the shell,
+/// which marks the parts of those tools as it appends them.
+pub const OPTION_NAMES: [&str; 9] = [
     "highWater",
     "lowWater",
     "recentShare",
@@ -70,6 +84,8 @@ pub const OPTION_NAMES: [&str; 7] = [
     "summarizerShare",
     "keepFirstMessage",
     "keepImages",
+    "protectedTools",
+    "protectedShare",
 ];
 
 impl Options {
@@ -98,6 +114,8 @@ impl Options {
                 "summarizerShare" => o.summarizer_share = v,
                 "keepFirstMessage" => o.keep_first = v.map(|v| v != 0.0),
                 "keepImages" => o.keep_images = v,
+                "protectedTools" => o.protects = v.map(|v| v != 0.0),
+                "protectedShare" => o.protected_share = v,
                 _ => {
                     return Err(FieldError::type_error(
                         field(name),
@@ -194,6 +212,23 @@ impl Config {
                 ),
             ));
         }
+        let protected_share = match (o.protects.unwrap_or(false), o.protected_share) {
+            (true, v) => share(
+                &format!("{prefix}.protectedShare"),
+                v,
+                DEFAULT_PROTECTED_SHARE,
+                MAX_PROTECTED_SHARE,
+            )?,
+            (false, None) => 0.0,
+            (false, Some(_)) => {
+                return Err(FieldError::type_error(
+                    format!("{prefix}.protectedShare"),
+                    format!(
+                        "is a share of what {prefix}.protectedTools protects, and names no tool: give protectedTools too, or leave protectedShare out"
+                    ),
+                ));
+            }
+        };
         Ok(Config {
             budget,
             high_water,
@@ -204,6 +239,7 @@ impl Config {
             summary_share: DEFAULT_SUMMARY_SHARE,
             keep_first: o.keep_first.unwrap_or(true),
             keep_images: keep_images as usize,
+            protected_share,
         })
     }
 
@@ -217,6 +253,11 @@ impl Config {
 
     pub fn summary_cap(&self) -> f64 {
         self.of(self.summary_share)
+    }
+
+    /// What protected parts may take whole in a request, and folded away, after the summary.
+    pub fn protected_cap(&self) -> f64 {
+        self.of(self.protected_share)
     }
 
     pub fn summarizer_cap(&self) -> f64 {
@@ -260,6 +301,9 @@ mod tests {
         for (i, &name) in OPTION_NAMES.iter().enumerate() {
             let mut named = all(f64::NAN);
             named[i].1 = 0.5;
+            if name == "protectedShare" {
+                named[i - 1].1 = 1.0;
+            }
             let o = Options::named("options", &named).unwrap();
             assert_ne!(o, Options::default(), "{name} set nothing");
             assert!(!seen.contains(&o), "{name} set another option's field");

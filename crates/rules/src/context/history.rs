@@ -104,7 +104,19 @@ pub struct Part {
     /// A call's own index, or the call a result answers.
     pub call: Option<u32>,
     pub stored: Stored,
+    /// A call or result of a tool the host protects (`protectedTools`): never masked, cut
+    /// or folded away while the protected parts fit their share ([`super::Manager::held`]).
+    pub protected: bool,
 }
+
+/// The high bit of a part's kind byte, in every encoding (the journal, a manager's state,
+/// the shell's append): the part is protected. A kind's code stays below it, so data with
+/// no protected part is byte for byte what it was, and an older reader refuses the byte
+/// as a kind it does not know rather than read it as another.
+pub const PROTECTED_BIT: u8 = 0x80;
+
+/// The flags of a kind byte, by name, as the shell's constants name them (`PartFlag`).
+pub const PART_FLAGS: [(&str, u8); 1] = [("Protected", PROTECTED_BIT)];
 
 impl Part {
     pub fn new(kind: Kind, units: usize, tokens: f64, call: Option<u32>) -> Part {
@@ -116,7 +128,18 @@ impl Part {
             shown_tokens: tokens,
             call,
             stored: Stored::No,
+            protected: false,
         }
+    }
+
+    /// The kind's code, with [`PROTECTED_BIT`] for a protected part.
+    pub fn kind_byte(&self) -> u8 {
+        self.kind.code() | if self.protected { PROTECTED_BIT } else { 0 }
+    }
+
+    /// The kind and the protection a kind byte holds.
+    pub fn read_kind_byte(byte: u8) -> Option<(Kind, bool)> {
+        Kind::from_code(byte & !PROTECTED_BIT).map(|k| (k, byte & PROTECTED_BIT != 0))
     }
 
     pub fn visible_tokens(&self) -> f64 {

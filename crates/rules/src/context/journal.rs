@@ -13,7 +13,7 @@
 //! manager does not have) is refused by `apply`.
 
 use super::codec::{Reader, float, optional_text, text, uint};
-use super::history::{Kind, NewMessage, Part, Refused, Role};
+use super::history::{NewMessage, Part, Refused, Role};
 use super::recall::Ask;
 use super::{Manager, Need};
 use devs_context_errors::FieldError;
@@ -86,6 +86,9 @@ pub enum Event {
         from: u32,
         why: u8,
     },
+    /// The host's `beforeCompaction` deferred this build's compaction while the request
+    /// still fits the budget.
+    Defer,
 }
 
 /// Why an event could not be applied.
@@ -123,6 +126,7 @@ impl Event {
             Event::Recalled { .. } => "recalled",
             Event::HistoryRebuilt => "history-rebuilt",
             Event::Migrated { .. } => "migrated",
+            Event::Defer => "defer",
         }
     }
 
@@ -148,6 +152,7 @@ impl Event {
             Event::Recalled { .. } => 18,
             Event::HistoryRebuilt => 19,
             Event::Migrated { .. } => 20,
+            Event::Defer => 21,
         }
     }
 
@@ -162,7 +167,7 @@ impl Event {
                     float(out, m.framing);
                     uint(out, m.parts.len() as u64);
                     for p in &m.parts {
-                        out.push(p.kind.code());
+                        out.push(p.kind_byte());
                         uint(out, p.units as u64);
                         float(out, p.tokens);
                         // The call a result answers: 0 for none, else index + 1.
@@ -212,7 +217,8 @@ impl Event {
             | Event::NoSummarizer
             | Event::Compact
             | Event::CalibrationReset
-            | Event::HistoryRebuilt => {}
+            | Event::HistoryRebuilt
+            | Event::Defer => {}
         }
     }
 }
@@ -320,7 +326,7 @@ fn read_event(
                 for k in 0..parts {
                     let pf = |f: &str| field(&format!("parts[{k}].{f}"));
                     let kind = r.byte().map_err(|_| fail(&pf("kind"), "is cut short"))?;
-                    let kind = Kind::from_code(kind)
+                    let (kind, protected) = Part::read_kind_byte(kind)
                         .ok_or_else(|| fail(&pf("kind"), &format!("is {kind}, not a part kind")))?;
                     let units = r.uint().map_err(|_| fail(&pf("units"), "is cut short"))?;
                     let tokens = r.float().map_err(|_| fail(&pf("tokens"), "is cut short"))?;
@@ -337,7 +343,10 @@ fn read_event(
                     };
                     let units = usize::try_from(units)
                         .map_err(|_| fail(&pf("units"), "is out of range"))?;
-                    list.push(Part::new(kind, units, tokens, call));
+                    list.push(Part {
+                        protected,
+                        ..Part::new(kind, units, tokens, call)
+                    });
                 }
                 if !(framing.is_finite() && framing >= 0.0) {
                     return Err(fail(&field("framing"), "must be a finite number >= 0"));
@@ -429,6 +438,7 @@ fn read_event(
             }
         }
         19 => Event::HistoryRebuilt,
+        21 => Event::Defer,
         20 => {
             let opening = r.byte().map_err(|_| short(".migrated.opening"))?;
             let summary = r.float().map_err(|_| short(".migrated.summary"))?;
@@ -498,7 +508,11 @@ impl Manager {
                 self.begin();
                 Ok(Need::Done)
             }
-            Commit | Plan | Render { .. } if !in_build => out_of_place("outside a build"),
+            Commit | Plan | Render { .. } | Defer if !in_build => out_of_place("outside a build"),
+            Defer => {
+                self.defer = true;
+                Ok(Need::Done)
+            }
             Commit => {
                 self.commit();
                 Ok(Need::Done)

@@ -121,12 +121,18 @@ pub enum Warning {
     HistoryRebuilt,
     /// Data an earlier version wrote could not be replayed by today's rules: it was rebuilt.
     FormatMigrated,
+    /// Protected tools' parts past `protectedShare`: the oldest were treated as any other.
+    ProtectedOverShare,
+    /// Turns dropped without a summary held a protected tool's call or result.
+    ProtectedDropped,
+    /// The host's `beforeCompaction` deferred a compaction, and the request still fit.
+    HostDeferred,
 }
 
 impl Warning {
     /// Every warning, in a fixed order: a warning's place here is its number in a manager's
     /// encoded state (new ones go last).
-    pub const ALL: [Warning; 11] = [
+    pub const ALL: [Warning; 14] = [
         Warning::StoreFailed,
         Warning::SummarizerFailed,
         Warning::SummaryOverCap,
@@ -138,6 +144,9 @@ impl Warning {
         Warning::UsageSetAside,
         Warning::HistoryRebuilt,
         Warning::FormatMigrated,
+        Warning::ProtectedOverShare,
+        Warning::ProtectedDropped,
+        Warning::HostDeferred,
     ];
 
     pub fn code(self) -> &'static str {
@@ -153,6 +162,9 @@ impl Warning {
             Warning::UsageSetAside => "usage-set-aside",
             Warning::HistoryRebuilt => "history-rebuilt",
             Warning::FormatMigrated => "format-migrated",
+            Warning::ProtectedOverShare => "protected-over-share",
+            Warning::ProtectedDropped => "protected-dropped",
+            Warning::HostDeferred => "compaction-deferred",
         }
     }
 
@@ -180,6 +192,15 @@ impl Warning {
             }
             Warning::HistoryRebuilt => {
                 "the message list no longer began with the messages already taken in (one was removed or replaced): the conversation was taken in again from the new list, and the next compaction starts over"
+            }
+            Warning::ProtectedOverShare => {
+                "protected tools' calls and results took more than protectedShare of the budget: the oldest of them were masked, cut or left out of the summary as any other part; raise protectedShare, or protect fewer tools"
+            }
+            Warning::HostDeferred => {
+                "the compaction waits: beforeCompaction deferred it, and the request still fits the budget; it runs at the next build that does not defer it, or that would not fit"
+            }
+            Warning::ProtectedDropped => {
+                "turns dropped without a summary (the summarizer failed, or its summary was too long) held a protected tool's call or result: it is stored, and named in the index"
             }
             Warning::FormatMigrated => {
                 "the session was written by an earlier version whose rules decided otherwise: it was rebuilt once from its messages, stored texts and summary"
@@ -373,15 +394,21 @@ impl Json for Span {
     }
 }
 
-impl Json for Trigger {
-    fn json(&self, out: &mut String) {
+impl Trigger {
+    /// Its name in a ledger record, and to the host's `beforeCompaction`.
+    pub fn name(self) -> &'static str {
         match self {
             Trigger::HighWater => "highWater",
             Trigger::Asked => "asked",
             Trigger::Images => "images",
             Trigger::Provider => "provider",
         }
-        .json(out);
+    }
+}
+
+impl Json for Trigger {
+    fn json(&self, out: &mut String) {
+        self.name().json(out);
     }
 }
 

@@ -35,6 +35,7 @@ pub mod ledger;
 pub mod migrate;
 pub mod names;
 pub mod policy;
+pub mod protect;
 pub mod recall;
 pub mod render;
 pub mod shorten;
@@ -243,6 +244,9 @@ pub struct Manager {
     pending_plan: Option<render::Plan>,
     /// The next build compacts whatever its size (the host asked).
     pub forced: bool,
+    /// This build's compaction waits while the request fits (the host's `beforeCompaction`
+    /// said so): set between a build's begin and its plan, cleared as it ends.
+    defer: bool,
     /// This build folded away what came before the provider's compaction: the first live
     /// message and the summary's version it left, which void no thinking after it.
     anchored: Option<(usize, u32)>,
@@ -303,6 +307,7 @@ impl Manager {
             mask_queue: Vec::new(),
             pending_plan: None,
             forced: false,
+            defer: false,
             anchored: None,
             migrated: None,
             phase: Phase::Done,

@@ -75,9 +75,13 @@ pub fn horizon(m: &Manager, growth: f64) -> f64 {
 /// The parts a compaction masks.
 pub fn mask_plan(m: &Manager, growth: f64) -> MaskPlan {
     let recent = recent_start(m);
+    let held = m.held();
     let mut candidates: Vec<Candidate> = Vec::new();
     for i in m.first_live..recent {
         for (k, p) in m.history.messages[i].parts.iter().enumerate() {
+            if held.holds(i, k) {
+                continue;
+            }
             let saving = p.shown_tokens - render::PLACEHOLDER_TOKENS;
             // Tool outputs, images and documents, and large call inputs: the conversation's
             // own words are summarized, never masked.

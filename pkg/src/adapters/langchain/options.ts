@@ -2,7 +2,7 @@
 // RangeError naming the field, before the agent runs. What `ContextManager` itself checks
 // (the budget, the counter, the shares) is checked by it, with its own messages.
 import { ContextManager } from '@devs/context';
-import type { ContextManagerOptions, ContextWarning, LedgerRecord, SessionStore, SummarizerClient, TokenCounter } from '@devs/context';
+import type { CompactionEvent, CompactionNotice, CompactionSteer, ContextManagerOptions, ContextWarning, LedgerRecord, SessionStore, SummarizerClient, TokenCounter } from '@devs/context';
 
 /** A LangChain chat model as a summarizer: anything with `invoke(text)` whose answer has a `text`. */
 export interface SummarizerModel {
@@ -57,6 +57,14 @@ export interface ContextMiddlewareOptions {
   onWarning?: (warning: ContextWarning, threadId: string) => void;
   /** Receives each request's ledger record (its tokens, its compaction, its cache figures), with its thread. A throw fails that model call. */
   onLedger?: (record: LedgerRecord, threadId: string) => void;
+  /** Receives one event for each compaction (`ContextManagerOptions.onCompaction`), with its thread. A throw fails that model call. */
+  onCompaction?: (event: CompactionEvent, threadId: string) => void;
+  /** Called before a compaction, with its thread (`ContextManagerOptions.beforeCompaction`): may add instructions for the summary, or defer it while the request fits. */
+  beforeCompaction?: (notice: CompactionNotice, threadId: string) => CompactionSteer | void | Promise<CompactionSteer | void>;
+  /** Tools whose calls and results are never masked, cut or folded away within `protectedShare` (`ContextManagerOptions.protectedTools`): a `memory` or a `todo` tool. */
+  protectedTools?: string[];
+  /** The share of the budget `protectedTools` may take. Default 0.1. */
+  protectedShare?: number;
 }
 
 /** The options as read: what each thread's manager is made with, and the middleware's own. */
@@ -68,11 +76,13 @@ export interface Settings {
   maxThreads: number;
   onWarning: ((warning: ContextWarning, threadId: string) => void) | undefined;
   onLedger: ((record: LedgerRecord, threadId: string) => void) | undefined;
+  onCompaction: ((event: CompactionEvent, threadId: string) => void) | undefined;
+  beforeCompaction: ContextMiddlewareOptions['beforeCompaction'];
   /** The recall tool as the rules define it: its name, description and JSON schema. */
   recallSpec: { name: string; description: string; parameters: Record<string, unknown> };
 }
 
-const KEYS = ['budget', 'countTokens', 'summarizer', 'summarizerTimeoutMs', 'summaryPrompt', 'recall', 'store', 'maxThreads', 'highWater', 'lowWater', 'recentShare', 'keepFirstMessage', 'keepImages', 'imageTokens', 'onWarning', 'onLedger'];
+const KEYS = ['budget', 'countTokens', 'summarizer', 'summarizerTimeoutMs', 'summaryPrompt', 'recall', 'store', 'maxThreads', 'highWater', 'lowWater', 'recentShare', 'keepFirstMessage', 'keepImages', 'imageTokens', 'protectedTools', 'protectedShare', 'onWarning', 'onLedger', 'onCompaction', 'beforeCompaction'];
 /** What a session store must do (`SessionStore`, and reading back what it stored). */
 const STORE_METHODS = ['loadSession', 'commitSession', 'readSummary', 'claim', 'release', 'writeSummary', 'enqueue', 'getRawToolOutput'];
 const DEFAULT_MAX_THREADS = 100;
@@ -104,7 +114,7 @@ export function readSettings(options: ContextMiddlewareOptions): Settings {
     if (!KEYS.includes(key) && o[key] !== undefined) throw fieldError(TypeError, `options.${key}`, `is not an option of contextMiddleware (its options: ${KEYS.join(', ')})`);
   }
   if (o.recall !== undefined && typeof o.recall !== 'boolean') throw fieldError(TypeError, 'options.recall', `must be a boolean, got ${typeName(o.recall)}`);
-  for (const key of ['onWarning', 'onLedger']) {
+  for (const key of ['onWarning', 'onLedger', 'onCompaction', 'beforeCompaction']) {
     if (o[key] !== undefined && typeof o[key] !== 'function') throw fieldError(TypeError, `options.${key}`, `must be a function, got ${typeName(o[key])}`);
   }
   const maxThreads = o.maxThreads ?? DEFAULT_MAX_THREADS;
@@ -119,7 +129,7 @@ export function readSettings(options: ContextMiddlewareOptions): Settings {
   }
   const recall = o.recall !== false;
   const manager: Record<string, unknown> = { format: 'openai-chat', recall, summarizer: summarizerOf(o.summarizer) };
-  for (const key of ['budget', 'countTokens', 'summarizerTimeoutMs', 'summaryPrompt', 'highWater', 'lowWater', 'recentShare', 'keepFirstMessage', 'keepImages', 'imageTokens']) {
+  for (const key of ['budget', 'countTokens', 'summarizerTimeoutMs', 'summaryPrompt', 'highWater', 'lowWater', 'recentShare', 'keepFirstMessage', 'keepImages', 'imageTokens', 'protectedTools', 'protectedShare']) {
     if (o[key] !== undefined) manager[key] = o[key];
   }
   // The messages go as Chat Completions', but the model may be anyone's: no one rule by default.
@@ -139,6 +149,8 @@ export function readSettings(options: ContextMiddlewareOptions): Settings {
     maxThreads,
     onWarning: o.onWarning as Settings['onWarning'],
     onLedger: o.onLedger as Settings['onLedger'],
+    onCompaction: o.onCompaction as Settings['onCompaction'],
+    beforeCompaction: o.beforeCompaction as Settings['beforeCompaction'],
     recallSpec,
   };
 }

@@ -133,6 +133,8 @@ export class Threads {
       ...s.manager,
       onWarning: s.onWarning && ((w: Parameters<NonNullable<Settings['onWarning']>>[0]) => s.onWarning!(w, threadId)),
       onLedger: s.onLedger && ((r: Parameters<NonNullable<Settings['onLedger']>>[0]) => s.onLedger!(r, threadId)),
+      onCompaction: s.onCompaction && ((e: Parameters<NonNullable<Settings['onCompaction']>>[0]) => s.onCompaction!(e, threadId)),
+      beforeCompaction: s.beforeCompaction && ((n: Parameters<NonNullable<Settings['beforeCompaction']>>[0]) => s.beforeCompaction!(n, threadId)),
     };
     const rebuilt = (why: string, request: number) => s.onWarning?.({ request, code: 'history-rebuilt', message: why }, threadId);
     let held = thread.held;

@@ -224,13 +224,15 @@ export class OpenAIAgentsContext {
   }
 
   #manager(conversation: string, instructions: string | undefined): ContextManager {
-    const { onLedger, onWarning } = this.#o;
+    const { onLedger, onWarning, onCompaction, beforeCompaction } = this.#o;
     const options: ContextManagerOptions = {
       ...this.#o.manager,
       store: this.#o.store ?? new ConversationStore(() => ++this.#ids),
       system: instructions,
       onLedger: onLedger && ((record) => onLedger(record, conversation)),
       onWarning: onWarning && ((warning) => onWarning(warning, conversation)),
+      onCompaction: onCompaction && ((event) => onCompaction(event, conversation)),
+      beforeCompaction: beforeCompaction && ((notice) => beforeCompaction(notice, conversation)),
     };
     return new ContextManager(options);
   }

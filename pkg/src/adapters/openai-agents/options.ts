@@ -1,7 +1,7 @@
 // The host's options, read once and checked when the context is made: a bad one is a
 // TypeError or RangeError naming the field, before any run, not at the first model call.
 import type { CallModelInputFilterArgs } from '@openai/agents';
-import type { ContextManagerOptions, ContextWarning, LedgerRecord, StateRepository, SummarizerClient, TokenCounter } from '@devs/context';
+import type { CompactionEvent, CompactionNotice, CompactionSteer, ContextManagerOptions, ContextWarning, LedgerRecord, StateRepository, SummarizerClient, TokenCounter } from '@devs/context';
 
 /** Options of `contextFilter`. */
 export interface OpenAIAgentsContextOptions {
@@ -25,6 +25,14 @@ export interface OpenAIAgentsContextOptions {
   onLedger?: (record: LedgerRecord, conversation: string) => void;
   /** Receives each warning of a build (a store or summarizer that failed, a history taken in anew), with the conversation's name. A throw fails that model call. */
   onWarning?: (warning: ContextWarning, conversation: string) => void;
+  /** Receives one event for each compaction (`ContextManagerOptions.onCompaction`), with the conversation's name. A throw fails that model call. */
+  onCompaction?: (event: CompactionEvent, conversation: string) => void;
+  /** Called before a compaction, with the conversation's name (`ContextManagerOptions.beforeCompaction`). */
+  beforeCompaction?: (notice: CompactionNotice, conversation: string) => CompactionSteer | void | Promise<CompactionSteer | void>;
+  /** Tools whose calls and results are never masked, cut or folded away within `protectedShare` (`ContextManagerOptions.protectedTools`). */
+  protectedTools?: string[];
+  /** The share of the budget `protectedTools` may take. Default 0.1. */
+  protectedShare?: number;
   /** An input past this share of the budget is compacted. Default 0.75. */
   highWater?: number;
   /** A compaction brings the input down to this share of the budget. Default 0.25. */
@@ -68,6 +76,7 @@ export interface OpenAIAgentsContextOptions {
 const MANAGER_KEYS = [
   'budget', 'countTokens', 'summarizer', 'summarizerTimeoutMs', 'store', 'recall', 'highWater', 'lowWater',
   'recentShare', 'partShare', 'summarizerShare', 'summaryPrompt', 'keepFirstMessage', 'calibrate', 'callbackTimeoutMs', 'keepImages', 'imageTokens',
+  'protectedTools', 'protectedShare',
 ] as const;
 
 const DEFAULT_MAX_CONVERSATIONS = 64;
@@ -84,6 +93,8 @@ export interface ReadOptions {
   store: StateRepository | undefined;
   onLedger: OpenAIAgentsContextOptions['onLedger'];
   onWarning: OpenAIAgentsContextOptions['onWarning'];
+  onCompaction: OpenAIAgentsContextOptions['onCompaction'];
+  beforeCompaction: OpenAIAgentsContextOptions['beforeCompaction'];
   conversation: OpenAIAgentsContextOptions['conversation'];
   maxConversations: number;
 }
@@ -106,9 +117,13 @@ export function readOptions(options: unknown, check: (manager: ContextManagerOpt
   // The callbacks are checked as the manager checks its own; the context passes its wrappers.
   if (o.onLedger !== undefined) manager.onLedger = o.onLedger;
   if (o.onWarning !== undefined) manager.onWarning = o.onWarning;
+  if (o.onCompaction !== undefined) manager.onCompaction = o.onCompaction;
+  if (o.beforeCompaction !== undefined) manager.beforeCompaction = o.beforeCompaction;
   check({ ...(manager as object), format: 'openai-responses' } as ContextManagerOptions);
   delete manager.onLedger;
   delete manager.onWarning;
+  delete manager.onCompaction;
+  delete manager.beforeCompaction;
   if (o.conversation !== undefined && typeof o.conversation !== 'function') throw fieldError(TypeError, 'options.conversation', `must be a function of the filter's arguments that returns a string, got ${typeof o.conversation}`);
   const max = o.maxConversations === undefined ? DEFAULT_MAX_CONVERSATIONS : o.maxConversations;
   if (typeof max !== 'number') throw fieldError(TypeError, 'options.maxConversations', `must be a number, got ${typeof max}`);
@@ -119,6 +134,8 @@ export function readOptions(options: unknown, check: (manager: ContextManagerOpt
     store: manager.store as StateRepository | undefined,
     onLedger: o.onLedger as ReadOptions['onLedger'],
     onWarning: o.onWarning as ReadOptions['onWarning'],
+    onCompaction: o.onCompaction as ReadOptions['onCompaction'],
+    beforeCompaction: o.beforeCompaction as ReadOptions['beforeCompaction'],
     conversation: o.conversation as ReadOptions['conversation'],
     maxConversations: max,
   };

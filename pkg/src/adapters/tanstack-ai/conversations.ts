@@ -4,7 +4,7 @@
 // it records, its recall tool's reads) run one at a time, in call order. At most
 // `maxConversations` stay in memory; the least recently used, and idle, is let go.
 import { ContextManager } from '@devs/context';
-import type { ContextManagerOptions, ContextWarning, LedgerRecord } from '@devs/context';
+import type { CompactionEvent, ContextManagerOptions, ContextWarning, LedgerRecord } from '@devs/context';
 import { type ChatMessage, ChatLists } from './messages.js';
 import type { Settings } from './options.js';
 
@@ -65,6 +65,8 @@ export class Conversations {
         system: system === '' ? undefined : system,
         onLedger: s.onLedger && ((r: LedgerRecord) => s.onLedger!(r, threadId)),
         onWarning: s.onWarning && ((w: ContextWarning) => s.onWarning!(w, threadId)),
+        onCompaction: s.onCompaction && ((e: CompactionEvent) => s.onCompaction!(e, threadId)),
+        beforeCompaction: s.beforeCompaction && ((n) => s.beforeCompaction!(n, threadId)),
       };
       found = new Conversation(new ContextManager<ChatMessage>(options), system);
       found.tool = s.recall ? this.makeTool(found) : undefined;

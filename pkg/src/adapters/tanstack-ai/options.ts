@@ -3,12 +3,12 @@
 // at the first model call. What `ContextManager` checks (the budget, the counter, the shares,
 // the store) is checked by a manager made at once with them, with its own messages.
 import { ContextManager, recallSpec } from '@devs/context';
-import type { ContextManagerOptions, ContextWarning, LedgerRecord, ToolSpec } from '@devs/context';
+import type { CompactionEvent, ContextManagerOptions, ContextWarning, LedgerRecord, ToolSpec } from '@devs/context';
 import type { ContextMiddlewareOptions } from './types.js';
 
 /** The options `contextMiddleware` takes: those it hands each manager, then its own. */
-const MANAGER_KEYS = ['budget', 'countTokens', 'store', 'summarizer', 'summarizerTimeoutMs', 'highWater', 'lowWater', 'recentShare', 'partShare', 'summarizerShare', 'summaryPrompt', 'keepFirstMessage', 'calibrate', 'callbackTimeoutMs', 'keepImages', 'imageTokens'] as const;
-const KEYS: readonly string[] = [...MANAGER_KEYS, 'recall', 'maxConversations', 'onLedger', 'onWarning'];
+const MANAGER_KEYS = ['budget', 'countTokens', 'store', 'summarizer', 'summarizerTimeoutMs', 'highWater', 'lowWater', 'recentShare', 'partShare', 'summarizerShare', 'summaryPrompt', 'keepFirstMessage', 'calibrate', 'callbackTimeoutMs', 'keepImages', 'imageTokens', 'protectedTools', 'protectedShare'] as const;
+const KEYS: readonly string[] = [...MANAGER_KEYS, 'recall', 'maxConversations', 'onLedger', 'onWarning', 'onCompaction', 'beforeCompaction'];
 /** Options of `ContextManager` the middleware sets itself, or that TanStack AI says elsewhere. */
 const WHY: Record<string, string> = {
   format: "is set by the middleware: TanStack AI's messages are taken in as 'openai-chat'",
@@ -28,12 +28,14 @@ const typeName = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'an a
 
 /** The options as read: each conversation's manager options (less `system` and the callbacks), and the middleware's own. */
 export interface Settings {
-  manager: Omit<ContextManagerOptions, 'system' | 'onLedger' | 'onWarning'>;
+  manager: Omit<ContextManagerOptions, 'system' | 'onLedger' | 'onWarning' | 'onCompaction' | 'beforeCompaction'>;
   /** The recall tool as the rules define it; `undefined` with `recall: false`. */
   recall: ToolSpec | undefined;
   maxConversations: number;
   onLedger: ((record: LedgerRecord, threadId: string) => void) | undefined;
   onWarning: ((warning: ContextWarning, threadId: string) => void) | undefined;
+  onCompaction: ((event: CompactionEvent, threadId: string) => void) | undefined;
+  beforeCompaction: ContextMiddlewareOptions['beforeCompaction'];
 }
 
 /** Reads `options`, or throws a TypeError or RangeError naming the field. */
@@ -45,7 +47,7 @@ export function readSettings(options: ContextMiddlewareOptions): Settings {
     throw fieldError(TypeError, `options.${key}`, WHY[key] ?? `is not an option of contextMiddleware (its options: ${KEYS.join(', ')})`);
   }
   if (o.recall !== undefined && typeof o.recall !== 'boolean') throw fieldError(TypeError, 'options.recall', `must be a boolean, got ${typeName(o.recall)}`);
-  for (const key of ['onLedger', 'onWarning']) {
+  for (const key of ['onLedger', 'onWarning', 'onCompaction', 'beforeCompaction']) {
     if (o[key] !== undefined && typeof o[key] !== 'function') throw fieldError(TypeError, `options.${key}`, `must be a function, got ${typeName(o[key])}`);
   }
   const maxConversations = o.maxConversations ?? DEFAULT_MAX_CONVERSATIONS;
@@ -64,5 +66,7 @@ export function readSettings(options: ContextMiddlewareOptions): Settings {
     maxConversations,
     onLedger: o.onLedger as Settings['onLedger'],
     onWarning: o.onWarning as Settings['onWarning'],
+    onCompaction: o.onCompaction as Settings['onCompaction'],
+    beforeCompaction: o.beforeCompaction as Settings['beforeCompaction'],
   };
 }

@@ -2,10 +2,10 @@
 // ESM only, and an optional peer): the middleware reads the few fields it needs, and its
 // `onConfig` is generic over the config the chat engine hands it, so it is a `ChatMiddleware`
 // by its shape, and the declarations load with or without `@tanstack/ai` installed.
-import type { ContextManager, ContextManagerOptions, ContextWarning, LedgerRecord } from '@devs/context';
+import type { CompactionEvent, CompactionNotice, CompactionSteer, ContextManager, ContextManagerOptions, ContextWarning, LedgerRecord } from '@devs/context';
 
 /** Options of `contextMiddleware`: a `ContextManager`'s, less those the middleware sets itself, and its own. */
-export interface ContextMiddlewareOptions extends Omit<ContextManagerOptions, 'format' | 'vscode' | 'recall' | 'system' | 'pinned' | 'reminders' | 'cacheControl' | 'onLedger' | 'onWarning'> {
+export interface ContextMiddlewareOptions extends Omit<ContextManagerOptions, 'format' | 'vscode' | 'recall' | 'system' | 'pinned' | 'reminders' | 'cacheControl' | 'onLedger' | 'onWarning' | 'onCompaction' | 'beforeCompaction'> {
   /**
    * Give the model the recall tool (named `recall`, added to the chat's tools and run by
    * TanStack AI's tool loop like any other), through which it reads back a text its prompt
@@ -27,6 +27,10 @@ export interface ContextMiddlewareOptions extends Omit<ContextManagerOptions, 'f
   onLedger?: (record: LedgerRecord, threadId: string) => void;
   /** Receives each warning of a build (a summarizer that failed, a history taken in anew), with its thread. A throw fails that model call. */
   onWarning?: (warning: ContextWarning, threadId: string) => void;
+  /** Receives one event for each compaction (`ContextManagerOptions.onCompaction`), with its thread. A throw fails that model call. */
+  onCompaction?: (event: CompactionEvent, threadId: string) => void;
+  /** Called before a compaction, with its thread (`ContextManagerOptions.beforeCompaction`). */
+  beforeCompaction?: (notice: CompactionNotice, threadId: string) => CompactionSteer | void | Promise<CompactionSteer | void>;
 }
 
 /** What the middleware reads of TanStack AI's `ChatMiddlewareContext`. */

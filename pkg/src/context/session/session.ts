@@ -180,7 +180,7 @@ export class ContextSession<Message = unknown> {
   build(): Promise<ContextBuild<Message>> {
     if (turnScope?.inside(this)) return Promise.reject(new ReentrantCallError('ContextSession.build'));
     const p = this.#parts;
-    const hooks = { adapter: p.adapter, reminders: p.reminders, timeoutMs: p.timeoutMs, onLedger: p.onLedger, onWarning: p.onWarning, onCompaction: p.onCompaction };
+    const hooks = { adapter: p.adapter, reminders: p.reminders, timeoutMs: p.timeoutMs, onLedger: p.onLedger, onWarning: p.onWarning, onCompaction: p.onCompaction, beforeCompaction: p.beforeCompaction, tracer: p.tracer, conversation: p.conversation ?? this.sessionId };
     return this.#call((engine, inbox) => {
       const build = () => buildOnce<Message>(engine, { ...hooks, before: () => this.#takeIn(engine, inbox) });
       return turnScope ? turnScope.run(this, build) : build();

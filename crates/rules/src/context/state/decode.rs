@@ -6,7 +6,7 @@ use super::VERSION;
 use crate::context::calibration::{Calibration, Sample};
 use crate::context::codec::Reader;
 use crate::context::gapped::Gapped;
-use crate::context::history::{Call, Kind, Message, Part, Role, Shown, Stored};
+use crate::context::history::{Call, Message, Part, Role, Shown, Stored};
 use crate::context::index::{Entry, Index};
 use crate::context::journal::{DecodeError, fail};
 use crate::context::ledger::{Cost, Warning};
@@ -161,7 +161,7 @@ impl Manager {
             let mut parts = Vec::with_capacity(count.min(1024));
             for k in 0..count {
                 let pf = |x: &str| format!("state.history.messages[{i}].parts[{k}].{x}");
-                let kind = Kind::from_code(d.byte(&pf("kind"))?)
+                let (kind, protected) = Part::read_kind_byte(d.byte(&pf("kind"))?)
                     .ok_or_else(|| fail(&pf("kind"), "is not a part kind"))?;
                 let units = d.whole(&pf("units"))?;
                 let tokens = d.size(&pf("tokens"))?;
@@ -201,6 +201,7 @@ impl Manager {
                     shown_tokens,
                     call,
                     stored,
+                    protected,
                 });
             }
             if parts.is_empty() {

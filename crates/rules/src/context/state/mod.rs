@@ -120,7 +120,7 @@ impl Manager {
             float(o, m.framing);
             uint(o, m.parts.len() as u64);
             for p in &m.parts {
-                o.push(p.kind.code());
+                o.push(p.kind_byte());
                 uint(o, p.units as u64);
                 float(o, p.tokens);
                 match p.shown {

@@ -218,3 +218,46 @@ fn a_store_that_fails_keeps_outputs_cut_not_masked() {
     }
     assert!(h.stored.is_empty());
 }
+
+#[test]
+fn a_compaction_the_host_defers_waits_while_the_request_fits_and_runs_when_it_would_not() {
+    let budget = 20_000.0;
+    let (mut m, mut h) = Host::default().start(budget, "fix the parser");
+    // Up to the first compaction's build.
+    let mut turn = 0;
+    while m.compaction_due().is_none() {
+        tool_turn(&mut h, &mut m, 4_000, turn);
+        turn += 1;
+        if m.compaction_due().is_none() {
+            h.build(&mut m);
+            assert!(m.record.compaction.is_none());
+        }
+    }
+    h.defer = true;
+    let mut deferred = 0;
+    loop {
+        h.build(&mut m);
+        assert!(m.tokens() <= budget, "turn {turn}");
+        if m.record.compaction.is_some() {
+            break;
+        }
+        assert!(m.compaction_due().is_some() || m.tokens() <= budget);
+        assert_eq!(m.record.warnings[0].code, "compaction-deferred");
+        deferred += 1;
+        tool_turn(&mut h, &mut m, 4_000, turn);
+        turn += 1;
+    }
+    assert!(deferred >= 1, "{deferred} builds deferred");
+    // It ran only once the request would not have fit: the budget still holds.
+    assert!(
+        m.record
+            .warnings
+            .iter()
+            .all(|w| w.code != "compaction-deferred")
+    );
+    // Outside a build, a deferral is out of place.
+    assert!(matches!(
+        m.apply(&Event::Defer),
+        Err(journal::Refusal::OutOfPlace(_))
+    ));
+}

@@ -43,6 +43,8 @@ struct Host {
     lines: HashMap<String, String>,
     /// The host sends a system prompt or pinned texts.
     fixed: bool,
+    /// The host's `beforeCompaction` defers each build's compaction.
+    defer: bool,
 }
 
 enum P<'a> {
@@ -51,6 +53,9 @@ enum P<'a> {
     Call(&'a str),
     /// A result of the call `n` calls back (1: the last call made).
     Result(u32, &'a str),
+    /// A call, and a result, of a protected tool (`todo`).
+    ProtectedCall(&'a str),
+    ProtectedResult(u32, &'a str),
 }
 
 impl Host {
@@ -67,22 +72,28 @@ impl Host {
         let mut new = Vec::new();
         let mut calls = self.calls;
         for p in parts {
+            let protected = matches!(p, P::ProtectedCall(_) | P::ProtectedResult(..));
             let (kind, text, call) = match *p {
                 P::Text(t) => (Kind::Text, t, None),
                 P::Thinking(t) => (Kind::Thinking, t, None),
-                P::Call(t) => {
+                P::Call(t) | P::ProtectedCall(t) => {
                     calls += 1;
                     (Kind::Call, t, None)
                 }
-                P::Result(back, t) => (Kind::Result, t, self.calls.checked_sub(back)),
+                P::Result(back, t) | P::ProtectedResult(back, t) => {
+                    (Kind::Result, t, self.calls.checked_sub(back))
+                }
             };
             texts.push(text.to_string());
-            labels.push(if matches!(kind, Kind::Call | Kind::Result) {
-                "bash".into()
-            } else {
-                String::new()
+            labels.push(match kind {
+                Kind::Call | Kind::Result if protected => "todo".into(),
+                Kind::Call | Kind::Result => "bash".into(),
+                _ => String::new(),
             });
-            new.push(Part::new(kind, units(text), tokens(text), call));
+            new.push(Part {
+                protected,
+                ..Part::new(kind, units(text), tokens(text), call)
+            });
         }
         self.try_append(
             m,
@@ -129,6 +140,9 @@ impl Host {
     /// One build, committed: the plan, and the request's text.
     fn build(&mut self, m: &mut Manager) -> (Plan, String) {
         self.ev(m, Event::Begin);
+        if self.defer {
+            self.ev(m, Event::Defer);
+        }
         let mut need = self.ev(m, Event::Plan);
         loop {
             need = match need {
@@ -388,6 +402,7 @@ mod cut;
 mod fold;
 mod history;
 mod ledger;
+mod protect;
 mod replay;
 mod rollback;
 mod state;
