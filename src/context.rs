@@ -406,6 +406,13 @@ pub fn journal_tags(bytes: &[u8]) -> Vec<u8> {
     journal::decode(bytes).map_or(Vec::new(), |events| journal::Event::tags(&events))
 }
 
+/// What a request's input cost in uncached input tokens (`policy::billed`): a summarizer
+/// call's, from its usage.
+#[wasm_bindgen(js_name = billedInput)]
+pub fn billed_input(input: f64, read: f64, write: f64) -> f64 {
+    devs_context_rules::context::policy::billed(input, read, write)
+}
+
 #[wasm_bindgen(js_name = rejectionWords)]
 pub fn rejection_words(code: u8) -> String {
     Rejection::from_code(code)

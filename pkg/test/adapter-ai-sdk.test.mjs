@@ -150,6 +150,62 @@ for (const v of VERSIONS) {
       await assert.rejects(ai.generateText({ model, prompt: 'x', providerOptions: { devsContext: { conversation: 42 } } }), (e) => e instanceof TypeError && e.field === 'providerOptions.devsContext.conversation');
     });
 
+    it('writes the summaries with the wrapped model by default, its prefix read from the cache, and its usage the compaction cost', async () => {
+      const events = [];
+      const asked = [];
+      const summaryCall = (prompt) => promptText(prompt.slice(-1)).includes('[Context budget] Write a summary');
+      const { model: mock, seen } = mockModel(v.Mock, (prompt) => {
+        if (summaryCall(prompt)) {
+          asked.push(seen.prompts.length - 1);
+          return [{ type: 'text', text: `### Task\nRead every module (summary ${asked.length}).` }];
+        }
+        const n = seen.prompts.length;
+        // A chatty agent: turns of its own words, which only a summary (or a drop) takes out.
+        return [{ type: 'text', text: `File ${n - 1} defines the lexer state. `.repeat(40) }, callOf(`call-${n}`, 'read', { path: `src/f${n}.ts` })];
+      });
+      const model = ai.wrapLanguageModel({ model: mock, middleware: contextMiddleware({ budget: 20_000, countTokens: o200k, onCompaction: (e) => events.push(e) }) });
+      await ai.generateText({ model, system: 'You are a coding agent.', prompt: 'Read every module of src/.', tools: { read: readTool([], 6_000) }, stopWhen: ai.stepCountIs(45) });
+      assert.ok(asked.length > 0, 'the wrapped model was asked for a summary');
+      for (const i of asked) {
+        const prompt = seen.prompts[i];
+        const before = seen.prompts[i - 1];
+        // The request it was last called with, then the instruction: the provider reads that prefix from its cache.
+        assert.deepEqual(prompt.slice(0, -1), before, `summary call ${i} begins with the call before it`);
+        assert.ok(seen.usage[i].inputTokens.cacheRead > 0.9 * seen.usage[i].inputTokens.total - 1000);
+        assert.deepEqual(seen.tools[i], seen.tools[i - 1], "with the call's tools as they were");
+      }
+      const summarized = events.filter((e) => e.actions.summarized);
+      assert.ok(summarized.length > 0);
+      for (const e of summarized) {
+        assert.ok(e.summary.usage, 'its usage is on the event');
+        assert.ok(e.summary.usage.cacheRead > 0 && e.summary.usage.cost < e.summary.usage.input, `cost ${e.summary.usage.cost} of ${e.summary.usage.input}`);
+      }
+      const after = seen.prompts.find((p, i) => i > asked[0] && !summaryCall(p));
+      assert.match(promptText(after), /summary 1\)/, 'the summary is in the next request');
+    });
+
+    it('writes none with summarizer: false, and names another model with summarizer: model', async () => {
+      const run = async (summarizer) => {
+        const { model: mock, seen } = mockModel(v.Mock, (prompt) => {
+          const n = seen.prompts.length;
+          return [{ type: 'text', text: `File ${n - 1} defines the lexer state. `.repeat(40) }, callOf(`call-${n}`, 'read', { path: `src/f${n}.ts` })];
+        });
+        const records = [];
+        const model = ai.wrapLanguageModel({ model: mock, middleware: contextMiddleware({ budget: 20_000, countTokens: o200k, summarizer, onLedger: (r) => records.push(r) }) });
+        await ai.generateText({ model, prompt: 'Read every module of src/.', tools: { read: readTool([], 6_000) }, stopWhen: ai.stepCountIs(35) });
+        return { seen, records };
+      };
+      const none = await run(false);
+      assert.ok(none.records.some((r) => r.compaction?.dropped), 'turns dropped');
+      assert.ok(!none.records.some((r) => r.compaction?.summarized));
+      assert.ok(none.seen.prompts.every((p) => !promptText(p.slice(-1)).includes('[Context budget]')));
+      const other = mockModel(v.Mock, () => [{ type: 'text', text: 'the other model\'s summary' }]);
+      const named = await run(other.model);
+      assert.ok(other.seen.prompts.length > 0, 'the named model wrote the summaries');
+      assert.ok(named.seen.prompts.every((p) => !promptText(p.slice(-1)).includes('[Context budget]')), 'the wrapped model wrote none');
+      assert.ok(named.records.some((r) => r.compaction?.summarized));
+    });
+
     it('a 1 MB file in the prompt passes through whole, and costs nothing at each later step', async (t) => {
       const { model: mock, seen } = mockModel(v.Mock, (prompt) => {
         const n = prompt.filter((m) => m.role === 'tool').length;

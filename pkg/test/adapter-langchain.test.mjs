@@ -281,7 +281,7 @@ const agentFor = (model, middleware, checkpointer) => createAgent({ model, tools
 describe('contextMiddleware (@devs/context/langchain) in createAgent', () => {
   it('bounds a 100-step tool loop in each of two threads run at once, append-only between compactions, with recall and usage', async () => {
     const r = reports();
-    const middleware = contextMiddleware({ budget: BUDGET, countTokens: o200k, onLedger: r.onLedger, onWarning: r.onWarning });
+    const middleware = contextMiddleware({ budget: BUDGET, countTokens: o200k, summarizer: false, onLedger: r.onLedger, onWarning: r.onWarning });
     const scripts = { a: script('a', { recallFrom: 30 }), b: script('b', { recallFrom: 45 }) };
     const agent = agentFor(scriptedModel(scripts, 2 * (STEPS + 1)), middleware, new MemorySaver());
     const run = (thread) => agent.invoke({ messages: [task(thread)] }, { configurable: { thread_id: thread }, recursionLimit: 10 * STEPS });
@@ -308,7 +308,7 @@ describe('contextMiddleware (@devs/context/langchain) in createAgent', () => {
 
   it('takes in anew, with a history-rebuilt warning, a list another middleware rewrote', async () => {
     const r = reports();
-    const context = contextMiddleware({ budget: BUDGET, countTokens: o200k, onLedger: r.onLedger, onWarning: r.onWarning });
+    const context = contextMiddleware({ budget: BUDGET, countTokens: o200k, summarizer: false, onLedger: r.onLedger, onWarning: r.onWarning });
     // From the 12th call on, an outer middleware sends the model the list without its first exchange.
     let calls = 0;
     const trim = createMiddleware({
@@ -340,7 +340,7 @@ describe('contextMiddleware (@devs/context/langchain) in createAgent', () => {
     // The first process: half the loop, then the agent answers and the process ends.
     const first = script('d', { steps: half, recallFrom: Infinity, log });
     const storeA = new SqliteStateRepository(file);
-    const contextA = contextMiddleware({ budget: BUDGET, countTokens: o200k, store: storeA, onLedger: r.onLedger, onWarning: r.onWarning });
+    const contextA = contextMiddleware({ budget: BUDGET, countTokens: o200k, summarizer: false, store: storeA, onLedger: r.onLedger, onWarning: r.onWarning });
     const agentA = agentFor(scriptedModel({ d: first }, half + 1), contextA, checkpointer);
     const config = { configurable: { thread_id: 'd' }, recursionLimit: 10 * STEPS };
     const a = await agentA.invoke({ messages: [task('d')] }, config);
@@ -356,7 +356,7 @@ describe('contextMiddleware (@devs/context/langchain) in createAgent', () => {
     const inputsA = log.inputs.length;
     const second = script('d', { steps: STEPS, start: half, recallFrom: half, log });
     const storeB = new SqliteStateRepository(file);
-    const contextB = contextMiddleware({ budget: BUDGET, countTokens: o200k, store: storeB, onLedger: r.onLedger, onWarning: r.onWarning });
+    const contextB = contextMiddleware({ budget: BUDGET, countTokens: o200k, summarizer: false, store: storeB, onLedger: r.onLedger, onWarning: r.onWarning });
     const agentB = agentFor(scriptedModel({ d: second }, STEPS - half + 1), contextB, checkpointer);
     const b = await agentB.invoke({ messages: [{ role: 'user', content: 'Go on with the remaining modules.' }] }, config);
     assert.equal(b.messages.at(-1).text, 'Done with d.');
@@ -407,6 +407,57 @@ describe('contextMiddleware (@devs/context/langchain) in createAgent', () => {
     await durable.close();
     store.close();
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("summarizes with the agent's own model by default: its last input and the instruction, tools bound, tagged as a compaction, its usage the cost", async () => {
+    const s = script('o', { steps: 40, recallFrom: Infinity, chatty: true });
+    const summaries = [];
+    const model = fakeModel();
+    for (let i = 0; i < 80; i++) {
+      model.respond((messages) => {
+        const last = textOf(messages.at(-1).content);
+        if (!last.includes('[Context budget] Write a summary')) return s.respond(messages);
+        summaries.push(messages);
+        const previous = s.log.inputs.at(-1).messages;
+        const prefix = inputTokens(previous.map(chunk));
+        return new AIMessage({ content: `SUMMARY ${summaries.length}: the modules compute hashes.`, usage_metadata: { input_tokens: prefix + 300, output_tokens: 40, total_tokens: prefix + 340, input_token_details: { cache_read: prefix, cache_creation: 0 } } });
+      });
+    }
+    // Every invoke of a bound model, with its config: the summary's carries the compaction's tags.
+    const configs = [];
+    const bindTools = model.bindTools.bind(model);
+    model.bindTools = (tools, options) => {
+      const bound = bindTools(tools, options);
+      const invoke = bound.invoke.bind(bound);
+      bound.invoke = (input, config) => {
+        configs.push({ config, tools: tools.map((t) => t.name) });
+        return invoke(input, config);
+      };
+      return bound;
+    };
+    const events = [];
+    const r = reports();
+    const context = contextMiddleware({ budget: BUDGET, countTokens: o200k, onLedger: r.onLedger, onWarning: r.onWarning, onCompaction: (e, thread) => events.push({ e, thread }) });
+    const result = await agentFor(model, context, new MemorySaver()).invoke({ messages: [task('o')] }, { configurable: { thread_id: 'o' }, recursionLimit: 500 });
+    assert.equal(result.messages.at(-1).text, 'Done with o.');
+    assert.ok(summaries.length > 0, "the agent's model was asked for a summary");
+    assert.deepEqual(r.warnings, [], 'no summary failed, no turn was dropped');
+    for (const messages of summaries) {
+      // The input it was last called with (the system prompt first), then the instruction as a human message.
+      assert.equal(messages[0].getType(), 'system');
+      assert.equal(messages.at(-1).getType(), 'human');
+    }
+    const tagged = configs.filter((c) => c.config?.metadata?.ls_agent_type === 'compaction');
+    assert.equal(tagged.length, summaries.length, 'each summary run is tagged as a compaction');
+    for (const c of tagged) assert.deepEqual(c.tools, ['read_file', 'recall'], "with the agent's tools bound, as its calls have them");
+    const summarized = events.filter(({ e }) => e.actions.summarized);
+    assert.ok(summarized.length > 0);
+    for (const { e, thread } of summarized) {
+      assert.equal(thread, 'o');
+      assert.ok(e.summary.usage && e.summary.usage.cacheRead > 0 && e.summary.usage.cost < e.summary.usage.input, JSON.stringify(e.summary.usage));
+    }
+    assert.match(s.log.inputs.at(-1).chunks.join('\n'), new RegExp(`SUMMARY ${summaries.length}:`), 'the latest summary is in the request');
+    await context.close();
   });
 
   it('summarizes the oldest turns with a LangChain chat model as the summarizer', async () => {

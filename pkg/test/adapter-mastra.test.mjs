@@ -109,11 +109,33 @@ describe('contextProcessor in a Mastra Agent', () => {
     assert.ok(largest > 20_000, `largest prompt ${largest}`);
   });
 
+  it("summarizes with the step's own model by default, its prefix read from the cache", async () => {
+    const asked = [];
+    const events = [];
+    const summaryCall = (prompt) => promptText(prompt.slice(-1)).includes('[Context budget] Write a summary');
+    const { model, seen } = mockModel((prompt) => {
+      if (summaryCall(prompt)) {
+        asked.push(seen.prompts.length - 1);
+        return [{ type: 'text', text: `### Task\nRead every module (summary ${asked.length}).` }];
+      }
+      const n = seen.prompts.length;
+      return [{ type: 'text', text: `File ${n - 1} defines the lexer state. `.repeat(40) }, callOf(`call-${n}`, 'read', { path: `src/f${n}.ts` })];
+    });
+    const agent = new Agent({ id: 'coder', name: 'Coder', instructions: SYSTEM, model, tools: { read: readTool([], 6_000) }, inputProcessors: [contextProcessor({ budget: 20_000, countTokens: o200k, onCompaction: (e) => events.push(e) })] });
+    await agent.generate(TASK, { maxSteps: 40 });
+    assert.ok(asked.length > 0, 'the model was asked for a summary');
+    for (const i of asked) {
+      assert.ok(measure(seen.prompts[i], seen.prompts[i - 1]).extends, `summary call ${i} extends the call before it`);
+      assert.ok(seen.usage[i].inputTokens.cacheRead > 0);
+    }
+    assert.ok(events.some((e) => e.actions.summarized && e.summary.usage?.cacheRead > 0), 'its usage is the compaction cost');
+  });
+
   it('a later run that sends the history again goes on in the same conversation, its prompt extending the last one', async () => {
     const warnings = [];
     const records = [];
     const { model, seen } = mockModel((prompt, { prompts }) => [{ type: 'text', text: `Reply ${prompts.length}.` }]);
-    const agent = new Agent({ id: 'coder', name: 'Coder', instructions: SYSTEM, model, inputProcessors: [contextProcessor({ budget: 50_000, countTokens: o200k, onWarning: (w) => warnings.push(w), onLedger: (r) => records.push(r) })] });
+    const agent = new Agent({ id: 'coder', name: 'Coder', instructions: SYSTEM, model, inputProcessors: [contextProcessor({ budget: 50_000, countTokens: o200k, summarizer: false, onWarning: (w) => warnings.push(w), onLedger: (r) => records.push(r) })] });
     const history = [{ role: 'user', content: TASK }];
     for (const next of ['Go on.', 'And the tests?', 'Thanks.']) {
       const r = await agent.generate(history);
@@ -130,7 +152,7 @@ describe('contextProcessor in a Mastra Agent', () => {
       const n = prompt.filter((m) => m.role === 'tool').length;
       return n % 3 === 2 ? [{ type: 'text', text: 'Paused.' }] : [callOf(`call-at-${prompt.length}`, 'read', { path: `src/f${prompt.length}.ts` })];
     });
-    const agent = new Agent({ id: 'coder', name: 'Coder', instructions: SYSTEM, model, tools: { read: readTool([], 20_000) }, inputProcessors: [contextProcessor({ budget: 20_000, countTokens: o200k })] });
+    const agent = new Agent({ id: 'coder', name: 'Coder', instructions: SYSTEM, model, tools: { read: readTool([], 20_000) }, inputProcessors: [contextProcessor({ budget: 20_000, countTokens: o200k, summarizer: false })] });
     const first = await agent.generate(TASK, { maxSteps: 10 });
     const calls = seen.prompts.length;
     await agent.generate([{ role: 'user', content: TASK }, ...first.response.messages, { role: 'user', content: 'Go on.' }], { maxSteps: 10 });
@@ -146,7 +168,7 @@ describe('contextProcessor in a Mastra Agent', () => {
   it('runs with the same opening message do not mix', async () => {
     const warnings = [];
     const { model, seen } = mockModel(conversationContent);
-    const processor = contextProcessor({ budget: 50_000, countTokens: o200k, onWarning: (w) => warnings.push(w) });
+    const processor = contextProcessor({ budget: 50_000, countTokens: o200k, summarizer: false, onWarning: (w) => warnings.push(w) });
     const own = (who) => ({ description: 'Read', inputSchema: jsonSchema({ type: 'object', properties: { path: { type: 'string' } } }), execute: async ({ path }) => `${who} read ${path}` });
     const runs = ['alice', 'bob', 'carol'].map((who) => new Agent({ id: who, name: who, instructions: SYSTEM, model, tools: { read: own(who) }, inputProcessors: [processor] }).generate(TASK, { maxSteps: 10 }));
     const results = await Promise.all(runs);

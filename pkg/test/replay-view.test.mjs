@@ -127,6 +127,24 @@ describe('the replay report chart', () => {
     assert.doesNotMatch(said, /90%/, "the seeds' prune point is not drawn");
   });
 
+  it("shows each compaction's cache written and invalidated, as onCompaction reports them", async () => {
+    const result = await runner;
+    const compacted = result.turns.filter((t) => t.ledger.compaction);
+    assert.equal(result.compactions.length, compacted.length);
+    for (const c of result.compactions) {
+      const i = result.turns.findIndex((t) => t.turn === c.turn);
+      const t = result.turns[i];
+      assert.equal(c.cacheWritten, t.ledger.cache.write);
+      assert.equal(c.cacheInvalidated, Math.max(0, (result.turns[i - 1]?.ledger.tokens ?? 0) - t.ledger.cache.read));
+    }
+    assert.ok(result.compactions.some((c) => c.cacheInvalidated > 0), 'a compaction invalidates what the cache held');
+    const { page } = draw(result);
+    const drawn = page.all(hasClass('compaction')).filter((e) => e.tag === 'g');
+    assert.deepEqual(drawn.map((g) => Number(g.getAttribute('data-turn'))), result.compactions.map((c) => c.turn));
+    for (const [k, g] of drawn.entries()) assert.equal(Number(g.getAttribute('data-invalidated')), result.compactions[k].cacheInvalidated);
+    assert.match(page.textContent, /at each of \d+ compactions, bars of the tokens it wrote to the cache \(orange, [\d,]+ in all\) and invalidated \(red, [\d,]+\)/);
+  });
+
   it('has a lane for each rule that fired, none for a rule that did not', async () => {
     const result = await runner;
     assert.equal(result.counts.handoff, 0, 'the session never reaches the handoff');

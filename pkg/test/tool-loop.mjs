@@ -65,7 +65,8 @@ export function toolLoop({ steps = 100, budget = 20_000 } = {}) {
     records: [],
     warnings: [],
     executed: [],
-    options: { budget, countTokens: o200k, onLedger: (r) => loop.records.push(r), onWarning: (w) => loop.warnings.push(w) },
+    // The scripted model answers the loop's steps: summaries by the model itself, the adapters' default, are tested on their own.
+    options: { budget, countTokens: o200k, summarizer: false, onLedger: (r) => loop.records.push(r), onWarning: (w) => loop.warnings.push(w) },
     recall: undefined,
     next(text, at) {
       const stored = /stored as ([\w-]+)/.exec(text);

@@ -5,7 +5,7 @@
 // Every change is noted in the build's `Undo`, so a failure takes all of it back.
 import { checked, errorText } from '../errors/index.js';
 import { frameText } from '../core/frame.js';
-import { callMethod, string, type Bag } from '../core/read.js';
+import { callMethod, type Bag } from '../core/read.js';
 import { within } from '../core/timeout.js';
 import { count } from '../tokens/count.js';
 import { rules } from '../core/wasm.js';
@@ -17,9 +17,10 @@ import type { StoreOptions, StoredTexts } from './texts.js';
 import type { Undo } from './undo.js';
 import { measureMedia, type MediaRules } from './media.js';
 import { mediaPart } from '../providers/media.js';
-import type { ContextWarning, LedgerRecord } from './types.js';
+import type { ContextWarning, LedgerRecord, SummaryUsage } from './types.js';
 import { type Carried, carriedText, joinSummary, splitSummary } from './carry.js';
-import type { BuildTrace } from './tracing.js';
+import { type BuildTrace, type OtelSpan, usageAttributes } from './tracing.js';
+import { addUsage, summaryAnswer } from './summary-answer.js';
 
 export interface EngineOptions extends StoreOptions {
   /** Names the options in errors: `options`, or `options.bounded`. */
@@ -54,6 +55,8 @@ export interface Built {
   request: Request;
   record: LedgerRecord;
   warnings: ContextWarning[];
+  /** What its summarizer calls cost, where they said. */
+  summaryUsage?: SummaryUsage;
 }
 
 /** The texts the engine holds besides the messages, which a build reads and changes. */
@@ -79,17 +82,23 @@ export interface Building {
   instruction?: string;
   /** The build in flight's compaction span, when the host traces. */
   trace?: BuildTrace;
+  /** What the build in flight's summarizer calls cost, where they said. */
+  summaryUsage?: SummaryUsage;
 }
 
 /** Builds the request as the rules plan it, storing and summarizing as they ask. Opens no journal. */
 export async function build(b: Building, started: number, instructions?: string, trace?: BuildTrace): Promise<Built> {
   b.instruction = instructions === undefined ? b.o.summaryPrompt : `${b.o.summaryPrompt}\n\n${instructions}`;
   b.trace = trace;
+  b.summaryUsage = undefined;
   try {
-    return await planned(b, started);
+    const built = await planned(b, started);
+    if (b.summaryUsage) built.summaryUsage = b.summaryUsage;
+    return built;
   } finally {
     b.instruction = undefined;
     b.trace = undefined;
+    b.summaryUsage = undefined;
   }
 }
 
@@ -224,13 +233,18 @@ async function summaryText(b: Building, from: number, to: number, soFar: string,
     const ending = frameText(core.summarizer_instruction(from, to), [end.slice(0, 100), instruction]);
     args.push({ ...last, messages: [...last.messages, o.adapter.reminder!(ending)] });
   }
-  const call = () => within(o.summarizerTimeoutMs, Promise.resolve(callMethod(summarizer, 'summarize', 'summarizer.summarize', args)), 'summarizer.summarize', 'summarizerTimeoutMs');
+  const call = async (span?: OtelSpan) => {
+    const answer = await within(o.summarizerTimeoutMs, Promise.resolve(callMethod(summarizer, 'summarize', 'summarizer.summarize', args)), 'summarizer.summarize', 'summarizerTimeoutMs');
+    const read = summaryAnswer(answer, o.adapter);
+    if (read.usage) {
+      b.summaryUsage = addUsage(b.summaryUsage, read.usage);
+      span?.setAttributes(usageAttributes(read.usage));
+    }
+    return read.summary;
+  };
   try {
     const attributes = { 'devs_context.summarize.from': from, 'devs_context.summarize.to': to, 'devs_context.summarize.prompt_chars': prompt.length };
-    const answer = await (b.trace ? b.trace.summarize(attributes, call) : call());
-    const summary = string('summarizer.summarize()', answer);
-    if (rules.isBlank(summary)) throw new TypeError('summarizer.summarize() returned an empty text');
-    return summary;
+    return await (b.trace ? b.trace.summarize(attributes, call) : call());
   } catch (error) {
     failed.push(error);
     return undefined;

@@ -1,9 +1,9 @@
 // One event per compaction, made from the build's ledger record and the request before
 // it: what a host logs, charts or turns into a span, without reading the ledger's shape.
-import type { CompactionEvent, ContextWarning, LedgerRecord } from './types.js';
+import type { CompactionEvent, ContextWarning, LedgerRecord, SummaryUsage } from './types.js';
 
 /** The event of `record`'s compaction (none when it had none), after `previous`. */
-export function compactionEvent(record: LedgerRecord, previous: LedgerRecord | undefined, warnings: ContextWarning[]): CompactionEvent | undefined {
+export function compactionEvent(record: LedgerRecord, previous: LedgerRecord | undefined, warnings: ContextWarning[], usage?: SummaryUsage): CompactionEvent | undefined {
   const c = record.compaction;
   if (!c) return undefined;
   const span = (s: { from: number; to: number } | null) => (s ? s.to - s.from : 0);
@@ -22,6 +22,7 @@ export function compactionEvent(record: LedgerRecord, previous: LedgerRecord | u
     summary: { chunks: c.summarizerChunks, tokens: c.summarized ? record.sections.summary : 0, largestPrompt: c.largestSummarizerPrompt },
     ms: record.ms,
   };
+  if (usage) event.summary.usage = usage;
   if (failed) event.error = failed.error ?? new Error(failed.message);
   return event;
 }

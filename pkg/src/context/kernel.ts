@@ -172,10 +172,10 @@ export async function buildOnce<Message>(engine: Engine, hooks: Hooks): Promise<
     hooks.before?.();
     await remind(engine, hooks);
     const instructions = hooks.beforeCompaction ? await askBeforeCompaction(engine, hooks.beforeCompaction, hooks.timeoutMs) : undefined;
-    const { request, record, warnings } = await engine.build(started, instructions, trace);
+    const { request, record, warnings, summaryUsage } = await engine.build(started, instructions, trace);
     hooks.onLedger?.(record);
     if (hooks.onWarning) for (const w of warnings) hooks.onWarning(w);
-    const event = hooks.onCompaction || trace ? compactionEvent(record, engine.records.at(-1), warnings) : undefined;
+    const event = hooks.onCompaction || trace ? compactionEvent(record, engine.records.at(-1), warnings, summaryUsage) : undefined;
     if (event) hooks.onCompaction?.(event);
     trace?.end(event);
     engine.commit(record);

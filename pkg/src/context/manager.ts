@@ -12,7 +12,7 @@ import { readOptions, recallAnswer, recallText } from './recall.js';
 import { MessagePrints } from './sync.js';
 import { ContextSession } from './session/session.js';
 import { buildOnce, engineOptions, managerParts, recallToolOf, type Hooks } from './kernel.js';
-import type { RecallToolOf, CompactionEvent, ContextBuild, ContextFormat, ContextReminder, LedgerRecord, ContextManagerOptions, ContextSessionOptions, ContextSnapshot, ContextWarning, RecallOptions } from './types.js';
+import type { RecallAnswerOf, RecallToolOf, CompactionEvent, ContextBuild, ContextFormat, ContextReminder, LedgerRecord, ContextManagerOptions, ContextSessionOptions, ContextSnapshot, ContextWarning, RecallOptions } from './types.js';
 
 /**
  * Keeps a coding agent's conversation inside a token budget, in its provider's own
@@ -259,7 +259,7 @@ export class ContextManager<Message = unknown, Format extends ContextFormat = Co
    * Given an id instead, resolves to the text itself: a page at most a share of the budget.
    * @throws {TypeError} for a call of another tool, or not a call at all, naming the field.
    */
-  recall(call: unknown): Promise<Message>;
+  recall(call: unknown): Promise<Message & RecallAnswerOf<Format>>;
   recall(id: string, options?: RecallOptions): Promise<string>;
   recall(call: unknown, options?: RecallOptions): Promise<unknown> {
     try {

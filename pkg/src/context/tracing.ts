@@ -3,7 +3,7 @@
 // context manager) on `globalThis` under a versioned symbol, so this reads it there and
 // the package loads, bundles and runs the same without it. A host may name its own
 // tracer instead (`options.tracer`). Nothing registered: no span, and no cost.
-import type { CompactionEvent } from './types.js';
+import type { CompactionEvent, SummaryUsage } from './types.js';
 
 /** `@opentelemetry/api`'s global registry for API 1.x, and its context key of the active span. */
 const API = Symbol.for('opentelemetry.js.api.1');
@@ -57,6 +57,8 @@ export class BuildTrace {
   #span: OtelSpan | undefined;
   /** The context the build was called in, with the compaction span active once it is made. */
   #parent: Context | undefined = registry()?.context?.active();
+  /** The span active where the build was called. */
+  readonly #caller = this.#parent?.getValue(SPAN) as OtelSpan | undefined;
 
   constructor(tracer: OtelTracer, started: number, conversation: string | undefined) {
     this.#tracer = tracer;
@@ -76,13 +78,13 @@ export class BuildTrace {
   }
 
   /** Runs the summarizer's call `fn` in a span of its own, the compaction's child, active while it runs. */
-  async summarize<T>(attributes: Attributes, fn: () => Promise<T>): Promise<T> {
+  async summarize<T>(attributes: Attributes, fn: (span: OtelSpan) => Promise<T>): Promise<T> {
     this.#compaction();
     const span = this.#tracer.startSpan('context.summarize', { attributes }, this.#parent);
     const api = registry()?.context;
     try {
       const inner = this.#parent?.setValue(SPAN, span);
-      return await (api && inner ? api.with(inner, fn) : fn());
+      return await (api && inner ? api.with(inner, () => fn(span)) : fn(span));
     } catch (error) {
       span.recordException(error);
       span.setStatus({ code: ERROR, message: error instanceof Error ? error.message : String(error) });
@@ -92,11 +94,18 @@ export class BuildTrace {
     }
   }
 
-  /** The build ended with `event` (a compaction), or none: the span, if any, takes its figures and ends. */
+  /**
+   * The build ended with `event` (a compaction), or none: the span, if any, takes its
+   * figures and ends. The span the build was called in is marked compacted: where an
+   * adapter builds inside the model call (the AI SDK's `doGenerate` span, say), that is the
+   * inference the compaction was for.
+   */
   end(event: CompactionEvent | undefined): void {
+    if (event) this.#caller?.setAttribute('gen_ai.conversation.compacted', true);
     if (!event && !this.#span) return;
     const span = this.#compaction();
     if (event) span.setAttributes(attributesOf(event));
+    if (event?.summary.usage) span.setAttribute('devs_context.compaction.summary.cost', event.summary.usage.cost);
     if (event?.error !== undefined) span.setStatus({ code: ERROR, message: 'the summarizer failed: the oldest turns were dropped instead' });
     span.end();
   }
@@ -134,5 +143,15 @@ export function attributesOf(e: CompactionEvent): Attributes {
     [`${p}.ms`]: e.ms,
     'gen_ai.usage.cache_read.input_tokens': e.cache.read,
     'gen_ai.usage.cache_creation.input_tokens': e.cache.written,
+  };
+}
+
+/** A summarizer call's usage, as the GenAI conventions name it. */
+export function usageAttributes(u: SummaryUsage): Attributes {
+  return {
+    'gen_ai.usage.input_tokens': u.input,
+    'gen_ai.usage.cache_read.input_tokens': u.cacheRead,
+    'gen_ai.usage.cache_creation.input_tokens': u.cacheWrite,
+    'devs_context.summarize.cost': u.cost,
   };
 }

@@ -1,7 +1,7 @@
 // The shapes of `ContextManager` and `ContextSession`: options, the request a build
 // returns, its ledger and warnings, snapshots. The Rust rules are checked against the
 // ledger's (crates/rules/tests/shapes.rs).
-import type { TokenCounter, SummarizerClient } from '../seeds/types.js';
+import type { TokenCounter, SummarizerClient, SummarizerRequest } from '../seeds/types.js';
 import type { StateRepository, SessionStore } from '../stores/types.js';
 
 /** The provider shape a `ContextManager` takes and returns messages in. */
@@ -49,7 +49,7 @@ export interface ContextManagerOptions {
   /** Where texts are stored whole before they are masked or cut. Default: a new `MemoryStateRepository`. A store that fails does not fail a build: that text is cut instead, with a warning. */
   store?: StateRepository;
   /** Summarizes the oldest turns when masking is not enough (an object with `summarize`, or that function). Without one, they are dropped. One that throws, rejects, times out or returns an empty text does not fail a build: the oldest turns are dropped instead, with a warning. */
-  summarizer?: SummarizerClient | SummarizerClient['summarize'];
+  summarizer?: SummarizerClient | SummarizerClient['summarize'] | ContextSummarizer | ContextSummarizer['summarize'];
   /** Milliseconds a summarizer may take before it counts as failed. Default 120,000. */
   summarizerTimeoutMs?: number;
   /**
@@ -203,6 +203,36 @@ export interface RecallTools {
 /** The recall tool of a manager of `Format`: its shape where the format is known, `unknown` where it may be any. */
 export type RecallToolOf<Format extends ContextFormat> = ContextFormat extends Format ? unknown : RecallTools[Format];
 
+/** An image or a PDF a recall answer carries, as Anthropic's blocks take it. */
+type AnthropicRecallMedia =
+  | { type: 'image'; source: { type: 'base64'; media_type: 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp'; data: string } | { type: 'url'; url: string } }
+  | { type: 'document'; source: { type: 'base64'; media_type: 'application/pdf'; data: string } | { type: 'url'; url: string } };
+
+/**
+ * The message `recall(call)` answers with, in each format's shape: each is assignable to
+ * the SDK's own (Anthropic's `MessageParam` holding a `ToolResultBlockParam`, OpenAI's
+ * `ChatCompletionToolMessageParam`, the Responses `ResponseInputItem.FunctionCallOutput`).
+ * The AI SDK's and `vscode.lm`'s are the SDK's own classes or unions: `unknown` here.
+ */
+export interface RecallAnswers {
+  anthropic: { role: 'user'; content: Array<{ type: 'tool_result'; tool_use_id: string; content: string | Array<{ type: 'text'; text: string } | AnthropicRecallMedia> }> };
+  'openai-chat': { role: 'tool'; tool_call_id: string; content: string };
+  'openai-responses': {
+    type: 'function_call_output';
+    call_id: string;
+    output: string | Array<
+      | { type: 'input_text'; text: string }
+      | { type: 'input_image'; detail: 'auto' | 'low' | 'high'; image_url?: string; file_id?: string }
+      | { type: 'input_file'; filename?: string; file_data?: string; file_url?: string; file_id?: string }
+    >;
+  };
+  'ai-sdk': unknown;
+  vscode: unknown;
+}
+
+/** The answer of `recall(call)` for a manager of `Format`: its shape where the format is known, `unknown` where it may be any. */
+export type RecallAnswerOf<Format extends ContextFormat> = ContextFormat extends Format ? unknown : RecallAnswers[Format];
+
 /** What `recall(id, options)` reads of a stored text: a page, or the lines that hold `query`. */
 export interface RecallOptions {
   /** The first character to read (UTF-16 units, as JS counts a string's length). Default 0. */
@@ -292,6 +322,32 @@ export interface ContextBuild<Message = unknown> {
   ledger: LedgerRecord;
 }
 
+/**
+ * A summary with the provider's usage of the call that wrote it: what a summarizer may
+ * answer in place of the text alone, so the compaction's event and span carry its cost.
+ */
+export interface SummaryAnswer {
+  summary: string;
+  /** The provider's usage object, in the shape `recordUsage` takes for the manager's format. */
+  usage?: unknown;
+}
+
+/** A summarizer whose answer may carry its usage (a `SummarizerClient` is one). */
+export interface ContextSummarizer {
+  summarize(prompt: string, request?: SummarizerRequest): Promise<string | SummaryAnswer> | string | SummaryAnswer;
+}
+
+/** What a compaction's summarizer calls cost, summed over those that said. */
+export interface SummaryUsage {
+  /** Input tokens, the cached ones included. */
+  input: number;
+  /** Read from the provider's cache, and written to it. */
+  cacheRead: number;
+  cacheWrite: number;
+  /** In uncached input tokens: cache reads at 0.1, writes at 1.25 (output not counted). */
+  cost: number;
+}
+
 /** What `beforeCompaction` is told of the compaction a build is about to run. */
 export interface CompactionNotice {
   /** The request about to be built (1-based). */
@@ -340,8 +396,8 @@ export interface CompactionEvent {
   stored: string[];
   /** Tokens expected to be read from the prompt cache, written to it, and no longer read (the previous request's, past the prefix kept). */
   cache: { read: number; written: number; invalidated: number };
-  /** The summarizer's calls, the summary's tokens (0 with none), and its largest prompt. */
-  summary: { chunks: number; tokens: number; largestPrompt: number };
+  /** The summarizer's calls, the summary's tokens (0 with none), its largest prompt, and what its calls cost where it said (`SummaryAnswer.usage`). */
+  summary: { chunks: number; tokens: number; largestPrompt: number; usage?: SummaryUsage };
   /** Milliseconds the build took, the summarizer's wait included. */
   ms: number;
   /** What the summarizer threw or rejected with, when it failed (the oldest turns were dropped instead). */

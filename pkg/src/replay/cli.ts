@@ -102,7 +102,9 @@ function table(result: ReplayResult): string {
   const rows = [`turn  ${'prompt tokens'.padStart(13)}  of budget  ${'recorded'.padStart(9)}  rules`];
   for (const t of result.turns) {
     const recorded = t.recorded.inputTokens === undefined ? '' : String(t.recorded.inputTokens);
-    const rules = [...t.markers, ...(t.recorded.compaction ? ['RECORDED AGENT COMPACTED'] : []), ...(t.unanswered ? [`${t.unanswered} unanswered call(s)`] : [])];
+    const ours = result.compactions.find((c) => c.turn === t.turn);
+    const cache = ours ? [`compaction: cache written ${ours.cacheWritten}, invalidated ${ours.cacheInvalidated}`] : [];
+    const rules = [...t.markers, ...cache, ...(t.recorded.compaction ? ['RECORDED AGENT COMPACTED'] : []), ...(t.unanswered ? [`${t.unanswered} unanswered call(s)`] : [])];
     rows.push(`${String(t.turn).padStart(4)}  ${String(t.promptTokens).padStart(13)}  ${`${((100 * t.promptTokens) / budget).toFixed(1)}%`.padStart(9)}  ${recorded.padStart(9)}  ${rules.join(', ')}`);
   }
   return rows.join('\n');
@@ -115,9 +117,14 @@ function summary(result: ReplayResult): string {
   const ours = result.turns.filter((t) => t.markers.some((m) => m === 'summary' || m === 'drop' || m === 'prune' || m === 'handoff')).map((t) => t.turn);
   const oursAt = ours.length ? `; ours summarized, dropped, pruned or handed off at turn(s) ${ours.slice(0, 20).join(', ')}${ours.length > 20 ? ', …' : ''}` : '';
   const unmatched = result.session.unmatchedResults;
+  const c = result.compactions;
+  const sum = (f: (x: (typeof c)[number]) => number) => c.reduce((n, x) => n + f(x), 0);
+  const compacted = c.length
+    ? `; ${c.length} compaction${c.length === 1 ? '' : 's'}, which wrote ${sum((x) => x.cacheWritten)} tokens to the cache and invalidated ${sum((x) => x.cacheInvalidated)} (the largest ${Math.max(...c.map((x) => x.cacheWritten))} and ${Math.max(...c.map((x) => x.cacheInvalidated))})`
+    : '';
   return `${result.session.name} (${result.session.format}): ${result.turns.length} turns in ${result.ms} ms; `
     + `${unmatched} tool result${unmatched === 1 ? '' : 's'} matched no call; `
-    + `largest prompt ${result.largestPromptTokens} of ${result.settings.budget} tokens; turns with each rule: ${fired}${recordedAt}${oursAt}`;
+    + `largest prompt ${result.largestPromptTokens} of ${result.settings.budget} tokens; turns with each rule: ${fired}${recordedAt}${oursAt}${compacted}`;
 }
 
 /** The session's input with the prompt cache: ours, and the recorded agent's. */

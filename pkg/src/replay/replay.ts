@@ -9,6 +9,7 @@ import { ContextManager, MemoryStateRepository } from '@devs/context';
 import type { LedgerRecord, SaopEnvelope, StateRepository, SummarizerClient, TokenCounter } from '@devs/context';
 import type { ReplaySession, ReplayStep } from './formats/index.js';
 import { providerTurns, type ReplayFormat } from './messages.js';
+import { compactionEvent } from '../context/compaction-event.js';
 
 /** The settings of a replay, as the CLI's options and the page's form give them. */
 export interface ReplaySettings {
@@ -125,6 +126,34 @@ export interface ReplayResult {
   cost: ReplayCost;
   /** The manager's marks, in tokens: a prompt past `highWater` is compacted, down under `lowWater`. */
   marks: ReplayMarks;
+  /** Each of the manager's compactions, with what it cost the cache. */
+  compactions: ReplayCompaction[];
+}
+
+/** One compaction of the replay: its turn, trigger and tokens, and the cache it read, wrote and invalidated (`onCompaction`'s figures). */
+export interface ReplayCompaction {
+  turn: number;
+  trigger: string;
+  tokensBefore: number;
+  tokensAfter: number;
+  cacheRead: number;
+  cacheWritten: number;
+  /** What the request before had in the cache and this one no longer reads. */
+  cacheInvalidated: number;
+}
+
+/** The compactions of `turns`, from their ledger records, as `onCompaction` reports them. */
+function compactionsOf(turns: ReplayTurn[]): ReplayCompaction[] {
+  const out: ReplayCompaction[] = [];
+  turns.forEach((t, i) => {
+    const e = compactionEvent(t.ledger, turns[i - 1]?.ledger, []);
+    if (!e) return;
+    out.push({
+      turn: t.turn, trigger: e.trigger, tokensBefore: e.tokens.before, tokensAfter: e.tokens.after,
+      cacheRead: e.cache.read, cacheWritten: e.cache.written, cacheInvalidated: e.cache.invalidated,
+    });
+  });
+  return out;
 }
 
 /** The marks the manager that built the prompts used, in tokens, as its ledger gives them (`LedgerRecord.compaction`). */
@@ -395,6 +424,7 @@ export async function replay(session: ReplaySession, settings: ReplaySettings, c
     largestPromptTokens: turns.reduce((m, t) => Math.max(m, t.promptTokens), 0),
     ms: Date.now() - started,
     cost: costOf(turns, steps),
+    compactions: compactionsOf(turns),
     marks: await marksOf(settings),
   };
 }
@@ -439,6 +469,7 @@ async function replayMessages(session: ReplaySession, settings: ReplaySettings, 
     largestPromptTokens: turns.reduce((m, t) => Math.max(m, t.promptTokens), 0),
     ms: Date.now() - started,
     cost: costOf(turns, steps),
+    compactions: compactionsOf(turns),
     marks: await marksOf(settings),
   };
 }

@@ -183,9 +183,28 @@ function cacheChart(result: ReplayResult): SVGElement {
   };
   line(turns.map((t, i) => [i, t.ledger.tokens ? t.ledger.cache.read / t.ledger.tokens : 0]), '#0984e3', 'ours');
   line(turns.flatMap((t, i) => (t.recorded.cacheRead !== undefined && t.recorded.inputTokens ? [[i, t.recorded.cacheRead / t.recorded.inputTokens] as [number, number]] : [])), '#2d3436', 'recorded');
+  // Each compaction: what it wrote to the cache (orange) and what it invalidated (red), against the largest of either.
+  const compactions = result.compactions ?? [];
+  const most = Math.max(1, ...compactions.flatMap((c) => [c.cacheWritten, c.cacheInvalidated]));
+  for (const c of compactions) {
+    const i = turns.findIndex((t) => t.turn === c.turn);
+    if (i < 0) continue;
+    const g = svg('g', { class: 'compaction', 'data-turn': c.turn, 'data-written': c.cacheWritten, 'data-invalidated': c.cacheInvalidated });
+    const w = Math.max(step * 0.4, 1);
+    const h = (v: number) => (v / most) * plot;
+    g.append(svg('rect', { x: x(i) - w, y: top + plot - h(c.cacheWritten), width: w, height: h(c.cacheWritten), fill: '#e17055', opacity: 0.8 }));
+    g.append(svg('rect', { x: x(i), y: top + plot - h(c.cacheInvalidated), width: w, height: h(c.cacheInvalidated), fill: '#d63031', opacity: 0.8 }));
+    const title = svg('title', {});
+    title.textContent = `turn ${c.turn}, a compaction (${c.trigger}): ${fmt(c.tokensBefore)} → ${fmt(c.tokensAfter)} tokens; the cache read ${fmt(c.cacheRead)}, wrote ${fmt(c.cacheWritten)} and invalidated ${fmt(c.cacheInvalidated)}`;
+    g.append(title);
+    root.append(g);
+  }
+  const written = compactions.reduce((n, c) => n + c.cacheWritten, 0);
+  const invalidated = compactions.reduce((n, c) => n + c.cacheInvalidated, 0);
   const axis = svg('text', { x: left, y: top + plot + 15, 'font-size': 10, fill: '#636e72' });
   axis.textContent = `share of each request read from the cache (0–1): ours in blue, ${cost.cacheShare.toFixed(3)} over the session, input cost ${cost.relativeCost.toFixed(3)}× uncached`
-    + (cost.recorded ? `; the recorded agent in black, ${cost.recorded.cacheShare.toFixed(3)}, ${cost.recorded.relativeCost.toFixed(3)}×` : '');
+    + (cost.recorded ? `; the recorded agent in black, ${cost.recorded.cacheShare.toFixed(3)}, ${cost.recorded.relativeCost.toFixed(3)}×` : '')
+    + (compactions.length ? `; at each of ${compactions.length} compactions, bars of the tokens it wrote to the cache (orange, ${fmt(written)} in all) and invalidated (red, ${fmt(invalidated)})` : '');
   root.append(axis);
   return root;
 }
@@ -216,6 +235,10 @@ function showTurn(detail: HTMLElement, turn: ReplayTurn, result: ReplayResult): 
   if (turn.markers.length) detail.append(el('p', {}, `Rules that fired: ${turn.markers.map((m) => MARKER_INFO[m].label).join(', ')}`));
   if (turn.recorded.inputTokens !== undefined) detail.append(el('p', {}, `The recorded agent's provider counted ${fmt(turn.recorded.inputTokens)} input tokens.`));
   if (turn.recorded.compaction) detail.append(el('p', {}, 'The recorded agent compacted its context before this turn.'));
+  const ours = result.compactions?.find((c) => c.turn === turn.turn);
+  if (ours) {
+    detail.append(el('p', { class: 'compaction' }, `A compaction (${ours.trigger}): ${fmt(ours.tokensBefore)} → ${fmt(ours.tokensAfter)} tokens; the cache read ${fmt(ours.cacheRead)} tokens, wrote ${fmt(ours.cacheWritten)} and invalidated ${fmt(ours.cacheInvalidated)} (what the request before had there and this one no longer reads).`));
+  }
   const table = el('table');
   table.append(el('tr', {}, ''));
   for (const s of SECTIONS) {

@@ -1,5 +1,5 @@
-// Issue 36: `recallTool` is typed per format, so it goes into the SDK's own call without a
-// cast: Anthropic's `messages.create({ tools })`, OpenAI's Chat Completions and Responses,
+// Issue 36: `recallTool`, and the answer of `recall(call)`, are typed per format, so each goes
+// into the SDK's own call without a cast: Anthropic's `messages.create({ tools })`, OpenAI's Chat Completions and Responses,
 // `vscode.lm`'s tools. Checked strictly against the SDKs of the lockfile and the newest
 // releases (installed beside them under other names). The check can fail: a Chat
 // Completions tool given as a vscode tool is refused (the last test).
@@ -29,7 +29,12 @@ export async function send(anthropic: Anthropic, openai: OpenAI, api: Constructo
   await openai.responses.create({ model: 'gpt-5', input: [], tools: [responses.recallTool] });
   const v = new ContextManager({ format: 'vscode', budget: 100_000, recall: true, vscode: api });
   const tools: vscode.LanguageModelChatTool[] = [v.recallTool];
-  return tools;
+  // recall(call)'s answer goes into each SDK's own message list, as its own type.
+  const history: Anthropic.MessageParam[] = [await a.recall({})];
+  const block: Anthropic.ToolResultBlockParam = (await a.recall({})).content[0];
+  const chatHistory: OpenAI.Chat.ChatCompletionMessageParam[] = [await chat.recall({})];
+  const items: OpenAI.Responses.ResponseInputItem[] = [await responses.recall({})];
+  return { tools, history, block, chatHistory, items };
 }
 `;
 
@@ -38,13 +43,19 @@ const check = (label, modules, text) => checkScratch(`recall-${label}`, {
   files: { 'host.ts': text },
 });
 
-describe("recallTool compiles into each SDK's own call, without a cast", () => {
+describe("recallTool and recall(call) compile into each SDK's own call, without a cast", () => {
   for (const [label, modules] of Object.entries(SETS)) {
     it(`${label}: @anthropic-ai/sdk, openai, vscode`, () => {
       const versions = Object.values(modules).map((m) => JSON.parse(readFileSync(join(pkgDir, m, 'package.json'), 'utf8')).version);
       assert.equal(check(label, modules, HOST), null, `against ${versions.join(', ')}`);
     });
   }
+
+  it("a Chat Completions manager's recall answer given as a Responses item is refused", () => {
+    const wrong = HOST.replace('[await responses.recall({})]', '[await chat.recall({})]');
+    assert.notEqual(wrong, HOST);
+    assert.match(check('wrong-answer', SETS.lockfile, wrong) ?? '', /error TS2(322|739|741)/);
+  });
 
   it("a Chat Completions manager's tool given as vscode's is refused", () => {
     const wrong = HOST.replace('= [v.recallTool]', '= [chat.recallTool]');

@@ -14,6 +14,12 @@ use super::{Manager, render};
 pub const READ: f64 = 0.1;
 pub const WRITE: f64 = 1.25;
 
+/// What a request's input cost, in uncached input tokens: `input` in all, `read` of them
+/// from the cache and `write` written to it.
+pub fn billed(input: f64, read: f64, write: f64) -> f64 {
+    (input - read - write).max(0.0) + READ * read + WRITE * write
+}
+
 /// A call's input is masked only past this: below it, the keys and marks it keeps would
 /// save little.
 pub const CALL_MASK_TOKENS: f64 = 400.0;

@@ -8,6 +8,7 @@ import { Conversations, type Conversation } from './conversations.js';
 import { readOptions, RECALL, type RecallSpec } from './options.js';
 import { callPart, providerPrompt, recallTurn, splitPrompt, sumUsage, toolMessage, usageFigures } from './prompt.js';
 import { recallStream } from './stream.js';
+import { isModel, type SummarySlot } from './summarizer.js';
 import type { ContextMiddleware, ContextMiddlewareOptions, ModelCallOptions, ModelGenerateResult, ModelStreamResult } from './types.js';
 
 export type { ContextMiddleware, ContextMiddlewareOptions, ModelCallOptions, ModelGenerateResult, ModelStreamResult } from './types.js';
@@ -108,7 +109,14 @@ function withRecall(tools: readonly unknown[] | undefined, recall: RecallSpec): 
  */
 export function contextMiddleware(options: ContextMiddlewareOptions): ContextMiddleware {
   const settings = readOptions(options);
-  const conversations = new Conversations(settings.maxConversations, (system) => new ContextManager(settings.manager(system)));
+  /** Each manager's summary slot: the model of its conversation's call in flight, and that call's options. */
+  const slots = new WeakMap<ContextManager, SummarySlot>();
+  const conversations = new Conversations(settings.maxConversations, (system) => {
+    const slot: SummarySlot = {};
+    const manager = new ContextManager(settings.manager(system, slot));
+    slots.set(manager, slot);
+    return manager;
+  });
   /** Each call's conversation, by the params `transformParams` returned (the SDK hands the same object to `wrapGenerate`). */
   const calls = new WeakMap<object, Conversation>();
 
@@ -131,14 +139,20 @@ export function contextMiddleware(options: ContextMiddlewareOptions): ContextMid
     });
   }
 
-  async function transformParams<P extends ModelCallOptions>({ params }: { params: P }): Promise<P> {
+  async function transformParams<P extends ModelCallOptions>({ params, model }: { params: P; model?: unknown }): Promise<P> {
     const { system, messages } = splitPrompt(params.prompt);
     const { name, providerOptions } = conversationName(params.providerOptions);
     const tools = settings.recall ? withRecall(params.tools, settings.recall) : params.tools;
     const route = conversations.route(system.join('\n\n'), messages, name);
     const conversation = route.conversation;
+    const slot = slots.get(conversation.manager);
     const built = await conversation.run(async () => {
       conversation.sync(messages, route);
+      if (slot) {
+        // A summary this build asks for is written by this call's model, with this call's options.
+        slot.model = isModel(model) ? model : undefined;
+        slot.params = { ...params, tools, providerOptions };
+      }
       return conversation.manager.build();
     });
     const out = { ...params, prompt: providerPrompt(built.messages), tools, providerOptions } as P;

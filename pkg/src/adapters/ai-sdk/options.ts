@@ -4,6 +4,7 @@
 // made at once, with them, and gives the recall tool's definition before it is freed.
 import { ContextManager, type ContextManagerOptions } from '@devs/context';
 import type { ContextMiddlewareOptions } from './types.js';
+import { summarizerFor, type SummarySlot } from './summarizer.js';
 
 const DEFAULT_MAX_CONVERSATIONS = 100;
 
@@ -27,14 +28,15 @@ export const RECALL = 'recall';
 
 /** What the middleware runs with: the managers' options, and its own. */
 export interface Settings {
-  manager: (system: string) => ContextManagerOptions;
+  /** A conversation's manager options: its system prompt, and where its summaries are written. */
+  manager: (system: string, slot: SummarySlot) => ContextManagerOptions;
   recall: RecallSpec | undefined;
   maxConversations: number;
 }
 
 export function readOptions(options: ContextMiddlewareOptions): Settings {
   if (typeof options !== 'object' || options === null) throw argumentError(TypeError, 'options', `must be an object with a budget, got ${options === null ? 'null' : typeof options}`);
-  const { recall = true, maxConversations = DEFAULT_MAX_CONVERSATIONS, system, ...rest } = options;
+  const { recall = true, maxConversations = DEFAULT_MAX_CONVERSATIONS, system, summarizer, ...rest } = options;
   if (typeof recall !== 'boolean') throw argumentError(TypeError, 'options.recall', `must be a boolean, got ${typeof recall}`);
   if (typeof maxConversations !== 'number') throw argumentError(TypeError, 'options.maxConversations', `must be a number, got ${typeof maxConversations}`);
   if (!Number.isInteger(maxConversations) || maxConversations < 1) throw argumentError(RangeError, 'options.maxConversations', `must be a whole number >= 1, got ${maxConversations}`);
@@ -43,7 +45,7 @@ export function readOptions(options: ContextMiddlewareOptions): Settings {
   }
   const base = { ...rest, format: 'ai-sdk' as const, recall };
   // Checks every manager option now, `system` included, with the message naming the field.
-  const probe = new ContextManager({ ...base, system });
+  const probe = new ContextManager({ ...base, system, summarizer: summarizerFor(summarizer, {}) });
   let spec: RecallSpec | undefined;
   if (recall) {
     const tool = probe.recallTool as { description: string; inputSchema: { jsonSchema: Record<string, unknown> } };
@@ -51,9 +53,9 @@ export function readOptions(options: ContextMiddlewareOptions): Settings {
   }
   probe.free();
   return {
-    manager: (promptSystem) => {
+    manager: (promptSystem, slot) => {
       const texts = [system, promptSystem].filter((t): t is string => t !== undefined && t !== '');
-      return { ...base, system: texts.length ? texts.join('\n\n') : undefined };
+      return { ...base, summarizer: summarizerFor(summarizer, slot), system: texts.length ? texts.join('\n\n') : undefined };
     },
     recall: spec,
     maxConversations,

@@ -6,7 +6,16 @@
 import type { ContextManagerOptions } from '@devs/context';
 
 /** Options of `contextMiddleware`: a `ContextManager`'s, less those the middleware sets itself. */
-export interface ContextMiddlewareOptions extends Omit<ContextManagerOptions, 'format' | 'vscode' | 'recall'> {
+export interface ContextMiddlewareOptions extends Omit<ContextManagerOptions, 'format' | 'vscode' | 'recall' | 'summarizer'> {
+  /**
+   * Writes the summaries. Default: the wrapped model, sent the prompt it was last called
+   * with (its tools and provider options as they were) and the summarizing instruction, so
+   * the provider reads the prefix from its cache; its usage is the compaction's cost
+   * (`onCompaction`'s `summary.usage`). Another provider-level model (`openai('gpt-5-mini')`)
+   * writes them the same way; `false` writes none (the oldest turns are dropped, stored and
+   * indexed); a function or `{ summarize }` is called as `ContextManager` calls it.
+   */
+  summarizer?: ContextManagerOptions['summarizer'] | false | { readonly specificationVersion: string; doGenerate(options: never): PromiseLike<unknown> };
   /**
    * Your system prompt, before the system messages of each call's prompt (`system` of
    * `generateText`, or the agent's `instructions`). Default: none, the prompt's own.

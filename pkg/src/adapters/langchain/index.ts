@@ -18,6 +18,7 @@ import { recallTool } from './recall-tool.js';
 import { threadIdOf } from './thread-id.js';
 import { Threads } from './threads.js';
 import { usageOf } from './usage.js';
+import { type ModelCall, modelSummary } from './summarizer.js';
 
 export type { ContextMiddlewareOptions, SummarizerModel };
 
@@ -76,6 +77,10 @@ export interface ContextMiddleware extends AgentMiddleware<undefined, undefined,
  */
 export function contextMiddleware(options: ContextMiddlewareOptions): ContextMiddleware {
   const settings = readSettings(options);
+  /** Each thread's model call in flight, whose model writes the summaries its build asks for. */
+  const calls = new Map<string, ModelCall>();
+  const summaries = settings.modelSummaries;
+  if (summaries) settings.summarize = (threadId, prompt, request) => modelSummary(summaries.model, calls.get(threadId), prompt, request);
   const threads = new Threads(settings);
   const durable = settings.store !== undefined;
 
@@ -99,7 +104,13 @@ export function contextMiddleware(options: ContextMiddlewareOptions): ContextMid
       const system = request.systemPrompt ? request.systemPrompt : undefined;
       const chat = lists.of(list);
       return threads.withList(threadId, system, list, chat, async (context) => {
-        const built = await context.build();
+        calls.set(threadId, { model: request.model, tools: request.tools, back: new BackToLangChain(list, chat, durable) });
+        let built;
+        try {
+          built = await context.build();
+        } finally {
+          calls.delete(threadId);
+        }
         // The system prompt is the manager's, first in its request: the agent sends its own system message, as it is.
         const first = built.messages[0];
         const from = system !== undefined && first?.role === 'system' && first.content === system ? 1 : 0;

@@ -2,6 +2,7 @@
 // RangeError naming the field, before the agent runs. What `ContextManager` itself checks
 // (the budget, the counter, the shares) is checked by it, with its own messages.
 import { ContextManager } from '@devs/context';
+import { type ChatModel, isChatModel } from './summarizer.js';
 import type { CompactionEvent, CompactionNotice, CompactionSteer, ContextManagerOptions, ContextWarning, LedgerRecord, SessionStore, SummarizerClient, TokenCounter } from '@devs/context';
 
 /** A LangChain chat model as a summarizer: anything with `invoke(text)` whose answer has a `text`. */
@@ -16,11 +17,16 @@ export interface ContextMiddlewareOptions {
   /** Counts a text's tokens. Default length / 4; `createTokenCounter('o200k_base')` from `@devs/context/tokenizers` counts exactly. */
   countTokens?: TokenCounter;
   /**
-   * Summarizes the oldest turns when storing old outputs is not enough: a function of the
-   * prompt, an object with `summarize`, or a LangChain chat model (its answer's text).
-   * Without one, those turns are dropped, and the request says where they went.
+   * Summarizes the oldest turns when storing old outputs is not enough. Default: the
+   * agent's own model, sent the messages it was last called with (its tools bound as they
+   * were) and the summarizing instruction, so the provider reads the prefix from its cache;
+   * its run is tagged `ls_agent_type: 'compaction'`, and its usage is the compaction's cost
+   * (`onCompaction`'s `summary.usage`). Another LangChain chat model writes them the same
+   * way; a function of the prompt or an object with `summarize` is called as
+   * `ContextManager` calls it; `false` writes none (the oldest turns are dropped, stored and
+   * indexed, and the request says where they went).
    */
-  summarizer?: SummarizerClient | SummarizerClient['summarize'] | SummarizerModel;
+  summarizer?: SummarizerClient | SummarizerClient['summarize'] | SummarizerModel | false;
   /** Milliseconds the summarizer may take. Default 120,000. */
   summarizerTimeoutMs?: number;
   /** The summarizing instruction, in place of the built-in one (`defaultSummaryPrompt()`): what `summarizationMiddleware`'s `summaryPrompt` is. */
@@ -78,6 +84,10 @@ export interface Settings {
   onLedger: ((record: LedgerRecord, threadId: string) => void) | undefined;
   onCompaction: ((event: CompactionEvent, threadId: string) => void) | undefined;
   beforeCompaction: ContextMiddlewareOptions['beforeCompaction'];
+  /** Summaries by a chat model (the agent's own, or `model`): undefined for the host's summarizer, or none. */
+  modelSummaries: { model?: ChatModel } | undefined;
+  /** Writes a thread's summary with its model call in flight (set by the middleware, with `modelSummaries`). */
+  summarize?: (threadId: string, prompt: string, request?: { messages: unknown[] }) => Promise<unknown>;
   /** The recall tool as the rules define it: its name, description and JSON schema. */
   recallSpec: { name: string; description: string; parameters: Record<string, unknown> };
 }
@@ -93,17 +103,22 @@ function fieldError(kind: typeof TypeError | typeof RangeError, field: string, m
 
 const typeName = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v);
 
-/** A summarizer the manager takes: a LangChain model is asked with the prompt as one human message. */
+/** The host's summarizer, as the manager takes it: a function or `{ summarize }`; a chat model, the agent's own or none are not one. */
 function summarizerOf(value: unknown): unknown {
-  if (value === undefined || typeof value === 'function') return value;
-  if (typeof value !== 'object' || value === null) throw fieldError(TypeError, 'options.summarizer', `must be a function, an object with summarize(prompt), or a LangChain chat model, got ${typeName(value)}`);
+  if (value === undefined || value === false || typeof value === 'function') return undefined;
+  if (typeof value !== 'object' || value === null) throw fieldError(TypeError, 'options.summarizer', `must be a function, an object with summarize(prompt), a LangChain chat model, or false, got ${typeName(value)}`);
   const s = value as { summarize?: unknown; invoke?: unknown };
   if (typeof s.summarize === 'function') return value;
-  if (typeof s.invoke === 'function') {
-    const model = value as SummarizerModel;
-    return { summarize: async (prompt: string) => (await model.invoke(prompt)).text };
-  }
-  throw fieldError(TypeError, 'options.summarizer', 'must be a function, an object with summarize(prompt), or a LangChain chat model (with invoke)');
+  if (typeof s.invoke === 'function') return undefined;
+  throw fieldError(TypeError, 'options.summarizer', 'must be a function, an object with summarize(prompt), a LangChain chat model (with invoke), or false');
+}
+
+/** Summaries by a chat model: the agent's own by default, or the one named. */
+function modelSummariesOf(value: unknown): Settings['modelSummaries'] {
+  if (value === undefined) return {};
+  const s = value as { summarize?: unknown };
+  if (typeof value === 'object' && value !== null && typeof s.summarize !== 'function' && isChatModel(value)) return { model: value };
+  return undefined;
 }
 
 /** Reads `options`, or throws a TypeError or RangeError naming the field. */
@@ -128,7 +143,7 @@ export function readSettings(options: ContextMiddlewareOptions): Settings {
     }
   }
   const recall = o.recall !== false;
-  const manager: Record<string, unknown> = { format: 'openai-chat', recall, summarizer: summarizerOf(o.summarizer) };
+  const manager: Record<string, unknown> = { format: 'openai-chat', recall, summarizer: typeof o.summarizer === 'function' ? o.summarizer : summarizerOf(o.summarizer) };
   for (const key of ['budget', 'countTokens', 'summarizerTimeoutMs', 'summaryPrompt', 'highWater', 'lowWater', 'recentShare', 'keepFirstMessage', 'keepImages', 'imageTokens', 'protectedTools', 'protectedShare']) {
     if (o[key] !== undefined) manager[key] = o[key];
   }
@@ -150,6 +165,7 @@ export function readSettings(options: ContextMiddlewareOptions): Settings {
     onWarning: o.onWarning as Settings['onWarning'],
     onLedger: o.onLedger as Settings['onLedger'],
     onCompaction: o.onCompaction as Settings['onCompaction'],
+    modelSummaries: modelSummariesOf(o.summarizer),
     beforeCompaction: o.beforeCompaction as Settings['beforeCompaction'],
     recallSpec,
   };

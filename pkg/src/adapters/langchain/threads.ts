@@ -131,6 +131,8 @@ export class Threads {
     const s = this.#settings;
     const manager = {
       ...s.manager,
+      // Summaries by a chat model are written with this thread's model call in flight.
+      ...(s.summarize ? { summarizer: (prompt: string, request?: { messages: unknown[] }) => s.summarize!(threadId, prompt, request) } : {}),
       onWarning: s.onWarning && ((w: Parameters<NonNullable<Settings['onWarning']>>[0]) => s.onWarning!(w, threadId)),
       onLedger: s.onLedger && ((r: Parameters<NonNullable<Settings['onLedger']>>[0]) => s.onLedger!(r, threadId)),
       onCompaction: s.onCompaction && ((e: Parameters<NonNullable<Settings['onCompaction']>>[0]) => s.onCompaction!(e, threadId)),

@@ -18,6 +18,7 @@ import { ContextManager } from '@devs/context';
 import { Conversations, type Conversation } from '../ai-sdk/conversations.js';
 import { providerPrompt, splitPrompt } from '../ai-sdk/prompt.js';
 import { sameUnstamped } from './prints.js';
+import { isModel, type SummarySlot } from '../ai-sdk/summarizer.js';
 import { argumentError, readOptions, RECALL, type Settings } from './options.js';
 import { usageOf } from './usage.js';
 import type { ContextProcessor, ContextProcessorOptions, InputStepArgs, LLMRequestArgs, LLMResponseArgs } from './types.js';
@@ -103,7 +104,14 @@ function recallTool(definition: NonNullable<Settings['recall']>, state: Record<s
  */
 export function contextProcessor(options: ContextProcessorOptions): ContextProcessor {
   const settings = readOptions(options);
-  const conversations = new Conversations(settings.maxConversations, (system) => new ContextManager(settings.manager(system)), sameUnstamped);
+  /** Each manager's summary slot: the model of its conversation's call in flight. */
+  const slots = new WeakMap<ContextManager, SummarySlot>();
+  const conversations = new Conversations(settings.maxConversations, (system) => {
+    const slot: SummarySlot = {};
+    const manager = new ContextManager(settings.manager(system, slot));
+    slots.set(manager, slot);
+    return manager;
+  }, sameUnstamped);
 
   function processInputStep({ tools, state }: InputStepArgs): { tools: Record<string, unknown> } | undefined {
     if (!settings.recall) return undefined;
@@ -114,12 +122,15 @@ export function contextProcessor(options: ContextProcessorOptions): ContextProce
     return { tools: { ...tools, [RECALL]: recallTool(settings.recall, state) } };
   }
 
-  async function processLLMRequest<P extends readonly unknown[]>({ prompt, state }: LLMRequestArgs<P>): Promise<{ prompt: P }> {
+  async function processLLMRequest<P extends readonly unknown[]>({ prompt, state, model }: LLMRequestArgs<P>): Promise<{ prompt: P }> {
     const { system, messages } = splitPrompt(prompt);
     const route = conversations.route(system.join('\n\n'), messages, undefined);
     const conversation = route.conversation;
+    const slot = slots.get(conversation.manager);
     const built = await conversation.run(async () => {
       conversation.sync(messages, route);
+      // A summary this build asks for is written by this step's model.
+      if (slot) slot.model = isModel(model) ? model : undefined;
       return conversation.manager.build();
     });
     (state as Record<symbol, unknown>)[CONVERSATION] = conversation;

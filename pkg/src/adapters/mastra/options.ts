@@ -4,6 +4,7 @@
 // made at once, with them, and gives the recall tool's definition before it is freed.
 import { ContextManager, type ContextManagerOptions } from '@devs/context';
 import type { ContextProcessorOptions } from './types.js';
+import { summarizerFor, type SummarySlot } from '../ai-sdk/summarizer.js';
 
 const DEFAULT_MAX_CONVERSATIONS = 100;
 
@@ -22,7 +23,8 @@ export interface RecallDefinition {
 
 /** What the processor runs with: the managers' options, and its own. */
 export interface Settings {
-  manager: (system: string) => ContextManagerOptions;
+  /** A conversation's manager options: its system prompt, and where its summaries are written. */
+  manager: (system: string, slot: SummarySlot) => ContextManagerOptions;
   recall: RecallDefinition | undefined;
   maxConversations: number;
 }
@@ -31,7 +33,7 @@ const kind = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'an array
 
 export function readOptions(options: ContextProcessorOptions): Settings {
   if (typeof options !== 'object' || options === null || Array.isArray(options)) throw argumentError(TypeError, 'options', `must be an object with a budget, got ${kind(options)}`);
-  const { recall = true, maxConversations = DEFAULT_MAX_CONVERSATIONS, system, ...rest } = options;
+  const { recall = true, maxConversations = DEFAULT_MAX_CONVERSATIONS, system, summarizer, ...rest } = options;
   if (typeof recall !== 'boolean') throw argumentError(TypeError, 'options.recall', `must be a boolean, got ${kind(recall)}`);
   if (typeof maxConversations !== 'number') throw argumentError(TypeError, 'options.maxConversations', `must be a number, got ${kind(maxConversations)}`);
   if (!Number.isInteger(maxConversations) || maxConversations < 1) throw argumentError(RangeError, 'options.maxConversations', `must be a whole number >= 1, got ${maxConversations}`);
@@ -40,13 +42,13 @@ export function readOptions(options: ContextProcessorOptions): Settings {
   }
   const base = { ...rest, format: 'ai-sdk' as const, recall };
   // Checks every manager option now, `system` included, with the message naming the field.
-  const probe = new ContextManager({ ...base, system });
+  const probe = new ContextManager({ ...base, system, summarizer: summarizerFor(summarizer, {}) });
   const definition = recall ? (probe.recallTool as RecallDefinition) : undefined;
   probe.free();
   return {
-    manager: (promptSystem) => {
+    manager: (promptSystem, slot) => {
       const texts = [system, promptSystem].filter((t): t is string => t !== undefined && t !== '');
-      return { ...base, system: texts.length ? texts.join('\n\n') : undefined };
+      return { ...base, summarizer: summarizerFor(summarizer, slot), system: texts.length ? texts.join('\n\n') : undefined };
     },
     recall: definition && { description: definition.description, inputSchema: definition.inputSchema },
     maxConversations,

@@ -4,7 +4,16 @@
 import type { ContextManagerOptions } from '@devs/context';
 
 /** Options of `contextProcessor`: a `ContextManager`'s, less those the processor sets itself. */
-export interface ContextProcessorOptions extends Omit<ContextManagerOptions, 'format' | 'vscode' | 'recall'> {
+export interface ContextProcessorOptions extends Omit<ContextManagerOptions, 'format' | 'vscode' | 'recall' | 'summarizer'> {
+  /**
+   * Writes the summaries. Default: the step's own model, sent the prompt it was last called
+   * with and the summarizing instruction, so the provider reads the prefix from its cache;
+   * its usage is the compaction's cost (`onCompaction`'s `summary.usage`). Another
+   * provider-level model writes them the same way; `false` writes none (the oldest turns are
+   * dropped, stored and indexed); a function or `{ summarize }` is called as `ContextManager`
+   * calls it.
+   */
+  summarizer?: ContextManagerOptions['summarizer'] | false | { readonly specificationVersion: string; doGenerate(options: never): PromiseLike<unknown> };
   /**
    * Your system prompt, before the system messages of each call's prompt (the agent's
    * `instructions`). Default: none, the prompt's own.
@@ -36,6 +45,8 @@ export interface LLMRequestArgs<P extends readonly unknown[]> {
   prompt: P;
   /** The processor's state for the run, shared by its methods. */
   state: Record<string, unknown>;
+  /** The model the prompt is sent to: it writes the summaries by default. */
+  model?: unknown;
 }
 
 /** What the processor reads of a model call's response (Mastra's `ProcessLLMResponseArgs`). */

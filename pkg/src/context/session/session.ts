@@ -10,7 +10,7 @@ import { ReentrantCallError, SessionConflictError, argumentError, coded, errorTe
 import { buildOnce, engineOptions, managerParts, recallToolOf } from '../kernel.js';
 import { readOptions, recallAnswer, recallText } from '../recall.js';
 import { validateToolOutputEntry } from '../../stores/entry.js';
-import { callMethod, holder, method, object, optionalBoolean, string, type Bag } from '../../core/read.js';
+import { callMethod, holder, isObject, method, object, optionalBoolean, string, type Bag } from '../../core/read.js';
 import { turnScope } from '../../core/wasm.js';
 import { within } from '../../core/timeout.js';
 import type { ContextBuild, ContextSessionOptions, ContextSnapshot, LedgerRecord, RecallOptions } from '../types.js';
@@ -503,10 +503,12 @@ export class ContextSession<Message = unknown> {
       await hold.release();
       throw error;
     }
-    if (typeof summary === 'string' && summary.trim() !== '') {
-      this.#paid.set(key, summary);
+    // A summary with its usage (`SummaryAnswer`) is kept as its text: a replay costs nothing.
+    const text = typeof summary === 'string' ? summary : isObject(summary) && typeof summary.summary === 'string' ? summary.summary : undefined;
+    if (text !== undefined && text.trim() !== '') {
+      this.#paid.set(key, text);
       // Writing it ends the claim. A store that fails here fails the build's own write too, which holds the summary as well.
-      await this.#ask('writeSummary', key, summary).catch(() => undefined);
+      await this.#ask('writeSummary', key, text).catch(() => undefined);
     }
     await hold.release();
     return summary;
