@@ -140,7 +140,8 @@ function setup(model, options = {}) {
   const records = new Map();
   const warnings = [];
   const context = contextFilter({
-    budget: BUDGET, countTokens: o200k,
+    // The scripted model answers the loop's steps: summaries by the model itself are tested on their own.
+    budget: BUDGET, countTokens: o200k, summarizer: false,
     onLedger: (record, conversation) => records.set(conversation, [...(records.get(conversation) ?? []), record]),
     onWarning: (warning, conversation) => warnings.push({ ...warning, conversation }),
     ...options,
@@ -301,6 +302,36 @@ describe('several runs of one conversation', () => {
     const resumed = inputs.findIndex((seen) => seen.input.at(-1).content === 'Now make the tests pass too.');
     assert.ok(resumed > 0, "the second run's first input ends with its message");
     assert.equal(inputs[resumed - 1].input.at(-1).type, 'function_call_result', "and comes after the first run's last input");
+  });
+
+  it("with boundedModel, the agent's own model writes the summaries: the input last built, then the instruction, its usage the cost", async () => {
+    const summaries = [];
+    class Summarizing extends ScriptedModel {
+      async getResponse(request) {
+        const last = request.input.at(-1);
+        const text = typeof last?.content === 'string' ? last.content : JSON.stringify(last?.content ?? '');
+        if (!text.includes('[Context budget] Write a summary')) return super.getResponse(request);
+        summaries.push(request);
+        const tokens = inputTokens(request);
+        return { usage: new Usage({ requests: 1, inputTokens: tokens, outputTokens: 30, totalTokens: tokens + 30, inputTokensDetails: { cached_tokens: tokens - 200 } }), output: [{ type: 'message', id: `msg_s${summaries.length}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: `SUMMARY ${summaries.length}: files read, none fixed.` }] }], responseId: `resp_s${summaries.length}` };
+      }
+    }
+    const model = new Summarizing({ mu: [40] });
+    const events = [];
+    const { context } = setup(model, { summarizer: undefined, onCompaction: (e, conversation) => events.push({ e, conversation }) });
+    const agent = new Agent({ name: 'coder', instructions: INSTRUCTIONS, model: context.boundedModel(model), tools: [readFile, context.recallTool] });
+    const result = await run(agent, 'mu: port the tokenizer', { maxTurns: 80 });
+    assert.equal(result.finalOutput, 'mu: done');
+    assert.ok(summaries.length > 0, "the agent's model was asked for a summary");
+    for (const r of summaries) {
+      assert.equal(r.systemInstructions, INSTRUCTIONS);
+      assert.ok(r.tools.some((t) => t.name === 'read_file'), "with the last request's tools");
+    }
+    const summarized = events.filter(({ e }) => e.actions.summarized);
+    assert.ok(summarized.length > 0);
+    for (const { e } of summarized) assert.ok(e.summary.usage?.cacheRead > 0 && e.summary.usage.cost < e.summary.usage.input);
+    const { inputs } = model.conversations.get('mu: port the tokenizer');
+    assert.match(JSON.stringify(inputs.at(-1).input), new RegExp(`SUMMARY ${summaries.length}:`), 'the latest summary is in the input');
   });
 
   it('with boundedModel and a Session, no filter: the model is sent bounded inputs, and the SDK keeps every item as it came, a 9,000-token pasted message too', async () => {

@@ -74,6 +74,8 @@ describe('onCompaction', () => {
       await b.build();
     }
     assert.ok(failedAt > 0, 'a compaction came, and its callback failed the build');
+    // Taken back whole: the rules' state, every float of it, is the twin's.
+    assert.equal(a.snapshot().rules, b.snapshot().rules);
     fail = false;
     assert.deepEqual((await a.build()).messages, (await b.build()).messages);
     assert.equal(a.ledger.length, b.ledger.length);

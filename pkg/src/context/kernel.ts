@@ -102,7 +102,8 @@ export function engineOptions(field: string, opts: Bag, adapter: Adapter, defaul
     protectedTools: protects,
     counter: (opts.countTokens === undefined ? defaults.counter : optionalFunction(`${field}.countTokens`, opts.countTokens)) as TokenCounter | undefined,
     store,
-    summarizer: opts.summarizer === undefined ? undefined : holder(`${field}.summarizer`, opts.summarizer, ['summarize']),
+    // `false`: none, as the adapters whose default is their model say it.
+    summarizer: opts.summarizer === undefined || opts.summarizer === false ? undefined : holder(`${field}.summarizer`, opts.summarizer, ['summarize']),
     summarizerTimeoutMs: timeout,
     summaryPrompt: summaryPrompt(`${field}.summaryPrompt`, opts.summaryPrompt),
     system: optionalString(`${field}.system`, opts.system),

@@ -12,7 +12,7 @@ import { readOptions, recallAnswer, recallText } from './recall.js';
 import { MessagePrints } from './sync.js';
 import { ContextSession } from './session/session.js';
 import { buildOnce, engineOptions, managerParts, recallToolOf, type Hooks } from './kernel.js';
-import type { RecallAnswerOf, RecallToolOf, CompactionEvent, ContextBuild, ContextFormat, ContextReminder, LedgerRecord, ContextManagerOptions, ContextSessionOptions, ContextSnapshot, ContextWarning, RecallOptions } from './types.js';
+import type { AppendExtraOf, RecallAnswerOf, RecallToolOf, CompactionEvent, ContextBuild, ContextFormat, ContextReminder, LedgerRecord, ContextManagerOptions, ContextSessionOptions, ContextSnapshot, ContextWarning, RecallOptions } from './types.js';
 
 /**
  * Keeps a coding agent's conversation inside a token budget, in its provider's own
@@ -126,9 +126,9 @@ export class ContextManager<Message = unknown, Format extends ContextFormat = Co
    * `anthropic` assistant message, a result whose call is not in the assistant message
    * before it) is a TypeError naming its index and field, and nothing is appended.
    */
-  append(message: Message | Message[]): void {
+  append(message: Message | Message[] | AppendExtraOf<Format>): void {
     const engine = live(this.#engine, 'ContextManager');
-    const list: unknown[] = Array.isArray(message) ? message : [message];
+    const list = (Array.isArray(message) ? message : [message]) as readonly unknown[];
     engine.append(list, (i) => (Array.isArray(message) ? `messages[${i}]` : 'message'));
   }
 

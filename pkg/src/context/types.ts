@@ -48,8 +48,8 @@ export interface ContextManagerOptions {
   countTokens?: TokenCounter;
   /** Where texts are stored whole before they are masked or cut. Default: a new `MemoryStateRepository`. A store that fails does not fail a build: that text is cut instead, with a warning. */
   store?: StateRepository;
-  /** Summarizes the oldest turns when masking is not enough (an object with `summarize`, or that function). Without one, they are dropped. One that throws, rejects, times out or returns an empty text does not fail a build: the oldest turns are dropped instead, with a warning. */
-  summarizer?: SummarizerClient | SummarizerClient['summarize'] | ContextSummarizer | ContextSummarizer['summarize'];
+  /** Summarizes the oldest turns when masking is not enough (an object with `summarize`, or that function). Without one (or with `false`), they are dropped. It may answer `{ summary, usage }` with the usage of the call that wrote it. One that throws, rejects, times out or returns an empty text does not fail a build: the oldest turns are dropped instead, with a warning. */
+  summarizer?: SummarizerClient | SummarizerClient['summarize'] | ContextSummarizer | ContextSummarizer['summarize'] | false;
   /** Milliseconds a summarizer may take before it counts as failed. Default 120,000. */
   summarizerTimeoutMs?: number;
   /**
@@ -232,6 +232,23 @@ export interface RecallAnswers {
 
 /** The answer of `recall(call)` for a manager of `Format`: its shape where the format is known, `unknown` where it may be any. */
 export type RecallAnswerOf<Format extends ContextFormat> = ContextFormat extends Format ? unknown : RecallAnswers[Format];
+
+/**
+ * What `append` takes beside the manager's `Message`, per format: the Responses API's
+ * output items as a response gives them (`response.output`), which its SDK types apart
+ * from the input items a request takes (a `status` of `'failed'`, say). The manager reads
+ * every item as it reads input, and refuses one it cannot with a TypeError naming it.
+ */
+export interface AppendExtras {
+  anthropic: never;
+  'openai-chat': never;
+  'openai-responses': ReadonlyArray<{ readonly type: string }>;
+  'ai-sdk': never;
+  vscode: never;
+}
+
+/** What `append` takes beside `Message` for a manager of `Format` (of every format, where it may be any). */
+export type AppendExtraOf<Format extends ContextFormat> = AppendExtras[Format];
 
 /** What `recall(id, options)` reads of a stored text: a page, or the lines that hold `query`. */
 export interface RecallOptions {

@@ -125,11 +125,11 @@ describe('the guides\' code', () => {
     dir = docsProject('guides', files);
   });
 
-  it('every ts block compiles as pasted (tsc --strict, skipLibCheck false)', async () => {
+  /** Compiles the project in `at`, naming the guide and line of each error. */
+  async function compiles(at) {
     try {
-      await runAsync('node', [tsc, '-p', '.'], dir);
+      await runAsync('node', [tsc, '-p', '.'], at);
     } catch (error) {
-      // Name the guide and line of each error.
       const byName = new Map(tsBlocks.map((b) => [b.name, b]));
       const lines = String(error.message).replace(/src\/([a-z0-9-]+-\d+)\.mts\((\d+),/g, (all, name, at) => {
         const b = byName.get(name);
@@ -137,6 +137,14 @@ describe('the guides\' code', () => {
       });
       assert.fail(lines);
     }
+  }
+
+  it('every ts block compiles as pasted (tsc --strict, skipLibCheck false), against the lockfile\'s SDKs', () => compiles(dir));
+
+  it('every ts block compiles against the newest releases of the SDKs too (openai, @anthropic-ai/sdk)', () => {
+    const files = {};
+    for (const b of tsBlocks) files[`src/${b.name}.mts`] = b.code;
+    return compiles(docsProject('guides-newest', files, { openai: 'openai-newest', '@anthropic-ai/sdk': 'anthropic-sdk-newest' }));
   });
 
   for (const b of tsBlocks.filter((x) => !/^declare /m.test(x.code))) {

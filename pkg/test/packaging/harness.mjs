@@ -70,14 +70,15 @@ export function packedTarball() {
  * npm's cache holds: a versioned install would need registry metadata that `npm ci`
  * never caches, so it fails on a cold cache with --offline.
  */
-export function hostProject(label, files, pkgJson = {}, linked = []) {
+export function hostProject(label, files, pkgJson = {}, linked = [], sources = {}) {
   const dir = tempDir(label);
   writeFiles(dir, { 'package.json': JSON.stringify({ name: `host-${label}`, private: true, ...pkgJson }), ...files });
   run('npm', ['install', '--no-audit', '--no-fund', packedTarball()], dir);
   for (const name of linked) {
     const target = join(dir, 'node_modules', name);
     mkdirSync(dirname(target), { recursive: true });
-    symlinkSync(join(pkgDir, 'node_modules', name), target, 'dir');
+    // `sources` names another release installed beside the lockfile's under an alias (`openai-newest`).
+    symlinkSync(join(pkgDir, 'node_modules', sources[name] ?? name), target, 'dir');
   }
   return dir;
 }
@@ -87,7 +88,7 @@ export function hostProject(label, files, pkgJson = {}, linked = []) {
  * over `src` with `skipLibCheck: false`, the spec files the examples mention, and `files`
  * (the blocks). The provider SDKs' own type files check the examples of each format.
  */
-export function docsProject(label, files) {
+export function docsProject(label, files, sources = {}) {
   return hostProject(label, {
     'tsconfig.json': JSON.stringify({
       compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, skipLibCheck: false, types: ['node'], outDir: 'out', rootDir: 'src' },
@@ -96,7 +97,7 @@ export function docsProject(label, files) {
     '.devs/specs/tas_summary.md': 'TAS: a Pratt parser over a hand-written lexer.\n',
     '.devs/specs/prd_summary.md': 'PRD: every parser test passes.\n',
     ...files,
-  }, {}, ['@types/node', 'better-sqlite3', 'pg', '@types/pg', '@anthropic-ai/sdk', 'openai', 'ai', '@ai-sdk/provider', '@types/vscode', '@opentelemetry/api', '@opentelemetry/sdk-trace-base', '@opentelemetry/context-async-hooks']);
+  }, {}, ['@types/node', 'better-sqlite3', 'pg', '@types/pg', '@anthropic-ai/sdk', 'openai', 'ai', '@ai-sdk/provider', '@types/vscode', '@opentelemetry/api', '@opentelemetry/sdk-trace-base', '@opentelemetry/context-async-hooks'], sources);
 }
 
 /** The models the installed Anthropic SDK warns about on every call (it reads them from this file). */

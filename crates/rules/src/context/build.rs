@@ -31,6 +31,7 @@ impl Manager {
             index: self.index.clone(),
             lines: Vec::new(),
             rearm_above: self.rearm_above,
+            rendered: (self.rendered_raw, self.rendered_media),
         });
     }
 
@@ -93,6 +94,8 @@ impl Manager {
         self.sent = j.sent;
         self.index = j.index;
         self.rearm_above = j.rearm_above;
+        // A request rendered but never sent: a usage report is about the one before.
+        (self.rendered_raw, self.rendered_media) = j.rendered;
         for id in j.lines {
             self.lines.remove(&id);
         }

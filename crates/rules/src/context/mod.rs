@@ -166,6 +166,8 @@ struct Journal {
     /// Ids whose index line this build noted.
     lines: Vec<String>,
     rearm_above: f64,
+    /// The request last rendered (raw tokens, media tokens): what a usage report is about.
+    rendered: (f64, f64),
 }
 
 /// What the previous request held, in order, to tell how much of the next one repeats it.

@@ -16,6 +16,7 @@ import { type Conversation, Conversations } from './conversations.js';
 import { sameMessage } from '../../context/sync.js';
 import { callNames, fromCore, toCore } from './items.js';
 import { watchedModel } from './model.js';
+import { isAgentModel, summarizerFor, type SummarySlot } from './summarizer.js';
 import { type OpenAIAgentsContextOptions, type ReadOptions, conversationName, readOptions } from './options.js';
 import { ConversationStore } from './store.js';
 import { responsesUsage } from './usage.js';
@@ -113,6 +114,8 @@ export class OpenAIAgentsContext {
   readonly #recallTool: FunctionTool | undefined;
   readonly #models = new WeakMap<Model, Model>();
   readonly #boundedModels = new WeakMap<Model, Model>();
+  /** Each manager's summary slot: the model of its conversation's call in flight, and that call's request. */
+  readonly #slots = new WeakMap<ContextManager, SummarySlot>();
   #ids = 0;
 
   /** The filter: pass it as `run(agent, input, { callModelInputFilter })`. */
@@ -194,7 +197,7 @@ export class OpenAIAgentsContext {
   boundedModel(model: Model): Model {
     let watched = this.#boundedModels.get(model);
     if (!watched) {
-      watched = watchedModel<Conversation>(model, { send: (request) => this.#bound(request), answered: (c, response) => this.#answered(c, response) });
+      watched = watchedModel<Conversation>(model, { send: (request) => this.#bound(request, model), answered: (c, response) => this.#answered(c, response) });
       this.#boundedModels.set(model, watched);
     }
     return watched;
@@ -225,8 +228,10 @@ export class OpenAIAgentsContext {
 
   #manager(conversation: string, instructions: string | undefined): ContextManager {
     const { onLedger, onWarning, onCompaction, beforeCompaction } = this.#o;
+    const slot: SummarySlot = {};
     const options: ContextManagerOptions = {
       ...this.#o.manager,
+      summarizer: summarizerFor(this.#o.summarizer, slot),
       store: this.#o.store ?? new ConversationStore(() => ++this.#ids),
       system: instructions,
       onLedger: onLedger && ((record) => onLedger(record, conversation)),
@@ -234,33 +239,41 @@ export class OpenAIAgentsContext {
       onCompaction: onCompaction && ((event) => onCompaction(event, conversation)),
       beforeCompaction: beforeCompaction && ((notice) => beforeCompaction(notice, conversation)),
     };
-    return new ContextManager(options);
+    const manager = new ContextManager(options);
+    this.#slots.set(manager, slot);
+    return manager;
   }
 
   async #filter(args: CallModelInputFilterArgs): Promise<ModelInputData> {
     const { input, instructions } = args.modelData;
-    const [c, data] = await this.#take(conversationName(this.#o.conversation?.(args)), input, instructions, args.context);
+    const own = (args as { agent?: { model?: unknown } }).agent?.model;
+    const [c, data] = await this.#take(conversationName(this.#o.conversation?.(args)), input, instructions, args.context, { model: isAgentModel(own) ? own : undefined });
     this.#sent.push({ input: data.input, instructions: data.instructions, conversation: c });
     if (this.#sent.length > MAX_SENT) this.#sent.shift();
     return data;
   }
 
   /** `boundedModel`'s request: the conversation's bounded input instead of the SDK's. */
-  async #bound(request: ModelRequest): Promise<[ModelRequest, Conversation | undefined]> {
+  async #bound(request: ModelRequest, model: Model): Promise<[ModelRequest, Conversation | undefined]> {
     const built = this.#claim(request, true);
     if (built || request.previousResponseId || request.conversationId) return [request, built];
     const input = typeof request.input === 'string' ? [{ type: 'message', role: 'user', content: request.input } as AgentInputItem] : request.input;
-    const [c, data] = await this.#take(undefined, input, request.systemInstructions, undefined);
+    const [c, data] = await this.#take(undefined, input, request.systemInstructions, undefined, { model, request });
     return [{ ...request, input: data.input, systemInstructions: data.instructions }, c];
   }
 
   /** The bounded input for `input`, from its conversation's manager, one model call of a conversation at a time. */
-  #take(name: string | undefined, input: AgentInputItem[], instructions: string | undefined, context: unknown): Promise<[Conversation, ModelInputData]> {
+  #take(name: string | undefined, input: AgentInputItem[], instructions: string | undefined, context: unknown, via: SummarySlot): Promise<[Conversation, ModelInputData]> {
     const items = this.#coreItems(input);
     const c = this.#conversations.find(name, instructions, items);
     // In use from now: a conversation waiting for its turn is not let go of either.
     c.busy++;
-    const turn = c.tail.then(() => this.#turn(c, items, input, instructions)).finally(() => c.busy--);
+    const turn = c.tail.then(() => {
+      // A summary this call's build asks for is written by the model it goes to, with its request.
+      const slot = this.#slots.get(c.manager);
+      if (slot) Object.assign(slot, { model: via.model, request: via.request });
+      return this.#turn(c, items, input, instructions);
+    }).finally(() => c.busy--);
     c.tail = turn.catch(() => undefined);
     return turn.then((data) => {
       if (isObject(context)) this.#runs.set(context, c);

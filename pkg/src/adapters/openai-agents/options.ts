@@ -1,6 +1,7 @@
 // The host's options, read once and checked when the context is made: a bad one is a
 // TypeError or RangeError naming the field, before any run, not at the first model call.
-import type { CallModelInputFilterArgs } from '@openai/agents';
+import type { CallModelInputFilterArgs, Model } from '@openai/agents';
+import { summarizerFor } from './summarizer.js';
 import type { CompactionEvent, CompactionNotice, CompactionSteer, ContextManagerOptions, ContextWarning, LedgerRecord, StateRepository, SummarizerClient, TokenCounter } from '@devs/context';
 
 /** Options of `contextFilter`. */
@@ -10,7 +11,15 @@ export interface OpenAIAgentsContextOptions {
   /** Counts a text's tokens. Default length / 4; `createTokenCounter('o200k_base')` from `@devs/context/tokenizers` counts exactly. */
   countTokens?: TokenCounter;
   /** Summarizes the oldest turns when masking is not enough (an object with `summarize`, or that function). Without one, they are dropped, with a note saying so. */
-  summarizer?: SummarizerClient | SummarizerClient['summarize'];
+  /**
+   * Writes the summaries. Default: the agent's own model where the context holds it
+   * (`boundedModel()`, or an agent whose `model` is a `Model` object), sent the input last
+   * built with the summarizing instruction, so the provider reads the prefix from its
+   * cache; its usage is the compaction's cost (`onCompaction`'s `summary.usage`). Another
+   * `Model` writes them the same way; `false` writes none (the oldest turns are dropped,
+   * stored and indexed); a function or `{ summarize }` is called as `ContextManager` calls it.
+   */
+  summarizer?: SummarizerClient | SummarizerClient['summarize'] | Model | false;
   /** Milliseconds a summarizer may take before it counts as failed. Default 120,000. */
   summarizerTimeoutMs?: number;
   /**
@@ -95,6 +104,8 @@ export interface ReadOptions {
   onWarning: OpenAIAgentsContextOptions['onWarning'];
   onCompaction: OpenAIAgentsContextOptions['onCompaction'];
   beforeCompaction: OpenAIAgentsContextOptions['beforeCompaction'];
+  /** The host's `summarizer` as given: each conversation's manager makes its own of it (`summarizerFor`). */
+  summarizer: unknown;
   conversation: OpenAIAgentsContextOptions['conversation'];
   maxConversations: number;
 }
@@ -119,7 +130,8 @@ export function readOptions(options: unknown, check: (manager: ContextManagerOpt
   if (o.onWarning !== undefined) manager.onWarning = o.onWarning;
   if (o.onCompaction !== undefined) manager.onCompaction = o.onCompaction;
   if (o.beforeCompaction !== undefined) manager.beforeCompaction = o.beforeCompaction;
-  check({ ...(manager as object), format: 'openai-responses' } as ContextManagerOptions);
+  delete manager.summarizer;
+  check({ ...(manager as object), summarizer: summarizerFor(o.summarizer, {}), format: 'openai-responses' } as ContextManagerOptions);
   delete manager.onLedger;
   delete manager.onWarning;
   delete manager.onCompaction;
@@ -136,6 +148,7 @@ export function readOptions(options: unknown, check: (manager: ContextManagerOpt
     onWarning: o.onWarning as ReadOptions['onWarning'],
     onCompaction: o.onCompaction as ReadOptions['onCompaction'],
     beforeCompaction: o.beforeCompaction as ReadOptions['beforeCompaction'],
+    summarizer: o.summarizer,
     conversation: o.conversation as ReadOptions['conversation'],
     maxConversations: max,
   };

@@ -78,3 +78,37 @@ fn a_failed_turn_takes_back_what_it_appended() {
         "the call is open again"
     );
 }
+
+#[test]
+fn a_build_rendered_then_failed_leaves_the_encoded_state_as_it_was() {
+    // A host callback that fails after the render (onLedger, onCompaction) takes the build
+    // back: the state, every float of it, is the one before, so a usage report that comes
+    // next is about the request last sent.
+    let budget = 20_000.0;
+    let (mut m, mut h) = Host::default().start(budget, "go");
+    for turn in 0..8 {
+        tool_turn(&mut h, &mut m, 4_000, turn);
+        h.build(&mut m);
+    }
+    tool_turn(&mut h, &mut m, 4_000, 99);
+    let before = m.encode_state();
+    // The same build again, taken back after its render instead of committed.
+    let mut need = m
+        .apply(&Event::Begin)
+        .and_then(|_| m.apply(&Event::Plan))
+        .unwrap();
+    while need != Need::Done {
+        need = match need {
+            Need::Persist { .. } => m.persisted(Some("x".into()), 5.0),
+            Need::Placeholder { .. } | Need::Cut { .. } => m.measured(10.0),
+            Need::Summarize { .. } => m.no_summarizer(),
+            Need::PersistSpan { .. } => m.span_persisted(Some("s".into()), 20.0),
+            Need::PersistGroup { .. } => m.group_persisted(Some("g".into()), 20.0),
+            Need::MergeSpans { .. } => m.spans_merged(Some("m".into()), 20.0),
+            Need::TooLarge { .. } | Need::Done => panic!("refused"),
+        };
+    }
+    m.render(false);
+    m.rollback();
+    assert_eq!(m.encode_state(), before);
+}
