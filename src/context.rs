@@ -223,6 +223,12 @@ impl ManagerCore {
         self.m.carried(tokens)
     }
 
+    /// Of what the user wrote in the turns a summary folds (their tokens, newest first), how
+    /// many texts it carries in the room its share leaves beside its own `used` tokens.
+    pub fn user_carried(&self, tokens: &[f64], used: f64) -> usize {
+        self.m.user_carried(tokens, used)
+    }
+
     /// The store id of a part, or `None`.
     pub fn store_id(&self, message: usize, part: usize) -> Option<String> {
         self.m.store_id(message, part).map(String::from)

@@ -86,6 +86,27 @@ describe('OpenTelemetry spans', () => {
     for (const s of llm) assert.ok(summaries.some((p) => p.spanContext().spanId === s.parentSpanContext?.spanId), "the host's call nests under the summarizer's span");
   });
 
+  it('marks the span a compacting build was called in with gen_ai.conversation.compacted, as an adapter builds inside its model call', async () => {
+    const tracer = trace.getTracer('host');
+    const manager = new ContextManager({ format: 'anthropic', budget: 4_000 });
+    await manager.append({ role: 'user', content: 'go' });
+    const marked = [];
+    for (let t = 0; t < 30; t++) {
+      await manager.append([{ role: 'assistant', content: `step ${t}` }, { role: 'user', content: `log ${t}: ${'x '.repeat(300)}` }]);
+      await tracer.startActiveSpan(`inference ${t}`, async (span) => {
+        const { ledger } = await manager.build();
+        span.end();
+        marked.push(Boolean(ledger.compaction));
+      });
+    }
+    manager.free();
+    const spans = exporter.getFinishedSpans().filter((s) => s.name.startsWith('inference'));
+    assert.ok(marked.some(Boolean) && !marked.every(Boolean));
+    for (const [t, compacted] of marked.entries()) {
+      assert.equal(spans[t].attributes['gen_ai.conversation.compacted'], compacted ? true : undefined, `inference ${t}`);
+    }
+  });
+
   it('marks a failed summarizer call and its compaction as errors', async () => {
     await session({ summarizer: async () => { throw new Error('model down'); } });
     const spans = exporter.getFinishedSpans();

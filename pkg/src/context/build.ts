@@ -10,7 +10,7 @@ import { within } from '../core/timeout.js';
 import { count } from '../tokens/count.js';
 import { rules } from '../core/wasm.js';
 import type { Adapter } from '../providers/neutral.js';
-import { Kind, NeedKind } from './codes.js';
+import { Kind, NeedKind, Role } from './codes.js';
 import { type Core, type History, namesOf } from './history.js';
 import { cutText, ownText, planOf, shortenedCall } from './render.js';
 import type { StoreOptions, StoredTexts } from './texts.js';
@@ -18,7 +18,7 @@ import type { Undo } from './undo.js';
 import { measureMedia, type MediaRules } from './media.js';
 import { mediaPart } from '../providers/media.js';
 import type { ContextWarning, LedgerRecord, SummaryUsage } from './types.js';
-import { type Carried, carriedText, joinSummary, splitSummary } from './carry.js';
+import { type Carried, CARRIED_HEAD, carriedText, joinSummary, splitSummary } from './carry.js';
 import { type BuildTrace, type OtelSpan, usageAttributes } from './tracing.js';
 import { addUsage, summaryAnswer } from './summary-answer.js';
 
@@ -189,11 +189,35 @@ function carry(b: Building, from: number, to: number, before: Carried[]): { fres
       fresh.push({ tool: history.label(i, k), part: parts[k].kind === Kind.Result ? 'result' : 'call', text: parts[k].text });
     }
   }
-  const all = [...fresh, ...before];
+  const all = [...fresh, ...before.filter((c) => c.part !== 'user')];
   if (all.length === 0) return { fresh: false, carried: [] };
   const tokens = Float64Array.from(all, (c) => count(o.counter, carriedText(c), 'protectedTools'));
   const n = checked(() => core.carried(tokens));
   return { fresh: fresh.length > 0, carried: all.slice(0, n) };
+}
+
+/**
+ * What the user wrote in messages `from..to` (the pinned opening message aside, which stays
+ * whole), newest first, then what the summary so far carried of it: as much as the room the
+ * summary's share leaves beside `body` (the rules say).
+ */
+function userWords(b: Building, from: number, to: number, before: Carried[], body: string): Carried[] {
+  const { core, o, history } = b;
+  const [start, end] = core.opening;
+  const fresh: Carried[] = [];
+  for (let i = to - 1; i >= from; i--) {
+    const m = history.messages[i];
+    if (m.role !== Role.User || (i >= start && i < end)) continue;
+    for (let k = m.parts.length - 1; k >= 0; k--) {
+      const p = m.parts[k];
+      if (p.kind === Kind.Text && !rules.isBlank(p.text)) fresh.push({ tool: '', part: 'user', text: p.text });
+    }
+  }
+  const all = [...fresh, ...before.filter((c) => c.part === 'user')];
+  if (all.length === 0) return [];
+  const used = count(o.counter, ownText(0, `${body}\n\n${CARRIED_HEAD}`), 'summarizer.summarize()') + o.adapter.framing.message;
+  const tokens = Float64Array.from(all, (c) => count(o.counter, carriedText(c), 'summarizer.summarize()'));
+  return all.slice(0, checked(() => core.user_carried(tokens, used)));
 }
 
 /** Summarizes messages `from..to` with the host's summarizer, or says it failed: the rules' next need. */
@@ -207,7 +231,9 @@ async function summarize(b: Building, from: number, to: number, failed: unknown[
   if (!summarizer && !kept.fresh) return checked(() => core.no_summarizer());
   const summary = summarizer ? await summaryText(b, from, to, before.body, failed) : before.body;
   if (summary === undefined) return checked(() => core.summary_failed());
-  return summarized(b, to, joinSummary(summary, kept.carried));
+  // The user's words, newest first, in the room the summary's share leaves; then the protected texts.
+  const words = userWords(b, from, to, before.carried, summary);
+  return summarized(b, to, joinSummary(summary, [...words, ...kept.carried]));
 }
 
 /** The summarizer's summary of messages `from..to`, or undefined when it failed. */

@@ -5,7 +5,8 @@
 //!
 //! Folding a turn away takes its protected parts out of the conversation, so the shell
 //! carries their texts verbatim after the summary, newest first, up to the same share again
-//! ([`Manager::carried`]); the summary may then be that much larger
+//! ([`Manager::carried`]), with what the user wrote in the room the summary's own share
+//! leaves ([`Manager::user_carried`]); the summary may then be that much larger
 //! ([`Config::summary_cap`](super::config::Config::summary_cap) plus
 //! [`Config::protected_cap`](super::config::Config::protected_cap)).
 
@@ -78,5 +79,21 @@ impl Manager {
             self.record.warn(Warning::ProtectedOverShare);
         }
         n
+    }
+
+    /// Of what the user wrote in the turns a summary folds (their tokens, newest first),
+    /// how many texts the summary carries verbatim: those that fit, from the newest on, in
+    /// the room the summary's share leaves beside its own `used` tokens. The summary then
+    /// stays within its cap ([`Manager::summarized`] checks it), so no decision changes.
+    pub fn user_carried(&self, tokens: &[f64], used: f64) -> usize {
+        let room = self.config.summary_cap() - used;
+        let mut sum = 0.0;
+        tokens
+            .iter()
+            .take_while(|&&t| {
+                sum += t;
+                sum <= room
+            })
+            .count()
     }
 }
