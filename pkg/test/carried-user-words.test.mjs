@@ -45,7 +45,7 @@ describe("the user's words, carried after the summary", () => {
       return at < 0 ? 0 : [...request.slice(at).matchAll(/<kept what=/g)].length;
     };
     const short = await session(async () => 'The agent works through the modules.');
-    const long = await session(async () => `The agent works through the modules. ${'y '.repeat(1_200)}`); // 600 of the share's 800 tokens
+    const long = await session(async () => `The agent works through the modules. ${'y '.repeat(1_340)}`); // 670 of the share's 800 tokens
     const most = (rs) => Math.max(...rs.map(carriedIn));
     assert.ok(long.some((r) => r.includes('y y y y')), 'the long summary came');
     assert.ok(most(short) > most(long), `${most(short)} carried beside the short summary, ${most(long)} beside the long`);
