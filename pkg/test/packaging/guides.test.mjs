@@ -141,10 +141,11 @@ describe('the guides\' code', () => {
 
   it('every ts block compiles as pasted (tsc --strict, skipLibCheck false), against the lockfile\'s SDKs', () => compiles(dir));
 
-  it('every ts block compiles against the newest releases of the SDKs too (openai, @anthropic-ai/sdk)', () => {
+  it('every ts block compiles against the newest releases of the SDKs too (openai, @anthropic-ai/sdk, ai)', () => {
     const files = {};
     for (const b of tsBlocks) files[`src/${b.name}.mts`] = b.code;
-    return compiles(docsProject('guides-newest', files, { openai: 'openai-newest', '@anthropic-ai/sdk': 'anthropic-sdk-newest' }));
+    const newest = { openai: 'openai-newest', '@anthropic-ai/sdk': 'anthropic-sdk-newest', ai: 'ai-7', '@ai-sdk/provider': 'ai-7/node_modules/@ai-sdk/provider' };
+    return compiles(docsProject('guides-newest', files, newest));
   });
 
   for (const b of tsBlocks.filter((x) => !/^declare /m.test(x.code))) {
