@@ -269,12 +269,12 @@ for (const v of VERSIONS) {
   });
 }
 
-it('the README example and the JSDoc example type-check against ai 6 and ai 7', () => {
+it('the README example and the JSDoc example type-check against ai 6 (the lockfile\'s, and 6.0.0, the oldest the peer takes) and ai 7', () => {
   const readme = readFileSync(join(pkgDir, '../docs/frameworks/ai-sdk.md'), 'utf8').match(/```ts\n([\s\S]*?)```/)[1];
   const jsdoc = readFileSync(join(pkgDir, 'dist/ai-sdk.d.ts'), 'utf8').match(/@example\n([\s\S]*?)\*\/\s*\n\s*export declare function contextMiddleware/)[1].replace(/^\s*\* ?/gm, '');
-  for (const [version, aiDir] of [['ai 6', 'node_modules/ai'], ['ai 7', 'node_modules/ai-7']]) {
+  for (const [version, aiDir] of [['ai 6', 'node_modules/ai'], ['ai 6.0.0', 'node_modules/ai-oldest'], ['ai 7', 'node_modules/ai-7']]) {
     // Each version's own provider types, as a host with that version installs them.
-    const provider = aiDir === 'node_modules/ai' ? 'node_modules/@ai-sdk/provider' : 'node_modules/ai-7/node_modules/@ai-sdk/provider';
+    const provider = aiDir === 'node_modules/ai' ? 'node_modules/@ai-sdk/provider' : `${aiDir}/node_modules/@ai-sdk/provider`;
     const dir = scratchProject('ai-sdk', {
       modules: { ai: aiDir, '@ai-sdk/provider': provider, '@types': 'node_modules/@types' },
       files: { 'readme.ts': `${readme}\nexport {};\n`, 'jsdoc.ts': `${jsdoc}\nexport {};\n` },

@@ -148,6 +148,12 @@ describe('the guides\' code', () => {
     return compiles(docsProject('guides-newest', files, newest));
   });
 
+  it('every ts block compiles against the oldest ai the peer range takes (6.0.0)', () => {
+    const files = {};
+    for (const b of tsBlocks) files[`src/${b.name}.mts`] = b.code;
+    return compiles(docsProject('guides-oldest', files, { ai: 'ai-oldest', '@ai-sdk/provider': 'ai-oldest/node_modules/@ai-sdk/provider' }));
+  });
+
   for (const b of tsBlocks.filter((x) => !/^declare /m.test(x.code))) {
     it(`${b.name} (docs/guides/${b.file} line ${b.line}) runs`, async () => {
       await runAsync('node', [`out/${b.name}.mjs`], dir);
