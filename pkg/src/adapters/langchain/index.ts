@@ -8,7 +8,6 @@
 // LangChain's `contextEditingMiddleware` edits the view too, but clears one more old tool
 // result at each call, mid-prefix, so every call writes the cache anew.
 import { createMiddleware } from 'langchain';
-import type { AgentMiddleware } from 'langchain';
 import { AIMessage } from '@langchain/core/messages';
 import type { ClientTool } from '@langchain/core/tools';
 import type { ContextManager, ContextSession } from '@devs/context';
@@ -22,8 +21,16 @@ import { type ModelCall, modelSummary } from './summarizer.js';
 
 export type { ContextMiddlewareOptions, SummarizerModel };
 
-/** The middleware `contextMiddleware` makes: pass it in `createAgent({ middleware })`. */
-export interface ContextMiddleware extends AgentMiddleware<undefined, undefined, unknown, readonly ClientTool[], readonly []> {
+/**
+ * The middleware `contextMiddleware` makes: pass it in `createAgent({ middleware })`. It is
+ * `createMiddleware`'s own type, with no type arguments of ours, so that it is the
+ * `AgentMiddleware` of whichever `langchain` the host has (1.0 has three type parameters
+ * where 1.5 has five).
+ */
+export type ContextMiddleware = ReturnType<typeof createMiddleware> & ContextMiddlewareMethods;
+
+/** What `ContextMiddleware` has beside the middleware itself. */
+export interface ContextMiddlewareMethods {
   /**
    * The thread's `ContextManager` (with `options.store`, its `ContextSession`) while it is in
    * memory: its `ledger` (each request's tokens, compaction and cache figures),
