@@ -30,9 +30,24 @@ function langchainOldest(code) {
   }
 }
 
+/** `tsc`'s complaints about `code` in a host with the Agents SDK the tests install, or null. */
+function agents(code) {
+  const dir = hostProject('openai-agents', { 'tsconfig.json': TSCONFIG, 'src/example.mts': `${code}\nexport {};\n` }, { type: 'module' }, ['@openai', 'openai', 'zod', '@types/node']);
+  try {
+    run('node', [tsc, '-p', '.'], dir);
+    return null;
+  } catch (error) {
+    return String(error.message);
+  }
+}
+
 describe("the framework pages' examples against the oldest releases the peers take", () => {
   it(`LangChain: langchain ${version('langchain-oldest')} and @langchain/core ${version('langchain-core-oldest')}`, () => {
     assert.equal(langchainOldest(example('langchain.md')), null);
+  });
+
+  it(`the Agents SDK: @openai/agents ${version('@openai/agents')} (0.1, the peer's floor, takes zod 3, which this tree cannot hold beside zod 4)`, () => {
+    assert.equal(agents(example('openai-agents.md')), null);
   });
 
   it('a mistyped option is refused there (the check can fail)', () => {
