@@ -72,15 +72,7 @@ impl Manager {
     /// Of the protected texts a summary would carry (their tokens, newest first), how many
     /// it carries: those that fit the share, from the newest on. Fewer than all is warned.
     pub fn carried(&mut self, tokens: &[f64]) -> usize {
-        let cap = self.config.protected_cap();
-        let mut used = 0.0;
-        let n = tokens
-            .iter()
-            .take_while(|&&t| {
-                used += t;
-                used <= cap
-            })
-            .count();
+        let n = fitting(tokens, self.config.protected_cap());
         if n < tokens.len() {
             self.record.warn(Warning::ProtectedOverShare);
         }
@@ -95,13 +87,18 @@ impl Manager {
     pub fn user_carried(&self, tokens: &[f64], used: f64) -> usize {
         let room =
             (self.config.summary_cap() - used).min((self.config.budget * USER_WORDS_SHARE).floor());
-        let mut sum = 0.0;
-        tokens
-            .iter()
-            .take_while(|&&t| {
-                sum += t;
-                sum <= room
-            })
-            .count()
+        fitting(tokens, room)
     }
+}
+
+/// How many of `tokens`, from the first on, fit in `room` together.
+fn fitting(tokens: &[f64], room: f64) -> usize {
+    let mut sum = 0.0;
+    tokens
+        .iter()
+        .take_while(|&&t| {
+            sum += t;
+            sum <= room
+        })
+        .count()
 }

@@ -3,12 +3,11 @@
 // `ToolLoopAgent`) is bounded by its conversation's manager, the recall tool is answered
 // inside the middleware, and each call's usage is recorded from its own result. The SDK is
 // never loaded: its shapes are read as data, and its types are not imported (types.ts).
-import { ContextManager } from '@devs/context';
 import { Conversations, type Conversation } from './conversations.js';
 import { readOptions, RECALL, type RecallSpec } from './options.js';
 import { callPart, providerPrompt, recallTurn, splitPrompt, sumUsage, toolMessage, usageFigures } from './prompt.js';
 import { recallStream } from './stream.js';
-import { isModel, type SummarySlot } from './summarizer.js';
+import { isModel, slottedManagers } from './summarizer.js';
 import type { ContextMiddleware, ContextMiddlewareOptions, ModelCallOptions, ModelGenerateResult, ModelStreamResult } from './types.js';
 
 export type { ContextMiddleware, ContextMiddlewareOptions, ModelCallOptions, ModelGenerateResult, ModelStreamResult } from './types.js';
@@ -110,13 +109,8 @@ function withRecall(tools: readonly unknown[] | undefined, recall: RecallSpec): 
 export function contextMiddleware(options: ContextMiddlewareOptions): ContextMiddleware {
   const settings = readOptions(options);
   /** Each manager's summary slot: the model of its conversation's call in flight, and that call's options. */
-  const slots = new WeakMap<ContextManager, SummarySlot>();
-  const conversations = new Conversations(settings.maxConversations, (system) => {
-    const slot: SummarySlot = {};
-    const manager = new ContextManager(settings.manager(system, slot));
-    slots.set(manager, slot);
-    return manager;
-  });
+  const managers = slottedManagers(settings.manager);
+  const conversations = new Conversations(settings.maxConversations, managers.make);
   /** Each call's conversation, by the params `transformParams` returned (the SDK hands the same object to `wrapGenerate`). */
   const calls = new WeakMap<object, Conversation>();
 
@@ -145,7 +139,7 @@ export function contextMiddleware(options: ContextMiddlewareOptions): ContextMid
     const tools = settings.recall ? withRecall(params.tools, settings.recall) : params.tools;
     const route = conversations.route(system.join('\n\n'), messages, name);
     const conversation = route.conversation;
-    const slot = slots.get(conversation.manager);
+    const slot = managers.slotOf(conversation.manager);
     const built = await conversation.run(async () => {
       conversation.sync(messages, route);
       if (slot) {

@@ -3,7 +3,7 @@
 // as the summary folds) with the summarizing instruction appended, and the call's options
 // (its tools, its provider options) as they were, so the provider reads the prefix from its
 // cache. Its usage comes back with the summary, as the compaction's cost.
-import type { ContextManagerOptions } from '@devs/context';
+import { ContextManager, type ContextManagerOptions } from '@devs/context';
 import { providerPrompt, usageFigures } from './prompt.js';
 import type { ModelCallOptions, ModelGenerateResult } from './types.js';
 
@@ -37,5 +37,22 @@ export function summarizerFor(option: unknown, slot: SummarySlot): ContextManage
     const summary = result.content.filter((p): p is Bag => (p as Bag)?.type === 'text').map((p) => String(p.text)).join('');
     const usage = usageFigures(result.usage);
     return usage ? { summary, usage } : summary;
+  };
+}
+
+/**
+ * Managers made with a summary slot each, and the slot of each: `options(system, slot)`
+ * gives a conversation's manager options, its summarizer writing through `slot`.
+ */
+export function slottedManagers(options: (system: string, slot: SummarySlot) => ContextManagerOptions) {
+  const slots = new WeakMap<ContextManager, SummarySlot>();
+  return {
+    make(system: string): ContextManager {
+      const slot: SummarySlot = {};
+      const manager = new ContextManager(options(system, slot));
+      slots.set(manager, slot);
+      return manager;
+    },
+    slotOf: (manager: ContextManager) => slots.get(manager),
   };
 }

@@ -14,11 +14,10 @@
 // - `processLLMResponse` reads the usage of the call from its `finish` chunk.
 // The prompt's shape is the one the AI SDK middleware reads, so the conversations and the
 // prompt conversions are that adapter's own.
-import { ContextManager } from '@devs/context';
 import { Conversations, type Conversation } from '../ai-sdk/conversations.js';
 import { providerPrompt, splitPrompt } from '../ai-sdk/prompt.js';
 import { sameUnstamped } from './prints.js';
-import { isModel, type SummarySlot } from '../ai-sdk/summarizer.js';
+import { isModel, slottedManagers } from '../ai-sdk/summarizer.js';
 import { argumentError, readOptions, RECALL, type Settings } from './options.js';
 import { usageOf } from './usage.js';
 import type { ContextProcessor, ContextProcessorOptions, InputStepArgs, LLMRequestArgs, LLMResponseArgs } from './types.js';
@@ -105,13 +104,8 @@ function recallTool(definition: NonNullable<Settings['recall']>, state: Record<s
 export function contextProcessor(options: ContextProcessorOptions): ContextProcessor {
   const settings = readOptions(options);
   /** Each manager's summary slot: the model of its conversation's call in flight. */
-  const slots = new WeakMap<ContextManager, SummarySlot>();
-  const conversations = new Conversations(settings.maxConversations, (system) => {
-    const slot: SummarySlot = {};
-    const manager = new ContextManager(settings.manager(system, slot));
-    slots.set(manager, slot);
-    return manager;
-  }, sameUnstamped);
+  const managers = slottedManagers(settings.manager);
+  const conversations = new Conversations(settings.maxConversations, managers.make, sameUnstamped);
 
   function processInputStep({ tools, state }: InputStepArgs): { tools: Record<string, unknown> } | undefined {
     if (!settings.recall) return undefined;
@@ -126,7 +120,7 @@ export function contextProcessor(options: ContextProcessorOptions): ContextProce
     const { system, messages } = splitPrompt(prompt);
     const route = conversations.route(system.join('\n\n'), messages, undefined);
     const conversation = route.conversation;
-    const slot = slots.get(conversation.manager);
+    const slot = managers.slotOf(conversation.manager);
     const built = await conversation.run(async () => {
       conversation.sync(messages, route);
       // A summary this build asks for is written by this step's model.

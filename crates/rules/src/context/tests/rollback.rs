@@ -18,29 +18,39 @@ fn books(m: &Manager) -> String {
     )
 }
 
-#[test]
-fn a_failed_build_leaves_everything_as_it_was() {
-    let budget = 20_000.0;
-    let (mut m, mut h) = Host::default().start(budget, "go");
+/// Eight tool turns built, and a ninth appended: a manager whose next build compacts.
+fn before_a_build() -> Manager {
+    let (mut m, mut h) = Host::default().start(20_000.0, "go");
     for turn in 0..8 {
         tool_turn(&mut h, &mut m, 4_000, turn);
         h.build(&mut m);
     }
     tool_turn(&mut h, &mut m, 4_000, 99);
+    m
+}
+
+/// A stand-in host's answer to `need` (`line`: a stored text's index line).
+fn answer(m: &mut Manager, need: Need, line: f64) -> Need {
+    match need {
+        Need::Persist { .. } => m.persisted(Some("x".into()), line),
+        Need::Placeholder { .. } | Need::Cut { .. } => m.measured(10.0),
+        Need::Summarize { .. } => m.no_summarizer(),
+        Need::PersistSpan { .. } => m.span_persisted(Some("s".into()), 20.0),
+        Need::PersistGroup { .. } => m.group_persisted(Some("g".into()), 20.0),
+        Need::MergeSpans { .. } => m.spans_merged(Some("m".into()), 20.0),
+        Need::Done | Need::TooLarge { .. } => Need::Done,
+    }
+}
+
+#[test]
+fn a_failed_build_leaves_everything_as_it_was() {
+    let mut m = before_a_build();
     let before = books(&m);
     m.begin();
     let mut need = m.plan().unwrap();
     let mut steps = 0;
     while need != Need::Done && steps < 3 {
-        need = match need {
-            Need::Persist { .. } => m.persisted(Some("x".into()), f64::NAN),
-            Need::Placeholder { .. } | Need::Cut { .. } => m.measured(10.0),
-            Need::Summarize { .. } => m.no_summarizer(),
-            Need::PersistSpan { .. } => m.span_persisted(Some("s".into()), 20.0),
-            Need::PersistGroup { .. } => m.group_persisted(Some("g".into()), 20.0),
-            Need::MergeSpans { .. } => m.spans_merged(Some("m".into()), 20.0),
-            Need::Done | Need::TooLarge { .. } => Need::Done,
-        };
+        need = answer(&mut m, need, f64::NAN);
         steps += 1;
     }
     m.rollback();
@@ -84,13 +94,7 @@ fn a_build_rendered_then_failed_leaves_the_encoded_state_as_it_was() {
     // A host callback that fails after the render (onLedger, onCompaction) takes the build
     // back: the state, every float of it, is the one before, so a usage report that comes
     // next is about the request last sent.
-    let budget = 20_000.0;
-    let (mut m, mut h) = Host::default().start(budget, "go");
-    for turn in 0..8 {
-        tool_turn(&mut h, &mut m, 4_000, turn);
-        h.build(&mut m);
-    }
-    tool_turn(&mut h, &mut m, 4_000, 99);
+    let mut m = before_a_build();
     let before = m.encode_state();
     // The same build again, taken back after its render instead of committed.
     let mut need = m
@@ -98,15 +102,8 @@ fn a_build_rendered_then_failed_leaves_the_encoded_state_as_it_was() {
         .and_then(|_| m.apply(&Event::Plan))
         .unwrap();
     while need != Need::Done {
-        need = match need {
-            Need::Persist { .. } => m.persisted(Some("x".into()), 5.0),
-            Need::Placeholder { .. } | Need::Cut { .. } => m.measured(10.0),
-            Need::Summarize { .. } => m.no_summarizer(),
-            Need::PersistSpan { .. } => m.span_persisted(Some("s".into()), 20.0),
-            Need::PersistGroup { .. } => m.group_persisted(Some("g".into()), 20.0),
-            Need::MergeSpans { .. } => m.spans_merged(Some("m".into()), 20.0),
-            Need::TooLarge { .. } | Need::Done => panic!("refused"),
-        };
+        assert!(!matches!(need, Need::TooLarge { .. }), "refused");
+        need = answer(&mut m, need, 5.0);
     }
     m.render(false);
     m.rollback();
