@@ -7,6 +7,7 @@ import { live } from '../core/lifetime.js';
 import { turnScope } from '../core/wasm.js';
 import type { Adapter } from '../providers/neutral.js';
 import { object } from '../core/read.js';
+import { Queue } from '../core/queue.js';
 import { readSnapshot, toSnapshot } from './snapshot.js';
 import { readOptions, recallAnswer, recallText } from './recall.js';
 import { MessagePrints } from './sync.js';
@@ -52,9 +53,7 @@ export class ContextManager<Message = unknown, Format extends ContextFormat = Co
   readonly #timeoutMs: number | undefined;
   readonly #format: ContextFormat;
   /** Builds run one after another. */
-  #tail: Promise<unknown> = Promise.resolve();
-  /** Builds called and not yet settled. */
-  #building = 0;
+  readonly #queue = new Queue();
   /** The engine's options, to make it anew when a framework's list is taken in again. */
   readonly #engineOptions: ReturnType<typeof engineOptions>;
   /** The messages `sync` took in, by print. */
@@ -92,7 +91,7 @@ export class ContextManager<Message = unknown, Format extends ContextFormat = Co
   sync(messages: readonly Message[]): void {
     const engine = live(this.#engine, 'ContextManager');
     if (!Array.isArray(messages)) throw argumentError(TypeError, 'messages', 'must be an array of messages');
-    if (this.#building > 0) throw Object.assign(new Error('ContextManager.sync() was called while a build is in flight; await the build first'), { code: 'ERR_BUILD_IN_FLIGHT' });
+    if (this.#queue.busy > 0) throw Object.assign(new Error('ContextManager.sync() was called while a build is in flight; await the build first'), { code: 'ERR_BUILD_IN_FLIGHT' });
     // Taken in by `append` or restored from a snapshot: trusted to be the list's first.
     const held = engine.core.message_count;
     if (this.#prints.length === 0 && held > 0) this.#prints.trust(Math.min(held, messages.length), messages);
@@ -146,11 +145,7 @@ export class ContextManager<Message = unknown, Format extends ContextFormat = Co
       return Promise.reject(error);
     }
     if (turnScope?.inside(this)) return Promise.reject(new ReentrantCallError('ContextManager.build'));
-    this.#building++;
-    const run = this.#tail.then(() => (turnScope ? turnScope.run(this, () => this.#build(engine)) : this.#build(engine)))
-      .finally(() => this.#building--);
-    this.#tail = run.catch(() => undefined);
-    return run;
+    return this.#queue.run(() => (turnScope ? turnScope.run(this, () => this.#build(engine)) : this.#build(engine)));
   }
 
   /**
@@ -163,7 +158,7 @@ export class ContextManager<Message = unknown, Format extends ContextFormat = Co
    */
   snapshot(): ContextSnapshot {
     const engine = live(this.#engine, 'ContextManager');
-    if (this.#building > 0) throw Object.assign(new Error('ContextManager.snapshot() was called while a build is in flight; await the build, then take the snapshot'), { code: 'ERR_BUILD_IN_FLIGHT' });
+    if (this.#queue.busy > 0) throw Object.assign(new Error('ContextManager.snapshot() was called while a build is in flight; await the build, then take the snapshot'), { code: 'ERR_BUILD_IN_FLIGHT' });
     return toSnapshot(engine.state(), this.#format, engine.config);
   }
 

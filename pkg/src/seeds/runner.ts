@@ -23,6 +23,7 @@ import type { ContextWindow, MediumTermSummary, SaopEnvelope, TokenCounter, Turn
 import type { StateRepository } from '../stores/types.js';
 import { SlidingRelevanceWindow, turnEntry } from './window.js';
 import { rules, turnScope } from '../core/wasm.js';
+import { Queue } from '../core/queue.js';
 
 
 const contextRefresh = template(() => rules.contextRefreshText());
@@ -74,12 +75,10 @@ export class AgentRunner {
   readonly #config: Config;
   /** The whole conversation, oldest first; a pruning swaps the array. */
   #history: TurnEntry[] = [];
-  /** The newest turn called: the next one waits for it when it is still in flight. */
-  #tail: Promise<unknown> | null = null;
+  /** Turns one after another; a turn with none in flight starts at once, as an async function does. */
+  readonly #turns = new Queue(undefined, true);
   /** The newest envelope's plan: pinned in a bounded prompt. */
   #plan = '';
-  /** Turns called and not yet settled. */
-  #running = 0;
 
   /**
    * @throws {TypeError} naming the option that is missing or of the wrong type.
@@ -186,23 +185,7 @@ export class AgentRunner {
       return Promise.reject(error);
     }
     if (turnScope?.inside(this)) return Promise.reject(new ReentrantCallError('AgentRunner.runTurn'));
-    const turn = this.#queued(this.#running++ > 0 ? this.#tail : null, input);
-    this.#tail = turn;
-    return turn;
-  }
-
-  /**
-   * The turn, once the one before it (`before`, when one is in flight) has settled. A turn
-   * with none before it starts at once, as an async function does: the chain of promises
-   * that orders turns is only built when turns overlap.
-   */
-  async #queued(before: Promise<unknown> | null, input: string | undefined): Promise<AgentTurnResult> {
-    try {
-      if (before) await before.catch(() => undefined);
-      return await (turnScope ? turnScope.run(this, () => this.#turn(input)) : this.#turn(input));
-    } finally {
-      this.#running--;
-    }
+    return this.#turns.run(() => (turnScope ? turnScope.run(this, () => this.#turn(input)) : this.#turn(input)));
   }
 
   /**
@@ -216,7 +199,7 @@ export class AgentRunner {
     const core = this.#live();
     const bounded = this.#config.bounded;
     if (!bounded) throw argumentError(TypeError, 'options.bounded', 'is not set: snapshot() takes a runner whose conversation is bounded, the state it can give back whole');
-    if (this.#running > 0) throw Object.assign(new Error('AgentRunner.snapshot() was called while a turn is in flight; await the turn, then take the snapshot'), { code: 'ERR_TURN_IN_FLIGHT' });
+    if (this.#turns.busy > 0) throw Object.assign(new Error('AgentRunner.snapshot() was called while a turn is in flight; await the turn, then take the snapshot'), { code: 'ERR_TURN_IN_FLIGHT' });
     return runnerSnapshot({ runner: Array.from(core.state()), turns: this.#history, plan: this.#plan, ...bounded.snapshot() });
   }
 

@@ -18,6 +18,7 @@ import type { SessionCommit, SessionOutput, SessionRows, ToolOutputEntry } from 
 import { readSnapshot, toSnapshot } from '../snapshot.js';
 import { ownerId, promptKey, readChanges, sameCall } from './rows.js';
 import { fitsText } from '../../core/exact-text.js';
+import { Queue } from '../../core/queue.js';
 
 /**
  * A claim lapses this long after its holder last renewed it; a live holder renews it
@@ -83,7 +84,8 @@ export class ContextSession<Message = unknown> {
   #landed: string | null = null;
   /** Another worker moved the session on, or it was closed: every call rejects with this. */
   #lost: Error | null = null;
-  #tail: Promise<unknown> = Promise.resolve();
+  /** Its calls, one after another. */
+  readonly #calls = new Queue();
   /** Summaries paid for that the store could not keep yet (it was down): never asked for again here. */
   readonly #paid = new Map<string, string>();
   /** Who this manager is in a summary's claim. */
@@ -230,7 +232,7 @@ export class ContextSession<Message = unknown> {
 
   /** Waits for the calls in flight, then lets the session go: it can be opened again. */
   async close(): Promise<void> {
-    await this.#tail;
+    await this.#calls.idle();
     this.#lost ??= Object.assign(new Error(`session ${JSON.stringify(this.sessionId)} was closed; open it again to go on`), { code: 'ERR_SESSION_CLOSED' });
     this.#release();
   }
@@ -249,12 +251,10 @@ export class ContextSession<Message = unknown> {
 
   /** Runs `body` after the calls before it. */
   #queue<T>(body: () => Promise<T>): Promise<T> {
-    const run = this.#tail.then(() => {
+    return this.#calls.run(() => {
       if (this.#lost) throw this.#lost;
       return body();
     });
-    this.#tail = run.catch(() => undefined);
-    return run;
   }
 
   /** Runs `body` after the calls before it, then writes what it changed (in a shared session, as the one worker building). */
