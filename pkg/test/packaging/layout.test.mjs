@@ -97,6 +97,23 @@ describe('the layout', () => {
     assert.deepEqual(loose, ['index.ts'], 'only the entry of the shell sits at the top of pkg/src');
   });
 
+  it("gives the adapters one internal door: each imports only its own folder and the kit", () => {
+    const adapters = join(src, 'adapters');
+    const kit = join(adapters, 'kit');
+    const strays = [];
+    for (const [file, imports] of graph) {
+      if (!file.startsWith(adapters + '/')) continue;
+      const own = file.startsWith(kit + '/') ? null : join(adapters, relative(adapters, file).split('/')[0]);
+      for (const target of imports) {
+        // The kit may use the shell's own modules (the queue, the errors); an adapter only the kit and itself.
+        const allowed = own === null ? !target.startsWith(adapters + '/') || target.startsWith(kit + '/') : target.startsWith(own + '/') || target.startsWith(kit + '/');
+        if (!allowed) strays.push(`${relative(src, file)} → ${relative(src, target)}`);
+      }
+    }
+    assert.deepEqual(strays, [], `adapter imports past the kit:\n${strays.join('\n')}`);
+    assert.ok(existsSync(join(kit, 'options.ts')) && [...graph.keys()].some((f) => f.startsWith(join(adapters, 'mastra'))), 'the reader sees the kit and the adapters');
+  });
+
   it(`keeps every source file to ${MAX_LINES} lines`, () => {
     const roots = ['pkg/src', 'pkg/scripts', 'pkg/test', 'src', 'crates', 'tests', 'bench', 'scripts', 'www'];
     const files = roots.filter((r) => existsSync(join(repoRoot, r)))

@@ -3,11 +3,11 @@
 // `ToolLoopAgent`) is bounded by its conversation's manager, the recall tool is answered
 // inside the middleware, and each call's usage is recorded from its own result. The SDK is
 // never loaded: its shapes are read as data, and its types are not imported (types.ts).
-import { Conversations, type Conversation } from './conversations.js';
+import { Conversations, type Conversation } from '../kit/prompt-conversations.js';
 import { readOptions, RECALL, type RecallSpec } from './options.js';
-import { callPart, providerPrompt, recallTurn, splitPrompt, sumUsage, toolMessage, usageFigures } from './prompt.js';
+import { callPart, providerPrompt, recallTurn, splitPrompt, sumUsage, toolMessage, usageFigures } from '../kit/ai-sdk-prompt.js';
 import { recallStream } from './stream.js';
-import { isModel, slottedManagers } from './summarizer.js';
+import { isModel, slottedManagers } from '../kit/ai-sdk-summarizer.js';
 import type { ContextMiddleware, ContextMiddlewareOptions, ModelCallOptions, ModelGenerateResult, ModelStreamResult } from './types.js';
 
 export type { ContextMiddleware, ContextMiddlewareOptions, ModelCallOptions, ModelGenerateResult, ModelStreamResult } from './types.js';

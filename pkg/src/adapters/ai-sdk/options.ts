@@ -3,14 +3,12 @@
 // `contextMiddleware` itself. The manager's own options are checked by the manager: one is
 // made at once, with them, and gives the recall tool's definition before it is freed.
 import { ContextManager, type ContextManagerOptions } from '@devs/context';
+import { managerOptions, maxConversations as maxOf, optionsBag, recallOption } from '../kit/options.js';
+import { RECALL } from '../kit/recall.js';
+
+export { RECALL };
 import type { ContextMiddlewareOptions } from './types.js';
-import { summarizerFor, type SummarySlot } from './summarizer.js';
-
-const DEFAULT_MAX_CONVERSATIONS = 100;
-
-function argumentError(kind: typeof TypeError | typeof RangeError, field: string, message: string): Error {
-  return Object.assign(new kind(`${field} ${message}`), { code: kind === RangeError ? 'ERR_OUT_OF_RANGE' : 'ERR_INVALID_ARG_TYPE', field });
-}
+import { summarizerFor, type SummarySlot } from '../kit/ai-sdk-summarizer.js';
 
 /** The recall tool as the rules define it, and as a provider-level function tool carries it. */
 export interface RecallSpec {
@@ -19,12 +17,6 @@ export interface RecallSpec {
   description: string;
   inputSchema: Record<string, unknown>;
 }
-
-/**
- * The recall tool's name. The manager's `recallTool` gives the AI SDK's tool shape, whose
- * name is its key in the tool set; `ContextManager.recallTool` documents it as `'recall'`.
- */
-export const RECALL = 'recall';
 
 /** What the middleware runs with: the managers' options, and its own. */
 export interface Settings {
@@ -35,14 +27,12 @@ export interface Settings {
 }
 
 export function readOptions(options: ContextMiddlewareOptions): Settings {
-  if (typeof options !== 'object' || options === null) throw argumentError(TypeError, 'options', `must be an object with a budget, got ${options === null ? 'null' : typeof options}`);
-  const { recall = true, maxConversations = DEFAULT_MAX_CONVERSATIONS, system, summarizer, ...rest } = options;
-  if (typeof recall !== 'boolean') throw argumentError(TypeError, 'options.recall', `must be a boolean, got ${typeof recall}`);
-  if (typeof maxConversations !== 'number') throw argumentError(TypeError, 'options.maxConversations', `must be a number, got ${typeof maxConversations}`);
-  if (!Number.isInteger(maxConversations) || maxConversations < 1) throw argumentError(RangeError, 'options.maxConversations', `must be a whole number >= 1, got ${maxConversations}`);
-  for (const key of ['format', 'vscode'] as const) {
-    if ((rest as Record<string, unknown>)[key] !== undefined) throw argumentError(TypeError, `options.${key}`, "is set by the middleware: the AI SDK's prompt is format 'ai-sdk'");
-  }
+  const o = optionsBag(options);
+  const recall = recallOption(o);
+  const maxConversations = maxOf(o);
+  const { recall: _recall, maxConversations: _max, system, summarizer, ...rest } = options;
+  // Refuses a name that is no one's option, and those set here, before any is used.
+  managerOptions(o, 'contextMiddleware', ['recall', 'maxConversations', 'system', 'summarizer'], { format: "is set by the middleware: the AI SDK's prompt is format 'ai-sdk'", vscode: "is set by the middleware: the AI SDK's prompt is format 'ai-sdk'" });
   const base = { ...rest, format: 'ai-sdk' as const, recall };
   // Checks every manager option now, `system` included, with the message naming the field.
   const probe = new ContextManager({ ...base, system, summarizer: summarizerFor(summarizer, {}) });

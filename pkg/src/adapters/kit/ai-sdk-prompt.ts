@@ -120,3 +120,24 @@ export function sumUsage(a: unknown, b: unknown): unknown {
   }
   return out;
 }
+
+/** What the middleware reads and sets of a call's options (`LanguageModelV3CallOptions`, `LanguageModelV4CallOptions`). */
+export interface ModelCallOptions {
+  /** The provider-level prompt: `system`, `user`, `assistant` and `tool` messages with typed parts. */
+  prompt: readonly unknown[];
+  /** The call's tools; the recall tool is added to them. */
+  tools?: readonly unknown[];
+  /** `devsContext.conversation` names the call's conversation (and is removed before the call goes on). */
+  providerOptions?: Record<string, unknown>;
+}
+
+/** What the middleware reads of a generate result (`LanguageModelV3GenerateResult`, `…V4…`). */
+export interface ModelGenerateResult {
+  content: readonly unknown[];
+  usage: unknown;
+}
+
+/** What the middleware reads of a stream result (`LanguageModelV3StreamResult`, `…V4…`). */
+export interface ModelStreamResult {
+  stream: ReadableStream<unknown>;
+}

@@ -4,8 +4,8 @@
 // (its tools, its provider options) as they were, so the provider reads the prefix from its
 // cache. Its usage comes back with the summary, as the compaction's cost.
 import { ContextManager, type ContextManagerOptions } from '@devs/context';
-import { providerPrompt, usageFigures } from './prompt.js';
-import type { ModelCallOptions, ModelGenerateResult } from './types.js';
+import { providerPrompt, usageFigures } from './ai-sdk-prompt.js';
+import type { ModelCallOptions, ModelGenerateResult } from './ai-sdk-prompt.js';
 
 type Bag = Record<string, unknown>;
 

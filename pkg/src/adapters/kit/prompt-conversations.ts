@@ -17,7 +17,8 @@
 // every edit of it is a rebuild. Changed system messages start a new
 // conversation: the manager's system prompt is fixed.
 import type { ContextManager } from '@devs/context';
-import { sameMessage } from '../../context/sync.js';
+import { sameMessage } from './messages.js';
+import { Queue } from './registry.js';
 
 /** Whether two prompt messages are the same message (the SDK makes every message anew at each call). */
 export type SameMessage = (a: unknown, b: unknown) => boolean;
@@ -30,7 +31,7 @@ export class Conversation {
    */
   objects: unknown[] = [];
   /** The manager's operations, one after another: a build must not overlap a sync or an append. */
-  #tail: Promise<unknown> = Promise.resolve();
+  readonly queue = new Queue();
 
   constructor(readonly manager: ContextManager, readonly system: string, readonly name: string | undefined, readonly same: SameMessage = sameMessage) {}
 
@@ -56,9 +57,7 @@ export class Conversation {
 
   /** Runs `fn` after every operation queued before it. */
   run<T>(fn: () => T | Promise<T>): Promise<T> {
-    const run = this.#tail.then(fn);
-    this.#tail = run.catch(() => undefined);
-    return run;
+    return this.queue.run(fn);
   }
 }
 

@@ -5,7 +5,7 @@
 // prefix from its cache; one it edits comes back as a copy of the original with the new
 // content, its id, tool call id and tool calls kept.
 import { AIMessage, type BaseMessage, ChatMessage, HumanMessage, SystemMessage, ToolMessage } from '@langchain/core/messages';
-import { sameMessage } from '../../context/sync.js';
+import { sameMessage } from '../kit/messages.js';
 
 /** A content part of an OpenAI Chat message: a LangChain block, tagged with its index. */
 interface ChatPart {

@@ -3,6 +3,7 @@
 // (the budget, the counter, the shares) is checked by it, with its own messages.
 import { ContextManager } from '@devs/context';
 import { type ChatModel, isChatModel } from './summarizer.js';
+import { argumentError, MANAGER_CALLBACKS, managerOptions, maxConversations, optionalCallback, optionsBag, recallOption, typeName } from '../kit/options.js';
 import type { CompactionEvent, CompactionNotice, CompactionSteer, ContextManagerOptions, ContextWarning, LedgerRecord, SessionStore, SummarizerClient, TokenCounter } from '@devs/context';
 
 /** A LangChain chat model as a summarizer: anything with `invoke(text)` whose answer has a `text`. */
@@ -48,6 +49,14 @@ export interface ContextMiddlewareOptions {
   lowWater?: number;
   /** The newest messages a compaction keeps whole, as a share of the budget. Default 0.1. */
   recentShare?: number;
+  /** The largest share of the budget one text may take before it is cut, head and tail. Default 0.15. */
+  partShare?: number;
+  /** No summarizer prompt exceeds this share of the budget. Default 0.4. */
+  summarizerShare?: number;
+  /** Learn the provider's count from the usage each answer reports. Default true. */
+  calibrate?: boolean;
+  /** Milliseconds the store and the hooks may take before they count as failed. No bound by default. */
+  callbackTimeoutMs?: number;
   /** Keep the opening user message (the task) whole in every request. Default true. */
   keepFirstMessage?: boolean;
   /** The newest images every request keeps whole; older ones are stored and named, several at a time (`ContextManagerOptions.keepImages`). Default 3. */
@@ -92,25 +101,28 @@ export interface Settings {
   recallSpec: { name: string; description: string; parameters: Record<string, unknown> };
 }
 
-const KEYS = ['budget', 'countTokens', 'summarizer', 'summarizerTimeoutMs', 'summaryPrompt', 'recall', 'store', 'maxThreads', 'highWater', 'lowWater', 'recentShare', 'keepFirstMessage', 'keepImages', 'imageTokens', 'protectedTools', 'protectedShare', 'onWarning', 'onLedger', 'onCompaction', 'beforeCompaction'];
+/** The middleware's own options; every other option of `ContextManager` is handed to each thread's manager. */
+const OWN = ['summarizer', 'store', 'maxThreads', 'recall', ...MANAGER_CALLBACKS];
+/** Options of `ContextManager` the middleware sets itself, or that LangChain says elsewhere. */
+const WHY: Record<string, string> = {
+  format: "is set by the middleware: LangChain's messages are taken in as 'openai-chat'",
+  vscode: "is set by the middleware: LangChain's messages are taken in as 'openai-chat'",
+  system: "is the agent's own: pass it as createAgent({ systemPrompt })",
+  conversationId: "is set by the middleware: each thread's is its thread_id",
+  pinned: 'is not an option of the LangChain middleware: add the texts to the system prompt',
+  reminders: 'is not an option of the LangChain middleware',
+  cacheControl: "is not an option of the LangChain middleware: LangChain's provider package places the cache breakpoints",
+};
 /** What a session store must do (`SessionStore`, and reading back what it stored). */
 const STORE_METHODS = ['loadSession', 'commitSession', 'readSummary', 'claim', 'release', 'writeSummary', 'enqueue', 'getRawToolOutput'];
-const DEFAULT_MAX_THREADS = 100;
-
-function fieldError(kind: typeof TypeError | typeof RangeError, field: string, message: string): Error {
-  return Object.assign(new kind(`${field} ${message}`), { code: kind === RangeError ? 'ERR_OUT_OF_RANGE' : 'ERR_INVALID_ARG_TYPE', field });
-}
-
-const typeName = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v);
-
 /** The host's summarizer, as the manager takes it: a function or `{ summarize }`; a chat model, the agent's own or none are not one. */
 function summarizerOf(value: unknown): unknown {
   if (value === undefined || value === false || typeof value === 'function') return undefined;
-  if (typeof value !== 'object' || value === null) throw fieldError(TypeError, 'options.summarizer', `must be a function, an object with summarize(prompt), a LangChain chat model, or false, got ${typeName(value)}`);
+  if (typeof value !== 'object' || value === null) throw argumentError(TypeError, 'options.summarizer', `must be a function, an object with summarize(prompt), a LangChain chat model, or false, got ${typeName(value)}`);
   const s = value as { summarize?: unknown; invoke?: unknown };
   if (typeof s.summarize === 'function') return value;
   if (typeof s.invoke === 'function') return undefined;
-  throw fieldError(TypeError, 'options.summarizer', 'must be a function, an object with summarize(prompt), a LangChain chat model (with invoke), or false');
+  throw argumentError(TypeError, 'options.summarizer', 'must be a function, an object with summarize(prompt), a LangChain chat model (with invoke), or false');
 }
 
 /** Summaries by a chat model: the agent's own by default, or the one named. */
@@ -123,30 +135,19 @@ function modelSummariesOf(value: unknown): Settings['modelSummaries'] {
 
 /** Reads `options`, or throws a TypeError or RangeError naming the field. */
 export function readSettings(options: ContextMiddlewareOptions): Settings {
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) throw fieldError(TypeError, 'options', `must be an object with a budget, got ${typeName(options)}`);
-  const o = options as unknown as Record<string, unknown>;
-  for (const key of Object.keys(o)) {
-    if (!KEYS.includes(key) && o[key] !== undefined) throw fieldError(TypeError, `options.${key}`, `is not an option of contextMiddleware (its options: ${KEYS.join(', ')})`);
-  }
-  if (o.recall !== undefined && typeof o.recall !== 'boolean') throw fieldError(TypeError, 'options.recall', `must be a boolean, got ${typeName(o.recall)}`);
-  for (const key of ['onWarning', 'onLedger', 'onCompaction', 'beforeCompaction']) {
-    if (o[key] !== undefined && typeof o[key] !== 'function') throw fieldError(TypeError, `options.${key}`, `must be a function, got ${typeName(o[key])}`);
-  }
-  const maxThreads = o.maxThreads ?? DEFAULT_MAX_THREADS;
-  if (typeof maxThreads !== 'number') throw fieldError(TypeError, 'options.maxThreads', `must be a number, got ${typeName(maxThreads)}`);
-  if (!Number.isInteger(maxThreads) || maxThreads < 1) throw fieldError(RangeError, 'options.maxThreads', `must be a whole number >= 1, got ${maxThreads}`);
+  const o = optionsBag(options);
+  const picked = managerOptions(o, 'contextMiddleware', OWN, WHY);
+  const recall = recallOption(o);
+  for (const key of MANAGER_CALLBACKS) optionalCallback(o, key);
+  const maxThreads = maxConversations(o, 'maxThreads');
   if (o.store !== undefined) {
-    if (typeof o.store !== 'object' || o.store === null) throw fieldError(TypeError, 'options.store', `must be a session store (SqliteStateRepository, PostgresStateRepository), got ${typeName(o.store)}`);
+    if (typeof o.store !== 'object' || o.store === null) throw argumentError(TypeError, 'options.store', `must be a session store (SqliteStateRepository, PostgresStateRepository), got ${typeName(o.store)}`);
     const store = o.store as Record<string, unknown>;
     for (const name of STORE_METHODS) {
-      if (typeof store[name] !== 'function') throw fieldError(TypeError, `options.store.${name}`, 'must be a function: the store must keep sessions (SqliteStateRepository, PostgresStateRepository)');
+      if (typeof store[name] !== 'function') throw argumentError(TypeError, `options.store.${name}`, 'must be a function: the store must keep sessions (SqliteStateRepository, PostgresStateRepository)');
     }
   }
-  const recall = o.recall !== false;
-  const manager: Record<string, unknown> = { format: 'openai-chat', recall, summarizer: typeof o.summarizer === 'function' ? o.summarizer : summarizerOf(o.summarizer) };
-  for (const key of ['budget', 'countTokens', 'summarizerTimeoutMs', 'summaryPrompt', 'highWater', 'lowWater', 'recentShare', 'keepFirstMessage', 'keepImages', 'imageTokens', 'protectedTools', 'protectedShare']) {
-    if (o[key] !== undefined) manager[key] = o[key];
-  }
+  const manager: Record<string, unknown> = { ...picked, format: 'openai-chat', recall, summarizer: typeof o.summarizer === 'function' ? o.summarizer : summarizerOf(o.summarizer) };
   // The messages go as Chat Completions', but the model may be anyone's: no one rule by default.
   manager.imageTokens ??= {};
   // The manager checks the rest, naming the same fields; and it says what the recall tool is.

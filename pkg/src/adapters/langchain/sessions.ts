@@ -10,7 +10,7 @@ import { ContextManager } from '@devs/context';
 import type { ContextSession, SessionStore } from '@devs/context';
 import type { BaseMessage } from '@langchain/core/messages';
 import type { ChatMessageParam } from './messages.js';
-import { sameMessage } from '../../context/sync.js';
+import { sameMessage } from '../kit/messages.js';
 
 /** A thread's session and what it holds: the messages taken in, in order. */
 export interface HeldSession {

@@ -9,6 +9,7 @@ import type { BaseMessage } from '@langchain/core/messages';
 import type { ChatMessageParam } from './messages.js';
 import type { Settings } from './options.js';
 import { type HeldSession, openSession, takeIn } from './sessions.js';
+import { Queue, Registry } from '../kit/registry.js';
 
 /** What a thread's calls need of its context, whether in memory or in a store. */
 export interface ThreadContext {
@@ -18,23 +19,6 @@ export interface ThreadContext {
 }
 
 type Held = { kind: 'memory'; manager: ContextManager<ChatMessageParam>; system: string | undefined } | ({ kind: 'session' } & HeldSession);
-
-/** Runs each call after the one before it; `after`: what must end before the first (the release of the thread's previous holder). */
-class Queue {
-  #tail: Promise<unknown>;
-  busy = 0;
-
-  constructor(after: Promise<unknown> = Promise.resolve()) {
-    this.#tail = after;
-  }
-
-  run<T>(body: () => Promise<T>): Promise<T> {
-    this.busy++;
-    const run = this.#tail.then(body).finally(() => this.busy--);
-    this.#tail = run.catch(() => undefined);
-    return run;
-  }
-}
 
 class Thread {
   readonly queue: Queue;
@@ -59,13 +43,12 @@ class Thread {
 
 export class Threads {
   readonly #settings: Settings;
-  /** By thread id, least recently used first. */
-  readonly #threads = new Map<string, Thread>();
-  /** Threads let go whose release has not ended: a thread that comes back waits for it. */
-  readonly #releasing = new Map<string, Promise<unknown>>();
+  /** By thread id: at most `maxThreads`, the least recently used idle one let go. */
+  readonly #threads: Registry<string, Thread>;
 
   constructor(settings: Settings) {
     this.#settings = settings;
+    this.#threads = new Registry(settings.maxThreads);
   }
 
   /** The thread's manager or session, if it is in memory. */
@@ -78,7 +61,7 @@ export class Threads {
    * context holds `list` (`chat`, as OpenAI messages) with `system`.
    */
   withList<T>(threadId: string, system: string | undefined, list: readonly BaseMessage[], chat: readonly ChatMessageParam[], body: (context: ThreadContext) => Promise<T>): Promise<T> {
-    const thread = this.#thread(threadId);
+    const thread = this.#threads.use(threadId, (after) => new Thread(after));
     return thread.queue.run(async () => body(await this.#takeIn(thread, threadId, system, list, chat)));
   }
 
@@ -93,37 +76,8 @@ export class Threads {
   }
 
   /** Lets every thread go, once its calls have ended. */
-  async close(): Promise<void> {
-    const threads = [...this.#threads.values()];
-    this.#threads.clear();
-    await Promise.all([...threads.map((t) => t.queue.run(() => t.release())), ...this.#releasing.values()]);
-  }
-
-  #thread(threadId: string): Thread {
-    let thread = this.#threads.get(threadId);
-    if (thread) {
-      // Most recently used: last.
-      this.#threads.delete(threadId);
-      this.#threads.set(threadId, thread);
-      return thread;
-    }
-    thread = new Thread(this.#releasing.get(threadId));
-    this.#threads.set(threadId, thread);
-    this.#evict();
-    return thread;
-  }
-
-  /** Lets the least recently used idle threads go while there are more than `maxThreads`. */
-  #evict(): void {
-    for (const [id, thread] of this.#threads) {
-      if (this.#threads.size <= this.#settings.maxThreads) return;
-      if (thread.queue.busy > 0) continue;
-      this.#threads.delete(id);
-      const released = thread.queue.run(() => thread.release()).catch(() => undefined).finally(() => {
-        if (this.#releasing.get(id) === released) this.#releasing.delete(id);
-      });
-      this.#releasing.set(id, released);
-    }
+  close(): Promise<void> {
+    return this.#threads.close();
   }
 
   /** The thread's context, holding `list`: what is new taken in, or the list taken in anew. */

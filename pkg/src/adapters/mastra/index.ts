@@ -14,10 +14,10 @@
 // - `processLLMResponse` reads the usage of the call from its `finish` chunk.
 // The prompt's shape is the one the AI SDK middleware reads, so the conversations and the
 // prompt conversions are that adapter's own.
-import { Conversations, type Conversation } from '../ai-sdk/conversations.js';
-import { providerPrompt, splitPrompt } from '../ai-sdk/prompt.js';
+import { Conversations, type Conversation } from '../kit/prompt-conversations.js';
+import { providerPrompt, splitPrompt } from '../kit/ai-sdk-prompt.js';
 import { sameUnstamped } from './prints.js';
-import { isModel, slottedManagers } from '../ai-sdk/summarizer.js';
+import { isModel, slottedManagers } from '../kit/ai-sdk-summarizer.js';
 import { argumentError, readOptions, RECALL, type Settings } from './options.js';
 import { usageOf } from './usage.js';
 import type { ContextProcessor, ContextProcessorOptions, InputStepArgs, LLMRequestArgs, LLMResponseArgs } from './types.js';

@@ -3,17 +3,13 @@
 // `contextProcessor` itself. The manager's own options are checked by the manager: one is
 // made at once, with them, and gives the recall tool's definition before it is freed.
 import { ContextManager, type ContextManagerOptions } from '@devs/context';
+import { managerOptions, maxConversations as maxOf, optionsBag, recallOption } from '../kit/options.js';
+import { RECALL } from '../kit/recall.js';
+
+export { argumentError, RECALL };
+import { argumentError } from '../kit/options.js';
 import type { ContextProcessorOptions } from './types.js';
-import { summarizerFor, type SummarySlot } from '../ai-sdk/summarizer.js';
-
-const DEFAULT_MAX_CONVERSATIONS = 100;
-
-/** The recall tool's name: `ContextManager.recallTool` documents it as `'recall'`. */
-export const RECALL = 'recall';
-
-export function argumentError(kind: typeof TypeError | typeof RangeError, field: string, message: string): Error {
-  return Object.assign(new kind(`${field} ${message}`), { code: kind === RangeError ? 'ERR_OUT_OF_RANGE' : 'ERR_INVALID_ARG_TYPE', field });
-}
+import { summarizerFor, type SummarySlot } from '../kit/ai-sdk-summarizer.js';
 
 /** The recall tool as the AI SDK shapes one (`description`, `inputSchema` as `jsonSchema()` makes it), which Mastra takes as a tool. */
 export interface RecallDefinition {
@@ -29,17 +25,13 @@ export interface Settings {
   maxConversations: number;
 }
 
-const kind = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v);
-
 export function readOptions(options: ContextProcessorOptions): Settings {
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) throw argumentError(TypeError, 'options', `must be an object with a budget, got ${kind(options)}`);
-  const { recall = true, maxConversations = DEFAULT_MAX_CONVERSATIONS, system, summarizer, ...rest } = options;
-  if (typeof recall !== 'boolean') throw argumentError(TypeError, 'options.recall', `must be a boolean, got ${kind(recall)}`);
-  if (typeof maxConversations !== 'number') throw argumentError(TypeError, 'options.maxConversations', `must be a number, got ${kind(maxConversations)}`);
-  if (!Number.isInteger(maxConversations) || maxConversations < 1) throw argumentError(RangeError, 'options.maxConversations', `must be a whole number >= 1, got ${maxConversations}`);
-  for (const key of ['format', 'vscode'] as const) {
-    if ((rest as Record<string, unknown>)[key] !== undefined) throw argumentError(TypeError, `options.${key}`, "is set by the processor: Mastra's model prompt is format 'ai-sdk'");
-  }
+  const o = optionsBag(options);
+  const recall = recallOption(o);
+  const maxConversations = maxOf(o);
+  const { recall: _recall, maxConversations: _max, system, summarizer, ...rest } = options;
+  // Refuses a name that is no one's option, and those set here, before any is used.
+  managerOptions(o, 'contextProcessor', ['recall', 'maxConversations', 'system', 'summarizer'], { format: "is set by the processor: Mastra's model prompt is format 'ai-sdk'", vscode: "is set by the processor: Mastra's model prompt is format 'ai-sdk'" });
   const base = { ...rest, format: 'ai-sdk' as const, recall };
   // Checks every manager option now, `system` included, with the message naming the field.
   const probe = new ContextManager({ ...base, system, summarizer: summarizerFor(summarizer, {}) });

@@ -2,7 +2,7 @@
 // messages and parts: `providerOptions.mastra` (`createdAt`), which no provider reads, and
 // which a message sent again in a later run gets anew. Without this, a history sent again
 // would share nothing with the conversation it continues.
-import { sameMessage } from '../../context/sync.js';
+import { sameMessage } from '../kit/messages.js';
 
 type Bag = Record<string, unknown>;
 

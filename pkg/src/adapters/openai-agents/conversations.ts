@@ -12,7 +12,8 @@
 // own, which takes in the same growing history; back to the first agent, its manager
 // takes in only what was added meanwhile.
 import type { ContextManager } from '@devs/context';
-import { sameMessage } from '../../context/sync.js';
+import { sameMessage } from '../kit/messages.js';
+import { Queue } from '../kit/registry.js';
 
 export interface Conversation {
   /** The host's name for it, or `#n` for one told apart by its items. */
@@ -27,12 +28,11 @@ export interface Conversation {
   items: readonly unknown[];
   count: number;
   last: unknown;
-  /** Builds not yet settled: a conversation in use is never let go of. */
-  busy: number;
+
   /** The order of last use, for letting the least recently used one go. */
   used: number;
-  /** Its model calls, one after another: a build never overlaps another call's `sync`. */
-  tail: Promise<unknown>;
+  /** Its model calls, one after another: a build never overlaps another call's `sync`; one queued is in use, and never let go of. */
+  readonly queue: Queue;
   /** Let go of: its manager is freed. */
   freed: boolean;
 }
@@ -74,7 +74,7 @@ export class Conversations {
       this.#evict();
       found = {
         name: name ?? `#${++this.#unnamed}`, instructions, manager: this.#make(name ?? `#${this.#unnamed}`, instructions),
-        positions: new WeakMap(), first, items: [], count: 0, last: undefined, busy: 0, used: 0, tail: Promise.resolve(), freed: false,
+        positions: new WeakMap(), first, items: [], count: 0, last: undefined, used: 0, queue: new Queue(), freed: false,
       };
       this.#set(name, instructions, [...(this.#byKey.get(name)?.get(instructions) ?? []), found]);
       this.#size++;
@@ -91,8 +91,8 @@ export class Conversations {
   /** Lets go of every conversation not in use, freeing its manager. */
   clear(): void {
     for (const [name, instructions, list] of [...this.#lists()]) {
-      const kept = list.filter((c) => c.busy > 0);
-      for (const c of list) if (c.busy === 0) release(c);
+      const kept = list.filter((c) => c.queue.busy > 0);
+      for (const c of list) if (c.queue.busy === 0) release(c);
       this.#size -= list.length - kept.length;
       this.#set(name, instructions, kept);
     }
@@ -120,7 +120,7 @@ export class Conversations {
     while (this.#size >= this.#max) {
       let oldest: [string | undefined, string | undefined, Conversation] | undefined;
       for (const [name, instructions, list] of this.#lists()) {
-        for (const c of list) if (c.busy === 0 && (!oldest || c.used < oldest[2].used)) oldest = [name, instructions, c];
+        for (const c of list) if (c.queue.busy === 0 && (!oldest || c.used < oldest[2].used)) oldest = [name, instructions, c];
       }
       if (!oldest) return;
       const [name, instructions, c] = oldest;

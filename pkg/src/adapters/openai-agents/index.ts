@@ -13,7 +13,7 @@ import type {
   ModelRequest, ModelResponse, RunContext,
 } from '@openai/agents';
 import { type Conversation, Conversations } from './conversations.js';
-import { sameMessage } from '../../context/sync.js';
+import { sameMessage } from '../kit/messages.js';
 import { callNames, fromCore, toCore } from './items.js';
 import { watchedModel } from './model.js';
 import { isAgentModel, summarizerFor, type SummarySlot } from './summarizer.js';
@@ -266,15 +266,13 @@ export class OpenAIAgentsContext {
   #take(name: string | undefined, input: AgentInputItem[], instructions: string | undefined, context: unknown, via: SummarySlot): Promise<[Conversation, ModelInputData]> {
     const items = this.#coreItems(input);
     const c = this.#conversations.find(name, instructions, items);
-    // In use from now: a conversation waiting for its turn is not let go of either.
-    c.busy++;
-    const turn = c.tail.then(() => {
+    // In use from now (its queue is busy): a conversation waiting for its turn is not let go of either.
+    const turn = c.queue.run(() => {
       // A summary this call's build asks for is written by the model it goes to, with its request.
       const slot = this.#slots.get(c.manager);
       if (slot) Object.assign(slot, { model: via.model, request: via.request });
       return this.#turn(c, items, input, instructions);
-    }).finally(() => c.busy--);
-    c.tail = turn.catch(() => undefined);
+    });
     return turn.then((data) => {
       if (isObject(context)) this.#runs.set(context, c);
       this.#last = c;

@@ -2,6 +2,7 @@
 // TypeError or RangeError naming the field, before any run, not at the first model call.
 import type { CallModelInputFilterArgs, Model } from '@openai/agents';
 import { summarizerFor } from './summarizer.js';
+import { argumentError, MANAGER_CALLBACKS, managerOptions, maxConversations } from '../kit/options.js';
 import type { CompactionEvent, CompactionNotice, CompactionSteer, ContextManagerOptions, ContextWarning, LedgerRecord, StateRepository, SummarizerClient, TokenCounter } from '@devs/context';
 
 /** Options of `contextFilter`. */
@@ -78,21 +79,17 @@ export interface OpenAIAgentsContextOptions {
    * different item).
    */
   conversation?: (args: CallModelInputFilterArgs) => string | undefined;
-  /** How many conversations' managers are kept; past it the least recently used is let go of. Default 64. */
+  /** How many conversations' managers are kept; past it the least recently used is let go of. Default 100. */
   maxConversations?: number;
 }
 
-const MANAGER_KEYS = [
-  'budget', 'countTokens', 'summarizer', 'summarizerTimeoutMs', 'store', 'recall', 'highWater', 'lowWater',
-  'recentShare', 'partShare', 'summarizerShare', 'summaryPrompt', 'keepFirstMessage', 'calibrate', 'callbackTimeoutMs', 'keepImages', 'imageTokens',
-  'protectedTools', 'protectedShare',
-] as const;
-
-const DEFAULT_MAX_CONVERSATIONS = 64;
-
-function fieldError<E extends TypeErrorConstructor | RangeErrorConstructor>(Type: E, field: string, message: string): InstanceType<E> {
-  return Object.assign(new Type(`${field} ${message}`), { code: Type === RangeError ? 'ERR_OUT_OF_RANGE' : 'ERR_INVALID_ARG_TYPE', field }) as InstanceType<E>;
-}
+/** The filter's own options; every other option of `ContextManager` is handed to each conversation's manager. */
+const OWN = ['format', 'system', 'conversation', 'maxConversations', ...MANAGER_CALLBACKS];
+/** Options of `ContextManager` the filter sets itself. */
+const WHY: Record<string, string> = {
+  vscode: "is set by the filter: the Agents SDK's items are taken in as 'openai-responses'",
+  conversationId: 'is set by the filter: each conversation is named by the conversation option',
+};
 
 /** What the context reads of the host's options: a manager's, and its own. */
 export interface ReadOptions {
@@ -118,12 +115,11 @@ export interface ReadOptions {
  * @throws {RangeError} naming the option out of range.
  */
 export function readOptions(options: unknown, check: (manager: ContextManagerOptions) => void): ReadOptions {
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) throw fieldError(TypeError, 'options', 'must be an object with at least a budget');
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) throw argumentError(TypeError, 'options', 'must be an object with at least a budget');
   const o = options as Record<string, unknown>;
-  if (o.system !== undefined) throw fieldError(TypeError, 'options.system', "is the agent's instructions: set them on the Agent");
-  if (o.format !== undefined && o.format !== 'openai-responses') throw fieldError(TypeError, 'options.format', "is always 'openai-responses' (the Agents SDK's input items)");
-  const manager: Record<string, unknown> = {};
-  for (const key of MANAGER_KEYS) if (o[key] !== undefined) manager[key] = o[key];
+  if (o.system !== undefined) throw argumentError(TypeError, 'options.system', "is the agent's instructions: set them on the Agent");
+  if (o.format !== undefined && o.format !== 'openai-responses') throw argumentError(TypeError, 'options.format', "is always 'openai-responses' (the Agents SDK's input items)");
+  const manager = managerOptions(o, 'contextFilter', OWN, WHY);
   manager.recall = o.recall === undefined ? true : o.recall;
   // The callbacks are checked as the manager checks its own; the context passes its wrappers.
   if (o.onLedger !== undefined) manager.onLedger = o.onLedger;
@@ -136,10 +132,8 @@ export function readOptions(options: unknown, check: (manager: ContextManagerOpt
   delete manager.onWarning;
   delete manager.onCompaction;
   delete manager.beforeCompaction;
-  if (o.conversation !== undefined && typeof o.conversation !== 'function') throw fieldError(TypeError, 'options.conversation', `must be a function of the filter's arguments that returns a string, got ${typeof o.conversation}`);
-  const max = o.maxConversations === undefined ? DEFAULT_MAX_CONVERSATIONS : o.maxConversations;
-  if (typeof max !== 'number') throw fieldError(TypeError, 'options.maxConversations', `must be a number, got ${typeof max}`);
-  if (!Number.isInteger(max) || max < 1) throw fieldError(RangeError, 'options.maxConversations', `must be a whole number >= 1, got ${max}`);
+  if (o.conversation !== undefined && typeof o.conversation !== 'function') throw argumentError(TypeError, 'options.conversation', `must be a function of the filter's arguments that returns a string, got ${typeof o.conversation}`);
+  const max = maxConversations(o);
   return {
     manager: { ...(manager as object), format: 'openai-responses' } as Omit<ContextManagerOptions, 'system'>,
     recall: manager.recall === true,
@@ -157,5 +151,5 @@ export function readOptions(options: unknown, check: (manager: ContextManagerOpt
 /** The field an error from the `conversation` option names. */
 export function conversationName(value: unknown): string | undefined {
   if (value === undefined || typeof value === 'string') return value;
-  throw fieldError(TypeError, 'options.conversation()', `must return a string or undefined, got ${value === null ? 'null' : typeof value}`);
+  throw argumentError(TypeError, 'options.conversation()', `must return a string or undefined, got ${value === null ? 'null' : typeof value}`);
 }

@@ -7,6 +7,7 @@ import { ContextManager } from '@devs/context';
 import type { CompactionEvent, ContextManagerOptions, ContextWarning, LedgerRecord } from '@devs/context';
 import { type ChatMessage, ChatLists } from './messages.js';
 import type { Settings } from './options.js';
+import { Queue, Registry } from '../kit/registry.js';
 
 /** One conversation: its manager, the system prompt it was made with, its queue. */
 export class Conversation {
@@ -16,34 +17,32 @@ export class Conversation {
   readonly lists = new ChatLists();
   /** Set once the conversation is let go: its manager is freed. */
   closed = false;
-  busy = 0;
-  #tail: Promise<unknown> = Promise.resolve();
+  readonly queue: Queue;
 
-  constructor(readonly manager: ContextManager<ChatMessage>, readonly system: string) {}
+  constructor(readonly manager: ContextManager<ChatMessage>, readonly system: string, after?: Promise<unknown>) {
+    this.queue = new Queue(after);
+  }
 
   /** Runs `fn` after every operation queued before it. */
   run<T>(fn: () => T | Promise<T>): Promise<T> {
-    this.busy++;
-    const run = this.#tail.then(fn).finally(() => this.busy--);
-    this.#tail = run.catch(() => undefined);
-    return run;
+    return this.queue.run(fn);
   }
 
-  /** Frees the manager once what is queued has run. */
-  close(): Promise<void> {
-    return this.run(() => {
-      if (this.closed) return;
-      this.closed = true;
-      this.manager.free();
-    });
+  /** Frees the manager (once what was queued before has run, when the registry lets it go). */
+  release(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.manager.free();
   }
 }
 
 export class Conversations {
-  /** By thread id, the least recently used first. */
-  readonly #all = new Map<string, Conversation>();
+  /** By thread id. */
+  readonly #all: Registry<string, Conversation>;
 
-  constructor(readonly settings: Settings, readonly makeTool: (conversation: Conversation) => unknown) {}
+  constructor(readonly settings: Settings, readonly makeTool: (conversation: Conversation) => unknown) {
+    this.#all = new Registry(settings.maxConversations);
+  }
 
   get(threadId: string): Conversation | undefined {
     return this.#all.get(threadId);
@@ -52,14 +51,12 @@ export class Conversations {
   /** The thread's conversation, with `system` as its system prompt: one with another system prompt is let go and made anew, with a warning. */
   open(threadId: string, system: string): Conversation {
     const s = this.settings;
-    let found = this.#all.get(threadId);
-    this.#all.delete(threadId);
+    const found = this.#all.get(threadId);
     if (found && found.system !== system) {
-      void found.close();
+      void this.#all.delete(threadId);
       s.onWarning?.({ request: 1, code: 'history-rebuilt', message: 'the system prompts changed, so the conversation is taken in anew' }, threadId);
-      found = undefined;
     }
-    if (!found) {
+    return this.#all.use(threadId, (after) => {
       const options: ContextManagerOptions = {
         ...s.manager,
         system: system === '' ? undefined : system,
@@ -68,24 +65,14 @@ export class Conversations {
         onCompaction: s.onCompaction && ((e: CompactionEvent) => s.onCompaction!(e, threadId)),
         beforeCompaction: s.beforeCompaction && ((n) => s.beforeCompaction!(n, threadId)),
       };
-      found = new Conversation(new ContextManager<ChatMessage>(options), system);
-      found.tool = s.recall ? this.makeTool(found) : undefined;
-    }
-    // Most recently used: last.
-    this.#all.set(threadId, found);
-    for (const [id, c] of this.#all) {
-      if (this.#all.size <= s.maxConversations) break;
-      if (c.busy > 0 || c === found) continue;
-      this.#all.delete(id);
-      void c.close();
-    }
-    return found;
+      const made = new Conversation(new ContextManager<ChatMessage>(options), system, after);
+      made.tool = s.recall ? this.makeTool(made) : undefined;
+      return made;
+    });
   }
 
   /** Lets every conversation go, once its operations have ended. */
-  async close(): Promise<void> {
-    const all = [...this.#all.values()];
-    this.#all.clear();
-    await Promise.all(all.map((c) => c.close()));
+  close(): Promise<void> {
+    return this.#all.close();
   }
 }
