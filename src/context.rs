@@ -12,11 +12,11 @@ use wasm_bindgen::prelude::*;
 use crate::{Out, frame, probe, report};
 use devs_context_rules::base::frame::Frame;
 
-/// The manager, and the journal of what changed it (see `events.rs`).
+/// The manager, and the journal of what changed it (see `context_events.rs`).
 #[wasm_bindgen]
 pub struct ManagerCore {
     pub(crate) m: Manager,
-    pub(crate) journal: crate::context_events::JournalOut,
+    pub(crate) journal: crate::journal_out::JournalOut,
 }
 
 #[wasm_bindgen]
@@ -50,7 +50,7 @@ impl ManagerCore {
         let config = report(Config::new(prefix, budget, options))?;
         Ok(ManagerCore {
             m: report(Manager::new(prefix, config, system_tokens, pinned_tokens))?,
-            journal: crate::context_events::JournalOut::default(),
+            journal: crate::journal_out::JournalOut::default(),
         })
     }
 

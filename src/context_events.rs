@@ -9,22 +9,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::Out;
 use crate::context::{ManagerCore, ask};
-
-/// The events applied since the shell last took them.
-#[derive(Debug, Default)]
-pub struct JournalOut {
-    bytes: Vec<u8>,
-    count: usize,
-    /// Where the build in flight began: its events are dropped if it rolls back.
-    open: Option<(usize, usize)>,
-}
-
-impl JournalOut {
-    fn push(&mut self, e: &Event) {
-        e.encode(&mut self.bytes);
-        self.count += 1;
-    }
-}
+use crate::journal_out::JournalOut;
 
 impl ManagerCore {
     /// Applies `e` and journals it; a live call out of place is a bug of the shell's.

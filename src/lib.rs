@@ -14,6 +14,7 @@ mod composer;
 mod context;
 mod context_events;
 mod handoff;
+mod journal_out;
 mod management;
 mod media;
 mod monitor;

@@ -3,6 +3,10 @@
 
 use devs_context_errors::FieldError;
 
+/// Kept here too, where the argument checks that print it are, for the rules that import
+/// it with them.
+pub use super::number::show_number;
+
 crate::codes! {
     /// The JS class a rule's error becomes: the first number of its frame ([`error_frame`]).
     pub enum ErrorClass {
@@ -45,19 +49,6 @@ pub fn non_negative(field: &str, value: f64) -> Result<f64, FieldError> {
         ));
     }
     Ok(value)
-}
-
-/// Formats a number the way JS prints it, so messages match what the host passed.
-pub fn show_number(value: f64) -> String {
-    if value.is_nan() {
-        "NaN".into()
-    } else if value.is_infinite() {
-        if value > 0.0 { "Infinity" } else { "-Infinity" }.into()
-    } else if value.fract() == 0.0 && value.abs() < 1e21 {
-        format!("{}", value as i128)
-    } else {
-        format!("{value}")
-    }
 }
 
 #[cfg(test)]

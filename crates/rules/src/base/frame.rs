@@ -48,7 +48,7 @@ impl Frame {
 
     pub fn num(&mut self, value: f64) -> &mut Self {
         self.out.push(NUM);
-        self.out.push_str(&crate::base::args::show_number(value));
+        self.out.push_str(&crate::base::number::show_number(value));
         self.out.push(REF_END);
         self
     }

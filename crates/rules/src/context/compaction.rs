@@ -527,10 +527,6 @@ const MAX_SQUEEZES: u32 = 256;
 /// Tokens a squeezed part keeps: a head, a tail and the marker between.
 const MIN_CUT_TOKENS: f64 = 24.0;
 
-/// After a compaction that ended over the high water mark, the request grows by this share
-/// of the budget before the next.
-pub(super) const REARM_GROWTH: f64 = 0.05;
-
 /// A cut of `part` to about `target` tokens: units in proportion, two thirds head and one
 /// third tail.
 fn cut_to(message: usize, part: usize, p: &Part, target: f64) -> Need {

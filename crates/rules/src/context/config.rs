@@ -48,6 +48,16 @@ pub const MAX_PROTECTED_SHARE: f64 = 0.5;
 pub const MAX_KEEP_IMAGES: f64 = 1000.0;
 /// Tokens a summarizer's instructions take, beyond the texts they carry.
 pub const SUMMARIZER_OVERHEAD: f64 = 120.0;
+/// A cache read, and a cache write, in units of an uncached input token. They live here,
+/// with the other tuning, so the plan's pricing (`policy.rs`), the ledger's bill and the
+/// render all read them from below instead of from each other.
+pub const READ: f64 = 0.1;
+pub const WRITE: f64 = 1.25;
+/// A placeholder's tokens, assumed before the host counts it.
+pub const PLACEHOLDER_TOKENS: f64 = 30.0;
+/// After a compaction that ended over the high water mark, the request grows by this share
+/// of the budget before the next.
+pub const REARM_GROWTH: f64 = 0.05;
 /// The fixed texts (system prompt, pinned) may take at most this share of the budget.
 pub const FIXED_SHARE: f64 = 0.5;
 /// As the provider counts them (the calibration adds the host's own input), at most this.

@@ -220,6 +220,19 @@ impl Event {
             | Event::Defer => {}
         }
     }
+
+    /// The tag of each event, as `migrate::misshapen` reads them. Here, beside the
+    /// encoding, so the migration reads tags without importing the journal that imports it.
+    pub fn tags(events: &[Event]) -> Vec<u8> {
+        events
+            .iter()
+            .map(|e| {
+                let mut out = Vec::new();
+                e.encode(&mut out);
+                out[0]
+            })
+            .collect()
+    }
 }
 
 /// A journal's bytes: the version, how many events, then the events (the count tells a

@@ -4,7 +4,7 @@
 //! agree). The writer is this module's own ([`Json`]): serde would cost the wasm more
 //! than the record it writes.
 
-use super::policy::{READ, WRITE};
+use super::config::{READ, WRITE};
 use crate::base::args::show_number;
 
 /// A value written as JSON, keys in camelCase as the host reads them.

@@ -9,7 +9,6 @@
 //! it is refused, naming where.
 
 use super::Manager;
-use super::journal::Event;
 use super::ledger::{Warning, WarningRecord};
 use crate::base::args::show_number;
 
@@ -42,7 +41,7 @@ impl Why {
 
 /// The events' tags, in a journal's order: where the first one out of a build's shape is
 /// (an answer outside a build, a build with no plan, two renders), or `None` for a journal
-/// shaped as builds are, whatever those builds decided. Tags as [`Event`] encodes them.
+/// shaped as builds are, whatever those builds decided. Tags as a journal's events encode them.
 pub fn misshapen(tags: &[u8]) -> Option<usize> {
     #[derive(PartialEq)]
     enum At {
@@ -146,20 +145,6 @@ impl Manager {
                 "the session was {data}, and {because}: it was rebuilt once from its messages, the texts it stored and its summary. Every stored id is still recallable and named in the index; this request is not the one that version would have built, and requests are append-only again from here"
             ),
         }
-    }
-}
-
-impl Event {
-    /// The tag of each event, as [`misshapen`] reads them.
-    pub fn tags(events: &[Event]) -> Vec<u8> {
-        events
-            .iter()
-            .map(|e| {
-                let mut out = Vec::new();
-                e.encode(&mut out);
-                out[0]
-            })
-            .collect()
     }
 }
 

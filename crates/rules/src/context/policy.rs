@@ -7,12 +7,9 @@
 //! part is masked too only when what it saves, on each request until the next
 //! compaction, beats the re-write of everything between it and the edit already made.
 
+use super::Manager;
+use super::config::{PLACEHOLDER_TOKENS, READ, WRITE};
 use super::history::{Kind, Shown, Stored};
-use super::{Manager, render};
-
-/// A cache read, and a cache write, in units of an uncached input token.
-pub const READ: f64 = 0.1;
-pub const WRITE: f64 = 1.25;
 
 /// What a request's input cost, in uncached input tokens: `input` in all, `read` of them
 /// from the cache and `write` written to it.
@@ -88,7 +85,7 @@ pub fn mask_plan(m: &Manager, growth: f64) -> MaskPlan {
             if held.holds(i, k) {
                 continue;
             }
-            let saving = p.shown_tokens - render::PLACEHOLDER_TOKENS;
+            let saving = p.shown_tokens - PLACEHOLDER_TOKENS;
             // Tool outputs, images and documents, and large call inputs: the conversation's
             // own words are summarized, never masked.
             let large_call = p.kind.call() && p.shown_tokens > CALL_MASK_TOKENS;

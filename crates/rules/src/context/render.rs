@@ -3,7 +3,7 @@
 //! marked results of calls left unanswered. Also where the cache breakpoints go, and how
 //! much of the request repeats the previous one.
 
-use super::compaction::REARM_GROWTH;
+use super::config::REARM_GROWTH;
 use super::history::{Kind, Part, Shown};
 use super::ledger::{self, CalibrationFigures, Sections, Span};
 use super::{Key, Manager, Sent};
@@ -12,8 +12,6 @@ use crate::base::cut::Utf16Text;
 use crate::base::frame::Pieces;
 use crate::base::text::{Probe, cut_end};
 
-/// A placeholder's tokens, assumed before the host counts it.
-pub const PLACEHOLDER_TOKENS: f64 = 30.0;
 /// A marked result for an unanswered call, with its framing.
 pub const UNANSWERED_TOKENS: f64 = 16.0;
 /// The note that opens a conversation whose earliest turns were dropped, with its framing.

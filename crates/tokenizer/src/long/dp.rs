@@ -12,49 +12,10 @@
 use super::automaton::{Automaton, State};
 use super::pair::{Pairs, Spans};
 use super::period::Runs;
+use super::ring::Ring;
 use crate::vocab::Vocab;
 
-/// Prefixes kept: a pair test looks 256 back (two tokens), and the period skip a period
-/// (128) and its window (128) before the last token's start, rounded up.
-pub(super) const RING: usize = 512;
-const MASK: usize = RING - 1;
 const NONE: u32 = u32::MAX;
-
-/// For prefix `i` (at `i % RING`): the last token of its encoding, its token count, and
-/// the automaton's state after it, which lists every token that ends there.
-pub(super) struct Ring {
-    last: [u32; RING],
-    count: [u64; RING],
-    state: [State; RING],
-}
-
-impl Ring {
-    #[inline]
-    pub(super) fn last(&self, i: usize) -> u32 {
-        self.last[i & MASK]
-    }
-
-    #[inline]
-    pub(super) fn count(&self, i: usize) -> u64 {
-        self.count[i & MASK]
-    }
-
-    #[inline]
-    pub(super) fn state(&self, i: usize) -> State {
-        self.state[i & MASK]
-    }
-
-    #[inline]
-    pub(super) fn set(&mut self, i: usize, last: u32, count: u64) {
-        self.last[i & MASK] = last;
-        self.count[i & MASK] = count;
-    }
-
-    #[inline]
-    pub(super) fn set_state(&mut self, i: usize, state: State) {
-        self.state[i & MASK] = state;
-    }
-}
 
 /// The pieces' shared tables.
 pub(super) struct Model<'a> {
@@ -93,11 +54,7 @@ impl Spans for Window<'_> {
 /// the plain merge. `skip_runs` is off only for the tests that compare the skip.
 pub(super) fn count(text: &[u8], model: &Model, skip_runs: bool) -> Option<usize> {
     let mut pass = Pass {
-        ring: Ring {
-            last: [NONE; RING],
-            count: [0; RING],
-            state: [model.automaton.start(); RING],
-        },
+        ring: Ring::new(NONE, model.automaton.start()),
         runs: Runs::new(text.len()),
         state: model.automaton.start(),
         i: 0,

@@ -12,6 +12,7 @@ mod automaton;
 mod dp;
 mod pair;
 mod period;
+mod ring;
 #[cfg(test)]
 mod tests;
 

@@ -10,8 +10,8 @@
 //! value `D` over the repeated window, it is `D` for the rest of the run. The skip checks
 //! both, then moves the window whole periods ahead and adds `D` per period.
 
-use super::dp::{RING, Ring};
 use super::pair::MAX_TOKEN_LEN;
+use super::ring::{RING, Ring};
 
 const MAX_PERIOD: usize = 8;
 /// How often the pass looks for a run, and how long a run must be to be worth it.
