@@ -1,15 +1,11 @@
-// The processor's options, checked when it is made, not at the first call: a bad option is
-// a TypeError or RangeError naming its field (`options.budget`), thrown by
-// `contextProcessor` itself. The manager's own options are checked by the manager: one is
-// made at once, with them, and gives the recall tool's definition before it is freed.
-import { ContextManager, type ContextManagerOptions } from '@devs/context';
-import { managerOptions, maxConversations as maxOf, optionsBag, recallOption } from '../kit/options.js';
+// The processor's options, read by the kit (`readPromptOptions`): a bad option is a TypeError
+// or RangeError naming its field, thrown by `contextProcessor` itself.
+import { argumentError } from '../kit/options.js';
+import { type PromptSettings, readPromptOptions } from '../kit/ai-sdk-options.js';
 import { RECALL } from '../kit/recall.js';
+import type { ContextProcessorOptions } from './types.js';
 
 export { argumentError, RECALL };
-import { argumentError } from '../kit/options.js';
-import type { ContextProcessorOptions } from './types.js';
-import { summarizerFor, type SummarySlot } from '../kit/ai-sdk-summarizer.js';
 
 /** The recall tool as the AI SDK shapes one (`description`, `inputSchema` as `jsonSchema()` makes it), which Mastra takes as a tool. */
 export interface RecallDefinition {
@@ -17,32 +13,10 @@ export interface RecallDefinition {
   inputSchema: unknown;
 }
 
-/** What the processor runs with: the managers' options, and its own. */
-export interface Settings {
-  /** A conversation's manager options: its system prompt, and where its summaries are written. */
-  manager: (system: string, slot: SummarySlot) => ContextManagerOptions;
-  recall: RecallDefinition | undefined;
-  maxConversations: number;
-}
+/** What the processor runs with: the kit's settings, with the recall tool in its own shape. */
+export type Settings = Omit<PromptSettings, 'recallTool'> & { recall: RecallDefinition | undefined };
 
 export function readOptions(options: ContextProcessorOptions): Settings {
-  const o = optionsBag(options);
-  const recall = recallOption(o);
-  const maxConversations = maxOf(o);
-  const { recall: _recall, maxConversations: _max, system, summarizer, ...rest } = options;
-  // Refuses a name that is no one's option, and those set here, before any is used.
-  managerOptions(o, 'contextProcessor', ['recall', 'maxConversations', 'system', 'summarizer'], { format: "is set by the processor: Mastra's model prompt is format 'ai-sdk'", vscode: "is set by the processor: Mastra's model prompt is format 'ai-sdk'" });
-  const base = { ...rest, format: 'ai-sdk' as const, recall };
-  // Checks every manager option now, `system` included, with the message naming the field.
-  const probe = new ContextManager({ ...base, system, summarizer: summarizerFor(summarizer, {}) });
-  const definition = recall ? (probe.recallTool as RecallDefinition) : undefined;
-  probe.free();
-  return {
-    manager: (promptSystem, slot) => {
-      const texts = [system, promptSystem].filter((t): t is string => t !== undefined && t !== '');
-      return { ...base, summarizer: summarizerFor(summarizer, slot), system: texts.length ? texts.join('\n\n') : undefined };
-    },
-    recall: definition && { description: definition.description, inputSchema: definition.inputSchema },
-    maxConversations,
-  };
+  const { manager, recallTool, maxConversations } = readPromptOptions(options, 'contextProcessor', "is set by the processor: Mastra's model prompt is format 'ai-sdk'");
+  return { manager, recall: recallTool, maxConversations };
 }
