@@ -6,6 +6,7 @@
 // prefix from its cache; one it edits goes back as a copy of the original with the new content.
 // Image, audio, video and document parts are opaque to the manager: kept or dropped whole.
 // Assistant `thinking` is not counted (the provider's reported usage calibrates the count).
+import { argumentError } from '../kit/options.js';
 
 /** A part of a TanStack AI message's content (`ContentPart`). */
 interface Part {
@@ -70,11 +71,11 @@ const isPart = (p: unknown): p is Part => typeof p === 'object' && p !== null &&
 /** A TanStack content as the text parts and opaque parts the manager reads. */
 function parts(content: Message['content'], field: string): string | null | ChatPart[] {
   if (content === null || typeof content === 'string') return content;
-  if (!Array.isArray(content)) throw fieldError(field, `must be a string, null or an array of parts, got ${typeof content}`);
+  if (!Array.isArray(content)) throw argumentError(TypeError, field, `must be a string, null or an array of parts, got ${typeof content}`);
   return content.map((p, i): ChatPart => {
-    if (!isPart(p)) throw fieldError(`${field}[${i}].type`, 'must be a string: a content part is { type, … }');
+    if (!isPart(p)) throw argumentError(TypeError, `${field}[${i}].type`, 'must be a string: a content part is { type, … }');
     if (p.type === 'text') {
-      if (typeof p.content !== 'string') throw fieldError(`${field}[${i}].content`, `must be a string, got ${typeof p.content}`);
+      if (typeof p.content !== 'string') throw argumentError(TypeError, `${field}[${i}].content`, `must be a string, got ${typeof p.content}`);
       return { type: 'text', text: p.content, [PART]: i };
     }
     // An image, audio, video or document: one opaque part, its bytes never read.
@@ -87,10 +88,6 @@ function resultText(content: Message['content']): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
   return content.map((p) => (isPart(p) && p.type === 'text' && typeof p.content === 'string' ? p.content : `[${isPart(p) ? p.type : 'part'}]`)).join('');
-}
-
-function fieldError(field: string, message: string): TypeError {
-  return Object.assign(new TypeError(`${field} ${message}`), { code: 'ERR_INVALID_ARG_TYPE', field });
 }
 
 /** What was made of a message, while its content and calls are the same objects. */
@@ -138,33 +135,33 @@ export class ChatLists {
  */
 export function toChat(message: unknown, index: number): ChatMessage {
   const field = `messages[${index}]`;
-  if (typeof message !== 'object' || message === null) throw fieldError(field, `must be a message object, got ${message === null ? 'null' : typeof message}`);
+  if (typeof message !== 'object' || message === null) throw argumentError(TypeError, field, `must be a message object, got ${message === null ? 'null' : typeof message}`);
   const m = message as Message;
   const known = made.get(m);
   if (known && known.content === m.content && known.calls === m.toolCalls) return known.chat;
   let chat: ChatMessage;
   if (m.role === 'tool') {
-    if (typeof m.toolCallId !== 'string') throw fieldError(`${field}.toolCallId`, `must be a string, got ${typeof m.toolCallId}`);
+    if (typeof m.toolCallId !== 'string') throw argumentError(TypeError, `${field}.toolCallId`, `must be a string, got ${typeof m.toolCallId}`);
     chat = { role: 'tool', tool_call_id: m.toolCallId, content: resultText(m.content) };
   } else if (m.role === 'assistant') {
     const calls = m.toolCalls ?? [];
-    if (!Array.isArray(calls)) throw fieldError(`${field}.toolCalls`, `must be an array, got ${typeof calls}`);
+    if (!Array.isArray(calls)) throw argumentError(TypeError, `${field}.toolCalls`, `must be an array, got ${typeof calls}`);
     const content = parts(m.content, `${field}.content`);
     // An assistant message with neither text nor calls (a turn of thinking alone) is an empty text.
     chat = { role: 'assistant', content: content === null && calls.length === 0 ? '' : content };
     if (calls.length) {
       chat.tool_calls = calls.map((c, i) => {
         const call = `${field}.toolCalls[${i}]`;
-        if (typeof c?.id !== 'string') throw fieldError(`${call}.id`, `must be a string, got ${typeof c?.id}`);
-        if (typeof c.function?.name !== 'string') throw fieldError(`${call}.function.name`, `must be a string, got ${typeof c.function?.name}`);
-        if (typeof c.function.arguments !== 'string') throw fieldError(`${call}.function.arguments`, `must be a string, got ${typeof c.function.arguments}`);
+        if (typeof c?.id !== 'string') throw argumentError(TypeError, `${call}.id`, `must be a string, got ${typeof c?.id}`);
+        if (typeof c.function?.name !== 'string') throw argumentError(TypeError, `${call}.function.name`, `must be a string, got ${typeof c.function?.name}`);
+        if (typeof c.function.arguments !== 'string') throw argumentError(TypeError, `${call}.function.arguments`, `must be a string, got ${typeof c.function.arguments}`);
         return { id: c.id, type: 'function', function: { name: c.function.name, arguments: c.function.arguments } };
       });
     }
   } else if (m.role === 'user') {
     chat = { role: 'user', content: parts(m.content, `${field}.content`) ?? '' };
   } else {
-    throw fieldError(`${field}.role`, `must be 'user', 'assistant' or 'tool', got ${JSON.stringify(m.role)}`);
+    throw argumentError(TypeError, `${field}.role`, `must be 'user', 'assistant' or 'tool', got ${JSON.stringify(m.role)}`);
   }
   chat[ORIGIN] = { message: m, made: chat };
   made.set(m, { content: m.content, calls: m.toolCalls, chat });
