@@ -4,6 +4,7 @@
 // the field, refuses a name that is no one's, and keeps one default of conversations.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { assertFieldError, thrown } from './helpers.mjs';
 import { contextMiddleware as aiSdk } from '@devs/context/ai-sdk';
 import { contextMiddleware as langchain } from '@devs/context/langchain';
 import { contextProcessor as mastra } from '@devs/context/mastra';
@@ -15,13 +16,9 @@ const BUDGET = 20_000;
 /** Options of ContextManager that every adapter hands its managers. */
 const SHARED = { partShare: 0.2, summarizerShare: 0.5, calibrate: false, callbackTimeoutMs: 5_000, highWater: 0.8, lowWater: 0.3, recentShare: 0.1, keepFirstMessage: true, protectedTools: ['todo'], protectedShare: 0.2 };
 
+/** `make(options)` throws a `kind` naming `field` (the package's own check of field errors). */
 function fails(make, options, kind, field) {
-  assert.throws(() => make(options), (error) => {
-    assert.ok(error instanceof kind, `${JSON.stringify(options)}: a ${kind.name}, got ${error}`);
-    assert.equal(error.field, field, error.message);
-    assert.ok(error.message.startsWith(field), error.message);
-    return true;
-  });
+  assertFieldError(thrown(() => make(options)), kind, field);
 }
 
 describe('every adapter reads the manager options through the kit', () => {
