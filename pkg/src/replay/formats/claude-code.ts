@@ -1,5 +1,6 @@
 // Claude Code session JSONL. One API message may span several lines that share
-// `message.id`; `tool_use` / `tool_result` blocks; sidechains (subagents) are skipped; a
+// `message.id`; `tool_use` / `tool_result` blocks; sidechains (subagents) are skipped,
+// unless the file is a sub-agent's own transcript (every record a sidechain); a
 // `compact_boundary` system record and the `isCompactSummary` user message mark a
 // compaction; `message.usage` gives the input tokens (input + cache read + cache creation).
 import { claudeCache, claudeUsage } from './anthropic.js';
@@ -13,11 +14,18 @@ export const CLAUDE_LINE_TYPES = new Set([
 ]);
 
 export function claudeCode(text: string, name: string): ReplaySession {
+  const main = read(text, name, false);
+  // A sub-agent's transcript (`subagents/agent-*.jsonl`) is all sidechain: read as it is
+  // rather than as an empty session.
+  return main.steps.length === 0 && text.includes('"isSidechain":true') ? read(text, name, true) : main;
+}
+
+function read(text: string, name: string, sidechain: boolean): ReplaySession {
   const b = new Builder();
   const byMessage = new Map<string, RawStep>();
   const byTool = new Map<string, RawCall>();
   forEachJsonLine(text, b.warnings, (r) => {
-    if (!isBag(r) || r.isSidechain === true) return;
+    if (!isBag(r) || (r.isSidechain === true && !sidechain)) return;
     if (r.type === 'system') {
       if (r.subtype === 'compact_boundary' || r.subtype === 'microcompact_boundary') {
         const meta = isBag(r.compactMetadata) ? r.compactMetadata : isBag(r.microcompactMetadata) ? r.microcompactMetadata : {};

@@ -46,7 +46,21 @@ export function codex(text: string, name: string): ReplaySession {
   const byCall = new Map<string, RawCall>();
   let open: RawStep | undefined; // the model turn whose output items are arriving
   let contextTokens: number | undefined; // the last reported size of the context
-  const turn = () => (open ??= b.step());
+  // Codex CLI writes a user's message twice, as a `message` item and as an `event_msg`
+  // `user_message`; Codex Desktop writes only the event. A text is an input once per gap
+  // between model turns.
+  const said = new Set<string>();
+  const turn = () => {
+    if (open === undefined) said.clear();
+    return (open ??= b.step());
+  };
+  const user = (t: string) => {
+    const key = t.trim();
+    if (key === '' || said.has(key)) return;
+    said.add(key);
+    b.input(t);
+    open = undefined;
+  };
 
   const item = (p: Bag) => {
     switch (p.type) {
@@ -54,10 +68,7 @@ export function codex(text: string, name: string): ReplaySession {
         const t = blockText(p.content);
         if (p.role === 'assistant') {
           if (t) turn().text.push(t);
-        } else if (p.role === 'user') {
-          b.input(t);
-          open = undefined;
-        }
+        } else if (p.role === 'user') user(t);
         return;
       }
       case 'reasoning': {
@@ -73,6 +84,14 @@ export function codex(text: string, name: string): ReplaySession {
         const args = p.type === 'function_call' ? p.arguments : p.type === 'custom_tool_call' ? { input: str(p.input) } : p.action;
         const toolName = p.type === 'local_shell_call' ? 'local_shell' : p.type === 'web_search_call' ? 'web_search' : p.name;
         const call = b.call(turn(), toolName, args);
+        // A web search runs on OpenAI's side: its item is the whole call, and the rollout
+        // keeps no output for it. Answered here, so that no call is left open before the
+        // conversation goes on.
+        if (p.type === 'web_search_call') {
+          const query = isBag(p.action) ? str(p.action.query) : '';
+          call.result = { status: p.status === 'failed' ? 'error' : 'success', output: `web search${query ? ` for ${query}` : ''}: its results are not in the rollout` };
+          return;
+        }
         const id = str(p.call_id ?? p.id);
         if (id) byCall.set(id, call);
         return;
@@ -117,6 +136,8 @@ export function codex(text: string, name: string): ReplaySession {
           contextTokens = num(last.total_tokens) ?? input + (num(last.output_tokens) ?? 0);
           open = undefined; // the response is complete
         }
+      } else if (p.type === 'user_message' && typeof p.message === 'string') {
+        user(p.message);
       } else if (p.type === 'context_compacted') {
         b.compact(undefined, contextTokens);
         open = undefined;

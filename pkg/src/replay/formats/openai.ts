@@ -58,7 +58,9 @@ export function openAi(messages: unknown[], name: string, format: 'openai-messag
       else b.orphan();
       legacy = undefined;
     } else if (m.role === 'user') {
-      if (bare && m.message_type === 'observation') {
+      // SWE-agent marks an observation `message_type: 'observation'`; its 0.x trajectories
+      // mark nothing, and there the user message after an action is always its output.
+      if (bare && (m.message_type === 'observation' || m.message_type === undefined)) {
         bare.result = { status: 'success', output: blockText(m.content) };
         bare = undefined;
       } else b.input(blockText(m.content));
