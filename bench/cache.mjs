@@ -6,10 +6,12 @@
 // measure.mjs, exact o200k) and checked against its provider's rules (pkg/test/validity.mjs).
 //
 //   node bench/cache.mjs [--budget 200000,50000] [--session claude] [--strategy context]
-//                        [--set lowWater=0.5,...] [--svg docs/images/cache.svg]
+//                        [--half tune|held|all] [--set lowWater=0.5,...] [--svg docs/images/cache.svg]
 //
-// `--set` passes options to ContextManager; `--svg` draws the longest session at the last
-// budget. A benchmark, not a test: nothing is asserted. Columns, per strategy and budget:
+// The tables come once per half (bench/cache/sessions.mjs `split`): the sessions the
+// defaults are tuned on, and the ones held out, which no default was chosen on; a tuning
+// run takes `--half tune`. `--set` passes options to ContextManager; `--svg` draws the
+// longest session at the last budget. A benchmark, not a test: nothing is asserted. Columns, per strategy and budget:
 //   cache share   tokens a request shares with the one before, over all tokens sent;
 //   spend         input cost (reads 0.1×, writes 1.25×) relative to the first strategy's
 //                 (the auto-compact's, unless --strategy leaves it out);
@@ -23,13 +25,13 @@ import { PROBLEMS } from '../pkg/test/validity.mjs';
 import { chart } from './cache/chart.mjs';
 import { cacheShare, chunks, measure, percentiles, spend, sum } from './cache/measure.mjs';
 import { STRATEGIES } from './cache/strategies.mjs';
-import { SYSTEM, benchArgs } from './cache/sessions.mjs';
+import { SYSTEM, benchArgs, picked } from './cache/sessions.mjs';
 
 const require = createRequire(new URL('../pkg/package.json', import.meta.url));
 const { providerTurns } = require('@devs/context/replay');
 
-const { args, budgets, options, sessions } = benchArgs({ svg: { type: 'string' } });
-const strategies = Object.entries(STRATEGIES).filter(([name]) => name.toLowerCase().includes(args.strategy.toLowerCase()));
+const { args, budgets, options, sessions, halves } = benchArgs({ svg: { type: 'string' } });
+const strategies = Object.entries(STRATEGIES).filter(([name]) => picked(name, args.strategy));
 
 /** One session through one strategy: every request's measure, validity and build time. */
 async function run(session, budget, make) {
@@ -63,40 +65,49 @@ for (const budget of budgets) {
     for (const [name, make] of strategies) {
       const requests = await run(session, budget, make);
       results.push({ budget, session: session.name, strategy: name, requests });
-      process.stderr.write(`${budget / 1000}k ${session.name} ${name}: cache ${share(requests).toFixed(3)}, ${requests.length} requests\n`);
+      process.stderr.write(`${budget / 1000}k ${session.half} ${session.name} ${name}: cache ${share(requests).toFixed(3)}, ${requests.length} requests\n`);
     }
   }
 }
 
 const baseline = (budget, session) => results.find((r) => r.budget === budget && r.session === session && r.strategy === strategies[0][0]);
-const rows = [];
-for (const budget of budgets) {
-  for (const [name] of strategies) {
-    const runs = results.filter((r) => r.budget === budget && r.strategy === name);
-    const all = runs.flatMap((r) => r.requests);
-    const base = runs.map((r) => baseline(budget, r.session).requests).flat();
-    const times = percentiles(all.map((r) => r.ms));
-    rows.push({
-      budget: `${budget / 1000}k`,
-      strategy: name,
-      'cache share': share(all).toFixed(3),
-      'worst session': Math.min(...runs.map((r) => share(r.requests))).toFixed(3),
-      spend: `${(spend(all) / spend(base)).toFixed(2)}×`,
-      'worst spend': `${Math.max(...runs.map((r) => spend(r.requests) / spend(baseline(budget, r.session).requests))).toFixed(2)}×`,
-      'largest / budget': (Math.max(...all.map((r) => r.tokens)) / budget).toFixed(3),
-      'invalid / empty': `${sum(all, (r) => r.invalid)} / ${sum(all, (r) => r.empty)}`,
-      'ms p50 / p95': `${times.p50.toFixed(3)} / ${times.p95.toFixed(3)}`,
-    });
+
+/** The table's rows, per budget and strategy, over the sessions named. */
+function tableRows(names) {
+  const rows = [];
+  for (const budget of budgets) {
+    for (const [name] of strategies) {
+      const runs = results.filter((r) => r.budget === budget && r.strategy === name && names.includes(r.session));
+      const all = runs.flatMap((r) => r.requests);
+      const base = runs.map((r) => baseline(budget, r.session).requests).flat();
+      const times = percentiles(all.map((r) => r.ms));
+      rows.push({
+        budget: `${budget / 1000}k`,
+        strategy: name,
+        'cache share': share(all).toFixed(3),
+        'worst session': Math.min(...runs.map((r) => share(r.requests))).toFixed(3),
+        spend: `${(spend(all) / spend(base)).toFixed(2)}×`,
+        'worst spend': `${Math.max(...runs.map((r) => spend(r.requests) / spend(baseline(budget, r.session).requests))).toFixed(2)}×`,
+        'largest / budget': (Math.max(...all.map((r) => r.tokens)) / budget).toFixed(3),
+        'invalid / empty': `${sum(all, (r) => r.invalid)} / ${sum(all, (r) => r.empty)}`,
+        'ms p50 / p95': `${times.p50.toFixed(3)} / ${times.p95.toFixed(3)}`,
+      });
+    }
   }
+  return rows;
 }
 
-console.log(`${sessions.length} sessions, ${results.length / budgets.length / strategies.length} each; ContextManager options ${JSON.stringify(options)}\n`);
-const head = Object.keys(rows[0]);
-console.log(`| ${head.join(' | ')} |`);
-console.log(`|${head.map((h, i) => (i < 2 ? '---' : '--:')).join('|')}|`);
-for (const row of rows) console.log(`| ${head.map((h) => row[h]).join(' | ')} |`);
-if (budgets.length === 2) {
-  // The README's table: both budgets in each cell, the first budget first.
+/** One half's tables: every row, and the README's (both budgets in each cell). */
+function report(half) {
+  const names = sessions.filter((s) => s.half === half).map((s) => s.name);
+  const rows = tableRows(names);
+  const title = half === 'tune' ? 'the half the defaults are tuned on' : 'the half held out';
+  console.log(`\n## ${half}: ${title}, ${names.length} sessions\n`);
+  const head = Object.keys(rows[0]);
+  console.log(`| ${head.join(' | ')} |`);
+  console.log(`|${head.map((h, i) => (i < 2 ? '---' : '--:')).join('|')}|`);
+  for (const row of rows) console.log(`| ${head.map((h) => row[h]).join(' | ')} |`);
+  if (budgets.length !== 2) return;
   const cell = (name, key, f = (v) => v) => budgets.map((b) => f(rows.find((r) => r.strategy === name && r.budget === `${b / 1000}k`)[key])).join(' / ');
   const pair = (v) => v.replace(' / ', ', ');
   const ms = (v) => v.replace(/(\S+) \/ (\S+)/, '$1 ($2)');
@@ -107,6 +118,9 @@ if (budgets.length === 2) {
     console.log(`| ${name} | ${cell(name, 'cache share')} | ${cell(name, 'worst session')} | ${cell(name, 'spend')} | ${cell(name, 'worst spend')} | ${cell(name, 'largest / budget')} | ${cell(name, 'invalid / empty', pair)} | ${cell(name, 'ms p50 / p95', ms)} |`);
   }
 }
+
+console.log(`${sessions.length} sessions; ContextManager options ${JSON.stringify(options)}`);
+for (const half of halves) report(half);
 console.log('\nPer session (cache share, spend against the auto-compact):');
 for (const budget of budgets) {
   for (const session of sessions) {
@@ -114,7 +128,7 @@ for (const budget of budgets) {
       const r = results.find((x) => x.budget === budget && x.session === session.name && x.strategy === name).requests;
       return `${name.split(' ')[0]} ${share(r).toFixed(3)} ${(spend(r) / spend(baseline(budget, session.name).requests)).toFixed(2)}×`;
     });
-    console.log(`  ${budget / 1000}k ${session.name}: ${cells.join(', ')}`);
+    console.log(`  ${budget / 1000}k ${session.half} ${session.name}: ${cells.join(', ')}`);
   }
 }
 

@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 // Each framework adapter of this package against that framework's own means, side by side
-// in one run, on the vendored real sessions (pkg/test/fixtures/sessions/, plus the Claude
-// Code session three times over, as bench/recall.mjs has them). Nothing is asserted: it is
+// in one run, on the vendored real sessions (pkg/test/fixtures/sessions/, plus each half's
+// longest three times over, as bench/recall.mjs has them). Nothing is asserted: it is
 // a benchmark.
 //
 //   node bench/frameworks.mjs [--budget 200000,50000] [--framework ai-sdk,langchain,openai-agents,mastra,tanstack-ai]
-//                             [--session claude] [--quick] [--jobs 2]
+//                             [--session claude] [--half held|tune|all] [--quick] [--jobs 2]
 //
-// `--quick` leaves out the ×3 session (the longest, and the only one past 200k tokens);
+// `--half` picks the sessions of bench/cache/sessions.mjs's split: by default the half held
+// out, which no default was chosen on. `--quick` leaves out the ×3 session (the longest,
+// and the only one past 200k tokens);
 // `--jobs 2` runs two frameworks at once (each runs in a worker thread): less time, but
 // the timings (ms) are taken with the other framework running beside them. With `--jobs 1`
 // (the default) the run takes about 3 minutes on 2 cores, 1 minute with `--quick`.
@@ -60,6 +62,7 @@ const { values: args } = parseArgs({
     budget: { type: 'string', default: '200000,50000' },
     framework: { type: 'string', default: 'ai-sdk,langchain,openai-agents,mastra,tanstack-ai' },
     session: { type: 'string', default: '' },
+    half: { type: 'string', default: 'held' },
     quick: { type: 'boolean', default: false },
     jobs: { type: 'string', default: '1' },
   },
@@ -70,7 +73,7 @@ const started = performance.now();
 /** Every run of one framework (bench/frameworks/<name>.mjs): each strategy, at each budget it depends on, on each session. */
 async function runFramework(name) {
   const f = await import(`./frameworks/${name}.mjs`);
-  const sessions = allSessions().filter((s) => s.name.toLowerCase().includes(args.session.toLowerCase()) && !(args.quick && s.name.endsWith('×3')));
+  const sessions = allSessions(args.half).filter((s) => s.name.toLowerCase().includes(args.session.toLowerCase()) && !(args.quick && s.name.endsWith('×3')));
   const results = [];
   const problems = [];
   for (const [strategy, budgeted, setup] of f.strategies) {
@@ -87,7 +90,7 @@ async function runFramework(name) {
     }
   }
   const refs = sessions.flatMap((s) => s.refs.flatMap((c) => c.refs));
-  const about = `${sessions.length} sessions, ${sessions.reduce((n, s) => n + s.steps.length, 0)} model calls a run, ${refs.length} references (${refs.filter((r) => r.age >= 20).length} long-range)`;
+  const about = `${sessions.length} sessions (${args.half === 'all' ? 'both halves' : `the ${args.half === 'held' ? 'held-out' : 'tuning'} half`}), ${sessions.reduce((n, s) => n + s.steps.length, 0)} model calls a run, ${refs.length} references (${refs.filter((r) => r.age >= 20).length} long-range)`;
   return { framework: f.framework, strategies: f.strategies.map(([strategy]) => strategy), results, problems, about };
 }
 

@@ -1,12 +1,16 @@
 #!/usr/bin/env node
 // What each strategy's requests still hold of what the agent goes on to use, and what that
-// costs, in one run. Each real session (pkg/test/fixtures/sessions/, plus the Claude Code
-// session three times over) is replayed as bench/cache.mjs replays it: the same system
+// costs, in one run. Each real session (pkg/test/fixtures/sessions/, plus each half's
+// longest three times over) is replayed as bench/cache.mjs replays it: the same system
 // prompt, per model turn append the user's input, build a request, append the recorded
 // response and the tool results. Nothing is asserted: it is a benchmark.
 //
 //   node bench/recall.mjs [--budget 200000,50000] [--session claude] [--strategy context]
-//                         [--persist-edits] [--set lowWater=0.3,...]
+//                         [--half tune|held|all] [--persist-edits] [--set lowWater=0.3,...]
+//
+// The table comes once per half (bench/cache/sessions.mjs `split`): the sessions the
+// defaults are tuned on, and the ones held out, which no default was chosen on; a tuning
+// run takes `--half tune`.
 //
 // `--persist-edits` keeps contextEditingMiddleware's cleared results in the history, as
 // `createAgent`'s state keeps them (its hook edits the state's own array); by default the
@@ -67,13 +71,13 @@ import { PROBLEMS } from '../pkg/test/validity.mjs';
 import { cacheShare, chunks, measure, spend, sum } from './cache/measure.mjs';
 import { sessionReferences } from './recall/references.mjs';
 import { recallStrategies } from './recall/strategies.mjs';
-import { SYSTEM, benchArgs } from './cache/sessions.mjs';
+import { SYSTEM, benchArgs, picked } from './cache/sessions.mjs';
 
 const require = createRequire(new URL('../pkg/package.json', import.meta.url));
 const { providerTurns } = require('@devs/context/replay');
 
-const { args, budgets, options, sessions } = benchArgs({ 'persist-edits': { type: 'boolean', default: false } });
-const strategies = recallStrategies().filter(([name]) => name.toLowerCase().includes(args.strategy.toLowerCase()));
+const { args, budgets, options, sessions, halves } = benchArgs({ 'persist-edits': { type: 'boolean', default: false } });
+const strategies = recallStrategies().filter(([name]) => picked(name, args.strategy));
 const LONG = 20;
 
 
@@ -133,7 +137,7 @@ for (const budget of budgets) {
       const t0 = performance.now();
       const requests = await run(session, budget, make);
       results.push({ budget, session: session.name, strategy: name, requests });
-      process.stderr.write(`${budget / 1000}k ${session.name} ${name}: recall ${ratio(sum(requests, (r) => r.present), sum(requests, (r) => r.refs))}, ${requests.length} requests, ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
+      process.stderr.write(`${budget / 1000}k ${session.half} ${session.name} ${name}: recall ${ratio(sum(requests, (r) => r.present), sum(requests, (r) => r.refs))}, ${requests.length} requests, ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
     }
   }
 }
@@ -158,22 +162,29 @@ function figures(budget, name, names = sessions.map((s) => s.name)) {
   };
 }
 
-const any = results.filter((r) => r.budget === budgets[0] && r.strategy === strategies[0][0]).flatMap((r) => r.requests);
-console.log(`${sessions.length} sessions, ${any.length} calls, ${sum(any, (r) => r.refs)} references (${sum(any, (r) => r.long)} long-range, ≥ ${LONG} messages back); spend against ${strategies[0][0]}${args['persist-edits'] ? '; cleared results persist' : ''}\n`);
-const head = Object.keys(figures(budgets[0], strategies[0][0]));
-const b = budgets.map((x) => `${x / 1000}k`).join(' / ');
-console.log(`| strategy (${b}) | ${head.join(' | ')} |`);
-console.log(`|---|${head.map(() => '--:').join('|')}|`);
-for (const [name] of strategies) {
-  const per = budgets.map((budget) => figures(budget, name));
-  console.log(`| ${name} | ${head.map((h) => per.map((f) => f[h]).join(' / ')).join(' | ')} |`);
+/** One half's table: per strategy, both budgets in each cell. */
+function report(half) {
+  const names = sessions.filter((s) => s.half === half).map((s) => s.name);
+  const any = names.flatMap((s) => baseline(budgets[0], s));
+  const title = half === 'tune' ? 'the half the defaults are tuned on' : 'the half held out';
+  console.log(`\n## ${half}: ${title}, ${names.length} sessions, ${any.length} calls, ${sum(any, (r) => r.refs)} references (${sum(any, (r) => r.long)} long-range, ≥ ${LONG} messages back); spend against ${strategies[0][0]}${args['persist-edits'] ? '; cleared results persist' : ''}\n`);
+  const head = Object.keys(figures(budgets[0], strategies[0][0], names));
+  const b = budgets.map((x) => `${x / 1000}k`).join(' / ');
+  console.log(`| strategy (${b}) | ${head.join(' | ')} |`);
+  console.log(`|---|${head.map(() => '--:').join('|')}|`);
+  for (const [name] of strategies) {
+    const per = budgets.map((budget) => figures(budget, name, names));
+    console.log(`| ${name} | ${head.map((h) => per.map((f) => f[h]).join(' / ')).join(' | ')} |`);
+  }
 }
+
+for (const half of halves) report(half);
 
 console.log('\nPer session (recall, long-range recall, recoverable long-range recall, spend against the first strategy):');
 for (const budget of budgets) {
   for (const session of sessions) {
     const rs = baseline(budget, session.name);
-    console.log(`  ${budget / 1000}k ${session.name} (${rs.length} calls, ${sum(rs, (r) => r.refs)} references, ${sum(rs, (r) => r.long)} long-range):`);
+    console.log(`  ${budget / 1000}k ${session.half} ${session.name} (${rs.length} calls, ${sum(rs, (r) => r.refs)} references, ${sum(rs, (r) => r.long)} long-range):`);
     const cells = strategies.map(([name, short]) => {
       const f = figures(budget, name, [session.name]);
       return `${short} ${f.recall} ${f['long-range']} ${f['recoverable long']} ${f.spend}`;

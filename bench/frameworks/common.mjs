@@ -19,9 +19,9 @@ export const version = (name) => JSON.parse(readFileSync(new URL(`../../pkg/node
 
 export { SYSTEM };
 
-/** The real sessions, plus the Claude Code one three times over, as bench/recall.mjs has them; `refs` per model call. */
-export function sessions() {
-  return benchSessions().map((s) => ({ ...s, refs: sessionReferences(providerTurns(s, 'openai-chat'), SYSTEM) }));
+/** The real sessions of `half`, plus its longest three times over, as bench/recall.mjs has them; `refs` per model call. */
+export function sessions(half = 'all') {
+  return benchSessions('', half).map((s) => ({ ...s, refs: sessionReferences(providerTurns(s, 'openai-chat'), SYSTEM) }));
 }
 
 /**
