@@ -312,8 +312,10 @@ fn size_always_drops_at_a_compaction() {
 #[test]
 fn every_transcript_stays_one_recall_away() {
     let budget = 20_000.0;
+    // The marks pinned, so that 600 turns compact often enough to merge whatever the defaults.
     let options = Options {
         high_water: Some(0.85),
+        low_water: Some(0.25),
         recent_share: Some(0.2),
         ..Options::default()
     };
