@@ -102,40 +102,76 @@ export async function build(b: Building, started: number, instructions?: string,
   }
 }
 
+/** What a build's failed callbacks left, for its warnings. */
+interface Failures {
+  store: unknown[];
+  summarizer: unknown[];
+}
+
+/** A need as the rules encode it: its kind, then its fields (`Need::encode`). */
+type Need = Float64Array;
+
+/** Every need but `Done`, by name: each has its answer below. */
+type NeedName = Exclude<keyof typeof NeedKind, 'Done'>;
+
+/**
+ * How the shell answers each need the rules can ask, one row per need (crates/rules/src/
+ * context/build.rs `Need`): a need added to `NeedKind` without its row here does not
+ * compile. Each does the need's work in JS and gives the rules' next need.
+ */
+const ANSWERS: { readonly [K in NeedName]: (b: Building, need: Need, failures: Failures) => Need | Promise<Need> } = {
+  Persist: async ({ core, texts }, [, a, c], f) => {
+    const [id, line] = await texts.persist(a, c, f.store);
+    return checked(() => core.persisted(id, line));
+  },
+  PersistSpan: async ({ core, texts }, [, a, c], f) => {
+    const [id, line] = await texts.persistSpan(a, c, f.store);
+    return checked(() => core.span_persisted(id, line));
+  },
+  PersistGroup: async ({ core, texts }, [, a], f) => {
+    const [id, line] = await texts.persistGroup(a, f.store);
+    return checked(() => core.group_persisted(id, line));
+  },
+  MergeSpans: async ({ core, texts }, [, a], f) => {
+    const [id, line] = await texts.mergeSpans(a, f.store);
+    return checked(() => core.spans_merged(id, line));
+  },
+  Placeholder: (b, [, a, c]) => {
+    const tokens = show(b, a, c, b.texts.placeholder(a, c));
+    return checked(() => b.core.measured(tokens));
+  },
+  Cut: (b, [, a, c, d, e]) => {
+    const part = b.history.messages[a].parts[c];
+    const id = b.core.store_id(a, c);
+    // A call's input is cut as the JSON its tool takes; anything else, head and tail.
+    const call = part.kind === Kind.Call || part.kind === Kind.ServerCall ? shortenedCall(part.text, d + e, id) : undefined;
+    const tokens = show(b, a, c, call ?? cutText(part.text, d, e, id));
+    return checked(() => b.core.measured(tokens));
+  },
+  Summarize: (b, [, a, c], f) => summarize(b, a, c, f.summarizer),
+  TooLarge: ({ core, history }, [, a, c]) => {
+    // Nothing more can go: refused, naming the part as the host wrote it; the caller takes the build back.
+    const path = history.messages[a]?.parts[c]?.path;
+    checked(() => core.too_large(a, c, path ? `messages[${a}].${path}` : `messages[${a}]`));
+    throw Object.assign(new Error('context engine: a part too large was not refused'), { code: 'ERR_INTERNAL' });
+  },
+};
+
+/** The answers by the need's code, as the rules send it. */
+const BY_CODE = (() => {
+  const out: Array<(typeof ANSWERS)[NeedName] | undefined> = [];
+  for (const name of Object.keys(ANSWERS) as NeedName[]) out[NeedKind[name]] = ANSWERS[name];
+  return out;
+})();
+
 async function planned(b: Building, started: number): Promise<Built> {
   const { core, o, history, texts, held } = b;
-  const failures = { store: [] as unknown[], summarizer: [] as unknown[] };
-  let need = checked(() => core.plan());
+  const failures: Failures = { store: [], summarizer: [] };
+  let need: Need = checked(() => core.plan());
   while (need[0] !== NeedKind.Done) {
-    const [kind, a, c, d, e] = need;
-    if (kind === NeedKind.Persist) {
-      const [id, line] = await texts.persist(a, c, failures.store);
-      need = checked(() => core.persisted(id, line));
-    } else if (kind === NeedKind.PersistSpan) {
-      const [id, line] = await texts.persistSpan(a, c, failures.store);
-      need = checked(() => core.span_persisted(id, line));
-    } else if (kind === NeedKind.PersistGroup) {
-      const [id, line] = await texts.persistGroup(a, failures.store);
-      need = checked(() => core.group_persisted(id, line));
-    } else if (kind === NeedKind.MergeSpans) {
-      const [id, line] = await texts.mergeSpans(a, failures.store);
-      need = checked(() => core.spans_merged(id, line));
-    } else if (kind === NeedKind.Placeholder) {
-      const tokens = show(b, a, c, texts.placeholder(a, c));
-      need = checked(() => core.measured(tokens));
-    } else if (kind === NeedKind.Cut) {
-      const part = history.messages[a].parts[c];
-      const id = core.store_id(a, c);
-      // A call's input is cut as the JSON its tool takes; anything else, head and tail.
-      const call = part.kind === Kind.Call || part.kind === Kind.ServerCall ? shortenedCall(part.text, d + e, id) : undefined;
-      const tokens = show(b, a, c, call ?? cutText(part.text, d, e, id));
-      need = checked(() => core.measured(tokens));
-    } else if (kind === NeedKind.Summarize) need = await summarize(b, a, c, failures.summarizer);
-    else if (kind === NeedKind.TooLarge) {
-      // Nothing more can go: refused, naming the part as the host wrote it; the caller takes the build back.
-      const path = history.messages[a]?.parts[c]?.path;
-      checked(() => core.too_large(a, c, path ? `messages[${a}].${path}` : `messages[${a}]`));
-    } else throw Object.assign(new Error(`context engine: unknown need ${kind}`), { code: 'ERR_INTERNAL' });
+    const answer = BY_CODE[need[0]];
+    if (answer === undefined) throw Object.assign(new Error(`context engine: unknown need ${need[0]}`), { code: 'ERR_INTERNAL' });
+    need = await answer(b, need, failures);
   }
   const encoded = checked(() => core.render(o.system !== undefined || o.pinned.length > 0));
   // Read from the rules only when a step asks (a crossing most builds need not make).
