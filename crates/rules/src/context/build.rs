@@ -4,10 +4,10 @@
 //! next, and the build ends in [`Manager::commit`], or in [`Manager::rollback`], which puts
 //! back everything the journal holds.
 
-use super::compaction::Phase;
 use super::config::CALIBRATED_FIXED_SHARE;
 use super::history::{Part, Shown, Stored};
 use super::ledger::{Ledger, Span, Warning};
+use super::steps::Phase;
 use super::{Journal, Manager, Need};
 use crate::base::args::show_number;
 use devs_context_errors::FieldError;

@@ -36,6 +36,12 @@ pub const DEFAULT_RECENT_SHARE: f64 = 0.1;
 pub const DEFAULT_PART_SHARE: f64 = 0.15;
 pub const DEFAULT_SUMMARIZER_SHARE: f64 = 0.4;
 pub const DEFAULT_SUMMARY_SHARE: f64 = 0.1;
+/// The share of the budget the images kept whole may take at most, between two removals.
+pub const IMAGE_SHARE: f64 = 0.4;
+/// Cuts a build may make to fit the newest group, part after part.
+pub const MAX_SQUEEZES: u32 = 256;
+/// Tokens a squeezed part keeps: a head, a tail and the marker between.
+pub const MIN_CUT_TOKENS: f64 = 24.0;
 /// Anthropic's computer-use reference loop keeps the newest 3 screenshots and removes the
 /// older ones 3 at a time, so the cache breaks once every 3 steps.
 pub const DEFAULT_KEEP_IMAGES: f64 = 3.0;

@@ -25,7 +25,6 @@ mod apply;
 mod build;
 pub mod calibration;
 mod codec;
-mod compaction;
 pub mod config;
 mod fold;
 pub mod gapped;
@@ -41,18 +40,19 @@ pub mod recall;
 pub mod render;
 pub mod shorten;
 pub mod state;
+mod steps;
 pub mod transcript;
 
 use std::collections::{BTreeMap, VecDeque};
 
 use calibration::Calibration;
-use compaction::Phase;
 use config::Config;
 use devs_context_errors::FieldError;
 pub use history::{
     Call, History, Kind, Message, NewMessage, Part, Refused, Rejection, Role, Shown, Stored,
 };
 use ledger::{Ledger, Warning};
+use steps::Phase;
 
 /// What the host must do next.
 #[derive(Debug, Clone, Copy, PartialEq)]
