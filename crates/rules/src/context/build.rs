@@ -4,7 +4,7 @@
 //! next, and the build ends in [`Manager::commit`], or in [`Manager::rollback`], which puts
 //! back everything the journal holds.
 
-use super::config::CALIBRATED_FIXED_SHARE;
+use super::config::{CALIBRATED_FIXED_SHARE, GROWTH_SAMPLES};
 use super::history::{Part, Shown, Stored};
 use super::ledger::{Ledger, Span, Warning};
 use super::steps::Phase;
@@ -329,9 +329,6 @@ impl Manager {
             .min()
     }
 }
-
-/// Growth samples kept.
-const GROWTH_SAMPLES: usize = 8;
 
 impl Manager {
     /// Why a build was refused ([`Need::TooLarge`]): the request is over the budget with

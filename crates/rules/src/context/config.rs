@@ -42,6 +42,13 @@ pub const IMAGE_SHARE: f64 = 0.4;
 pub const MAX_SQUEEZES: u32 = 256;
 /// Tokens a squeezed part keeps: a head, a tail and the marker between.
 pub const MIN_CUT_TOKENS: f64 = 24.0;
+/// A call's input is masked only past this: below it, the keys and marks it keeps would
+/// save little.
+pub const CALL_MASK_TOKENS: f64 = 400.0;
+/// Appended tokens per request, assumed until the manager has seen a few.
+pub const DEFAULT_GROWTH_SHARE: f64 = 0.02;
+/// Growth samples kept.
+pub const GROWTH_SAMPLES: usize = 8;
 /// Anthropic's computer-use reference loop keeps the newest 3 screenshots and removes the
 /// older ones 3 at a time, so the cache breaks once every 3 steps.
 pub const DEFAULT_KEEP_IMAGES: f64 = 3.0;

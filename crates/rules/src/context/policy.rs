@@ -8,7 +8,7 @@
 //! compaction, beats the re-write of everything between it and the edit already made.
 
 use super::Manager;
-use super::config::{PLACEHOLDER_TOKENS, READ, WRITE};
+use super::config::{CALL_MASK_TOKENS, DEFAULT_GROWTH_SHARE, PLACEHOLDER_TOKENS, READ, WRITE};
 use super::history::{Kind, Shown, Stored};
 
 /// What a request's input cost, in uncached input tokens: `input` in all, `read` of them
@@ -16,13 +16,6 @@ use super::history::{Kind, Shown, Stored};
 pub fn billed(input: f64, read: f64, write: f64) -> f64 {
     (input - read - write).max(0.0) + READ * read + WRITE * write
 }
-
-/// A call's input is masked only past this: below it, the keys and marks it keeps would
-/// save little.
-pub const CALL_MASK_TOKENS: f64 = 400.0;
-
-/// Appended tokens per request, assumed until the manager has seen a few.
-const DEFAULT_GROWTH_SHARE: f64 = 0.02;
 
 /// What a compaction masks: the parts, and the earliest message it edits.
 #[derive(Debug, Clone, Default, PartialEq)]
