@@ -1,7 +1,7 @@
 //! The context manager's machine (`ContextManager`): plain data in and out. The codes the
-//! shell reads (a need's kind, a plan's ops, a part's kind and role) are the rules' own
-//! (`devs_context_rules::base::codes`), paired with the shell's constants by
-//! `crates/rules/tests/codes.rs`; a need and a plan are encoded by the rules too.
+//! shell reads (a need's kind, a plan's ops, a part's kind and role, a recall's check) are
+//! the rules' own (`devs_context_rules::base::codes`), which `crates/protocol` writes into
+//! the shell's `pkg/src/core/protocol.ts`; a need and a plan are encoded by the rules too.
 
 use devs_context_errors::FieldError;
 use devs_context_rules::base::text::split_texts;
@@ -173,13 +173,16 @@ impl ManagerCore {
     }
 
     /// What to do with a recall of `id` (`offset`, `length`, `query`: NaN, NaN, "" for
-    /// none): `[0]` refuse it (not this manager's id), `[1, call]` the same page is the
-    /// result of `call` already, `[2, units]` read it, a page of at most `units`.
+    /// none), opening with a `recall::CheckCode`: `[Unknown]` refuse it (not this
+    /// manager's id), `[Repeat, call]` the same page is the result of `call` already,
+    /// `[Read, units]` read it, a page of at most `units`.
     pub fn recall_check(&self, id: &str, offset: f64, length: f64, query: &str) -> Vec<f64> {
-        match self.m.recall_check(id, &ask(offset, length, query)) {
-            recall::Check::Unknown => vec![0.0],
-            recall::Check::Repeat { call } => vec![1.0, f64::from(call)],
-            recall::Check::Read => vec![2.0, self.m.recall_units() as f64],
+        let check = self.m.recall_check(id, &ask(offset, length, query));
+        let code = f64::from(check.code().code());
+        match check {
+            recall::Check::Unknown => vec![code],
+            recall::Check::Repeat { call } => vec![code, f64::from(call)],
+            recall::Check::Read => vec![code, self.m.recall_units() as f64],
         }
     }
 
@@ -464,19 +467,11 @@ pub fn recall_answer(text: &str, offset: f64, length: f64, query: &str, max: usi
 }
 
 /// A recall that gives no text, over `[id, detail]` of `id_units` and `detail_units`
-/// (each echoed only so far): `why` 0 unknown id, 1 the same page again, 2 the store
-/// cannot read, 3 no such text, 4 the store failed, 5 a bad input, 6 too large to give back.
+/// (each echoed only so far), `why` a `recall::Refusal`'s code (an unknown one is read as
+/// a bad input).
 #[wasm_bindgen(js_name = recallRefusal)]
 pub fn recall_refusal(why: u8, id_units: usize, detail_units: usize) -> String {
-    let why = match why {
-        0 => recall::Refusal::Unknown,
-        1 => recall::Refusal::Repeat,
-        2 => recall::Refusal::Unreadable,
-        3 => recall::Refusal::Missing,
-        4 => recall::Refusal::Failed,
-        6 => recall::Refusal::TooLarge,
-        _ => recall::Refusal::BadInput,
-    };
+    let why = recall::Refusal::from_code(why).unwrap_or(recall::Refusal::BadInput);
     frame(|f| {
         f.text(|p| recall::refusal(p, why, id_units, detail_units));
     })

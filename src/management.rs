@@ -13,47 +13,6 @@ use devs_context_rules::base::text::split_texts;
 #[wasm_bindgen]
 pub struct Management(Run, Need);
 
-/// What the machine needs next, as `Management`'s packed need carries it.
-#[wasm_bindgen]
-#[derive(Clone, Copy)]
-pub enum ManagementNeed {
-    Compose = 0,
-    ShouldPrune = 1,
-    Prune = 2,
-    KeepSummary = 3,
-    Roles = 4,
-    KeepNewest = 5,
-    KeepCut = 6,
-    ShouldTruncate = 7,
-    Persist = 8,
-    WarnPersistFailed = 9,
-    Truncate = 10,
-    Recount = 11,
-    Done = 12,
-}
-
-/// A need as one number, `code + 16 * argument` (the code a [`ManagementNeed`]); what does
-/// not fit (tokens, a cut's share, the result) is read by getters.
-fn packed(n: Need) -> f64 {
-    use ManagementNeed as C;
-    let (code, arg) = match n {
-        Need::Compose => (C::Compose, 0.0),
-        Need::ShouldPrune { .. } => (C::ShouldPrune, 0.0),
-        Need::Prune => (C::Prune, 0.0),
-        Need::KeepSummary => (C::KeepSummary, 0.0),
-        Need::Roles => (C::Roles, 0.0),
-        Need::Keep(Kept::Newest { start }) => (C::KeepNewest, start as f64),
-        Need::Keep(Kept::Cut { first, .. }) => (C::KeepCut, first as f64),
-        Need::ShouldTruncate { output } => (C::ShouldTruncate, output as f64),
-        Need::Persist { output } => (C::Persist, output as f64),
-        Need::WarnPersistFailed { output } => (C::WarnPersistFailed, output as f64),
-        Need::Truncate { output } => (C::Truncate, output as f64),
-        Need::Recount { turns_changed } => (C::Recount, f64::from(u8::from(turns_changed))),
-        Need::Done { pruned, .. } => (C::Done, f64::from(u8::from(pruned))),
-    };
-    f64::from(code as u8) + 16.0 * arg
-}
-
 #[wasm_bindgen]
 impl Management {
     /// `done_outputs[i]` is 1 when pending output `i` is already truncated.
@@ -173,9 +132,11 @@ impl Management {
         }
     }
 
+    /// The next need as one number, `code + 16 * argument` (`Need::encode`, whose codes
+    /// are `ManagementNeed`'s): what does not fit is read by the getters above.
     fn answer(&mut self, step: impl FnOnce(&mut Run) -> Need) -> f64 {
         self.1 = step(&mut self.0);
-        packed(self.1)
+        self.1.encode()
     }
 
     pub fn persisted(&mut self, ok: bool) -> f64 {

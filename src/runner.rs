@@ -3,7 +3,7 @@
 use devs_context_rules::base::frame::Frame;
 use devs_context_rules::seeds::handoff::Role;
 use devs_context_rules::seeds::prompt::{TurnMeta, render};
-use devs_context_rules::seeds::runner::{self, Parts, Step, Turn};
+use devs_context_rules::seeds::runner::{self, Parts, Turn};
 use wasm_bindgen::prelude::*;
 
 use crate::{Out, probe, report};
@@ -67,16 +67,14 @@ impl RunnerCore {
         number
     }
 
-    /// The steps planned and not yet handed out, as base-16 digits after a leading 1 (see
-    /// `pkg/src/seeds/runner.ts` for the codes): all of them in one number, one crossing.
+    /// The steps planned and not yet handed out, as base-16 digits after a leading 1
+    /// (`runner::pack_steps`, the codes `Step`'s): all of them in one number, one crossing.
     pub fn steps(&mut self) -> f64 {
-        let mut packed = 1.0;
-        if let Some(turn) = self.turn.as_mut() {
-            while let Some(step) = turn.next_step() {
-                packed = packed * 16.0 + f64::from(code(step));
-            }
-        }
-        packed
+        let turn = self.turn.as_mut();
+        runner::pack_steps(
+            turn.into_iter()
+                .flat_map(|t| std::iter::from_fn(|| t.next_step())),
+        )
     }
 
     pub fn record(
@@ -107,38 +105,6 @@ impl RunnerCore {
             self.runner.rollback(&turn);
         }
     }
-}
-
-/// A step of the runner's turn, as `steps()` packs them.
-#[wasm_bindgen]
-#[derive(Clone, Copy)]
-pub enum RunnerStep {
-    AddInput = 0,
-    Manage = 1,
-    Compose = 2,
-    CallLlm = 3,
-    Handoff = 4,
-    Inject = 5,
-    Stamp = 6,
-    KeepEnvelope = 7,
-    Log = 8,
-    Commit = 9,
-}
-
-fn code(step: Step) -> u8 {
-    let c = match step {
-        Step::AddInput => RunnerStep::AddInput,
-        Step::Manage => RunnerStep::Manage,
-        Step::Compose => RunnerStep::Compose,
-        Step::CallLlm => RunnerStep::CallLlm,
-        Step::Handoff => RunnerStep::Handoff,
-        Step::Inject => RunnerStep::Inject,
-        Step::Stamp => RunnerStep::Stamp,
-        Step::KeepEnvelope => RunnerStep::KeepEnvelope,
-        Step::Log => RunnerStep::Log,
-        Step::Commit => RunnerStep::Commit,
-    };
-    c as u8
 }
 
 #[wasm_bindgen(js_name = recentStart)]

@@ -64,6 +64,10 @@ function wasm(name, profile, outDir, outName, optimize) {
   return file;
 }
 
+// The shell's side of the protocol (src/core/protocol.ts), written from the rules' tables
+// before anything compiles it; crates/protocol/tests/committed.rs fails when it is not committed.
+run('cargo', ['run', '--quiet', '-p', 'devs-context-protocol', '--', join(src, 'core/protocol.ts')]);
+
 rmSync(dist, { recursive: true, force: true });
 mkdirSync(dist, { recursive: true });
 const rulesWasm = wasm('devs-context', 'release', join(dist, 'wasm'), 'devs_context', true);

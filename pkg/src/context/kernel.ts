@@ -12,6 +12,7 @@ import {
 } from '../core/read.js';
 import { argumentError, checked } from '../errors/index.js';
 import { rules } from '../core/wasm.js';
+import { RULE_OPTIONS } from '../core/protocol.js';
 import type { MediaRules } from './media.js';
 import { recallTool } from './recall.js';
 import type { CompactionEvent, CompactionNotice, ContextBuild, ContextFormat, ContextReminder, LedgerRecord, ContextWarning } from './types.js';
@@ -22,12 +23,8 @@ import type { TokenCounter } from '../seeds/types.js';
 
 const DEFAULT_SUMMARIZER_TIMEOUT_MS = 120_000;
 
-/**
- * The options the rules read, by name (`config::OPTION_NAMES`, which refuses a name it
- * does not know and one left out). In this order in an engine's config key, which a
- * snapshot is checked against: never reordered, and a new one goes last.
- */
-const RULE_OPTIONS = ['highWater', 'lowWater', 'recentShare', 'partShare', 'summarizerShare', 'keepFirstMessage', 'keepImages', 'protectedTools', 'protectedShare'] as const;
+// The options the rules read, by name (`RULE_OPTIONS`, from `config::OPTION_NAMES`, which
+// refuses a name it does not know and one left out), in the order of an engine's config key.
 
 /** The tools the host protects, by name: the rules are told only whether there are any. */
 function protectedTools(field: string, value: unknown): string[] {

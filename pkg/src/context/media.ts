@@ -5,13 +5,13 @@
 import { argumentError } from '../errors/index.js';
 import { describe } from '../core/read.js';
 import { rules } from '../core/wasm.js';
+import { DetailCode, Source } from '../core/protocol.js';
 import { bytesOf } from '../providers/media.js';
 import type { NeutralPart } from '../providers/neutral.js';
 import type { MediaInfo } from './types.js';
 
-/** `media::Source` and `media::DetailCode`: the codes a part's kind and detail cross as. */
-const Source = { Image: 0, ImageAway: 1, Pdf: 2, DocumentAway: 3 } as const;
-const DETAIL: Record<string, number> = { auto: 0, low: 1, high: 2, original: 3 };
+/** `media::DetailCode` by a part's `detail`, as the host writes it. */
+const DETAIL: Record<string, number> = { auto: DetailCode.Auto, low: DetailCode.Low, high: DetailCode.High, original: DetailCode.Original };
 /** The first bytes read for an image's size (`media::size::HEADER_BYTES`): a size is in them but for a JPEG with long metadata. */
 const HEADER_BYTES = 64 * 1024;
 

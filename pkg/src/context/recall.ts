@@ -14,19 +14,10 @@ import { recallSpec } from './recall-spec.js';
 import { callMethod, isObject, object, optionalNumber, optionalString, type Bag } from '../core/read.js';
 import { within } from '../core/timeout.js';
 import { rules } from '../core/wasm.js';
+import { RecallCheck, Refusal } from '../core/protocol.js';
 
 import type { RecallOptions } from './types.js';
 
-/** Why a recall gives no text (`recall::Refusal`). */
-const enum Refusal {
-  Unknown = 0,
-  Repeat = 1,
-  Unreadable = 2,
-  Missing = 3,
-  Failed = 4,
-  BadInput = 5,
-  TooLarge = 6,
-}
 
 /** The recall tool in `adapter`'s provider shape. */
 export function recallTool(adapter: Adapter): unknown {
@@ -89,8 +80,8 @@ async function recalled(engine: Engine, id: string, ask: RecallOptions, callId?:
   const length = ask.length ?? NaN;
   const query = ask.query ?? '';
   const [code, n] = core.recall_check(id, offset, length, query);
-  if (code === 0) return { text: refusal(Refusal.Unknown, id) };
-  if (code === 1) return { text: refusal(Refusal.Repeat, id) };
+  if (code === RecallCheck.Unknown) return { text: refusal(Refusal.Unknown, id) };
+  if (code === RecallCheck.Repeat) return { text: refusal(Refusal.Repeat, id) };
   const store = engine.store;
   if (typeof store.getRawToolOutput !== 'function') return { text: refusal(Refusal.Unreadable, id) };
   let row: unknown;

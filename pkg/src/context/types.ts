@@ -3,6 +3,9 @@
 // ledger's (crates/rules/tests/shapes.rs).
 import type { TokenCounter, SummarizerClient, SummarizerRequest } from '../seeds/types.js';
 import type { StateRepository, SessionStore } from '../stores/types.js';
+import type { WarningCode } from '../core/protocol.js';
+
+export type { WarningCode };
 
 /** The provider shape a `ContextManager` takes and returns messages in. */
 export type ContextFormat = 'anthropic' | 'openai-chat' | 'openai-responses' | 'ai-sdk' | 'vscode';
@@ -389,8 +392,8 @@ export interface CompactionSteer {
 export interface ContextWarning {
   /** The request it happened in (1-based). */
   request: number;
-  /** `'store-failed'`, `'summarizer-failed'`, `'summary-over-cap'`, `'summary-dropped'`, `'squeezed'`, `'deferred'`, `'open-loop-thinking-dropped'`, `'user-text-dropped'`, `'usage-set-aside'`, `'history-rebuilt'`, `'format-migrated'`, `'protected-over-share'`, `'protected-dropped'` or `'compaction-deferred'`. */
-  code: string;
+  /** What happened: one of the codes the rules and the shell declare (`WarningCode`). */
+  code: WarningCode;
   /** What happened, with the host's error in parentheses where a callback failed. */
   message: string;
   /** What the store or summarizer threw or rejected with, as it was. */
@@ -483,7 +486,7 @@ export interface LedgerRecord {
   /** Signed thinking blocks left out because an edit came before them. */
   thinkingDropped: number;
   /** What the manager could not do as asked. */
-  warnings: Array<{ code: string; message: string }>;
+  warnings: Array<{ code: WarningCode; message: string }>;
   /** The calibration when the request was built (see `ContextManager.calibration`). */
   calibration: CalibrationFigures;
   /** The counter's name, or `length/4`. */

@@ -2,6 +2,7 @@
 // code, field and message); they become real JS errors here, so hosts can `instanceof`
 // them and read `code` and `field`.
 import { FrameReader } from '../core/frame.js';
+import { ErrorClass } from '../core/protocol.js';
 
 /**
  * The brand each error class of the package gives its errors, registered with
@@ -194,14 +195,9 @@ export class SessionConflictError extends Error {
   }
 }
 
-/**
- * The JS class of a rule's error, by the code its frame opens with (`ErrorClass` in
- * crates/rules/src/base/args.rs; crates/rules/tests/codes.rs checks the two agree).
- */
-export const ErrorClass = {
-  TypeError: 0,
-  RangeError: 1,
-} as const;
+// The JS class of a rule's error, by the code its frame opens with: the rules' table,
+// written into core/protocol.ts by crates/protocol.
+export { ErrorClass };
 
 /** How a frame's number opens: a rule's error frame opens with its class. */
 const FRAME_NUM = '\uFDD3';

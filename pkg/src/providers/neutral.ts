@@ -6,7 +6,7 @@ import { argumentError } from '../errors/index.js';
 import { describe, isObject, type Bag } from '../core/read.js';
 
 
-/** The rules' codes of a part's kind and a message's role: plain constants, checked against the rules by crates/rules/tests/codes.rs. */
+/** The rules' codes of a part's kind and a message's role: plain constants, written from the rules' tables (core/protocol.ts). */
 export { Kind, Role } from '../context/codes.js';
 
 /** Shown as kept: no part changed, no call unanswered. Shared, so a kept message's plan entry costs one object. */

@@ -13,6 +13,7 @@ import { DUE_ALL, ToolOutputPruner } from './pruners.js';
 import { shownText, type PendingOutputs } from './pending.js';
 import { answer, within } from '../core/timeout.js';
 import { rules } from '../core/wasm.js';
+import { ManagementNeed, NEED_SCALE } from '../core/protocol.js';
 
 
 /**
@@ -127,12 +128,12 @@ export async function run(job: Job): Promise<Applied> {
       Compose: COMPOSE, ShouldPrune: SHOULD_PRUNE, Prune: PRUNE, KeepSummary: KEEP_SUMMARY, Roles: ROLES, KeepNewest: KEEP_NEWEST,
       KeepCut: KEEP_CUT, ShouldTruncate: SHOULD_TRUNCATE, Persist: PERSIST, WarnPersistFailed: WARN_PERSIST_FAILED,
       Truncate: TRUNCATE, Recount: RECOUNT, Done: DONE,
-    } = rules.ManagementNeed;
+    } = ManagementNeed;
     let need = machine.start();
     for (;;) {
-      // A need is `code + 16 * argument` (see `packed` in src/management.rs).
-      const code = need % 16;
-      const a = (need - code) / 16;
+      // A need is `code + NEED_SCALE * argument` (`management::Need::encode` in the rules).
+      const code = need % NEED_SCALE;
+      const a = (need - code) / NEED_SCALE;
       switch (code) {
         case COMPOSE: {
           const got = answer(job.timeoutMs, callMethod(job.composer, 'compose', 'deps.compose', [context.goal, context.map, context.envelopes]), 'deps.composer.compose');

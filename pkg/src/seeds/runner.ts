@@ -23,6 +23,7 @@ import type { ContextWindow, MediumTermSummary, SaopEnvelope, TokenCounter, Turn
 import type { StateRepository } from '../stores/types.js';
 import { SlidingRelevanceWindow, turnEntry } from './window.js';
 import { rules, turnScope } from '../core/wasm.js';
+import { RunnerStep, STEP_BASE } from '../core/protocol.js';
 import { Queue } from '../core/queue.js';
 
 
@@ -277,12 +278,12 @@ export class AgentRunner {
       const {
         AddInput: ADD_INPUT, Manage: MANAGE, Compose: COMPOSE, CallLlm: CALL_LLM, Handoff: HANDOFF, Inject: INJECT, Stamp: STAMP,
         KeepEnvelope: KEEP_ENVELOPE, Log: LOG, Commit: COMMIT,
-      } = rules.RunnerStep;
+      } = RunnerStep;
       const steps: number[] = [];
-      // The rules hand out the steps they planned as base-16 digits after a leading 1.
+      // The rules hand out the steps they planned as base-STEP_BASE digits after a leading 1 (`runner::pack_steps`).
       const plan = () => {
         const planned: number[] = [];
-        for (let v = core.steps(); v > 1; v = Math.floor(v / 16)) planned.push(v % 16);
+        for (let v = core.steps(); v > 1; v = Math.floor(v / STEP_BASE)) planned.push(v % STEP_BASE);
         steps.push(...planned.reverse());
       };
       plan();

@@ -1,9 +1,10 @@
-//! Codes that cross the boundary as numbers: a need's kind, a plan's op, how a part is
-//! shown, a part's kind, a message's role, an error's class. Each is a fieldless enum
-//! declared through [`codes!`](crate::codes), which defines its codes here, once, and a table of names
-//! to codes. The shell's constants (`pkg/src/context/codes.ts`, `pkg/src/errors/index.ts`)
-//! are checked against those tables by `crates/rules/tests/codes.rs`: a code added,
-//! removed or renumbered on one side only fails it.
+//! Codes that cross the boundary: as numbers (a need's kind, a plan's op, how a part is
+//! shown, a part's kind, a message's role, an error's class, a seed's need or step, a
+//! recall's refusal), each a fieldless enum declared through [`codes!`](crate::codes), and
+//! as texts (a warning's code), declared through [`text_codes!`](crate::text_codes). Each defines its
+//! codes here, once, with a table of names to codes. The shell's side is not written by
+//! hand: `crates/protocol` writes it from these tables (`pkg/src/core/protocol.ts`), and
+//! its test fails when the committed file is not what it writes.
 
 /// A fieldless enum of codes: `code()`, `from_code()`, and `TABLE`, every variant's name and
 /// code in order. The codes are written once, in the declaration.
@@ -41,6 +42,49 @@ macro_rules! codes {
     };
 }
 
+/// A fieldless enum of text codes: `code()`, `from_code()`, `ALL` (every variant, in
+/// declaration order) and `TABLE`, every variant's name and code. The codes are written
+/// once, in the declaration; a variant's place in `ALL` may be a durable number, so new
+/// ones go last.
+#[macro_export]
+macro_rules! text_codes {
+    (
+        $(#[$meta:meta])*
+        $vis:vis enum $name:ident {
+            $($(#[$vmeta:meta])* $variant:ident = $code:literal,)+
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        $vis enum $name {
+            $($(#[$vmeta])* $variant,)+
+        }
+
+        impl $name {
+            /// Every variant, in declaration order.
+            pub const ALL: &'static [Self] = &[$(Self::$variant,)+];
+
+            /// Every variant's name and code, in declaration order.
+            pub const TABLE: &'static [(&'static str, &'static str)] =
+                &[$((stringify!($variant), $code),)+];
+
+            /// The code the host reads.
+            pub fn code(self) -> &'static str {
+                match self {
+                    $(Self::$variant => $code,)+
+                }
+            }
+
+            pub fn from_code(code: &str) -> Option<Self> {
+                match code {
+                    $($code => Some(Self::$variant),)+
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
 #[cfg(test)]
 mod tests {
     crate::codes! {
@@ -57,5 +101,22 @@ mod tests {
             assert_eq!(Sample::from_code(code).map(Sample::code), Some(code));
         }
         assert_eq!(Sample::from_code(1), None);
+    }
+
+    crate::text_codes! {
+        enum Said {
+            Hello = "hello",
+            Bye = "good-bye",
+        }
+    }
+
+    #[test]
+    fn a_text_code_round_trips_and_the_table_lists_every_variant() {
+        assert_eq!(Said::TABLE, &[("Hello", "hello"), ("Bye", "good-bye")]);
+        assert_eq!(Said::ALL, &[Said::Hello, Said::Bye]);
+        for &said in Said::ALL {
+            assert_eq!(Said::from_code(said.code()), Some(said));
+        }
+        assert_eq!(Said::from_code("hi"), None);
     }
 }

@@ -111,6 +111,44 @@ pub const OPTION_NAMES: [&str; 9] = [
     "protectedShare",
 ];
 
+/// Every option of the shell's `ContextManager`, by name: [`OPTION_NAMES`], which the rules
+/// read, and those the shell reads itself. The adapters hand their managers each one of
+/// these they do not set themselves, and refuse any other name (`MANAGER_OPTIONS` in
+/// `pkg/src/adapters/kit/options.ts`, a compile error when the type has one this lacks).
+pub const MANAGER_OPTION_NAMES: &[&str] = &[
+    "format",
+    "budget",
+    "countTokens",
+    "store",
+    "summarizer",
+    "summarizerTimeoutMs",
+    "summaryPrompt",
+    "system",
+    "pinned",
+    "onLedger",
+    "onCompaction",
+    "onWarning",
+    "beforeCompaction",
+    "tracer",
+    "conversationId",
+    "cacheControl",
+    "calibrate",
+    "highWater",
+    "lowWater",
+    "recentShare",
+    "partShare",
+    "summarizerShare",
+    "recall",
+    "keepFirstMessage",
+    "protectedTools",
+    "protectedShare",
+    "vscode",
+    "imageTokens",
+    "keepImages",
+    "callbackTimeoutMs",
+    "reminders",
+];
+
 impl Options {
     /// The options from `(name, value)` pairs, as the shell sends them: every one of
     /// [`OPTION_NAMES`] once, NaN for the default, `keepFirstMessage` 1 or 0. A name
@@ -312,6 +350,13 @@ mod tests {
 
     fn all(value: f64) -> Vec<(&'static str, f64)> {
         OPTION_NAMES.iter().map(|&n| (n, value)).collect()
+    }
+
+    #[test]
+    fn the_rules_options_are_options_of_the_manager() {
+        for name in OPTION_NAMES {
+            assert!(MANAGER_OPTION_NAMES.contains(&name), "{name}");
+        }
     }
 
     #[test]

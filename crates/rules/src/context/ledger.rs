@@ -99,75 +99,49 @@ macro_rules! fields {
     }};
 }
 
-/// Something the manager could not do as asked, and fell back from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Warning {
-    StoreFailed,
-    SummarizerFailed,
-    SummaryOverCap,
-    SummaryDropped,
-    Squeezed,
-    /// A compaction waited: it would have dropped the thinking of an open tool loop, and
-    /// the request still fit the budget.
-    Deferred,
-    /// A compaction that had to reach past the thinking of an open tool loop dropped it.
-    OpenLoopThinkingDropped,
-    /// Turns dropped without a summary held text the user wrote.
-    UserTextDropped,
-    /// A usage report could not be about the request it answered: not learned from.
-    UsageSetAside,
-    /// The host's message list no longer began with the messages the manager held (a
-    /// framework removed or replaced one): the manager started over from the new list.
-    HistoryRebuilt,
-    /// Data an earlier version wrote could not be replayed by today's rules: it was rebuilt.
-    FormatMigrated,
-    /// Protected tools' parts past `protectedShare`: the oldest were treated as any other.
-    ProtectedOverShare,
-    /// Turns dropped without a summary held a protected tool's call or result.
-    ProtectedDropped,
-    /// The host's `beforeCompaction` deferred a compaction, and the request still fit.
-    HostDeferred,
+crate::text_codes! {
+    /// Something the manager could not do as asked, and fell back from: its code is the
+    /// host's `ContextWarning.code`. Its place in `ALL` is its number in a manager's encoded
+    /// state, so a new one goes last.
+    pub enum Warning {
+        StoreFailed = "store-failed",
+        SummarizerFailed = "summarizer-failed",
+        SummaryOverCap = "summary-over-cap",
+        SummaryDropped = "summary-dropped",
+        Squeezed = "squeezed",
+        /// A compaction waited: it would have dropped the thinking of an open tool loop, and
+        /// the request still fit the budget.
+        Deferred = "deferred",
+        /// A compaction that had to reach past the thinking of an open tool loop dropped it.
+        OpenLoopThinkingDropped = "open-loop-thinking-dropped",
+        /// Turns dropped without a summary held text the user wrote.
+        UserTextDropped = "user-text-dropped",
+        /// A usage report could not be about the request it answered: not learned from.
+        UsageSetAside = "usage-set-aside",
+        /// The host's message list no longer began with the messages the manager held (a
+        /// framework removed or replaced one): the manager started over from the new list.
+        HistoryRebuilt = "history-rebuilt",
+        /// Data an earlier version wrote could not be replayed by today's rules: it was rebuilt.
+        FormatMigrated = "format-migrated",
+        /// Protected tools' parts past `protectedShare`: the oldest were treated as any other.
+        ProtectedOverShare = "protected-over-share",
+        /// Turns dropped without a summary held a protected tool's call or result.
+        ProtectedDropped = "protected-dropped",
+        /// The host's `beforeCompaction` deferred a compaction, and the request still fit.
+        HostDeferred = "compaction-deferred",
+    }
 }
 
+/// Warnings the shell raises itself, beside the rules' [`Warning`]s: a host reads every
+/// code of both as `ContextWarning.code` (`WarningCode` in `pkg/src/core/protocol.ts`).
+pub const SHELL_WARNINGS: &[&str] = &[
+    // LangChain's middleware could not record the model's usage.
+    "usage-not-recorded",
+    // A session's queued append failed, and was left out.
+    "append-refused",
+];
+
 impl Warning {
-    /// Every warning, in a fixed order: a warning's place here is its number in a manager's
-    /// encoded state (new ones go last).
-    pub const ALL: [Warning; 14] = [
-        Warning::StoreFailed,
-        Warning::SummarizerFailed,
-        Warning::SummaryOverCap,
-        Warning::SummaryDropped,
-        Warning::Squeezed,
-        Warning::Deferred,
-        Warning::OpenLoopThinkingDropped,
-        Warning::UserTextDropped,
-        Warning::UsageSetAside,
-        Warning::HistoryRebuilt,
-        Warning::FormatMigrated,
-        Warning::ProtectedOverShare,
-        Warning::ProtectedDropped,
-        Warning::HostDeferred,
-    ];
-
-    pub fn code(self) -> &'static str {
-        match self {
-            Warning::StoreFailed => "store-failed",
-            Warning::SummarizerFailed => "summarizer-failed",
-            Warning::SummaryOverCap => "summary-over-cap",
-            Warning::SummaryDropped => "summary-dropped",
-            Warning::Squeezed => "squeezed",
-            Warning::Deferred => "deferred",
-            Warning::OpenLoopThinkingDropped => "open-loop-thinking-dropped",
-            Warning::UserTextDropped => "user-text-dropped",
-            Warning::UsageSetAside => "usage-set-aside",
-            Warning::HistoryRebuilt => "history-rebuilt",
-            Warning::FormatMigrated => "format-migrated",
-            Warning::ProtectedOverShare => "protected-over-share",
-            Warning::ProtectedDropped => "protected-dropped",
-            Warning::HostDeferred => "compaction-deferred",
-        }
-    }
-
     pub fn words(self) -> &'static str {
         match self {
             Warning::StoreFailed => {

@@ -68,6 +68,15 @@ impl Ask {
     }
 }
 
+crate::codes! {
+    /// A [`Check`]'s kind, as the shell reads it: the first number of its encoding.
+    pub enum CheckCode {
+        Unknown = 0,
+        Repeat = 1,
+        Read = 2,
+    }
+}
+
 /// What to do with a recall before the store is read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Check {
@@ -77,6 +86,16 @@ pub enum Check {
     Repeat { call: u32 },
     /// Read it.
     Read,
+}
+
+impl Check {
+    pub fn code(self) -> CheckCode {
+        match self {
+            Check::Unknown => CheckCode::Unknown,
+            Check::Repeat { .. } => CheckCode::Repeat,
+            Check::Read => CheckCode::Read,
+        }
+    }
 }
 
 /// One recall answered: the call that asked (if the host named it), what it asked, and
@@ -303,23 +322,24 @@ fn one_echo(text: &str) -> String {
     cut
 }
 
-/// Why a recall got no text, as the agent reads it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Refusal {
-    /// Not an id of this conversation's (host text: the id).
-    Unknown,
-    /// The same page is in the conversation already.
-    Repeat,
-    /// The store cannot read texts back.
-    Unreadable,
-    /// The store has no text by that id.
-    Missing,
-    /// The store failed (host texts: the id, the error).
-    Failed,
-    /// The call's input is not what the tool takes (host texts: -, what is wrong).
-    BadInput,
-    /// An image or a document larger than an answer's share (host texts: the id, what it is).
-    TooLarge,
+crate::codes! {
+    /// Why a recall got no text, as the agent reads it: the shell names it by its code.
+    pub enum Refusal {
+        /// Not an id of this conversation's (host text: the id).
+        Unknown = 0,
+        /// The same page is in the conversation already.
+        Repeat = 1,
+        /// The store cannot read texts back.
+        Unreadable = 2,
+        /// The store has no text by that id.
+        Missing = 3,
+        /// The store failed (host texts: the id, the error).
+        Failed = 4,
+        /// The call's input is not what the tool takes (host texts: -, what is wrong).
+        BadInput = 5,
+        /// An image or a document larger than an answer's share (host texts: the id, what it is).
+        TooLarge = 6,
+    }
 }
 
 /// A recall that gives no text, over `[id, detail]`, each echoed up to [`MAX_ECHO`] of its

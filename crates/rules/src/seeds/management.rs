@@ -46,6 +46,59 @@ pub enum Need {
     },
 }
 
+crate::codes! {
+    /// A [`Need`]'s kind, as the shell reads it: the low digit of its encoding ([`Need::encode`]).
+    pub enum ManagementNeed {
+        Compose = 0,
+        ShouldPrune = 1,
+        Prune = 2,
+        KeepSummary = 3,
+        Roles = 4,
+        KeepNewest = 5,
+        KeepCut = 6,
+        ShouldTruncate = 7,
+        Persist = 8,
+        WarnPersistFailed = 9,
+        Truncate = 10,
+        Recount = 11,
+        Done = 12,
+    }
+}
+
+/// A need crosses as one number, `code + NEED_SCALE * argument`: every code is below it.
+pub const NEED_SCALE: u32 = 16;
+
+impl Need {
+    /// The need's kind, and the one number it carries to the shell (an output's or a turn's
+    /// index, or a flag); what does not fit (tokens, a cut's share, the result) the shell
+    /// reads by getters.
+    pub fn kind(&self) -> (ManagementNeed, f64) {
+        use ManagementNeed as C;
+        match *self {
+            Need::Compose => (C::Compose, 0.0),
+            Need::ShouldPrune { .. } => (C::ShouldPrune, 0.0),
+            Need::Prune => (C::Prune, 0.0),
+            Need::KeepSummary => (C::KeepSummary, 0.0),
+            Need::Roles => (C::Roles, 0.0),
+            Need::Keep(Kept::Newest { start }) => (C::KeepNewest, start as f64),
+            Need::Keep(Kept::Cut { first, .. }) => (C::KeepCut, first as f64),
+            Need::ShouldTruncate { output } => (C::ShouldTruncate, output as f64),
+            Need::Persist { output } => (C::Persist, output as f64),
+            Need::WarnPersistFailed { output } => (C::WarnPersistFailed, output as f64),
+            Need::Truncate { output } => (C::Truncate, output as f64),
+            Need::Recount { turns_changed } => (C::Recount, f64::from(u8::from(turns_changed))),
+            Need::Done { pruned, .. } => (C::Done, f64::from(u8::from(pruned))),
+        }
+    }
+
+    /// The need as one number, `code + NEED_SCALE * argument` (read by
+    /// `pkg/src/seeds/context-management.ts`).
+    pub fn encode(&self) -> f64 {
+        let (kind, arg) = self.kind();
+        f64::from(kind.code()) + f64::from(NEED_SCALE) * arg
+    }
+}
+
 /// The pending outputs step (4) goes through.
 #[derive(Debug, Clone)]
 enum Outputs {
@@ -284,6 +337,24 @@ mod tests {
 
     fn run(turns: &[f64], outputs: &[bool]) -> Run {
         Run::new(1000.0, 0.9, turns.to_vec(), false, outputs.to_vec())
+    }
+
+    #[test]
+    fn a_need_is_its_code_plus_the_scale_times_its_argument() {
+        assert!(
+            ManagementNeed::TABLE
+                .iter()
+                .all(|&(_, c)| u32::from(c) < NEED_SCALE)
+        );
+        assert_eq!(Need::Compose.encode(), 0.0);
+        assert_eq!(Need::Persist { output: 3 }.encode(), 8.0 + 16.0 * 3.0);
+        assert_eq!(
+            Need::Recount {
+                turns_changed: true
+            }
+            .encode(),
+            11.0 + 16.0
+        );
     }
 
     #[test]

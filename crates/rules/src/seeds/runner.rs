@@ -18,18 +18,31 @@ use devs_context_errors::FieldError;
 /// output goes to `pendingToolOutputs`.
 pub const OBSERVATION_CHARS: usize = 4000;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Step {
-    AddInput,
-    Manage,
-    Compose,
-    CallLlm,
-    Handoff,
-    Inject,
-    Stamp,
-    KeepEnvelope,
-    Log,
-    Commit,
+crate::codes! {
+    /// A step of a turn, as the shell reads it: one digit of [`pack_steps`]'s number.
+    pub enum Step {
+        AddInput = 0,
+        Manage = 1,
+        Compose = 2,
+        CallLlm = 3,
+        Handoff = 4,
+        Inject = 5,
+        Stamp = 6,
+        KeepEnvelope = 7,
+        Log = 8,
+        Commit = 9,
+    }
+}
+
+/// Steps cross as digits of this base after a leading 1: every code is below it.
+pub const STEP_BASE: u32 = 16;
+
+/// `steps`, in order, as one number: their codes as base-[`STEP_BASE`] digits after a
+/// leading 1, the first step the highest digit (read by `pkg/src/seeds/runner.ts`).
+pub fn pack_steps(steps: impl IntoIterator<Item = Step>) -> f64 {
+    steps.into_iter().fold(1.0, |packed, step| {
+        packed * f64::from(STEP_BASE) + f64::from(step.code())
+    })
 }
 
 /// Which optional parts a runner was given.
@@ -223,6 +236,16 @@ mod tests {
 
     fn all_steps(turn: &mut Turn) -> Vec<Step> {
         std::iter::from_fn(|| turn.next_step()).collect()
+    }
+
+    #[test]
+    fn steps_pack_as_digits_after_a_leading_one() {
+        assert!(Step::TABLE.iter().all(|&(_, c)| u32::from(c) < STEP_BASE));
+        assert_eq!(pack_steps([]), 1.0);
+        assert_eq!(
+            pack_steps([Step::Manage, Step::Commit]),
+            f64::from(0x119_u32)
+        );
     }
 
     #[test]

@@ -4,19 +4,17 @@
 // manager gains is an option of every adapter at once (LangChain's once lacked four).
 import type { ContextManagerOptions } from '@devs/context';
 import { argumentError } from '../../errors/index.js';
+import { MANAGER_OPTIONS as MANAGER_OPTION_NAMES } from '../../core/protocol.js';
 
 export { argumentError };
 
 /**
- * Every option of `ContextManager`, by name. A name missing here, or one `ContextManagerOptions`
- * lacks, is a compile error (`EVERY_OPTION` below), so the list cannot drift from the type.
+ * Every option of `ContextManager`, by name: the rules' list (`config::MANAGER_OPTION_NAMES`,
+ * written into core/protocol.ts). A name the list has and `ContextManagerOptions` lacks, or
+ * one the type has and the list lacks (`EVERY_OPTION` below), is a compile error, so the
+ * list cannot drift from the type.
  */
-export const MANAGER_OPTIONS = [
-  'format', 'budget', 'countTokens', 'store', 'summarizer', 'summarizerTimeoutMs', 'summaryPrompt', 'system', 'pinned',
-  'onLedger', 'onCompaction', 'onWarning', 'beforeCompaction', 'tracer', 'conversationId', 'cacheControl', 'calibrate',
-  'highWater', 'lowWater', 'recentShare', 'partShare', 'summarizerShare', 'recall', 'keepFirstMessage', 'protectedTools',
-  'protectedShare', 'vscode', 'imageTokens', 'keepImages', 'callbackTimeoutMs', 'reminders',
-] as const satisfies readonly (keyof ContextManagerOptions)[];
+export const MANAGER_OPTIONS = MANAGER_OPTION_NAMES satisfies readonly (keyof ContextManagerOptions)[];
 
 export type ManagerOption = (typeof MANAGER_OPTIONS)[number];
 type Unlisted = Exclude<keyof ContextManagerOptions, ManagerOption>;
