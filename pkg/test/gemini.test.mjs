@@ -94,6 +94,20 @@ test('calls without ids pair with responses by name and order', async () => {
   cm2.append({ role: 'model', parts: [{ functionCall: { id: 'c1', name: 'ls', args: {} } }] });
 });
 
+test('a manager restored between calls and their responses pairs them by name and order as the one it was taken from', async () => {
+  const options = { format: 'gemini', budget: 50_000 };
+  const cm = new ContextManager(options);
+  cm.append({ role: 'user', parts: [{ text: 'go' }] });
+  cm.append({ role: 'model', parts: [{ functionCall: { name: 'grep', args: { q: 'a' } } }, { functionCall: { name: 'grep', args: { q: 'b' } } }] });
+  cm.append({ role: 'user', parts: [{ functionResponse: { name: 'grep', response: { output: 'a' } } }] });
+  await cm.build();
+  const restored = ContextManager.restore(JSON.parse(JSON.stringify(cm.snapshot())), options);
+  restored.append({ role: 'user', parts: [{ functionResponse: { name: 'grep', response: { output: 'b' } } }] });
+  assert.deepEqual(PROBLEMS.gemini(await restored.build()), []);
+  // Both calls are answered now: a third response is refused, naming the part.
+  assertFieldError(thrown(() => restored.append({ role: 'user', parts: [{ functionResponse: { name: 'grep', response: {} } }] })), TypeError, 'message.parts[0]');
+});
+
 test('a call left unanswered gets a response of its name', async () => {
   const cm = new ContextManager({ format: 'gemini', budget: 50_000 });
   cm.append({ role: 'user', parts: [{ text: 'go' }] });

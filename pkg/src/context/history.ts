@@ -133,11 +133,46 @@ export class History {
   #forgotten = 0;
   /**
    * The open turn's calls not yet answered, by tool name, in order: a result with no id
-   * (Gemini's `functionResponse` may have none) answers the first of its name. Kept for
-   * every format, so a provider's adapter never pairs calls itself; the rules then check
-   * the pairing as they check one by id.
+   * (Gemini's `functionResponse` may have none) answers the first of its name. Read from
+   * the messages since the turn's model message, for every format, so a provider's
+   * adapter never pairs calls itself, and a restored manager pairs as the one it was
+   * taken from; the rules then check the pairing as they check one by id.
    */
-  #open = new Map<string, number[]>();
+  #openCalls(): Map<string, number[]> {
+    const open = new Map<string, number[]>();
+    const ms = this.messages;
+    const isResults = (m: Kept) => m !== RELEASED && m.role !== Role.Assistant && m.parts.some((p) => p.kind === Kind.Result);
+    let last = ms.length - 1;
+    while (last >= 0 && isResults(ms[last])) last--;
+    if (last < 0 || ms[last] === RELEASED || ms[last].role !== Role.Assistant) return open;
+    let start = last;
+    while (start > 0 && ms[start - 1] !== RELEASED && ms[start - 1].role === Role.Assistant) start--;
+    const isCall = (p: NeutralPart) => p.kind === Kind.Call || p.kind === Kind.ServerCall;
+    // The calls of these messages are the last ones numbered.
+    let n = this.callIds.length - ms.slice(start).reduce((sum, m) => sum + m.parts.filter(isCall).length, 0);
+    for (const m of ms.slice(start, last + 1)) {
+      for (const p of m.parts) {
+        if (!isCall(p)) continue;
+        if (p.kind === Kind.Call) {
+          if (!open.has(p.label)) open.set(p.label, []);
+          open.get(p.label)!.push(n);
+        }
+        n++;
+      }
+    }
+    for (const m of ms.slice(last + 1)) {
+      for (const p of m.parts) {
+        if (p.kind !== Kind.Result) continue;
+        const call = p.id === undefined ? open.get(p.label)?.[0] : this.callIndex.get(p.id);
+        if (call === undefined) continue;
+        for (const list of open.values()) {
+          const at = list.indexOf(call);
+          if (at >= 0) list.splice(at, 1);
+        }
+      }
+    }
+    return open;
+  }
   /** The messages `release` kept as pinned, last time. */
   #pinned: number[] = [];
   /** Parts shown anew by the open build, `[message, part]`: baked into their messages on commit. */
@@ -188,7 +223,7 @@ export class History {
     const tokens: number[] = [];
     const calls: number[] = [];
     let total = 0;
-    const open = new Map<string, number[]>([...this.#open].map(([k, v]) => [k, [...v]]));
+    const open = this.#openCalls();
     let prevRole = this.messages.length ? this.messages[this.messages.length - 1].role : -1;
     const claim = (call: number) => {
       for (const list of open.values()) {
@@ -251,8 +286,6 @@ export class History {
     }
     const lengths = [this.messages.length, this.callIds.length];
     const added: string[] = [];
-    const wasOpen = this.#open;
-    this.#open = open;
     for (const m of read) {
       this.dirty.add(this.messages.length);
       this.messages.push(new Kept(m));
@@ -271,7 +304,6 @@ export class History {
       this.messages.length = lengths[0];
       this.callIds.length = this.callNames.length = lengths[1];
       for (const id of added) this.callIndex.delete(id);
-      this.#open = wasOpen;
     });
     return total;
   }
