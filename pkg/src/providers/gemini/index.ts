@@ -43,7 +43,10 @@ function readPart(p: unknown, field: string, k: number): NeutralPart[] {
   if (part.functionResponse !== undefined) {
     const fr = bag(`${field}.functionResponse`, part.functionResponse);
     const id = fr.id === undefined ? undefined : text(`${field}.functionResponse.id`, fr.id);
-    const output = json(fr.response ?? {});
+    // A response of one text (`{ output }` or `{ error }`, as the API asks) is that text; any other is its JSON.
+    const r = (fr.response ?? {}) as Bag;
+    const keys = Object.keys(r);
+    const output = keys.length === 1 && (keys[0] === 'output' || keys[0] === 'error') && typeof r[keys[0]] === 'string' ? (r[keys[0]] as string) : json(r);
     const parts = one({
       kind: Kind.Result, text: output, raw: output, label: text(`${field}.functionResponse.name`, fr.name),
       ...(id === undefined ? {} : { id, idPath: intern(`${path}.functionResponse.id`) }),
