@@ -13,7 +13,7 @@ import { assertFieldError, rejected, thrown } from './helpers.mjs';
 
 const o200k = createTokenCounter('o200k_base');
 const modelMessages = (await import('ai')).modelMessageSchema.array();
-const FORMATS = ['anthropic', 'openai-chat', 'openai-responses', 'ai-sdk', 'vscode'];
+const FORMATS = ['anthropic', 'openai-chat', 'openai-responses', 'gemini', 'ai-sdk', 'vscode'];
 const sessions = realSessions();
 const summarizer = (prompt) => `Earlier: ${prompt.slice(0, 1500)}`;
 
@@ -51,7 +51,7 @@ async function replay(session, format, budget, options = {}) {
     previous = text;
     // The provider's count of what was sent, as a host reports it.
     cm.recordUsage(format === 'anthropic' ? { input_tokens: tokens } : format === 'openai-chat' ? { prompt_tokens: tokens }
-      : format === 'openai-responses' ? { input_tokens: tokens } : { inputTokens: tokens });
+      : format === 'openai-responses' ? { input_tokens: tokens } : format === 'gemini' ? { promptTokenCount: tokens } : { inputTokens: tokens });
     if (turn.response.length) cm.append(turn.response);
     if (turn.results.length) cm.append(turn.results);
   }
@@ -110,7 +110,7 @@ describe('ContextManager: the cache', () => {
 
   it('re-sends each reminder at the tail on its schedule, never above what was sent, valid in every format', async () => {
     const session = sessions.find((s) => s.steps.length > 100);
-    const ROLE = { anthropic: 'user', 'openai-chat': 'system', 'openai-responses': 'system', 'ai-sdk': 'user', vscode: 1 };
+    const ROLE = { anthropic: 'user', 'openai-chat': 'system', 'openai-responses': 'system', gemini: 'user', 'ai-sdk': 'user', vscode: 1 };
     for (const format of FORMATS) {
       let calls = 0;
       const reminders = [{ every: 5, text: 'TAS: Rust core. PRD: stay on track.' }, { every: 10, text: async () => `Specs, read ${++calls} times` }];
@@ -247,9 +247,9 @@ describe('ContextManager: what is never lost or changed', () => {
 
 describe('ContextManager: bad input', () => {
   it('an unknown format is named, with the formats', () => {
-    const error = thrown(() => new ContextManager({ format: 'gemini', budget: 10_000 }));
+    const error = thrown(() => new ContextManager({ format: 'bedrock', budget: 10_000 }));
     assertFieldError(error, TypeError, 'options.format');
-    assert.match(error.message, /'anthropic', 'openai-chat', 'openai-responses', 'ai-sdk', 'vscode'/);
+    assert.match(error.message, /'anthropic', 'openai-chat', 'openai-responses', 'gemini', 'ai-sdk', 'vscode'/);
     assertFieldError(thrown(() => new ContextManager({ format: 3, budget: 10_000 })), TypeError, 'options.format');
     assertFieldError(thrown(() => new ContextManager({ format: 'vscode', budget: 10_000 })), TypeError, 'options.vscode');
   });

@@ -142,7 +142,41 @@ export function vscodeProblems({ messages }) {
   return problems;
 }
 
+/**
+ * Gemini generateContent: roles `user` and `model` alternating from a user content; no
+ * empty content or part; each model content's functionCalls answered by the next user
+ * content, the same count and names (and ids, where the calls have them); no response
+ * without its call. `signatures` (optional): each thoughtSignature given, which a request
+ * must carry unchanged, on the part it came on.
+ */
+export function geminiProblems({ messages }, signatures) {
+  const problems = [];
+  if (!messages.length) problems.push('no content');
+  messages.forEach((m, i) => {
+    if (m.role !== (i % 2 === 0 ? 'user' : 'model')) problems.push(`contents[${i}]: role ${m.role} out of turn`);
+    if (!Array.isArray(m.parts) || !m.parts.length) problems.push(`contents[${i}]: no parts`);
+    for (const [k, p] of (m.parts ?? []).entries()) {
+      const keys = Object.keys(p).filter((key) => !['thought', 'thoughtSignature', 'mediaResolution', 'videoMetadata', 'partMetadata'].includes(key));
+      if (keys.length !== 1) problems.push(`contents[${i}].parts[${k}]: ${keys.length} data fields (${keys.join(', ')})`);
+      if (p.thoughtSignature !== undefined && signatures && !signatures.has(p.thoughtSignature)) problems.push(`contents[${i}].parts[${k}]: a thoughtSignature not given by the model`);
+      if (p.functionResponse && m.role !== 'user') problems.push(`contents[${i}].parts[${k}]: a functionResponse in a model content`);
+      if (p.functionCall && m.role !== 'model') problems.push(`contents[${i}].parts[${k}]: a functionCall in a user content`);
+    }
+    const calls = (m.parts ?? []).filter((p) => p.functionCall).map((p) => p.functionCall);
+    const prev = i > 0 ? (messages[i - 1].parts ?? []).filter((p) => p.functionCall).map((p) => p.functionCall) : [];
+    const responses = (m.parts ?? []).filter((p) => p.functionResponse).map((p) => p.functionResponse);
+    if (m.role === 'user') {
+      const names = (list) => list.map((c) => c.name).sort().join(',');
+      if (prev.length !== responses.length || names(prev) !== names(responses)) problems.push(`contents[${i}]: ${responses.length} functionResponses (${names(responses)}) for ${prev.length} functionCalls (${names(prev)})`);
+      for (const r of responses) if (r.id !== undefined && !prev.some((c) => c.id === r.id)) problems.push(`contents[${i}]: functionResponse ${r.id} answers no call of the content before`);
+    }
+    if (calls.length && i === messages.length - 1) problems.push(`contents[${i}]: functionCalls unanswered at the end`);
+  });
+  return problems;
+}
+
 export const PROBLEMS = {
+  gemini: geminiProblems,
   anthropic: anthropicProblems,
   'openai-chat': openaiChatProblems,
   'openai-responses': openaiResponsesProblems,

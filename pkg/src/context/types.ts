@@ -8,7 +8,7 @@ import type { WarningCode } from '../core/protocol.js';
 export type { WarningCode };
 
 /** The provider shape a `ContextManager` takes and returns messages in. */
-export type ContextFormat = 'anthropic' | 'openai-chat' | 'openai-responses' | 'ai-sdk' | 'vscode';
+export type ContextFormat = 'anthropic' | 'openai-chat' | 'openai-responses' | 'gemini' | 'ai-sdk' | 'vscode';
 
 /** The classes of the `vscode` module a `ContextManager` with format `'vscode'` builds messages with. */
 export interface VscodeLanguageModelApi {
@@ -43,7 +43,7 @@ export interface MediaInfo {
 
 /** Options of `ContextManager`. */
 export interface ContextManagerOptions {
-  /** The provider shape of the messages: `'anthropic'`, `'openai-chat'`, `'openai-responses'`, `'ai-sdk'` or `'vscode'`. */
+  /** The provider shape of the messages: `'anthropic'`, `'openai-chat'`, `'openai-responses'`, `'gemini'` (`@google/genai` `Content`), `'ai-sdk'` or `'vscode'`. */
   format: ContextFormat;
   /** The bound on every request, in tokens, a whole number >= 1000: the provider's count, through the calibration. */
   budget: number;
@@ -199,6 +199,8 @@ export interface RecallTools {
   anthropic: { name: string; description: string; input_schema: RecallToolSchema };
   'openai-chat': { type: 'function'; function: { name: string; description: string; parameters: RecallToolSchema } };
   'openai-responses': { type: 'function'; name: string; description: string; parameters: RecallToolSchema; strict: boolean };
+  /** A `Tool` of `@google/genai`, for `config.tools`. */
+  gemini: { functionDeclarations: Array<{ name: string; description: string; parametersJsonSchema: RecallToolSchema }> };
   'ai-sdk': unknown;
   vscode: { name: string; description: string; inputSchema: RecallToolSchema };
 }
@@ -229,6 +231,11 @@ export interface RecallAnswers {
       | { type: 'input_file'; filename?: string; file_data?: string; file_url?: string; file_id?: string }
     >;
   };
+  /** A user `Content` of `@google/genai` holding the `functionResponse` (its `id` when the call had one). */
+  gemini: {
+    role: 'user';
+    parts: Array<{ functionResponse: { id?: string; name: string; response: { output: string }; parts?: Array<{ inlineData?: { mimeType: string; data: string }; fileData?: { mimeType: string; fileUri: string } }> } }>;
+  };
   'ai-sdk': unknown;
   vscode: unknown;
 }
@@ -246,6 +253,7 @@ export interface AppendExtras {
   anthropic: never;
   'openai-chat': never;
   'openai-responses': ReadonlyArray<{ readonly type: string }>;
+  gemini: never;
   'ai-sdk': never;
   vscode: never;
 }
@@ -332,7 +340,7 @@ export interface ContextSessionOptions extends Omit<ContextManagerOptions, 'stor
 
 /** What `ContextManager.build` returns: a request to pass straight to the provider's SDK. */
 export interface ContextBuild<Message = unknown> {
-  /** Anthropic's `system` (a string, or text blocks with a cache breakpoint); other formats carry the system prompt in `messages`. */
+  /** Anthropic's `system` (a string, or text blocks with a cache breakpoint) and Gemini's `systemInstruction` (a string); other formats carry the system prompt in `messages`. */
   system?: string | Array<{ type: 'text'; text: string; cache_control?: { type: 'ephemeral' } }>;
   /** The request's messages (Responses API: input items), in the provider's own shape. */
   messages: Message[];

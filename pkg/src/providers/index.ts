@@ -3,6 +3,7 @@ import type { Bag } from '../core/read.js';
 import type { ContextFormat } from '../context/types.js';
 import { aiSdk } from './ai-sdk/index.js';
 import { anthropic } from './anthropic/index.js';
+import { gemini } from './gemini/index.js';
 import type { Adapter } from './neutral.js';
 import { openaiChat } from './openai-chat/index.js';
 import { openaiResponses } from './openai-responses/index.js';
@@ -17,6 +18,7 @@ export const ADAPTERS: Record<ContextFormat, (options: Bag) => Adapter> = {
   anthropic: () => anthropic,
   'openai-chat': () => openaiChat,
   'openai-responses': () => openaiResponses,
+  gemini: () => gemini,
   'ai-sdk': () => aiSdk,
   vscode: (options) => vscodeAdapter(options.vscode),
 };

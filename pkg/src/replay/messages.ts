@@ -50,6 +50,18 @@ const WRITERS: Record<ReplayFormat, TurnWriter> = {
     for (const { c, id } of calls) response.push({ type: 'function_call', call_id: id, name: name(c), arguments: JSON.stringify(args(c)) });
     return { response, results: answered.map(({ c, id }) => ({ type: 'function_call_output', call_id: id, output: output(c) })) };
   },
+  // Gemini's calls carry no id here: their responses pair by name and order, as the API's do.
+  gemini: (step, calls, answered) => {
+    const parts: unknown[] = [];
+    if (step.text) parts.push({ text: step.text });
+    for (const { c } of calls) {
+      const a: unknown = args(c);
+      parts.push({ functionCall: { name: name(c), args: a !== null && typeof a === 'object' && !Array.isArray(a) ? a : { input: a } } });
+    }
+    if (!parts.length) parts.push({ text: '(no text)' });
+    const responses = answered.map(({ c }) => ({ functionResponse: { name: name(c), response: failed(c) ? { error: output(c) } : { output: output(c) } } }));
+    return { response: [{ role: 'model', parts }], results: responses.length ? [{ role: 'user', parts: responses }] : [] };
+  },
   'ai-sdk': (step, calls, answered) => {
     const content: unknown[] = [];
     if (step.text) content.push({ type: 'text', text: step.text });
@@ -69,7 +81,7 @@ export function providerTurns(session: ReplaySession, format: ReplayFormat): Pro
   return session.steps.map((step, t) => {
     const calls = step.calls.map((c, k) => ({ c, id: callId(format, t, k) }));
     const answered = calls.filter(({ c }) => !c.unanswered);
-    const input = step.input === undefined ? [] : [{ role: 'user', content: step.input }];
+    const input = step.input === undefined ? [] : [format === 'gemini' ? { role: 'user', parts: [{ text: step.input }] } : { role: 'user', content: step.input }];
     return { input, ...write(step, calls, answered) };
   });
 }

@@ -97,7 +97,7 @@ export function docsProject(label, files, sources = {}) {
     '.devs/specs/tas_summary.md': 'TAS: a Pratt parser over a hand-written lexer.\n',
     '.devs/specs/prd_summary.md': 'PRD: every parser test passes.\n',
     ...files,
-  }, {}, ['@types/node', 'better-sqlite3', 'pg', '@types/pg', '@anthropic-ai/sdk', 'openai', 'ai', '@ai-sdk/provider', '@types/vscode', '@opentelemetry/api', '@opentelemetry/sdk-trace-base', '@opentelemetry/context-async-hooks'], sources);
+  }, {}, ['@types/node', 'better-sqlite3', 'pg', '@types/pg', '@anthropic-ai/sdk', 'openai', '@google/genai', 'ai', '@ai-sdk/provider', '@types/vscode', '@opentelemetry/api', '@opentelemetry/sdk-trace-base', '@opentelemetry/context-async-hooks'], sources);
 }
 
 /** The models the installed Anthropic SDK warns about on every call (it reads them from this file). */

@@ -1,0 +1,49 @@
+// The Gemini format compiles into `@google/genai`'s own call, without a cast: a host passing
+// its `Content[]` to `append`, the build's `messages` as `contents` and `system` as
+// `systemInstruction`, the recall tool in `config.tools`, `recall(call)`'s answer as a
+// `Content`, and `usageMetadata` to `recordUsage`. The check can fail (the last test).
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { checkScratch } from '../type-check.mjs';
+
+const HOST = `
+import { GoogleGenAI, type Content, type Part } from '@google/genai';
+import { ContextManager } from '@devs/context';
+
+export async function turn(ai: GoogleGenAI, history: Content[]) {
+  const context = new ContextManager<Content, 'gemini'>({ format: 'gemini', budget: 100_000, recall: true, system: 'You are a coding agent.' });
+  context.append(history);
+  const { system, messages } = await context.build();
+  const contents: Content[] = messages;
+  const response = await ai.models.generateContent({
+    model: 'gemini-3-pro-preview',
+    contents,
+    config: { systemInstruction: system, tools: [context.recallTool] },
+  });
+  const content = response.candidates?.[0]?.content;
+  if (content) context.append(content);
+  if (response.usageMetadata) context.recordUsage(response.usageMetadata);
+  const call: Part | undefined = content?.parts?.find((p) => p.functionCall);
+  if (call) {
+    const answer: Content = await context.recall(call);
+    context.append(answer);
+  }
+}
+`;
+
+const check = (label, text) => checkScratch(`gemini-${label}`, {
+  modules: { '@google/genai': 'node_modules/@google/genai', '@types/node': 'node_modules/@types/node' },
+  files: { 'host.ts': text },
+});
+
+describe("the Gemini format compiles against @google/genai's own types", () => {
+  it('Content[] in, contents and systemInstruction out, the recall tool and its answer, usageMetadata', () => {
+    assert.equal(check('host', HOST), null);
+  });
+
+  it("an Anthropic manager's recall tool in config.tools is refused", () => {
+    const wrong = HOST.replace('tools: [context.recallTool]', "tools: [new ContextManager({ format: 'anthropic', budget: 100_000, recall: true }).recallTool]");
+    assert.notEqual(wrong, HOST);
+    assert.match(check('wrong', wrong) ?? '', /error TS\d+/);
+  });
+});
