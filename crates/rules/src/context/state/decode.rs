@@ -343,11 +343,15 @@ impl Manager {
             );
         }
         m.rearm_above = d.size("state.rearmAbove")?;
-        m.forced = match d.byte("state.forced")? {
-            0 => false,
-            1 => true,
-            _ => return Err(fail("state.forced", "is not a flag")),
-        };
+        let flags = d.byte("state.forced")?;
+        if flags > 3 {
+            return Err(fail("state.forced", "is not a flag"));
+        }
+        m.forced = flags & 1 != 0;
+        // The last build compacted: its record says so until the next build makes its own.
+        if flags & 2 != 0 {
+            m.record.compaction_mut();
+        }
         m.requests =
             d.r.uint()
                 .map_err(|_| fail("state.requests", "is cut short"))?;

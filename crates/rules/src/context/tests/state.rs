@@ -176,3 +176,50 @@ fn drive(m: &mut Manager) {
         }]);
     }
 }
+
+/// An append as a session makes it: inside a journal of its own, committed.
+fn committed_turn(h: &mut Host, m: &mut Manager, turn: usize) {
+    h.ev(m, Event::Begin);
+    h.append(m, Role::User, &[P::Text(&format!("step {turn}"))])
+        .unwrap();
+    tool_turn(h, m, 300 + (turn * 53) % 1_800, turn);
+    h.ev(m, Event::Commit);
+}
+
+#[test]
+fn a_state_taken_after_a_compaction_goes_on_as_the_manager_it_was_taken_from() {
+    // A commit after a build that compacted takes no growth sample, in the manager and in
+    // one restored from its state: the restored one took a sample the other did not, so a
+    // session reopened from a checkpoint there planned its masks on another growth.
+    let mut a = Manager::new("options", config(5_000.0), 300.0, 0.0).unwrap();
+    let mut ha = Host {
+        summarizer: Some(|_| "summary so far".into()),
+        ..Host::default()
+    };
+    ha.append(&mut a, Role::User, &[P::Text("the task")])
+        .unwrap();
+    let mut checked = 0;
+    for turn in 0..80 {
+        committed_turn(&mut ha, &mut a, turn);
+        ha.build(&mut a);
+        if a.record.compaction.is_none() {
+            continue;
+        }
+        let mut b = Manager::new("options", config(5_000.0), 300.0, 0.0).unwrap();
+        b.decode_state(&a.encode_state()).unwrap();
+        let (mut a2, mut ha2, mut hb) = (a.clone(), ha.clone(), ha.clone());
+        for next in turn + 1..turn + 4 {
+            committed_turn(&mut ha2, &mut a2, next);
+            committed_turn(&mut hb, &mut b, next);
+            assert_eq!(
+                a2.encode_state(),
+                b.encode_state(),
+                "restored after turn {turn}, at turn {next}"
+            );
+            ha2.build(&mut a2);
+            hb.build(&mut b);
+        }
+        checked += 1;
+    }
+    assert!(checked >= 3, "{checked} compactions");
+}
