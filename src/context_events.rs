@@ -4,7 +4,7 @@
 //! drops them. Restoring applies a journal again (`apply_journal`): checked whole first.
 
 use devs_context_rules::context::journal::{self, Event, Refusal};
-use devs_context_rules::context::{Kind, NewMessage, Part, Role, recall};
+use devs_context_rules::context::{ByName, Kind, NewMessage, Part, Role, recall};
 use wasm_bindgen::prelude::*;
 
 use crate::Out;
@@ -22,6 +22,24 @@ impl ManagerCore {
     fn answer(&mut self, e: Event) -> Out<Vec<f64>> {
         self.event(e).map(|n| n.encode())
     }
+}
+
+/// `[message, part, n, n candidates]…`, as the shell packs them; a short tail is dropped.
+fn by_names(flat: &[u32]) -> Vec<ByName> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    while let [message, part, n, rest @ ..] = &flat[at..] {
+        let Some(candidates) = rest.get(..*n as usize) else {
+            break;
+        };
+        out.push(ByName {
+            message: *message as usize,
+            part: *part as usize,
+            candidates: candidates.to_vec(),
+        });
+        at += 3 + *n as usize;
+    }
+    out
 }
 
 fn refusal(e: &Event, r: Refusal) -> String {
@@ -49,7 +67,8 @@ pub(crate) const OUT_OF_PLACE: &str = "ERR_OUT_OF_PLACE";
 impl ManagerCore {
     /// Appends messages, all or none. Per message: its role and framing, and how many
     /// parts it has; per part: its kind (with `PROTECTED_BIT` for a protected tool's), UTF-16 units, tokens, and the call it answers
-    /// (-1 for none). Returns `[]`, or `[message, part (-1: the message), rejection]`.
+    /// (-1 for none). `by_name`: per id-less result, `[message, part, n, n candidate calls]`
+    /// (`ByName`). Returns `[]`, or `[message, part (-1: the message), rejection]`.
     #[allow(clippy::too_many_arguments)]
     pub fn append(
         &mut self,
@@ -60,6 +79,7 @@ impl ManagerCore {
         units: &[u32],
         tokens: &[f64],
         calls: &[f64],
+        by_name: &[u32],
     ) -> Vec<f64> {
         let mut batch = Vec::with_capacity(roles.len());
         let mut k = 0;
@@ -95,19 +115,30 @@ impl ManagerCore {
                 parts,
             });
         }
-        let e = Event::Append(batch);
-        match self.m.apply(&e) {
-            Ok(_) => {
-                self.journal.push(&e);
+        let from = self.m.history.messages.len();
+        match self.m.append_by_name(batch.clone(), &by_names(by_name)) {
+            Ok(()) => {
+                // Journaled as paired: replayed, the results name their calls.
+                self.m.history.settle(from, &mut batch);
+                self.journal.push(&Event::Append(batch));
                 Vec::new()
             }
-            Err(Refusal::Refused(r)) => vec![
+            Err(r) => vec![
                 r.message as f64,
                 r.part.map_or(-1.0, |p| p as f64),
                 f64::from(r.why.code()),
             ],
-            Err(_) => vec![0.0, -1.0, 3.0],
         }
+    }
+
+    /// The first call the open turn holds: the host offers no candidate before it.
+    pub fn open_from(&self) -> u32 {
+        self.m.history.open_from()
+    }
+
+    /// The call an id-less recall answers, of `candidates` (the recall tool's calls); -1: none.
+    pub fn open_recall(&self, candidates: &[u32]) -> f64 {
+        self.m.open_recall(candidates).map_or(-1.0, f64::from)
     }
 
     pub fn begin(&mut self) -> Out<()> {
@@ -285,22 +316,7 @@ impl ManagerCore {
         if let Some(open) = j.open.as_mut() {
             *open = (0, 0);
         }
-        let mut out = vec![journal::VERSION];
-        let mut head = Vec::new();
-        // The count, as `journal::encode` writes it.
-        let mut n = count as u64;
-        loop {
-            let b = (n & 0x7f) as u8;
-            n >>= 7;
-            if n == 0 {
-                head.push(b);
-                break;
-            }
-            head.push(b | 0x80);
-        }
-        out.extend(head);
-        out.extend(events);
-        out
+        journal::frame(count, &events)
     }
 
     /// The manager's state between builds, encoded by the rules (`context::state`).

@@ -11,6 +11,7 @@
 //! rules return are frames of pieces that point back at the host's own strings.
 
 mod composer;
+mod config_key;
 mod context;
 mod context_events;
 mod handoff;

@@ -47,6 +47,11 @@ export function modelCall(format, callId, input, { name = 'recall', rawArguments
       const call = new vscode.LanguageModelToolCallPart(callId, name, input);
       return { message: vscode.LanguageModelChatMessage.Assistant([call]), call };
     }
+    case 'gemini': {
+      // With no id, as Gemini may send it: its response is told apart by name and order.
+      const call = { functionCall: { name, args: input } };
+      return { message: { role: 'model', parts: [call] }, call };
+    }
     default:
       throw new Error(`no such format: ${format}`);
   }
@@ -82,6 +87,12 @@ export function toolResult(format, message, vscode = fakeVscode) {
       const [text] = part.content;
       if (!(text instanceof vscode.LanguageModelTextPart)) fail();
       return { callId: part.callId, text: text.value };
+    }
+    case 'gemini': {
+      const [part, ...rest] = message.role === 'user' && Array.isArray(message.parts) ? message.parts : [];
+      const output = part?.functionResponse?.response?.output;
+      if (rest.length || typeof output !== 'string') fail();
+      return { callId: part.functionResponse.id, text: output, toolName: part.functionResponse.name };
     }
     default:
       return fail();

@@ -11,7 +11,6 @@ import { frameTexts } from '../core/frame.js';
 import { OUT_OF_PLACE, applyJournal, eventTags, replayV1, takeJournal, type LoggedCall } from './journal.js';
 import { decodeBase64, encodeBase64 } from '../core/base64.js';
 import { joinTexts, type Bag } from '../core/read.js';
-import { textKey } from '../core/text-key.js';
 import { count } from '../tokens/count.js';
 import { rules } from '../core/wasm.js';
 import { build, Held, type Building, type Built, type EngineOptions } from './build.js';
@@ -57,15 +56,10 @@ export class Engine {
     const pinnedTokens = o.pinned.reduce((n, p, i) => n + count(o.counter, p, `options.pinned[${i}]`) + framing, 0);
     const [names, lens] = joinTexts(o.options.names);
     this.core = checked(() => new rules.ManagerCore(o.field, o.budget, names, lens, o.options.values, systemTokens, pinnedTokens));
-    // Options added later are left out while unset, so a config key stays what it was.
-    const shares = Array.from(o.options.values);
-    while (shares.length > 5 && Number.isNaN(shares[shares.length - 1])) shares.pop();
-    const key: unknown[] = [o.budget, shares, systemTokens, pinnedTokens, o.cacheControl];
-    if (o.recall) key.push('recall');
     // Which parts are protected is read from the messages by name: restored with other
-    // names, the same history would be protected otherwise.
-    if (o.protectedTools.length) key.push(['protected', ...o.protectedTools]);
-    this.config = textKey(JSON.stringify(key));
+    // names, the same history would be protected otherwise. The key's bytes are the rules'.
+    const [tools, toolLens] = joinTexts(o.protectedTools);
+    this.config = rules.configKey(o.budget, o.options.values, systemTokens, pinnedTokens, o.cacheControl, o.recall === true, tools, toolLens);
     this.#history = new History(this.core, o.adapter, o.counter, this.#undo, o.media, new Set(o.protectedTools));
     this.#texts = new StoredTexts(o, this.core, this.#history, this.#undo);
     this.#building = {
@@ -356,9 +350,17 @@ export class Engine {
     return count(this.#o.counter, text, field) + this.#o.adapter.framing.part;
   }
 
-  /** The rules' index of the call with id `id`, if the conversation has it. */
-  callOf(id: string): number | undefined {
-    return this.#history.callIndex.get(id);
+  /**
+   * The rules' index of the call with id `id`, if the conversation has it. A call with no id
+   * (Gemini's may have none) is the one of `name`'s the rules say is still open.
+   */
+  callOf(id: string, name?: string): number | undefined {
+    if (id !== '' || name === undefined) return this.#history.callIndex.get(id);
+    const h = this.#history;
+    const offered: number[] = [];
+    for (let c = this.core.open_from(); c < h.callNames.length; c++) if (h.callNames[c] === name && h.callIds[c] === '') offered.push(c);
+    const call = this.core.open_recall(Uint32Array.from(offered));
+    return call < 0 ? undefined : call;
   }
 
   /** From now on, ids of stored texts go to `known` too, and a text found there is not stored again. */

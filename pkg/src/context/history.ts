@@ -131,48 +131,6 @@ export class History {
   readonly callIndex = new Map<string, number>();
   /** Calls before this one are let go (`forgetCalls`). */
   #forgotten = 0;
-  /**
-   * The open turn's calls not yet answered, by tool name, in order: a result with no id
-   * (Gemini's `functionResponse` may have none) answers the first of its name. Read from
-   * the messages since the turn's model message, for every format, so a provider's
-   * adapter never pairs calls itself, and a restored manager pairs as the one it was
-   * taken from; the rules then check the pairing as they check one by id.
-   */
-  #openCalls(): Map<string, number[]> {
-    const open = new Map<string, number[]>();
-    const ms = this.messages;
-    const isResults = (m: Kept) => m !== RELEASED && m.role !== Role.Assistant && m.parts.some((p) => p.kind === Kind.Result);
-    let last = ms.length - 1;
-    while (last >= 0 && isResults(ms[last])) last--;
-    if (last < 0 || ms[last] === RELEASED || ms[last].role !== Role.Assistant) return open;
-    let start = last;
-    while (start > 0 && ms[start - 1] !== RELEASED && ms[start - 1].role === Role.Assistant) start--;
-    const isCall = (p: NeutralPart) => p.kind === Kind.Call || p.kind === Kind.ServerCall;
-    // The calls of these messages are the last ones numbered.
-    let n = this.callIds.length - ms.slice(start).reduce((sum, m) => sum + m.parts.filter(isCall).length, 0);
-    for (const m of ms.slice(start, last + 1)) {
-      for (const p of m.parts) {
-        if (!isCall(p)) continue;
-        if (p.kind === Kind.Call) {
-          if (!open.has(p.label)) open.set(p.label, []);
-          open.get(p.label)!.push(n);
-        }
-        n++;
-      }
-    }
-    for (const m of ms.slice(last + 1)) {
-      for (const p of m.parts) {
-        if (p.kind !== Kind.Result) continue;
-        const call = p.id === undefined ? open.get(p.label)?.[0] : this.callIndex.get(p.id);
-        if (call === undefined) continue;
-        for (const list of open.values()) {
-          const at = list.indexOf(call);
-          if (at >= 0) list.splice(at, 1);
-        }
-      }
-    }
-    return open;
-  }
   /** The messages `release` kept as pinned, last time. */
   #pinned: number[] = [];
   /** Parts shown anew by the open build, `[message, part]`: baked into their messages on commit. */
@@ -223,24 +181,21 @@ export class History {
     const tokens: number[] = [];
     const calls: number[] = [];
     let total = 0;
-    const open = this.#openCalls();
-    let prevRole = this.messages.length ? this.messages[this.messages.length - 1].role : -1;
-    const claim = (call: number) => {
-      for (const list of open.values()) {
-        const at = list.indexOf(call);
-        if (at >= 0) list.splice(at, 1);
-      }
+    // A result with no id (Gemini's `functionResponse` may have none) is offered the calls
+    // of its tool's name from the open turn on; the rules pair it with the first still open.
+    const byName: number[] = [];
+    let openFrom = -1;
+    const candidates = (label: string): number[] => {
+      if (openFrom < 0) openFrom = this.#core.open_from();
+      const found: number[] = [];
+      for (let c = openFrom; c < this.callNames.length; c++) if (this.callNames[c] === label) found.push(c);
+      for (const [c, name] of names) if (name === label) found.push(c);
+      return found;
     };
     read.forEach((m, i) => {
       roles[i] = m.role;
-      const hasCalls = m.parts.some((p) => p.kind === Kind.Call);
-      // A model turn with calls after anything but another model message opens a turn; a
-      // message with neither calls nor results closes it.
-      if (hasCalls && prevRole !== Role.Assistant) open.clear();
-      else if (!hasCalls && !m.parts.some((p) => p.kind === Kind.Result)) open.clear();
-      prevRole = m.role;
       partCount[i] = m.parts.length;
-      for (const p of m.parts) {
+      m.parts.forEach((p, k) => {
         const kindAt = kinds.length;
         kinds.push(p.kind);
         units.push(p.text.length);
@@ -260,25 +215,22 @@ export class History {
           }
           names.set(next, p.label);
           if (protects.has(p.label)) kinds[kindAt] |= PartFlag.Protected;
-          if (p.kind === Kind.Call) {
-            if (!open.has(p.label)) open.set(p.label, []);
-            open.get(p.label)!.push(next);
-          }
           calls.push(next++);
         } else if (p.kind === Kind.Result || (p.id !== undefined && (p.kind === Kind.Image || p.kind === Kind.Document))) {
-          let call = p.id === undefined ? -1 : ids.get(p.id) ?? this.callIndex.get(p.id) ?? -1;
-          // By name and order: the first unanswered call of its tool in the open turn.
-          if (p.id === undefined && p.kind === Kind.Result && p.label !== '') call = open.get(p.label)?.[0] ?? -1;
-          if (p.kind === Kind.Result && call >= 0) claim(call);
+          const call = p.id === undefined ? -1 : ids.get(p.id) ?? this.callIndex.get(p.id) ?? -1;
+          if (p.id === undefined && p.kind === Kind.Result && p.label !== '') {
+            const offered = candidates(p.label);
+            byName.push(i, k, offered.length, ...offered);
+          }
           const tool = p.label || (call < 0 ? '' : names.get(call) ?? this.callNames[call] ?? '');
           if (p.kind === Kind.Result && protects.has(tool)) kinds[kindAt] |= PartFlag.Protected;
           calls.push(call);
         } else {
           calls.push(-1);
         }
-      }
+      });
     });
-    const refused = this.#core.append(roles, framing, partCount, Uint8Array.from(kinds), Uint32Array.from(units), Float64Array.from(tokens), Float64Array.from(calls));
+    const refused = this.#core.append(roles, framing, partCount, Uint8Array.from(kinds), Uint32Array.from(units), Float64Array.from(tokens), Float64Array.from(calls), Uint32Array.from(byName));
     if (refused.length) {
       const [i, k, code] = refused;
       const part = k >= 0 ? read[i].parts[k] : undefined;

@@ -74,7 +74,7 @@ const V1: Record<string, { args: Array<(v: unknown) => boolean>; run: (core: Cor
     args: [numbers, numbers, numbers, numbers, numbers, numbers, numbers],
     run: (c, a) => {
       const refused = c.append(Uint8Array.from(a[0] as number[]), Float64Array.from(a[1] as number[]), Uint32Array.from(a[2] as number[]),
-        Uint8Array.from(a[3] as number[]), Uint32Array.from(a[4] as number[]), Float64Array.from(a[5] as number[]), Float64Array.from(a[6] as number[]));
+        Uint8Array.from(a[3] as number[]), Uint32Array.from(a[4] as number[]), Float64Array.from(a[5] as number[]), Float64Array.from(a[6] as number[]), new Uint32Array(0));
       if (refused.length) throw new TypeError('does not fit the conversation');
     },
   },

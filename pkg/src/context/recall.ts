@@ -74,7 +74,7 @@ export async function recallText(engine: Engine, id: string, ask: RecallOptions,
 }
 
 /** What a recall of `id` gives back: a page of a text, or an image or a document whole (with its heading). */
-async function recalled(engine: Engine, id: string, ask: RecallOptions, callId?: string, carried = true): Promise<Recalled> {
+async function recalled(engine: Engine, id: string, ask: RecallOptions, callId?: string, carried = true, tool?: string): Promise<Recalled> {
   const core = engine.core;
   const offset = ask.offset ?? NaN;
   const length = ask.length ?? NaN;
@@ -94,7 +94,7 @@ async function recalled(engine: Engine, id: string, ask: RecallOptions, callId?:
   if (!isObject(found) || typeof found.rawContent !== 'string') return { text: refusal(Refusal.Missing, id) };
   // An image or a document comes back as itself, not as its base64 text.
   const at = rules.storedMedia(found.rawContent.slice(0, 256));
-  if (at.length) return recalledMedia(engine, id, storedRef(found.rawContent, Array.from(at)), callId, ask, carried);
+  if (at.length) return recalledMedia(engine, id, storedRef(found.rawContent, Array.from(at)), callId, ask, carried, tool);
   const label = typeof found.toolName === 'string' ? found.toolName : 'text';
   let text = '';
   // Dense text (digests, CJK) holds more tokens per character than a page assumes: counted
@@ -103,13 +103,13 @@ async function recalled(engine: Engine, id: string, ask: RecallOptions, callId?:
     text = frameText(rules.recallAnswer(found.rawContent, offset, length, query, units), [found.rawContent, id, label]);
     units = core.recall_fit(units, engine.count(text, 'recall'));
   }
-  const call = callId === undefined ? undefined : engine.callOf(callId);
+  const call = callId === undefined ? undefined : engine.callOf(callId, tool);
   if (call !== undefined) core.recalled(call, id, offset, length, query);
   return { text };
 }
 
 /** A stored image or document, given back whole with its heading when it fits an answer's share of the budget. */
-function recalledMedia(engine: Engine, id: string, ref: MediaRef, callId: string | undefined, ask: RecallOptions, carried = true): Recalled {
+function recalledMedia(engine: Engine, id: string, ref: MediaRef, callId: string | undefined, ask: RecallOptions, carried = true, tool?: string): Recalled {
   const part = mediaPart(ref, 'recall');
   engine.measure(part);
   const m = part.measured!;
@@ -118,7 +118,7 @@ function recalledMedia(engine: Engine, id: string, ref: MediaRef, callId: string
     return { text: refusal(Refusal.TooLarge, id, `${ref.kind === 'image' ? 'an image' : 'a document'} of ${Math.ceil(part.tokens ?? 0)} tokens`) };
   }
   const text = frameText(rules.recallMediaHeading(ref.kind === 'image', m.width, m.height, m.pages, carried), [id, ref.mediaType]);
-  const call = callId === undefined ? undefined : engine.callOf(callId);
+  const call = callId === undefined ? undefined : engine.callOf(callId, tool);
   if (call !== undefined) core.recalled(call, id, ask.offset ?? NaN, ask.length ?? NaN, ask.query ?? '');
   return { text, media: ref };
 }
@@ -132,6 +132,6 @@ export async function recallAnswer(engine: Engine, adapter: Adapter, call: unkno
   const name = recallSpec().name;
   if (c.name !== name) throw argumentError(TypeError, 'call', `calls ${JSON.stringify(c.name)}, not the ${name} tool: answer it with your own tool`);
   const ask = askOf(c.input);
-  const answer = typeof ask === 'string' ? { text: refusal(Refusal.BadInput, '', ask) } : await recalled(engine, ask.id, ask.ask, c.id, adapter.carriesMedia !== false);
+  const answer = typeof ask === 'string' ? { text: refusal(Refusal.BadInput, '', ask) } : await recalled(engine, ask.id, ask.ask, c.id, adapter.carriesMedia !== false, c.name);
   return adapter.toolResult!(c, answer.text, answer.media);
 }

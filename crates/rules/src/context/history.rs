@@ -287,6 +287,16 @@ impl Default for History {
     }
 }
 
+/// A result with no call id (Gemini's `functionResponse` may have none), and the calls of
+/// its tool's name the host knows, in order: it answers the first of them still open in
+/// the turn before it. The host only knows names; which call is open is the rules' word.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ByName {
+    pub message: usize,
+    pub part: usize,
+    pub candidates: Vec<u32>,
+}
+
 /// One message to append, as the host read it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NewMessage {
@@ -329,9 +339,29 @@ impl History {
     /// and what the batch had done is undone. Calls are numbered in order, from
     /// `self.calls.len()`; a result's `call` names the call it answers.
     pub fn append(&mut self, batch: Vec<NewMessage>) -> Result<(), Refused> {
+        self.append_by_name(batch, &[])
+    }
+
+    /// [`History::append`], pairing the results of `by_name` with a call first: message
+    /// by message, so a batch holding both the calls and their results pairs as it would
+    /// appended one message at a time.
+    pub fn append_by_name(
+        &mut self,
+        batch: Vec<NewMessage>,
+        by_name: &[ByName],
+    ) -> Result<(), Refused> {
         let (messages, calls) = (self.messages.len(), self.calls.len());
         let mut answered: Vec<usize> = Vec::new();
-        for (i, m) in batch.into_iter().enumerate() {
+        for (i, mut m) in batch.into_iter().enumerate() {
+            for b in by_name.iter().filter(|b| b.message == i) {
+                let unpaired = m
+                    .parts
+                    .get(b.part)
+                    .is_some_and(|p| p.kind == Kind::Result && p.call.is_none());
+                if unpaired {
+                    m.parts[b.part].call = self.first_open(&b.candidates, &m.parts, b.part);
+                }
+            }
             if let Err((part, why)) = self.push(m, &mut answered) {
                 self.messages.truncate(messages);
                 self.calls.truncate(calls);
@@ -348,6 +378,51 @@ impl History {
             }
         }
         Ok(())
+    }
+
+    /// The first of `candidates` a user result can answer: a client call of the open turn
+    /// with no result yet, nor one from an earlier part of `parts` (its own message).
+    fn first_open(&self, candidates: &[u32], parts: &[Part], before: usize) -> Option<u32> {
+        let open = self.open_calls_group()?;
+        candidates.iter().copied().find(|&c| {
+            self.calls.get(c as usize).is_some_and(|call| {
+                call.answer.is_none()
+                    && self.messages[call.message].group == open
+                    && self.messages[call.message].parts[call.part].kind == Kind::Call
+                    && !parts[..before].iter().any(|p| p.call == Some(c))
+            })
+        })
+    }
+
+    /// The first call of the open turn, or the count of calls when no turn is open: the
+    /// host offers no candidate before it.
+    pub fn open_from(&self) -> u32 {
+        let Some(group) = self.open_calls_group() else {
+            return self.calls.len() as u32;
+        };
+        // Its calls are the last ones: walk back from the end while they are in it.
+        let mut from = self.calls.len();
+        while from > self.calls.gap_to()
+            && self
+                .calls
+                .get(from - 1)
+                .is_some_and(|c| self.messages[c.message].group == group)
+        {
+            from -= 1;
+        }
+        from as u32
+    }
+
+    /// Writes the calls the rules paired into `batch`, appended as the messages from
+    /// `from`: the journal replays them as they were paired, with no candidates.
+    pub fn settle(&self, from: usize, batch: &mut [NewMessage]) {
+        for (i, m) in batch.iter_mut().enumerate() {
+            for (k, p) in m.parts.iter_mut().enumerate() {
+                if p.kind == Kind::Result {
+                    p.call = self.messages[from + i].parts[k].call;
+                }
+            }
+        }
     }
 
     fn push(

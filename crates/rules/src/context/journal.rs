@@ -238,11 +238,20 @@ impl Event {
 /// A journal's bytes: the version, how many events, then the events (the count tells a
 /// journal cut short at an event's end).
 pub fn encode(events: &[Event]) -> Vec<u8> {
-    let mut out = vec![VERSION];
-    uint(&mut out, events.len() as u64);
+    let mut body = Vec::new();
     for e in events {
-        e.encode(&mut out);
+        e.encode(&mut body);
     }
+    frame(events.len(), &body)
+}
+
+/// A journal of `count` events whose encodings, in order, are `body`: the head (the
+/// version and the count) is written here, so every journal's bytes are the rules'.
+pub fn frame(count: usize, body: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(body.len() + 11);
+    out.push(VERSION);
+    uint(&mut out, count as u64);
+    out.extend_from_slice(body);
     out
 }
 

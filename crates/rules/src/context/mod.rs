@@ -26,6 +26,7 @@ mod build;
 pub mod calibration;
 mod codec;
 pub mod config;
+pub mod config_key;
 mod fold;
 pub mod gapped;
 pub mod history;
@@ -49,7 +50,7 @@ use calibration::Calibration;
 use config::Config;
 use devs_context_errors::FieldError;
 pub use history::{
-    Call, History, Kind, Message, NewMessage, Part, Refused, Rejection, Role, Shown, Stored,
+    ByName, Call, History, Kind, Message, NewMessage, Part, Refused, Rejection, Role, Shown, Stored,
 };
 use ledger::{Ledger, Warning};
 use steps::Phase;
@@ -328,8 +329,18 @@ impl Manager {
 
     /// Appends messages, all or none.
     pub fn append(&mut self, batch: Vec<NewMessage>) -> Result<(), Refused> {
+        self.append_by_name(batch, &[])
+    }
+
+    /// Appends messages, all or none, pairing `by_name`'s id-less results with their calls
+    /// ([`history::ByName`]).
+    pub fn append_by_name(
+        &mut self,
+        batch: Vec<NewMessage>,
+        by_name: &[history::ByName],
+    ) -> Result<(), Refused> {
         let from = self.history.messages.len();
-        self.history.append(batch)?;
+        self.history.append_by_name(batch, by_name)?;
         // A recall's result is its stored text already.
         if !self.recalls.is_empty() {
             let answered: Vec<u32> = self.history.messages[from..]

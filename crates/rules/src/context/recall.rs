@@ -169,6 +169,22 @@ impl Manager {
         }
     }
 
+    /// The call an id-less recall answers (Gemini's `functionCall` may have no id): the first
+    /// of `candidates`, the calls of the recall tool, open in the last turn with no result
+    /// and no recall told yet, so calls answered in order are told apart.
+    pub fn open_recall(&self, candidates: &[u32]) -> Option<u32> {
+        let from = self.history.open_from();
+        candidates.iter().copied().find(|&c| {
+            c >= from
+                && self
+                    .history
+                    .calls
+                    .get(c as usize)
+                    .is_some_and(|call| call.answer.is_none())
+                && !self.recalls.iter().any(|a| a.call == Some(c))
+        })
+    }
+
     /// Marks the result of call `call`, if it is in, as the stored text its recall read.
     pub(super) fn mark_recalled(&mut self, call: u32) {
         let Some(id) = self

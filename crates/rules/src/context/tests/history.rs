@@ -86,3 +86,88 @@ fn consecutive_assistant_messages_are_one_turn() {
     assert_eq!(groups, vec![0, 1, 1, 1, 1]);
     assert!(m.history.calls.iter().all(|c| c.answer.is_some()));
 }
+
+/// A message of `parts`, each `(kind, the call it answers)`.
+fn message(role: Role, parts: &[(Kind, Option<u32>)]) -> NewMessage {
+    NewMessage {
+        role,
+        framing: 0.0,
+        parts: parts
+            .iter()
+            .map(|&(kind, call)| Part::new(kind, 4, 2.0, call))
+            .collect(),
+    }
+}
+
+fn by_name(message: usize, part: usize, candidates: &[u32]) -> ByName {
+    ByName {
+        message,
+        part,
+        candidates: candidates.to_vec(),
+    }
+}
+
+#[test]
+fn an_id_less_result_answers_the_first_open_call_of_its_name() {
+    let (mut m, _) = Host::default().start(10_000.0, "go");
+    // Calls 0 and 2 are of one name, 1 of another; the host offers the candidates by name.
+    let calls = message(Role::Assistant, &[(Kind::Call, None); 3]);
+    let results = message(Role::User, &[(Kind::Result, None), (Kind::Result, None)]);
+    m.append_by_name(
+        vec![calls, results],
+        &[by_name(1, 0, &[0, 2]), by_name(1, 1, &[0, 2])],
+    )
+    .unwrap();
+    let answered: Vec<Option<u32>> = m.history.messages[2].parts.iter().map(|p| p.call).collect();
+    assert_eq!(answered, vec![Some(0), Some(2)]);
+    // A third of that name has none open: refused as a result of no call, nothing kept.
+    let len = m.history.messages.len();
+    let third = message(Role::User, &[(Kind::Result, None)]);
+    let refused = m
+        .append_by_name(vec![third], &[by_name(0, 0, &[0, 2])])
+        .unwrap_err();
+    assert_eq!(refused.why, Rejection::UnknownCall);
+    assert_eq!(m.history.messages.len(), len);
+    // The other name's call is still open, and answered across appends.
+    assert_eq!(m.history.open_from(), 0);
+    let last = message(Role::User, &[(Kind::Result, None)]);
+    m.append_by_name(vec![last], &[by_name(0, 0, &[1])])
+        .unwrap();
+    assert_eq!(m.history.messages[3].parts[0].call, Some(1));
+}
+
+#[test]
+fn by_name_pairs_only_in_the_open_turn_and_journals_the_pair() {
+    let (mut m, _) = Host::default().start(10_000.0, "go");
+    m.append(vec![message(Role::Assistant, &[(Kind::Call, None)])])
+        .unwrap();
+    m.append(vec![message(Role::User, &[(Kind::Result, Some(0))])])
+        .unwrap();
+    let turn = message(Role::Assistant, &[(Kind::Call, None)]);
+    m.append(vec![turn]).unwrap();
+    assert_eq!(m.history.open_from(), 1);
+    // Call 0 is of the name too, but answered and of a closed turn: call 1 is the one.
+    let mut batch = vec![message(Role::User, &[(Kind::Result, None)])];
+    let from = m.history.messages.len();
+    m.append_by_name(batch.clone(), &[by_name(0, 0, &[0, 1])])
+        .unwrap();
+    m.history.settle(from, &mut batch);
+    assert_eq!(batch[0].parts[0].call, Some(1));
+    // Settled, the batch replays with no candidates to the same manager.
+    let mut again = Host::default().start(10_000.0, "go").0;
+    again
+        .append(vec![message(Role::Assistant, &[(Kind::Call, None)])])
+        .unwrap();
+    again
+        .append(vec![message(Role::User, &[(Kind::Result, Some(0))])])
+        .unwrap();
+    again
+        .append(vec![message(Role::Assistant, &[(Kind::Call, None)])])
+        .unwrap();
+    again.append(batch).unwrap();
+    assert_eq!(again.history, m.history);
+    // A message of text closes the turn: no call is offered.
+    m.append(vec![message(Role::User, &[(Kind::Text, None)])])
+        .unwrap();
+    assert_eq!(m.history.open_from(), m.history.calls.len() as u32);
+}

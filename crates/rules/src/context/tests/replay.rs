@@ -66,6 +66,21 @@ fn a_journal_applied_again_makes_the_same_manager() {
 }
 
 #[test]
+fn a_journal_framed_from_its_events_bytes_is_the_journal() {
+    // The binding keeps events encoded as they come and frames them when the shell takes
+    // them: the same bytes as the whole journal's, whatever the count's width.
+    let (_, events, _) = scenario(2);
+    for n in [0, 1, 127, 128, events.len()] {
+        let events: Vec<Event> = events.iter().cycle().take(n).cloned().collect();
+        let mut body = Vec::new();
+        for e in &events {
+            e.encode(&mut body);
+        }
+        assert_eq!(journal::frame(n, &body), encode(&events), "{n} events");
+    }
+}
+
+#[test]
 fn an_event_out_of_place_is_refused_and_nothing_changes() {
     let (m, _, _) = scenario(0);
     let before = format!("{m:?}");
