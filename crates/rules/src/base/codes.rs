@@ -6,8 +6,9 @@
 //! hand: `crates/protocol` writes it from these tables (`pkg/src/core/protocol.ts`), and
 //! its test fails when the committed file is not what it writes.
 
-/// A fieldless enum of codes: `code()`, `from_code()`, and `TABLE`, every variant's name and
-/// code in order. The codes are written once, in the declaration.
+/// A fieldless enum of codes: `code()`, `from_code()`, `ALL` (every variant, in
+/// declaration order) and `TABLE`, every variant's name and code in order. The codes are
+/// written once, in the declaration.
 #[macro_export]
 macro_rules! codes {
     (
@@ -22,17 +23,25 @@ macro_rules! codes {
         $vis enum $name {
             $($(#[$vmeta])* $variant = $code,)+
         }
-
+        $crate::codes!(@impl $name, u8, u8, $($variant = $code),+);
+    };
+    // What both kinds of code have, written once: the code's type and the type it is read from.
+    (@impl $name:ident, $ty:ty, $read:ty, $($variant:ident = $code:literal),+) => {
         impl $name {
+            /// Every variant, in declaration order.
+            pub const ALL: &'static [Self] = &[$(Self::$variant,)+];
+
             /// Every variant's name and code, in declaration order.
-            pub const TABLE: &'static [(&'static str, u8)] = &[$((stringify!($variant), $code),)+];
+            pub const TABLE: &'static [(&'static str, $ty)] = &[$((stringify!($variant), $code),)+];
 
             /// The code that crosses the boundary (and, for some, the durable encodings).
-            pub fn code(self) -> u8 {
-                self as u8
+            pub fn code(self) -> $ty {
+                match self {
+                    $(Self::$variant => $code,)+
+                }
             }
 
-            pub fn from_code(code: u8) -> Option<Self> {
+            pub fn from_code(code: $read) -> Option<Self> {
                 match code {
                     $($code => Some(Self::$variant),)+
                     _ => None,
@@ -42,10 +51,8 @@ macro_rules! codes {
     };
 }
 
-/// A fieldless enum of text codes: `code()`, `from_code()`, `ALL` (every variant, in
-/// declaration order) and `TABLE`, every variant's name and code. The codes are written
-/// once, in the declaration; a variant's place in `ALL` may be a durable number, so new
-/// ones go last.
+/// [`codes!`](crate::codes) for codes that are texts (a warning's). A variant's place in
+/// `ALL` may be a durable number, so new ones go last.
 #[macro_export]
 macro_rules! text_codes {
     (
@@ -59,29 +66,7 @@ macro_rules! text_codes {
         $vis enum $name {
             $($(#[$vmeta])* $variant,)+
         }
-
-        impl $name {
-            /// Every variant, in declaration order.
-            pub const ALL: &'static [Self] = &[$(Self::$variant,)+];
-
-            /// Every variant's name and code, in declaration order.
-            pub const TABLE: &'static [(&'static str, &'static str)] =
-                &[$((stringify!($variant), $code),)+];
-
-            /// The code the host reads.
-            pub fn code(self) -> &'static str {
-                match self {
-                    $(Self::$variant => $code,)+
-                }
-            }
-
-            pub fn from_code(code: &str) -> Option<Self> {
-                match code {
-                    $($code => Some(Self::$variant),)+
-                    _ => None,
-                }
-            }
-        }
+        $crate::codes!(@impl $name, &'static str, &str, $($variant = $code),+);
     };
 }
 
@@ -97,6 +82,7 @@ mod tests {
     #[test]
     fn a_code_round_trips_and_the_table_lists_every_variant() {
         assert_eq!(Sample::TABLE, &[("A", 0), ("B", 2)]);
+        assert_eq!(Sample::ALL, &[Sample::A, Sample::B]);
         for &(_, code) in Sample::TABLE {
             assert_eq!(Sample::from_code(code).map(Sample::code), Some(code));
         }
