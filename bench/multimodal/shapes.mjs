@@ -6,8 +6,8 @@
 //
 // Where a format has the provider's own item for a step (Anthropic's server tools and
 // compaction, OpenAI's computer, MCP, shell and patch items), the step is that item; where
-// it has none (Chat Completions, the AI SDK, VS Code), it is the client tool a host would
-// declare in its place.
+// it has none (Chat Completions, the AI SDK, VS Code, Gemini), it is the client tool a host
+// would declare in its place.
 
 /** @typedef {import('@anthropic-ai/sdk/resources/messages').MessageParam} AnthropicMessage */
 /** @typedef {import('@anthropic-ai/sdk/resources/beta/messages').BetaMessageParam} AnthropicBetaMessage */
@@ -17,6 +17,8 @@
 /** @typedef {import('openai/resources/chat/completions').ChatCompletionMessageParam} ChatMessage */
 /** @typedef {import('ai').ModelMessage} AiSdkMessage */
 /** @typedef {import('ai').ToolResultPart['output']} AiSdkOutput */
+/** @typedef {import('@google/genai').Content} GeminiContent */
+/** @typedef {import('@google/genai').FunctionResponsePart} GeminiResponsePart */
 /** @typedef {typeof import('vscode')} Vscode */
 /** @typedef {import('vscode').LanguageModelChatMessage} VscodeMessage */
 
@@ -205,13 +207,30 @@ export function vscodeMessages(s, vscode) {
   ];
 }
 
+/**
+ * Gemini's contents: the call, then its response with the image or PDF inline in the
+ * response's own parts (`FunctionResponsePart`), as `generateContent` takes it.
+ * @param {Step} s @returns {GeminiContent[]}
+ */
+export function gemini(s) {
+  if (s.kind === 'attach') return [{ role: 'user', parts: [{ text: s.text }, { inlineData: { mimeType: 'application/pdf', data: b64(/** @type {Buffer} */ (s.pdf)) } }] }];
+  /** @type {GeminiResponsePart[]} */
+  const inline = [];
+  if (s.image) inline.push({ inlineData: { mimeType: s.image.type, data: b64(s.image.bytes) } });
+  if (s.pdf) inline.push({ inlineData: { mimeType: 'application/pdf', data: b64(s.pdf) } });
+  return [
+    { role: 'model', parts: [{ text: s.say }, { functionCall: { id: id(s), name: s.name, args: s.input } }] },
+    { role: 'user', parts: [{ functionResponse: { id: id(s), name: s.name, response: { output: s.text }, ...(inline.length ? { parts: inline } : {}) } }] },
+  ];
+}
+
 /** The formats a step can be rendered in, and how. */
-export const FORMATS = ['anthropic', 'openai-responses', 'openai-chat', 'ai-sdk', 'vscode'];
+export const FORMATS = ['anthropic', 'openai-responses', 'openai-chat', 'ai-sdk', 'vscode', 'gemini'];
 
 /**
  * Step `s` in `format`'s messages (`vscode`: the host's module, for its classes).
  * @param {string} format @param {Step} s @param {Vscode} vscode
- * @returns {Array<AnthropicMessage | AnthropicBetaMessage | ResponsesItem | ChatMessage | AiSdkMessage | VscodeMessage>}
+ * @returns {Array<AnthropicMessage | AnthropicBetaMessage | ResponsesItem | ChatMessage | AiSdkMessage | VscodeMessage | GeminiContent>}
  */
 export function render(format, s, vscode) {
   switch (format) {
@@ -220,6 +239,7 @@ export function render(format, s, vscode) {
     case 'openai-chat': return chat(s);
     case 'ai-sdk': return aiSdk(s);
     case 'vscode': return vscodeMessages(s, vscode);
+    case 'gemini': return gemini(s);
     default: throw new RangeError(`format: ${format} is not one of ${FORMATS.join(', ')}`);
   }
 }

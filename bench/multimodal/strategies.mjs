@@ -156,6 +156,7 @@ export const STRATEGIES = {
   'ContextManager, openai-chat': (o) => contextManager({ ...o, format: 'openai-chat' }),
   'ContextManager, ai-sdk': (o) => contextManager({ ...o, format: 'ai-sdk' }),
   'ContextManager, vscode': (o) => contextManager({ ...o, format: 'vscode' }),
+  'ContextManager, gemini': (o) => contextManager({ ...o, format: 'gemini' }),
   "Anthropic's reference (3 newest, in 3s)": anthropicReference,
   'LangChain summarization, approx. count': langchainSummarization,
   'AI SDK pruneMessages + trim': aiSdkPrune,

@@ -7,8 +7,8 @@ import { describe, it } from 'node:test';
 import { ContextManager } from '@devs/context';
 import { fakeVscode } from './provider-sessions.mjs';
 
-const FORMATS = ['anthropic', 'openai-chat', 'openai-responses', 'ai-sdk', 'vscode'];
-const user = (format, text) => (format === 'vscode' ? fakeVscode.LanguageModelChatMessage.User(text) : { role: 'user', content: text });
+const FORMATS = ['anthropic', 'openai-chat', 'openai-responses', 'ai-sdk', 'vscode', 'gemini'];
+const user = (format, text) => (format === 'vscode' ? fakeVscode.LanguageModelChatMessage.User(text) : format === 'gemini' ? { role: 'user', parts: [{ text }] } : { role: 'user', content: text });
 
 /** A message of `format` calling a tool with id `id`, and the message answering it. */
 function call(format, id) {
@@ -17,6 +17,7 @@ function call(format, id) {
     case 'openai-chat': return [{ role: 'assistant', content: null, tool_calls: [{ id, type: 'function', function: { name: 'bash', arguments: '{}' } }] }, { role: 'tool', tool_call_id: id, content: 'a b' }];
     case 'openai-responses': return [{ type: 'function_call', call_id: id, name: 'bash', arguments: '{}' }, { type: 'function_call_output', call_id: id, output: 'a b' }];
     case 'ai-sdk': return [{ role: 'assistant', content: [{ type: 'tool-call', toolCallId: id, toolName: 'bash', input: {} }] }, { role: 'tool', content: [{ type: 'tool-result', toolCallId: id, toolName: 'bash', output: { type: 'text', value: 'a b' } }] }];
+    case 'gemini': return [{ role: 'model', parts: [{ functionCall: { id, name: 'bash', args: {} } }] }, { role: 'user', parts: [{ functionResponse: { id, name: 'bash', response: { output: 'a b' } } }] }];
     default: return [fakeVscode.LanguageModelChatMessage.Assistant([new fakeVscode.LanguageModelToolCallPart(id, 'bash', {})]), fakeVscode.LanguageModelChatMessage.User([new fakeVscode.LanguageModelToolResultPart(id, [new fakeVscode.LanguageModelTextPart('a b')])])];
   }
 }
@@ -28,6 +29,7 @@ function circular(format, value) {
     case 'openai-chat': return [{ role: 'user', content: [{ type: 'text', text: 'hi', extra: value }] }, 'message.content[0].extra.self.again'];
     case 'openai-responses': return [{ type: 'function_call', call_id: 'c1', name: 'bash', arguments: '{}', extra: value }, 'message.extra.self.again'];
     case 'ai-sdk': return [{ role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'bash', input: { opts: value } }] }, 'message.content[0].input.opts.self.again'];
+    case 'gemini': return [{ role: 'model', parts: [{ functionCall: { id: 'c1', name: 'bash', args: { opts: value } } }] }, 'message.parts[0].functionCall.args.opts.self.again'];
     default: return [fakeVscode.LanguageModelChatMessage.Assistant([new fakeVscode.LanguageModelToolCallPart('c1', 'bash', { opts: value })]), 'message.content[0].input.opts.self.again'];
   }
 }

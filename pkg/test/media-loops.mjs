@@ -47,9 +47,19 @@ export function screenshotStep(format, t, bytes, mediaType, vscode) {
         vscode.LanguageModelChatMessage.Assistant([new vscode.LanguageModelToolCallPart(id, 'computer', { action: 'screenshot' })]),
         vscode.LanguageModelChatMessage.User([new vscode.LanguageModelToolResultPart(id, [new vscode.LanguageModelTextPart(text), new vscode.LanguageModelDataPart(bytes, mediaType)])]),
       ];
+    case 'gemini':
+      return geminiStep(id, 'computer', { action: 'screenshot' }, text, mediaType, data);
     default:
       throw new Error(format);
   }
+}
+
+/** Gemini's call and its response, the bytes inline in the response's own parts (`FunctionResponsePart`). */
+function geminiStep(id, name, args, text, mimeType, data) {
+  return [
+    { role: 'model', parts: [{ functionCall: { id, name, args } }] },
+    { role: 'user', parts: [{ functionResponse: { id, name, response: { output: text }, parts: [{ inlineData: { mimeType, data } }] } }] },
+  ];
 }
 
 /** A tool that reads a PDF: its result holds the document. */
@@ -84,6 +94,8 @@ export function pdfStep(format, t, bytes, vscode) {
         vscode.LanguageModelChatMessage.Assistant([new vscode.LanguageModelToolCallPart(id, 'read_pdf', { path: `review-${t}.pdf` })]),
         vscode.LanguageModelChatMessage.User([new vscode.LanguageModelToolResultPart(id, [new vscode.LanguageModelTextPart(text), new vscode.LanguageModelDataPart(bytes, 'application/pdf')])]),
       ];
+    case 'gemini':
+      return geminiStep(id, 'read_pdf', { path: `review-${t}.pdf` }, text, 'application/pdf', data);
     default:
       throw new Error(format);
   }
@@ -115,7 +127,7 @@ function walk(value, found) {
     if (STRUCTURE.has(key)) continue;
     // An AI SDK result names its tool for the SDK; no provider is sent the name with it.
     if (key === 'toolName' && value.type === 'tool-result') continue;
-    if (key === 'encrypted_content' || key === 'signature' || key === 'data' && typeof v === 'string' && (value.type === 'base64' || value.mediaType || value.type === 'image-data' || value.type === 'file-data' || value.type === 'redacted_thinking')) {
+    if (key === 'encrypted_content' || key === 'signature' || key === 'data' && typeof v === 'string' && (value.type === 'base64' || value.mediaType || value.mimeType || value.type === 'image-data' || value.type === 'file-data' || value.type === 'redacted_thinking')) {
       if (key === 'data' && value.type !== 'redacted_thinking') found.bytes.push(Buffer.from(v, 'base64'));
       else found.opaque += Math.ceil(v.length / 4);
       continue;
@@ -149,8 +161,9 @@ export const FRAMING = 3;
 
 /**
  * What `provider` bills for `request` (`{ system?, messages }`): its texts by o200k, each
- * image by the provider's rule (Anthropic's current one; OpenAI's high-detail tiles; for a
- * format naming no provider, Anthropic's), each PDF at 1,500 a page, encrypted fields and
+ * image by the provider's rule (Anthropic's current one; OpenAI's high-detail tiles;
+ * Gemini's 258 a tile; for a format naming no provider, Anthropic's), each PDF at 1,500 a
+ * page (Gemini's at 258), encrypted fields and
  * signatures at a token a 4 characters, a call's input object as its JSON, and `FRAMING`
  * a message. A stripped image (no bytes left) bills nothing.
  */
@@ -163,19 +176,29 @@ export function billed(request, provider) {
   let images = 0;
   for (const b of found.bytes) {
     if (b.length === 0) continue;
-    if (b[0] === 0x25 && b[1] === 0x50) tokens += PAGE * pagesOf(b);
+    if (b[0] === 0x25 && b[1] === 0x50) tokens += (provider === 'gemini' ? GEMINI_TILE : PAGE) * pagesOf(b);
     else if (b[0] === 0x89 || (b[0] === 0xff && b[1] === 0xd8)) {
       const size = sizeOf(b);
       // A 1 × 1 stand-in for a stored screenshot is no screenshot.
       if (size[0] > 1) images++;
-      tokens += provider === 'openai' ? openaiImage(size) : anthropicImage(size);
+      tokens += provider === 'openai' ? openaiImage(size) : provider === 'gemini' ? geminiImage(size) : anthropicImage(size);
     }
   }
   return { tokens, images };
 }
 
+/** Gemini's tokens for an image, a tile of one, or a PDF's page ("Token counting"). */
+const GEMINI_TILE = 258;
+
+/** Gemini's rule: 258 for an image within 384 px both ways, else 258 a tile of its shorter side ÷ 1.5 (256 to 768 px). */
+function geminiImage([w, h]) {
+  if (w <= 384 && h <= 384) return GEMINI_TILE;
+  const tile = Math.min(768, Math.max(256, Math.floor(Math.min(w, h) / 1.5)));
+  return GEMINI_TILE * Math.ceil(w / tile) * Math.ceil(h / tile);
+}
+
 /** The provider a format bills as, for `billed`. */
-export const PROVIDER = { anthropic: 'anthropic', 'openai-chat': 'openai', 'openai-responses': 'openai', 'ai-sdk': 'anthropic', vscode: 'anthropic' };
+export const PROVIDER = { anthropic: 'anthropic', 'openai-chat': 'openai', 'openai-responses': 'openai', 'ai-sdk': 'anthropic', vscode: 'anthropic', gemini: 'gemini' };
 
 /** The bytes of every image a request holds whole (a data URL's, a base64 field's, a data part's), in order. */
 export function imagesIn(request) {
@@ -187,7 +210,7 @@ export function imagesIn(request) {
 /** The usage object of `format` for a request billed `tokens`. */
 export function usageOf(format, tokens) {
   return format === 'anthropic' ? { input_tokens: tokens } : format === 'openai-chat' ? { prompt_tokens: tokens }
-    : format === 'openai-responses' ? { input_tokens: tokens } : { inputTokens: tokens };
+    : format === 'openai-responses' ? { input_tokens: tokens } : format === 'gemini' ? { promptTokenCount: tokens } : { inputTokens: tokens };
 }
 
 /** The model's call of the recall tool in `format`, for stored `id`. */
@@ -198,6 +221,7 @@ export function recallCall(format, id, vscode) {
     case 'openai-responses': return { type: 'function_call', call_id: 'recall_1', name: 'recall', arguments: JSON.stringify(input) };
     case 'openai-chat': return { id: 'recall_1', type: 'function', function: { name: 'recall', arguments: JSON.stringify(input) } };
     case 'ai-sdk': return { type: 'tool-call', toolCallId: 'recall_1', toolName: 'recall', input };
+    case 'gemini': return { functionCall: { id: 'recall_1', name: 'recall', args: input } };
     default: return new vscode.LanguageModelToolCallPart('recall_1', 'recall', input);
   }
 }

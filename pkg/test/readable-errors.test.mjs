@@ -28,7 +28,7 @@ const ADAPTERS = {
   'openai-agents': require('@devs/context/openai-agents').contextFilter,
   'tanstack-ai': require('@devs/context/tanstack-ai').contextMiddleware,
 };
-const FORMATS = ['anthropic', 'openai-chat', 'openai-responses', 'ai-sdk'];
+const FORMATS = ['anthropic', 'openai-chat', 'openai-responses', 'ai-sdk', 'gemini'];
 const BAD = ['x', -1, 0.5, Number.NaN, 1e12, {}, [], null, () => 1, { nested: { deep: [1] } }];
 const UNREADABLE = /[\uFDD0-\uFDEF\u001f]|\[object Object\]|=>|function \(|function\(/;
 
@@ -114,12 +114,15 @@ describe('every error a host can see reads as words', () => {
       { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'nobody', content: 'x' }] },
       { role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: '!!!' } }] },
       { type: 'function_call_output', call_id: 'nobody', output: 5 }, { role: 'tool', tool_call_id: 5, content: 'x' },
-      { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 5, toolName: 'x', input: {} }] }];
+      { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 5, toolName: 'x', input: {} }] },
+      { role: 'model', parts: 'x' }, { role: 'user', parts: [{ functionResponse: { name: 'nobody', response: {} } }] },
+      { role: 'model', parts: [{ functionCall: { name: 5, args: {} } }] }, { role: 'user', parts: [{ inlineData: { mimeType: 'image/png', data: '!!!' } }] },
+      { role: 'model', parts: [{ text: 'x', thoughtSignature: 7 }] }];
     for (const format of FORMATS) {
       for (const m of messages) {
         const cm = new ContextManager(base(format));
         await layer.add(`${format} append ${JSON.stringify(m, (k, v) => (k === 'back' ? '[circular]' : v))}`, async () => {
-          cm.append({ role: 'user', content: 'go' });
+          cm.append(format === 'gemini' ? { role: 'user', parts: [{ text: 'go' }] } : { role: 'user', content: 'go' });
           cm.append(m);
           await cm.build();
         });

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { fakeVscode, providerTurns, realSessions } from './provider-sessions.mjs';
 
-export const FORMATS = ['anthropic', 'openai-chat', 'openai-responses', 'ai-sdk'];
+export const FORMATS = ['anthropic', 'openai-chat', 'openai-responses', 'ai-sdk', 'gemini'];
 
 /** A provider's usage report in each format's own shape, as its SDK returns it. */
 export const USAGE = {
@@ -13,6 +13,7 @@ export const USAGE = {
   'openai-responses': (n) => ({ input_tokens: n }),
   'ai-sdk': (n) => ({ inputTokens: n }),
   vscode: (n) => ({ inputTokens: n }),
+  gemini: (n) => ({ promptTokenCount: n, cachedContentTokenCount: Math.floor(n / 2) }),
 };
 
 let sessions;

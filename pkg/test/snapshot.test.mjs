@@ -9,7 +9,7 @@ import { ContextManager, MemoryStateRepository } from '@devs/context';
 import { assertFieldError, thrown } from './helpers.mjs';
 import { fakeVscode, providerTurns, realSessions } from './provider-sessions.mjs';
 
-const FORMATS = ['anthropic', 'openai-chat', 'openai-responses', 'ai-sdk', 'vscode'];
+const FORMATS = ['anthropic', 'openai-chat', 'openai-responses', 'ai-sdk', 'vscode', 'gemini'];
 /** A provider's usage report in each format's own shape, as its SDK returns it. */
 const USAGE = {
   anthropic: (n) => ({ input_tokens: n, cache_read_input_tokens: Math.floor(n / 2) }),
@@ -17,6 +17,7 @@ const USAGE = {
   'openai-responses': (n) => ({ input_tokens: n }),
   'ai-sdk': (n) => ({ inputTokens: n }),
   vscode: (n) => ({ inputTokens: n }),
+  gemini: (n) => ({ promptTokenCount: n, cachedContentTokenCount: Math.floor(n / 2) }),
 };
 const sessions = realSessions();
 

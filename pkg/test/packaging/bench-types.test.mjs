@@ -15,8 +15,9 @@ const OPTIONS = { target: 'es2022', module: 'nodenext', moduleResolution: 'noden
 
 /** The SDKs by the names the shapes import them by: those of the lockfile, or the newest. */
 const SETS = {
-  lockfile: { '@anthropic-ai/sdk': 'node_modules/@anthropic-ai/sdk', openai: 'node_modules/openai', ai: 'node_modules/ai' },
-  newest: { '@anthropic-ai/sdk': 'node_modules/anthropic-sdk-newest', openai: 'node_modules/openai-newest', ai: 'node_modules/ai-7' },
+  // @google/genai's newest release is the lockfile's (3.3.0).
+  lockfile: { '@anthropic-ai/sdk': 'node_modules/@anthropic-ai/sdk', openai: 'node_modules/openai', ai: 'node_modules/ai', '@google/genai': 'node_modules/@google/genai' },
+  newest: { '@anthropic-ai/sdk': 'node_modules/anthropic-sdk-newest', openai: 'node_modules/openai-newest', ai: 'node_modules/ai-7', '@google/genai': 'node_modules/@google/genai' },
 };
 
 const check = (label, modules, text) => checkScratch(`bench-${label}`, {
@@ -28,7 +29,7 @@ const check = (label, modules, text) => checkScratch(`bench-${label}`, {
 
 describe("the multimodal benchmark's loops compile against the providers' SDKs", () => {
   for (const [label, modules] of Object.entries(SETS)) {
-    it(`${label}: @anthropic-ai/sdk, openai and ai`, () => {
+    it(`${label}: @anthropic-ai/sdk, openai, ai and @google/genai`, () => {
       const versions = Object.values(modules).map((m) => `${JSON.parse(readFileSync(join(pkgDir, m, 'package.json'), 'utf8')).version}`);
       assert.equal(check(label, modules, shapes), null, `against ${versions.join(', ')}`);
     });
