@@ -140,6 +140,22 @@ describe('AgentRunner with context management', () => {
     assert.ok(runner);
   });
 
+  it('an envelope kept from a valid one and changed by the host after is validated again, naming its field', async () => {
+    // The window trusts, unvalidated, only what the runner kept from an envelope it
+    // validated and nothing changed since: a host's edit is caught at the next compose.
+    const { runner, context } = setup();
+    await runner.runTurn('start');
+    await runner.runTurn('go on');
+    const kept = context.envelopes.at(-1);
+    assert.equal(kept.observation.status === 'success' || kept.observation.status === 'error', true);
+    kept.observation.status = 'done';
+    const error = await rejected(runner.runTurn('and on'));
+    assert.equal(error instanceof TypeError, true, String(error));
+    assert.match(error.field, /^envelopes\[\d+\]\.observation\.status$/);
+    kept.observation.status = 'success';
+    await runner.runTurn('and on');
+  });
+
   it('checks the context at construction', () => {
     const base = { agentId: 'a', taskGoal: 'g', llm: { complete() {} }, composer: new ContextComposer({ specs }), handoff: { transfer() {} } };
     const error = thrown(() => new AgentRunner({ ...base, contextManagement: { context: { turns: 3 }, deps: {} } }));

@@ -14,6 +14,7 @@ import { readRunnerSnapshot, runnerSnapshot } from './runner-snapshot.js';
 import { utf8Length } from '../core/runtime.js';
 import { buildPrompt } from './prompt.js';
 import { validateAll } from './saop.js';
+import { vouch, vouched } from './shape.js';
 import { answer, timeoutOption, within } from '../core/timeout.js';
 import { count, counterOption } from '../tokens/count.js';
 import { TRACKER_STATE, TurnTracker } from './tracker.js';
@@ -340,10 +341,14 @@ export class AgentRunner {
               // Parallel tool calls of one model turn: one turn, several calls.
               extra = array('llm.complete().envelopes', r.envelopes);
               validateAll(extra, 'llm.complete().envelopes', Uint32Array.from(extra, (_, i) => i));
+              for (const e of extra) vouch(e);
               if (envelope === undefined || envelope === null) [envelope, ...extra] = extra;
             }
             const has = envelope !== undefined && envelope !== null;
-            if (has) validateAll([envelope], 'llm.complete().envelope');
+            if (has) {
+              validateAll([envelope], 'llm.complete().envelope');
+              vouch(envelope);
+            }
             if (r.usage !== undefined) {
               const reported = number('llm.complete().usage.inputTokens', object('llm.complete().usage', r.usage).inputTokens);
               const inputTokens = checked(() => rules.checkInputTokens(reported));
@@ -533,6 +538,8 @@ function keepEnvelope(ctx: Bag, envelope: unknown, pending: PendingOutputs | nul
   const hosts = [status, output];
   const currentObservation = frame.text(hosts);
   const kept = long ? { ...env, observation: { ...observation, output: frame.text(hosts) } } : env;
+  // Valid as the envelope it was cut from (an output is any string): the window need not ask again.
+  if (kept !== env && vouched(env)) vouch(kept);
   const envelopes = [...array('context.envelopes', ctx.envelopes), kept];
   let outputs = ctx.pendingToolOutputs;
   if (due) {

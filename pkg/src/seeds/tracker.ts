@@ -1,4 +1,5 @@
 // Seed 004: `TurnTracker` ([3_MCP-TAS-088]).
+import { vouch, vouched } from './shape.js';
 import { checked } from '../errors/index.js';
 import { live, type WasmObject } from '../core/lifetime.js';
 import { object, string } from '../core/read.js';
@@ -71,7 +72,10 @@ export class TurnTracker {
    */
   attach(envelope: SaopEnvelope): SaopEnvelope {
     const core = live(this.#core, 'TurnTracker');
-    return { ...(object('envelope', envelope) as unknown as SaopEnvelope), turn_index: core.index };
+    const stamped = { ...(object('envelope', envelope) as unknown as SaopEnvelope), turn_index: core.index };
+    // A valid envelope stamped with the tracker's index (a whole number >= 0) is valid.
+    if (vouched(envelope)) vouch(stamped);
+    return stamped;
   }
 
   /** `{ turn_index, agent_id, phase, timestamp_ns }`, stamped now. */

@@ -3,6 +3,7 @@ import { checked } from '../errors/index.js';
 import { live, type WasmObject } from '../core/lifetime.js';
 import { array, number, object, optionalNumber, probe, string, type Bag } from '../core/read.js';
 import { validateAll } from './saop.js';
+import { plainJson, same, shape, vouched } from './shape.js';
 import { count, countAll, counterOption } from '../tokens/count.js';
 import type { ComposedSlot, ComposedWindow, SaopEnvelope, TokenCounter, WindowBudget, WindowComposerOptions } from './types.js';
 import { rules } from '../core/wasm.js';
@@ -197,70 +198,6 @@ interface Validated {
   shape: unknown[] | null;
 }
 
-/** Deeper than this, an envelope is compared by its JSON. */
-const DEPTH = 70;
-/** Marks, in a shape, where an object or an array begins (its key count or length follows). */
-const OBJECT = Symbol('object');
-const ARRAY = Symbol('array');
-
-/**
- * Appends to `out` what `value`'s JSON is made of; false when it holds something whose
- * JSON does not follow from its keys and leaf values alone.
- */
-function shape(value: unknown, out: unknown[], depth: number): boolean {
-  if (typeof value !== 'object' || value === null) {
-    const kind = typeof value;
-    if (kind === 'function' || kind === 'symbol' || kind === 'bigint' || (kind === 'number' && Number.isNaN(value))) return false;
-    out.push(value);
-    return true;
-  }
-  if (depth > DEPTH) return false;
-  const proto = Object.getPrototypeOf(value);
-  if (Array.isArray(value)) {
-    if (proto !== Array.prototype) return false;
-    out.push(ARRAY, value.length);
-    for (let i = 0; i < value.length; i++) if (!shape(value[i], out, depth + 1)) return false;
-    return true;
-  }
-  if (proto !== Object.prototype && proto !== null) return false;
-  const bag = value as Bag;
-  const keys = Object.keys(bag);
-  out.push(OBJECT, keys.length);
-  for (const key of keys) {
-    out.push(key);
-    if (!shape(bag[key], out, depth + 1)) return false;
-  }
-  return true;
-}
-
-/** Where the walk of `value` ends in `recorded` from `at`, or -1 where it differs. */
-function same(value: unknown, recorded: unknown[], at: number, depth: number): number {
-  if (typeof value !== 'object' || value === null) return recorded[at] === value ? at + 1 : -1;
-  if (depth > DEPTH) return -1;
-  const proto = Object.getPrototypeOf(value);
-  if (Array.isArray(value)) {
-    if (proto !== Array.prototype || recorded[at] !== ARRAY || recorded[at + 1] !== value.length) return -1;
-    let k = at + 2;
-    for (let i = 0; i < value.length && k >= 0; i++) k = same(value[i], recorded, k, depth + 1);
-    return k;
-  }
-  if ((proto !== Object.prototype && proto !== null) || recorded[at] !== OBJECT) return -1;
-  const bag = value as Bag;
-  const keys = Object.keys(bag);
-  if (recorded[at + 1] !== keys.length) return -1;
-  let k = at + 2;
-  for (let i = 0; i < keys.length && k >= 0; i++) {
-    if (recorded[k] !== keys[i]) return -1;
-    k = same(bag[keys[i]], recorded, k + 1, depth + 1);
-  }
-  return k;
-}
-
-/** A `toJSON` on the prototypes plain objects and arrays share would change every JSON. */
-function plainJson(): boolean {
-  return !('toJSON' in Object.prototype) && !('toJSON' in Array.prototype);
-}
-
 /** How many own keys the envelope and its `thought`, `action` and `observation` have. */
 function keyCounts(envelope: Bag): string {
   let counts = `${Object.keys(envelope).length}`;
@@ -303,7 +240,9 @@ function rendered(list: unknown[], indexes: Uint32Array, before: Map<object, Val
     }
   });
   if (stale.length === 0) return [texts, now];
-  validateAll(stale.map((k) => list[k]), 'envelopes', Uint32Array.from(stale, (k) => indexes[k]));
+  // An envelope the runner kept from one it validated, unchanged since, is not validated again.
+  const unknown = stale.filter((k) => !vouched(list[k]));
+  if (unknown.length) validateAll(unknown.map((k) => list[k]), 'envelopes', Uint32Array.from(unknown, (k) => indexes[k]));
   for (const k of stale) {
     const e = list[k] as Bag;
     const walked: unknown[] = [];
