@@ -113,7 +113,7 @@ export async function run(job: Job): Promise<Applied> {
   const alreadyPruned = turns.length === 1 && summaryTurns.has(turns[0] as object);
   const pending = job.pending ?? null;
   const done = pending ? new Uint8Array(0) : Uint8Array.from(outputs, (o) => (isTruncated(o) ? 1 : 0));
-  const ratio = rules.loopGuardRatio(typeof job.pruner.saturationRatio === 'number' ? job.pruner.saturationRatio : undefined);
+  const ratio = guardRatio(typeof job.pruner.saturationRatio === 'number' ? job.pruner.saturationRatio : undefined);
   const machine = checked(() => (pending
     ? rules.Management.indexed(job.totalBudget, ratio, turnTokens, alreadyPruned, pending.core, ownPruner(job.toolPruner))
     : new rules.Management(job.totalBudget, ratio, turnTokens, alreadyPruned, done)));
@@ -239,6 +239,17 @@ export async function run(job: Job): Promise<Applied> {
 }
 
 /** This package's `ToolOutputPruner`, with its own `shouldTruncate`. */
+/** The rules' loop-guard ratio for a pruner's `saturationRatio`, asked once per ratio: a pruner keeps one for its life. */
+const guardRatios = new Map<number | undefined, number>();
+function guardRatio(saturation: number | undefined): number {
+  let ratio = guardRatios.get(saturation);
+  if (ratio === undefined) {
+    ratio = rules.loopGuardRatio(saturation);
+    if (guardRatios.size < 64) guardRatios.set(saturation, ratio);
+  }
+  return ratio;
+}
+
 function ownPruner(pruner: Bag): boolean {
   return pruner instanceof ToolOutputPruner && pruner.shouldTruncate === ToolOutputPruner.prototype.shouldTruncate;
 }
