@@ -43,9 +43,12 @@ impl Manager {
             self.requests += 1;
             self.cost.units += self.record.cache.cost;
             self.cost.tokens += self.record.tokens;
+            // Kept apart from the record, which a build rolled back leaves half made.
+            self.last_compacted = self.record.compaction.is_some();
         }
         let raw = self.raw_tokens();
-        if self.record.compaction.is_none() && self.requests > 1 {
+        // A compaction's drop is no growth, nor are the commits after it until the next build.
+        if !self.last_compacted && self.requests > 1 {
             if self.growth.len() == GROWTH_SAMPLES {
                 self.growth.pop_front();
             }

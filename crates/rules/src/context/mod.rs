@@ -265,6 +265,9 @@ pub struct Manager {
     journal: Option<Journal>,
     /// What this build did, for the ledger.
     pub record: Ledger,
+    /// The last build committed compacted: the commits until the next build take no
+    /// growth sample. In the state, so a manager restored there goes on as this one.
+    pub last_compacted: bool,
     /// Requests built so far.
     pub requests: u64,
     /// The session's input cost so far, in uncached-token units, and its size.
@@ -322,6 +325,7 @@ impl Manager {
             squeezes: 0,
             journal: None,
             record: Ledger::default(),
+            last_compacted: false,
             requests: 0,
             cost: ledger::Cost::default(),
         })

@@ -348,10 +348,7 @@ impl Manager {
             return Err(fail("state.forced", "is not a flag"));
         }
         m.forced = flags & 1 != 0;
-        // The last build compacted: its record says so until the next build makes its own.
-        if flags & 2 != 0 {
-            m.record.compaction_mut();
-        }
+        m.last_compacted = flags & 2 != 0;
         m.requests =
             d.r.uint()
                 .map_err(|_| fail("state.requests", "is cut short"))?;

@@ -208,7 +208,7 @@ impl Manager {
         // Bit 1: the last build compacted, so the commits until the next build take no
         // growth sample (`commit`). A free bit of the byte: a state without it is byte for
         // byte what it was, and an older reader refuses the byte rather than misread it.
-        o.push(u8::from(self.forced) | u8::from(self.record.compaction.is_some()) << 1);
+        o.push(u8::from(self.forced) | u8::from(self.last_compacted) << 1);
         uint(o, self.requests);
         float(o, self.cost.units);
         float(o, self.cost.tokens);

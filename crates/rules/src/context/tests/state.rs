@@ -202,7 +202,7 @@ fn a_state_taken_after_a_compaction_goes_on_as_the_manager_it_was_taken_from() {
     for turn in 0..80 {
         committed_turn(&mut ha, &mut a, turn);
         ha.build(&mut a);
-        if a.record.compaction.is_none() {
+        if !a.last_compacted {
             continue;
         }
         let mut b = Manager::new("options", config(5_000.0), 300.0, 0.0).unwrap();
