@@ -115,12 +115,9 @@ impl ManagerCore {
                 parts,
             });
         }
-        let from = self.m.history.messages.len();
-        match self.m.append_by_name(batch.clone(), &by_names(by_name)) {
-            Ok(()) => {
-                // Journaled as paired: replayed, the results name their calls.
-                self.m.history.settle(from, &mut batch);
-                self.journal.push(&Event::Append(batch));
+        match self.m.append_by_name(batch, &by_names(by_name)) {
+            Ok(paired) => {
+                self.journal.push(&Event::Append(paired));
                 Vec::new()
             }
             Err(r) => vec![

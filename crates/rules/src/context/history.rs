@@ -337,19 +337,10 @@ impl History {
 
     /// Appends `batch` whole, or nothing: the first message that does not fit is refused,
     /// and what the batch had done is undone. Calls are numbered in order, from
-    /// `self.calls.len()`; a result's `call` names the call it answers.
-    pub fn append(&mut self, batch: Vec<NewMessage>) -> Result<(), Refused> {
-        self.append_by_name(batch, &[])
-    }
-
-    /// [`History::append`], pairing the results of `by_name` with a call first: message
-    /// by message, so a batch holding both the calls and their results pairs as it would
-    /// appended one message at a time.
-    pub fn append_by_name(
-        &mut self,
-        batch: Vec<NewMessage>,
-        by_name: &[ByName],
-    ) -> Result<(), Refused> {
+    /// `self.calls.len()`; a result's `call` names the call it answers. The results of
+    /// `by_name` are paired with a call first, message by message, so a batch holding both
+    /// the calls and their results pairs as it would appended one message at a time.
+    pub fn append(&mut self, batch: Vec<NewMessage>, by_name: &[ByName]) -> Result<(), Refused> {
         let (messages, calls) = (self.messages.len(), self.calls.len());
         let mut answered: Vec<usize> = Vec::new();
         for (i, mut m) in batch.into_iter().enumerate() {
@@ -382,7 +373,12 @@ impl History {
 
     /// The first of `candidates` a user result can answer: a client call of the open turn
     /// with no result yet, nor one from an earlier part of `parts` (its own message).
-    fn first_open(&self, candidates: &[u32], parts: &[Part], before: usize) -> Option<u32> {
+    pub(super) fn first_open(
+        &self,
+        candidates: &[u32],
+        parts: &[Part],
+        before: usize,
+    ) -> Option<u32> {
         let open = self.open_calls_group()?;
         candidates.iter().copied().find(|&c| {
             self.calls.get(c as usize).is_some_and(|call| {
@@ -415,7 +411,7 @@ impl History {
 
     /// Writes the calls the rules paired into `batch`, appended as the messages from
     /// `from`: the journal replays them as they were paired, with no candidates.
-    pub fn settle(&self, from: usize, batch: &mut [NewMessage]) {
+    pub(super) fn settle(&self, from: usize, batch: &mut [NewMessage]) {
         for (i, m) in batch.iter_mut().enumerate() {
             for (k, p) in m.parts.iter_mut().enumerate() {
                 if p.kind == Kind::Result {

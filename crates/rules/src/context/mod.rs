@@ -333,18 +333,33 @@ impl Manager {
 
     /// Appends messages, all or none.
     pub fn append(&mut self, batch: Vec<NewMessage>) -> Result<(), Refused> {
-        self.append_by_name(batch, &[])
+        self.append_paired(batch, &[])
     }
 
     /// Appends messages, all or none, pairing `by_name`'s id-less results with their calls
-    /// ([`history::ByName`]).
+    /// ([`history::ByName`]). Returns the batch as paired: what a journal replays, with no
+    /// candidates.
     pub fn append_by_name(
+        &mut self,
+        batch: Vec<NewMessage>,
+        by_name: &[history::ByName],
+    ) -> Result<Vec<NewMessage>, Refused> {
+        let from = self.history.messages.len();
+        let mut paired = batch.clone();
+        self.append_paired(batch, by_name)?;
+        if !by_name.is_empty() {
+            self.history.settle(from, &mut paired);
+        }
+        Ok(paired)
+    }
+
+    fn append_paired(
         &mut self,
         batch: Vec<NewMessage>,
         by_name: &[history::ByName],
     ) -> Result<(), Refused> {
         let from = self.history.messages.len();
-        self.history.append_by_name(batch, by_name)?;
+        self.history.append(batch, by_name)?;
         // A recall's result is its stored text already.
         if !self.recalls.is_empty() {
             let answered: Vec<u32> = self.history.messages[from..]

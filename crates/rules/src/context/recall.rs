@@ -173,16 +173,12 @@ impl Manager {
     /// of `candidates`, the calls of the recall tool, open in the last turn with no result
     /// and no recall told yet, so calls answered in order are told apart.
     pub fn open_recall(&self, candidates: &[u32]) -> Option<u32> {
-        let from = self.history.open_from();
-        candidates.iter().copied().find(|&c| {
-            c >= from
-                && self
-                    .history
-                    .calls
-                    .get(c as usize)
-                    .is_some_and(|call| call.answer.is_none())
-                && !self.recalls.iter().any(|a| a.call == Some(c))
-        })
+        let untold: Vec<u32> = candidates
+            .iter()
+            .copied()
+            .filter(|&c| !self.recalls.iter().any(|a| a.call == Some(c)))
+            .collect();
+        self.history.first_open(&untold, &[], 0)
     }
 
     /// Marks the result of call `call`, if it is in, as the stored text its recall read.

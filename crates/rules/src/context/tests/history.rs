@@ -147,11 +147,8 @@ fn by_name_pairs_only_in_the_open_turn_and_journals_the_pair() {
     m.append(vec![turn]).unwrap();
     assert_eq!(m.history.open_from(), 1);
     // Call 0 is of the name too, but answered and of a closed turn: call 1 is the one.
-    let mut batch = vec![message(Role::User, &[(Kind::Result, None)])];
-    let from = m.history.messages.len();
-    m.append_by_name(batch.clone(), &[by_name(0, 0, &[0, 1])])
-        .unwrap();
-    m.history.settle(from, &mut batch);
+    let batch = vec![message(Role::User, &[(Kind::Result, None)])];
+    let batch = m.append_by_name(batch, &[by_name(0, 0, &[0, 1])]).unwrap();
     assert_eq!(batch[0].parts[0].call, Some(1));
     // Settled, the batch replays with no candidates to the same manager.
     let mut again = Host::default().start(10_000.0, "go").0;
