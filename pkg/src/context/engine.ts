@@ -357,8 +357,7 @@ export class Engine {
   callOf(id: string, name?: string): number | undefined {
     if (id !== '' || name === undefined) return this.#history.callIndex.get(id);
     const h = this.#history;
-    const offered: number[] = [];
-    for (let c = this.core.open_from(); c < h.callNames.length; c++) if (h.callNames[c] === name && h.callIds[c] === '') offered.push(c);
+    const offered = h.callsNamed(name, this.core.open_from()).filter((c) => h.callIds[c] === '');
     const call = this.core.open_recall(Uint32Array.from(offered));
     return call < 0 ? undefined : call;
   }

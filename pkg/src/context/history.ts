@@ -187,8 +187,7 @@ export class History {
     let openFrom = -1;
     const candidates = (label: string): number[] => {
       if (openFrom < 0) openFrom = this.#core.open_from();
-      const found: number[] = [];
-      for (let c = openFrom; c < this.callNames.length; c++) if (this.callNames[c] === label) found.push(c);
+      const found = this.callsNamed(label, openFrom);
       for (const [c, name] of names) if (name === label) found.push(c);
       return found;
     };
@@ -258,6 +257,13 @@ export class History {
       for (const id of added) this.callIndex.delete(id);
     });
     return total;
+  }
+
+  /** The calls named `label` from call `from` on, in order: what a result with no id is offered. */
+  callsNamed(label: string, from: number): number[] {
+    const found: number[] = [];
+    for (let c = from; c < this.callNames.length; c++) if (this.callNames[c] === label) found.push(c);
+    return found;
   }
 
   /** A call of messages read again from stored data (`Engine.apply`); `''` for one let go. */

@@ -94,7 +94,9 @@ async function recalled(engine: Engine, id: string, ask: RecallOptions, callId?:
   if (!isObject(found) || typeof found.rawContent !== 'string') return { text: refusal(Refusal.Missing, id) };
   // An image or a document comes back as itself, not as its base64 text.
   const at = rules.storedMedia(found.rawContent.slice(0, 256));
-  if (at.length) return recalledMedia(engine, id, storedRef(found.rawContent, Array.from(at)), callId, ask, carried, tool);
+  // The call that asked, found after the store's answer: an id-less call is the first not yet told.
+  const call = callId === undefined ? undefined : engine.callOf(callId, tool);
+  if (at.length) return recalledMedia(engine, id, storedRef(found.rawContent, Array.from(at)), call, ask, carried);
   const label = typeof found.toolName === 'string' ? found.toolName : 'text';
   let text = '';
   // Dense text (digests, CJK) holds more tokens per character than a page assumes: counted
@@ -103,13 +105,12 @@ async function recalled(engine: Engine, id: string, ask: RecallOptions, callId?:
     text = frameText(rules.recallAnswer(found.rawContent, offset, length, query, units), [found.rawContent, id, label]);
     units = core.recall_fit(units, engine.count(text, 'recall'));
   }
-  const call = callId === undefined ? undefined : engine.callOf(callId, tool);
   if (call !== undefined) core.recalled(call, id, offset, length, query);
   return { text };
 }
 
 /** A stored image or document, given back whole with its heading when it fits an answer's share of the budget. */
-function recalledMedia(engine: Engine, id: string, ref: MediaRef, callId: string | undefined, ask: RecallOptions, carried = true, tool?: string): Recalled {
+function recalledMedia(engine: Engine, id: string, ref: MediaRef, call: number | undefined, ask: RecallOptions, carried = true): Recalled {
   const part = mediaPart(ref, 'recall');
   engine.measure(part);
   const m = part.measured!;
@@ -118,7 +119,6 @@ function recalledMedia(engine: Engine, id: string, ref: MediaRef, callId: string
     return { text: refusal(Refusal.TooLarge, id, `${ref.kind === 'image' ? 'an image' : 'a document'} of ${Math.ceil(part.tokens ?? 0)} tokens`) };
   }
   const text = frameText(rules.recallMediaHeading(ref.kind === 'image', m.width, m.height, m.pages, carried), [id, ref.mediaType]);
-  const call = callId === undefined ? undefined : engine.callOf(callId, tool);
   if (call !== undefined) core.recalled(call, id, ask.offset ?? NaN, ask.length ?? NaN, ask.query ?? '');
   return { text, media: ref };
 }

@@ -238,7 +238,6 @@ export async function run(job: Job): Promise<Applied> {
   }
 }
 
-/** This package's `ToolOutputPruner`, with its own `shouldTruncate`. */
 /** The rules' loop-guard ratio for a pruner's `saturationRatio`, asked once per ratio: a pruner keeps one for its life. */
 const guardRatios = new Map<number | undefined, number>();
 function guardRatio(saturation: number | undefined): number {
@@ -250,6 +249,7 @@ function guardRatio(saturation: number | undefined): number {
   return ratio;
 }
 
+/** This package's `ToolOutputPruner`, with its own `shouldTruncate`. */
 function ownPruner(pruner: Bag): boolean {
   return pruner instanceof ToolOutputPruner && pruner.shouldTruncate === ToolOutputPruner.prototype.shouldTruncate;
 }

@@ -341,14 +341,10 @@ export class AgentRunner {
               // Parallel tool calls of one model turn: one turn, several calls.
               extra = array('llm.complete().envelopes', r.envelopes);
               validateAll(extra, 'llm.complete().envelopes', Uint32Array.from(extra, (_, i) => i));
-              for (const e of extra) vouch(e);
               if (envelope === undefined || envelope === null) [envelope, ...extra] = extra;
             }
             const has = envelope !== undefined && envelope !== null;
-            if (has) {
-              validateAll([envelope], 'llm.complete().envelope');
-              vouch(envelope);
-            }
+            if (has) validateAll([envelope], 'llm.complete().envelope');
             if (r.usage !== undefined) {
               const reported = number('llm.complete().usage.inputTokens', object('llm.complete().usage', r.usage).inputTokens);
               const inputTokens = checked(() => rules.checkInputTokens(reported));

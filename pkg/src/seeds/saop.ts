@@ -3,6 +3,7 @@
 // the first bad field. A getter or Proxy trap that throws does so here, in JS.
 import { checked } from '../errors/index.js';
 import type { SaopEnvelope } from './types.js';
+import { vouch } from './shape.js';
 import { rules } from '../core/wasm.js';
 
 /** The strings the validator reads are sent whole up to this long (only their length past it). */
@@ -74,12 +75,14 @@ function skeleton(value: unknown, ancestors: object[], place: Place = ROOT, read
 
 /**
  * Validates `envelopes`; a fault is named under `prefix` (`prefix[indexes[k]].field` when
- * `indexes` are given, else `prefix.field`).
+ * `indexes` are given, else `prefix.field`). Each one valid is vouched for as it is
+ * (`shape.ts`): unchanged, it is not sent to the rules again.
  */
 export function validateAll(envelopes: readonly unknown[], prefix: string, indexes: Uint32Array = new Uint32Array(0)): void {
   let skeletons = '';
   for (const e of envelopes) skeletons += skeleton(e, []);
   checked(() => rules.validateSkeletons(skeletons, prefix, indexes));
+  for (const e of envelopes) vouch(e);
 }
 
 /**

@@ -1,7 +1,8 @@
 // The walk that vouches an object is what it was: its keys and leaf values, in order, as
-// its JSON is made of them. The window composer keeps one per envelope it validated, and
-// the runner one per envelope it kept from a validated one (`vouch`), so a window never
-// asks the rules to validate again what they validated and nothing changed since.
+// its JSON is made of them. Every envelope the rules validate is vouched for
+// (`validateAll`), and so is one the package makes from a vouched one (the tracker's stamp,
+// the runner's cut copy), so a window never asks the rules to validate again what they
+// validated and nothing changed since.
 import type { Bag } from '../core/read.js';
 
 /** Deeper than this, an envelope is compared by its JSON. */
@@ -14,7 +15,7 @@ const ARRAY = Symbol('array');
  * Appends to `out` what `value`'s JSON is made of; false when it holds something whose
  * JSON does not follow from its keys and leaf values alone.
  */
-export function shape(value: unknown, out: unknown[], depth: number): boolean {
+function shape(value: unknown, out: unknown[], depth: number): boolean {
   if (typeof value !== 'object' || value === null) {
     const kind = typeof value;
     if (kind === 'function' || kind === 'symbol' || kind === 'bigint' || (kind === 'number' && Number.isNaN(value))) return false;
@@ -76,6 +77,11 @@ export function vouch(e: unknown): void {
   if (typeof e !== 'object' || e === null) return;
   const walked: unknown[] = [];
   if (shape(e, walked, 0)) VOUCHED.set(e, walked);
+}
+
+/** The walk `e` was vouched for with, if it was. */
+export function walkOf(e: object): unknown[] | undefined {
+  return VOUCHED.get(e);
 }
 
 /** Whether `e` was vouched for and nothing of it changed since. */

@@ -3,7 +3,7 @@ import { checked } from '../errors/index.js';
 import { live, type WasmObject } from '../core/lifetime.js';
 import { array, number, object, optionalNumber, probe, string, type Bag } from '../core/read.js';
 import { validateAll } from './saop.js';
-import { plainJson, same, shape, vouched } from './shape.js';
+import { plainJson, same, vouched, walkOf } from './shape.js';
 import { count, countAll, counterOption } from '../tokens/count.js';
 import type { ComposedSlot, ComposedWindow, SaopEnvelope, TokenCounter, WindowBudget, WindowComposerOptions } from './types.js';
 import { rules } from '../core/wasm.js';
@@ -240,17 +240,17 @@ function rendered(list: unknown[], indexes: Uint32Array, before: Map<object, Val
     }
   });
   if (stale.length === 0) return [texts, now];
-  // An envelope the runner kept from one it validated, unchanged since, is not validated again.
+  // An envelope vouched for and unchanged since (the runner kept it from one it validated) is not validated again.
   const unknown = stale.filter((k) => !vouched(list[k]));
   if (unknown.length) validateAll(unknown.map((k) => list[k]), 'envelopes', Uint32Array.from(unknown, (k) => indexes[k]));
   for (const k of stale) {
     const e = list[k] as Bag;
-    const walked: unknown[] = [];
-    const walks = shape(e, walked, 0);
+    // The walk it was vouched for with; none when it holds what a walk cannot vouch for.
+    const walked = walkOf(e);
     const json = JSON.stringify(e);
     // Read again after serializing: a getter that answers differently each time is compared by its JSON.
-    const steady = walks && plain && same(e, walked, 0, 0) === walked.length;
-    now.set(e, { json, keys: steady ? null : keyCounts(e), shape: steady ? walked : null });
+    const steady = walked !== undefined && plain && same(e, walked, 0, 0) === walked.length;
+    now.set(e, { json, keys: steady ? null : keyCounts(e), shape: steady ? walked! : null });
     texts[k] = json;
   }
   return [texts, now];
