@@ -118,6 +118,23 @@ test('a call left unanswered gets a response of its name', async () => {
   assert.equal(r.messages[2].parts[0].functionResponse.name, 'grep');
 });
 
+test('calls left open among answered ones of the same name: each response goes to its own call by name and order', async () => {
+  // Three parallel reads with no ids, two answered: the marked response of the open one
+  // must come after the real ones, or by name and order each real one answers the call before it.
+  const cm = new ContextManager({ format: 'gemini', budget: 50_000 });
+  cm.append({ role: 'user', parts: [{ text: 'go' }] });
+  cm.append({ role: 'model', parts: ['a', 'b', 'c'].map((f) => ({ functionCall: { name: 'read', args: { path: f } } })) });
+  cm.append({ role: 'user', parts: ['a', 'b'].map((f) => ({ functionResponse: { name: 'read', response: { output: `contents of ${f}` } } })) });
+  const r = await cm.build();
+  assert.deepEqual(PROBLEMS.gemini(r), []);
+  const calls = r.messages[1].parts.map((p) => p.functionCall);
+  const answers = r.messages[2].parts.filter((p) => p.functionResponse?.name === 'read').map((p) => p.functionResponse.response);
+  assert.equal(answers.length, 3);
+  // By name and order, the k-th response answers the k-th call.
+  assert.deepEqual(answers.map((a) => a.output ?? 'interrupted'), calls.map((c) => (c.args.path === 'c' ? 'interrupted' : `contents of ${c.args.path}`)));
+  assert.equal(typeof answers[2].error, 'string');
+});
+
 /** A PNG of `w` × `h` pixels: its header only, which is all the rules read. */
 function png(w, h) {
   const b = Buffer.alloc(33);

@@ -115,7 +115,15 @@ function shownParts(source: Bag, neutral: NeutralMessage, shown: ReadonlyArray<s
   });
 }
 
-const isResponse = (p: Bag) => p.functionResponse !== undefined;
+/**
+ * Where a part goes in a user content the writer joins: the host's responses, then the
+ * marked responses of calls left unanswered, then anything else. Without ids, Gemini pairs
+ * responses with calls by name and order, and the rules pair a response with the first
+ * call of its name still open, so the calls left open are the last of their name: their
+ * marked responses must follow the real ones, or each real one answers the call before it.
+ */
+const owedParts = new WeakSet<Bag>();
+const placeOf = (p: Bag) => (p.functionResponse === undefined ? 2 : owedParts.has(p) ? 1 : 0);
 
 export const gemini: Adapter = {
   format: 'gemini',
@@ -139,7 +147,7 @@ export const gemini: Adapter = {
       // Roles alternate: a content of the role of the one before joins it, its responses first.
       if (prev && prev.role === m.role) {
         const parts = [...(prev.parts as Bag[]), ...(m.parts as Bag[])];
-        if (m.role === 'user') parts.sort((a, b) => Number(isResponse(b)) - Number(isResponse(a)));
+        if (m.role === 'user') parts.sort((a, b) => placeOf(a) - placeOf(b));
         out[out.length - 1] = { ...prev, parts };
       } else out.push(m);
     };
@@ -153,7 +161,11 @@ export const gemini: Adapter = {
       const changed = pm.shown.some((s) => s !== undefined);
       const parts = changed ? shownParts(source, pm.neutral, pm.shown, true) : (source.parts as Bag[]);
       if (parts.length) push(changed ? { ...source, parts } : source);
-      const owed = pm.unanswered.map((c) => ({ functionResponse: { ...(c.id ? { id: c.id } : {}), name: c.name, response: { error: plan.unansweredText } } }));
+      const owed = pm.unanswered.map((c) => {
+        const part: Bag = { functionResponse: { ...(c.id ? { id: c.id } : {}), name: c.name, response: { error: plan.unansweredText } } };
+        owedParts.add(part);
+        return part;
+      });
       if (owed.length) push({ role: 'user', parts: owed });
     });
     if (plan.summaryAt >= plan.messages.length) folded();
