@@ -138,6 +138,14 @@ impl ManagerCore {
         self.m.open_recall(candidates).map_or(-1.0, f64::from)
     }
 
+    /// Traps, as a panic does in the release build (it aborts): how the package's tests
+    /// check that a trap in the middle of a manager's call is survived
+    /// (`pkg/test/trap.test.mjs`, `pkg/src/core/guard.ts`). Not part of the API.
+    #[wasm_bindgen(js_name = __trapForTests)]
+    pub fn trap_for_tests(&mut self) {
+        panic!("a trap the tests asked for");
+    }
+
     pub fn begin(&mut self) -> Out<()> {
         let mark = (self.journal.bytes.len(), self.journal.count);
         self.event(Event::Begin)?;

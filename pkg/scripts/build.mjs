@@ -35,6 +35,7 @@ import { gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
 import { rollup } from 'rollup';
 import { dts } from 'rollup-plugin-dts';
+import { recoverable } from './recoverable-glue.mjs';
 
 const pkgDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const root = join(pkgDir, '..');
@@ -50,11 +51,15 @@ function run(cmd, args, cwd = root) {
 }
 
 /** Builds crate `name` for wasm32 with `profile`, and its wasm-bindgen glue into `outDir`. */
-function wasm(name, profile, outDir, outName, optimize) {
+function wasm(name, profile, outDir, outName, optimize, recover = false) {
   run('cargo', ['build', '--profile', profile, '--lib', '--target', 'wasm32-unknown-unknown', '-p', name]);
   const built = join(root, 'target/wasm32-unknown-unknown', profile, `${name.replaceAll('-', '_')}.wasm`);
   // The entries inline the bytes, so the glue must not reach for `import.meta.url`.
   run('wasm-bindgen', ['--target', 'web', '--omit-default-module-path', '--out-dir', outDir, '--out-name', outName, built]);
+  if (recover) {
+    const glue = join(outDir, `${outName}.js`);
+    writeFileSync(glue, recoverable(readFileSync(glue, 'utf8')));
+  }
   const file = join(outDir, `${outName}_bg.wasm`);
   if (optimize) run(bin('wasm-opt'), ['-Oz', '--strip-debug', '--strip-producers', file, '-o', file], pkgDir);
   // The glue's typings of the raw exports would shadow `src/core/wasm.d.ts` (the bytes as base64).
@@ -70,7 +75,8 @@ run('cargo', ['run', '--quiet', '-p', 'devs-context-protocol', '--', join(src, '
 
 rmSync(dist, { recursive: true, force: true });
 mkdirSync(dist, { recursive: true });
-const rulesWasm = wasm('devs-context', 'release', join(dist, 'wasm'), 'devs_context', true);
+// The rules' glue can start over after a trap (`recoverable-glue.mjs`, `src/core/guard.ts`).
+const rulesWasm = wasm('devs-context', 'release', join(dist, 'wasm'), 'devs_context', true, true);
 // No wasm-opt for the tokenizers: it saves about 1% of a module that is mostly vocabulary data.
 const tokenizerWasm = wasm('devs-context-tokenizer-wasm', 'tokenizer', join(dist, 'tokenizers'), 'devs_context_tokenizer', false);
 

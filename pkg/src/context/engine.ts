@@ -22,6 +22,7 @@ import { collapse, entries, LEDGER_KEPT, type EngineChanges, type EngineState } 
 import { StoredTexts } from './texts.js';
 import { Undo } from './undo.js';
 import { measureMedia } from './media.js';
+import { adopt, watch } from '../core/host.js';
 import type { NeutralPart } from '../providers/neutral.js';
 import type { KeptMessage, LedgerRecord } from './types.js';
 
@@ -31,8 +32,20 @@ export type { KeptMessage };
 
 export class Engine {
   readonly core: InstanceType<typeof rules.ManagerCore>;
-  /** The journal's chunks taken so far (base64), in order: the state, as events. */
+  /**
+   * The journal's chunks taken so far (base64), in order: the state, as events. Taken at
+   * every commit and every change between builds, so that they always hold what was
+   * committed: what the rules are made again from after a trap (`recover`).
+   */
   #chunks: string[] = [];
+  /** The rules' state this engine was restored from, if any: the chunks follow it. */
+  #base: Uint8Array | undefined;
+  /** How the rules were made: made again the same after a trap. */
+  readonly #made: ConstructorParameters<typeof rules.ManagerCore>;
+  /** A build is open (`begin` to `commit` or `rollback`). */
+  #building_ = false;
+  /** The rules were made again while a build was open: its rollback has nothing of theirs to undo. */
+  #interrupted = false;
   /** What the rules were made with: a snapshot is restored only into an engine made the same. */
   readonly config: string;
   readonly #o: EngineOptions;
@@ -55,7 +68,9 @@ export class Engine {
     const systemTokens = (o.system ? count(o.counter, o.system, 'options.system') + framing : 0) + (o.adapter.framing.request ?? 0);
     const pinnedTokens = o.pinned.reduce((n, p, i) => n + count(o.counter, p, `options.pinned[${i}]`) + framing, 0);
     const [names, lens] = joinTexts(o.options.names);
-    this.core = checked(() => new rules.ManagerCore(o.field, o.budget, names, lens, o.options.values, systemTokens, pinnedTokens));
+    this.#made = [o.field, o.budget, names, lens, o.options.values, systemTokens, pinnedTokens];
+    this.core = checked(() => new rules.ManagerCore(...this.#made));
+    watch(this);
     // Which parts are protected is read from the messages by name: restored with other
     // names, the same history would be protected otherwise. The key's bytes are the rules'.
     const [tools, toolLens] = joinTexts(o.protectedTools);
@@ -147,6 +162,7 @@ export class Engine {
         throw argumentError(TypeError, `${field}.rules`, 'is not base64: it was altered');
       }
       checked(() => this.core.restore_state(bytes, `${field}.rules`));
+      this.#base = bytes;
     }
     this.#ledgerBase = state.ledgerFrom ?? 0;
     this.#replay(state.log, state.events ?? [], field);
@@ -307,12 +323,15 @@ export class Engine {
   /** Opens a journal: `rollback()` takes back everything until `commit()`. */
   begin(): void {
     checked(() => this.core.begin());
+    this.#building_ = true;
     this.#undo.open();
     this.#history.shownNow = [];
   }
 
   commit(record?: LedgerRecord): void {
     checked(() => this.core.commit());
+    this.#building_ = false;
+    this.#journal();
     this.#undo.close();
     this.#texts.storedBefore.clear();
     this.#history.bake();
@@ -321,7 +340,9 @@ export class Engine {
   }
 
   rollback(): void {
-    this.core.rollback();
+    // Rules made again after a trap hold only what was committed: nothing to take back.
+    if (!this.#interrupted) this.core.rollback();
+    this.#building_ = this.#interrupted = false;
     this.#undo.rollback();
     this.#history.shownNow = [];
   }
@@ -373,7 +394,27 @@ export class Engine {
    * TypeError naming its field. Returns the tokens the messages hold, framing aside.
    */
   append(list: readonly unknown[], field: (i: number) => string): number {
-    return this.#history.append(list, field);
+    const tokens = this.#history.append(list, field);
+    if (!this.#building_) this.#journal();
+    return tokens;
+  }
+
+  /**
+   * @internal After a trap (`core/guard.ts`): the rules made again in the live instance
+   * from what was committed (the state restored from, then every chunk taken since), and
+   * moved into this engine's own object, which its history, texts and builds hold.
+   */
+  recover(): void {
+    const fresh = new rules.ManagerCore(...this.#made);
+    try {
+      if (this.#base) fresh.restore_state(this.#base, 'recovery.rules');
+      applyJournal(fresh, this.#chunks, 'recovery');
+    } catch (error) {
+      fresh.free();
+      throw error;
+    }
+    adopt(this.core, fresh);
+    this.#interrupted = this.#building_;
   }
 
   /** The host's text after the conversation (the runner's plan): last, never cut. */
@@ -387,11 +428,13 @@ export class Engine {
     held.tail = text;
     const tokens = text === '' ? 0 : count(this.#o.counter, text, 'plan') + this.#o.adapter.framing.message;
     checked(() => this.core.set_tail(tokens));
+    if (!this.#building_) this.#journal();
   }
 
   /** The provider's count of the request last built, with its cache figures where it says. */
   observe(figures: { input: number; read?: number; write?: number }): void {
     if (this.#o.calibrate) checked(() => this.core.observe(figures.input));
+    if (!this.#building_) this.#journal();
     const last = this.records[this.records.length - 1];
     if (last) {
       // Its figures change: the next `changes()` gives it again.

@@ -3,6 +3,11 @@
 // every entry (Node, browsers, slim); each entry provides these once, at load
 // (`entries/*.ts`). Nothing in the shell may use them while it loads.
 import type * as Glue from '../../dist/wasm/devs_context.js';
+import { guard } from './guard.js';
+
+// The shell's side of surviving a trap lives here, in the one module every entry shares:
+// a copy bundled into the shell would hold managers the entry's guard never sees.
+export { adopt, watch } from './guard.js';
 
 export type Rules = typeof Glue;
 
@@ -30,7 +35,8 @@ export let turnScope: TurnScope | undefined;
 
 /** Called by an entry, once, as it loads. */
 export function provide(api: { rules?: Rules; specFiles?: SpecFiles; turnScope?: TurnScope }): void {
-  if (api.rules) rules = api.rules;
+  // Guarded: a trap in the rules is survived (`guard.ts`).
+  if (api.rules) rules = guard(api.rules);
   if (api.specFiles) specFiles = api.specFiles;
   if (api.turnScope) turnScope = api.turnScope;
 }

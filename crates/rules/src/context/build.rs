@@ -188,6 +188,7 @@ impl Manager {
         self.anchored = None;
         self.anchor_provider_compaction();
         self.squeezes = 0;
+        self.uncuttable.clear();
         self.group_failed = false;
         self.merge_failed = false;
         self.phase = Phase::Fresh;
@@ -237,7 +238,15 @@ impl Manager {
                 tail,
             }) => {
                 let cap = self.cut_target;
-                if tokens > cap && head + tail > 2 {
+                // An input of many short values (an object of thousands of keys) shortens
+                // no further: cutting again would repeat the same work, each time over the
+                // whole text. The part stays as measured; the squeeze goes to another.
+                let progress = tokens < self.cut_last;
+                self.cut_last = tokens;
+                if !progress {
+                    self.uncuttable.push((message, part));
+                }
+                if tokens > cap && head + tail > 2 && progress {
                     // Denser than the estimate: cut again, by the measured ratio.
                     let scale = (cap / tokens) * 0.95;
                     let need = Need::Cut {

@@ -431,7 +431,13 @@ impl History {
         }
         let index = self.messages.len();
         let open = self.open_calls_group();
-        let has_results = m.parts.iter().any(|p| p.kind == Kind::Result);
+        // Results of the host's calls: a result in an assistant message is the provider's
+        // own (a server tool's), which answers a call of its own turn, never the open one.
+        let has_results =
+            m.role != Role::Assistant && m.parts.iter().any(|p| p.kind == Kind::Result);
+        // The provider's compaction is where the provider starts reading: the anchor, and
+        // the first live message once what came before leaves. Groups never straddle it.
+        let compaction = m.parts.iter().any(|p| p.kind == Kind::Compaction);
         let mut parts = m.parts;
         let first_call = self.calls.len();
         for k in 0..parts.len() {
@@ -526,6 +532,7 @@ impl History {
         // response written as several messages, the Responses API's reasoning and one item
         // per call); anything else opens a group.
         let group = match (open, self.messages.last()) {
+            _ if compaction => index,
             (Some(g), _) if has_results => g,
             (_, Some(prev))
                 if m.role == Role::Assistant

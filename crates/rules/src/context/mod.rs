@@ -261,6 +261,11 @@ pub struct Manager {
     summarizing: Option<(usize, usize)>,
     summary_target: usize,
     cut_target: f64,
+    /// The tokens the part being cut showed before the last cut asked: a cut that shows no
+    /// fewer made no progress, and asking again would only repeat it.
+    cut_last: f64,
+    /// Parts a cut could not make smaller in this build: the squeeze passes them by.
+    uncuttable: Vec<(usize, usize)>,
     squeezes: u32,
     journal: Option<Journal>,
     /// What this build did, for the ledger.
@@ -322,6 +327,8 @@ impl Manager {
             summarizing: None,
             summary_target: 0,
             cut_target: 0.0,
+            cut_last: 0.0,
+            uncuttable: Vec::new(),
             squeezes: 0,
             journal: None,
             record: Ledger::default(),

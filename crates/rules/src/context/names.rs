@@ -26,10 +26,12 @@ pub fn describe(args: &str) -> String {
             return one_line(&v, MAX_DESCRIPTION);
         }
     }
-    one_line(
-        args.trim_start_matches(['{', '[', ' ', '\n']),
-        MAX_DESCRIPTION,
-    )
+    let rest = args.trim_start_matches(['{', '[', ' ', '\n']);
+    // An empty input (`{}`, `[]`) names nothing: no description, not its closing bracket.
+    if rest.trim_matches(['}', ']', ' ', '\n']).is_empty() {
+        return String::new();
+    }
+    one_line(rest, MAX_DESCRIPTION)
 }
 
 /// The first line of `text`, whitespace collapsed, at most `max` characters.
@@ -217,5 +219,9 @@ mod tests {
             MAX_DESCRIPTION
         );
         assert_eq!(describe("run `this`"), "run 'this'");
+        // An empty input describes nothing (it once gave its closing brace).
+        for empty in ["{}", "[]", "{ }", " {\n}\n", ""] {
+            assert_eq!(describe(empty), "", "{empty:?}");
+        }
     }
 }

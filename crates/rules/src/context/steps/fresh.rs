@@ -42,6 +42,7 @@ impl Manager {
                 let p = *p;
                 self.editing(&p);
                 self.cut_target = cap;
+                self.cut_last = p.tokens;
                 return Some(cut_to(i, k, &p, cap));
             }
         }

@@ -46,6 +46,7 @@ impl Manager {
         // next largest goes next.
         let target = (p.shown_tokens - over - 1.0).max(MIN_CUT_TOKENS);
         self.cut_target = target;
+        self.cut_last = p.shown_tokens;
         Some(cut_to(message, part, &p, target))
     }
 
@@ -58,7 +59,7 @@ impl Manager {
         let mut best: Option<(usize, usize, f64)> = None;
         for i in self.opening().chain(self.live()) {
             for (k, p) in self.history.messages[i].parts.iter().enumerate() {
-                let reducible = if held.holds(i, k) {
+                let reducible = if held.holds(i, k) || self.uncuttable.contains(&(i, k)) {
                     false
                 } else if p.kind.media() {
                     p.shown == Shown::Whole

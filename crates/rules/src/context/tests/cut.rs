@@ -64,3 +64,29 @@ fn cuts_land_on_line_breaks_where_one_is_near() {
         (1_000, 1_000)
     );
 }
+
+#[test]
+fn a_part_no_cut_makes_smaller_is_cut_once_not_over_and_over() {
+    // A call's input of thousands of short keys shortens to itself: each cut shows the
+    // whole. The rules once asked again and again, each time over the whole text (a build
+    // of one such input ran for a minute); now a cut that makes no progress is the last.
+    let host = Host {
+        uncuttable: true,
+        ..Host::default()
+    };
+    let (mut m, mut h) = host.start(20_000.0, "go");
+    let input = format!(
+        "{{{}}}",
+        (0..10_000)
+            .map(|i| format!("\"k{i}\":\"v{i}\""))
+            .collect::<Vec<_>>()
+            .join(",")
+    );
+    h.append(&mut m, Role::Assistant, &[P::Call(&input)])
+        .unwrap();
+    h.append(&mut m, Role::User, &[P::Result(1, "ok")]).unwrap();
+    let built = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| h.build(&mut m)));
+    // Over the budget by itself, it is refused; but after one cut of it, not dozens.
+    assert!(built.is_err());
+    assert!(h.cuts <= 2, "{} cuts", h.cuts);
+}

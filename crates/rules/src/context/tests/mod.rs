@@ -45,6 +45,10 @@ struct Host {
     fixed: bool,
     /// The host's `beforeCompaction` defers each build's compaction.
     defer: bool,
+    /// Cuts show the whole text, as a call's input of many short values shortens to itself.
+    uncuttable: bool,
+    /// The cuts asked.
+    cuts: usize,
 }
 
 enum P<'a> {
@@ -56,6 +60,11 @@ enum P<'a> {
     /// A call, and a result, of a protected tool (`todo`).
     ProtectedCall(&'a str),
     ProtectedResult(u32, &'a str),
+    /// The provider's compaction (its summary's text).
+    Compaction(&'a str),
+    /// A server tool's call, and its result in the same assistant turn, `n` calls back.
+    ServerCall(&'a str),
+    ServerResult(u32, &'a str),
 }
 
 impl Host {
@@ -83,10 +92,18 @@ impl Host {
                 P::Result(back, t) | P::ProtectedResult(back, t) => {
                     (Kind::Result, t, self.calls.checked_sub(back))
                 }
+                P::Compaction(t) => (Kind::Compaction, t, None),
+                P::ServerCall(t) => {
+                    calls += 1;
+                    (Kind::ServerCall, t, None)
+                }
+                // Counted from the calls made so far, those of this message included.
+                P::ServerResult(back, t) => (Kind::Result, t, calls.checked_sub(back)),
             };
             texts.push(text.to_string());
             labels.push(match kind {
                 Kind::Call | Kind::Result if protected => "todo".into(),
+                Kind::ServerCall => "web_search".into(),
                 Kind::Call | Kind::Result => "bash".into(),
                 _ => String::new(),
             });
@@ -230,7 +247,12 @@ impl Host {
                     let n = units(&whole);
                     let (head, tail) = (head.min(n), tail.min(n - head.min(n)));
                     let id = m.store_id(message, part).unwrap_or("").to_string();
-                    let text = written(|p| cut_text(p, n, head, tail, true), &[&whole, &id]);
+                    self.cuts += 1;
+                    let text = if self.uncuttable {
+                        whole
+                    } else {
+                        written(|p| cut_text(p, n, head, tail, true), &[&whole, &id])
+                    };
                     let t = tokens(&text);
                     self.shown.insert((message, part), text);
                     self.ev(m, Event::Measured(t))
@@ -395,6 +417,7 @@ fn tool_turn(h: &mut Host, m: &mut Manager, size: usize, seed: usize) {
         .unwrap();
 }
 
+mod anchor;
 mod budget;
 mod cache;
 mod compaction;
