@@ -125,6 +125,10 @@ describe('SQLite, today\'s format', () => {
     const whole = new SqliteStateRepository(without(file, 'long', []));
     await assertOpens(whole, options(whole, 'long'), 70);
     whole.close();
+    // A row before the newest checkpoint is not read: the checkpoint holds the state it made.
+    const before = new SqliteStateRepository(without(file, 'long', [10]));
+    await assertOpens(before, options(before, 'long'), 70);
+    before.close();
   });
 
   it('a shared session catching up with what another worker wrote refuses a row lost since', async () => {
@@ -149,6 +153,12 @@ describe('SQLite, today\'s format', () => {
   });
 });
 
+/** A call between the newest checkpoint (a session opens from it) and the newest call. */
+const middle = (newest, checkpoint) => Math.floor(((checkpoint ?? 0) + newest) / 2);
+/** The newest checkpoint's version in a SQLite file, if its schema keeps them. */
+const checkpointOf = (db) => (db.prepare('PRAGMA table_info(context_changes)').all().some((c) => c.name === 'checkpoint')
+  ? db.prepare('SELECT MAX(version) FROM context_changes WHERE checkpoint IS NOT NULL').pluck().get() : null);
+
 describe('SQLite files past versions wrote', () => {
   for (const [commit, format] of [['e98c739', 'anthropic'], ['fd0688b', 'openai-chat']]) {
     it(`${commit} (${format}): the newest row, one in the middle: refused naming the version; as written, it opens`, async () => {
@@ -158,7 +168,7 @@ describe('SQLite files past versions wrote', () => {
         writeFileSync(file, pastBytes(dir, `session-${format}.sqlite`));
         const db = new Database(file);
         const newest = db.prepare('SELECT version FROM context_sessions WHERE session_id = ?').pluck().get('fixture');
-        const version = lost === 'newest' ? newest : lost === 'middle' ? Math.floor(newest / 2) : null;
+        const version = lost === 'newest' ? newest : lost === 'middle' ? middle(newest, checkpointOf(db)) : null;
         if (version !== null) assert.equal(db.prepare('DELETE FROM context_changes WHERE session_id = ? AND version = ?').run('fixture', version).changes, 1);
         db.close();
         return { store: new SqliteStateRepository(file), newest, version };
@@ -204,11 +214,14 @@ describe('PostgreSQL', () => {
       const psql = existsSync(join(databases.server.bin, 'psql')) ? join(databases.server.bin, 'psql') : 'psql';
       execFileSync(psql, ['-q', '-v', 'ON_ERROR_STOP=1', '-d', pool.options.connectionString, '-f', '-'], { input: pastBytes(dir, `session-${format}.postgres.sql`), stdio: ['pipe', 'ignore', 'pipe'] });
       const { rows } = await pool.query('SELECT version FROM context_sessions WHERE session_id = $1', ['fixture']);
-      return { pool, store: new PostgresStateRepository(pool), newest: Number(rows[0].version) };
+      const store = new PostgresStateRepository(pool);
+      await store.ready();
+      const cp = await pool.query('SELECT MAX(version) AS v FROM context_changes WHERE checkpoint IS NOT NULL');
+      return { pool, store, newest: Number(rows[0].version), checkpoint: cp.rows[0].v === null ? null : Number(cp.rows[0].v) };
     };
     for (const lost of ['newest', 'middle']) {
-      const { pool, store, newest } = await restore();
-      const version = lost === 'newest' ? newest : Math.floor(newest / 2);
+      const { pool, store, newest, checkpoint } = await restore();
+      const version = lost === 'newest' ? newest : middle(newest, checkpoint);
       await lose(pool, 'fixture', version);
       assertLost(await rejected(ContextManager.open(pastOptions(store, format))), 'fixture', version);
     }
