@@ -169,6 +169,8 @@ function alter(value, other, r) {
 function refusalProblem(error) {
   if (error instanceof WebAssembly.RuntimeError) return `a wasm trap: ${error.message}`;
   if (!(error instanceof Error)) return `a thrown ${typeof error}: ${String(error)}`;
+  // Rows that do not run from the checkpoint to the session's version: named by session and version, not by field.
+  if (error.code === 'ERR_STORE_CORRUPT') return /^store: session [^,:]+(, (version|checkpoint at version|versions) \d+|: the session's own row)/.test(error.message) ? null : `no version named: ${error.message}`;
   if (!(error instanceof TypeError || error instanceof RangeError || error.code === 'ERR_SNAPSHOT_VERSION')) return `${error.name}: ${error.message}`;
   if (typeof error.field !== 'string' || error.field.length === 0) return `no field named: ${error.message}`;
   return null;

@@ -85,6 +85,13 @@ export interface SessionRows {
   config: string;
   /** Each call's changes, as `SessionCommit.changes` wrote them, oldest first: from `checkpoint.version` on when there is one. */
   changes: string[];
+  /**
+   * The version of each of `changes`, if the store can say: a session that lost a call's
+   * row is then refused naming that call. Without them, a count of `changes` short of the
+   * calls is refused too, without the name. `version` must be kept apart from the rows (not
+   * counted from them), or a lost row goes unseen.
+   */
+  versions?: number[];
   /** The newest checkpoint after version `after`, if the store keeps them: the state before call `version`. */
   checkpoint?: { version: number; state: string };
   /** How many texts the session stored (their ids run `sessionId:1` on). */

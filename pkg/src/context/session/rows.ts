@@ -1,6 +1,7 @@
 // What a session reads back from its store, checked, and the keys it finds things by.
 import type { EngineChanges } from '../engine.js';
-import { argumentError, errorText } from '../../errors/index.js';
+import type { SessionRows } from '../../stores/types.js';
+import { argumentError, coded, errorText } from '../../errors/index.js';
 import { array, number, object, string } from '../../core/read.js';
 import { textKey } from '../../core/text-key.js';
 
@@ -44,6 +45,53 @@ export function readChanges(text: string, field: string): EngineChanges {
   }
   if (c.decisions !== undefined) number(`${field}.decisions`, c.decisions);
   return c as unknown as EngineChanges;
+}
+
+/**
+ * The version before `rows.changes[0]`, once the rows are checked to be every call from
+ * there to `rows.version`: from the checkpoint's call when there is one, else from `after`,
+ * the version the rows were asked after. A lost row is refused: the session's row still
+ * counts its call, and the rows before it would replay as a session one call short, so
+ * without this nothing notices the newest one gone.
+ * @throws {Error} `ERR_STORE_CORRUPT`, `store: session <id>, version <n> is missing: …`.
+ */
+export function checkedStart(sessionId: string, rows: SessionRows, after: number): number {
+  const at = `store: session ${sessionId}`;
+  const version = number(`${at}.version`, rows.version);
+  const changes = array(`${at}.changes`, rows.changes);
+  if (version === 0 && changes.length > 0) throw corrupt(`${at}: the session's own row is missing, but the store holds rows of ${changes.length} of its calls; it is not opened as a new session`);
+  const start = rows.checkpoint === undefined ? after : number(`${at}.checkpoint.version`, rows.checkpoint.version) - 1;
+  if (rows.checkpoint !== undefined && (start < after || start >= version)) {
+    throw corrupt(`${at}, checkpoint at version ${start + 1}: is not a call after version ${after} up to the session's version ${version}`);
+  }
+  const missing = (v: number) => corrupt(`${at}, version ${v} is missing: the session is at version ${version}, but the store has no row for call ${v} (deleted, or lost with a copy put back); it is not opened without it`);
+  const past = (v: number) => corrupt(`${at}, version ${v} is past the session's version ${version}: the session's row was altered, or put back from an older copy`);
+  if (rows.versions !== undefined) {
+    const versions = array(`${at}.versions`, rows.versions);
+    if (versions.length !== changes.length) throw argumentError(TypeError, `${at}.versions`, `must give the version of each of the ${changes.length} changes, got ${versions.length}`);
+    if (rows.checkpoint !== undefined && versions.length > 0 && versions[0] !== start + 1) {
+      throw corrupt(`${at}, checkpoint at version ${start + 1}: its rows begin at version ${String(versions[0])}, not with its call`);
+    }
+    versions.forEach((v, i) => {
+      const got = number(`${at}.versions[${i}]`, v);
+      const want = start + 1 + i;
+      if (got > version) throw past(got);
+      if (got > want) throw missing(want);
+      if (got < want) throw corrupt(`${at}, version ${got} is out of place: given as the row of call ${want}`);
+    });
+  }
+  const given = start + changes.length;
+  if (given > version) throw past(given);
+  if (given < version) {
+    if (rows.versions !== undefined) throw missing(given + 1);
+    const why = rows.checkpoint === undefined ? '' : ', or the checkpoint is not where its rows begin';
+    throw corrupt(`${at}, versions ${start + 1} to ${version} are ${version - start} calls, but the store gave ${changes.length} rows: ${version - given} missing (deleted, or lost with a copy put back; the store gives no versions to say which${why}); it is not opened without them`);
+  }
+  return start;
+}
+
+function corrupt(message: string): Error & { code: string } {
+  return coded(new Error(message), 'ERR_STORE_CORRUPT');
 }
 
 /** Whether two calls' changes are one call's, made twice: a build's are, but for the time it took. */

@@ -16,7 +16,7 @@ import { within } from '../../core/timeout.js';
 import type { ContextBuild, ContextSessionOptions, ContextSnapshot, LedgerRecord, RecallOptions } from '../types.js';
 import type { SessionCommit, SessionOutput, SessionRows, ToolOutputEntry } from '../../stores/types.js';
 import { readSnapshot, toSnapshot } from '../snapshot.js';
-import { ownerId, promptKey, readChanges, sameCall } from './rows.js';
+import { checkedStart, ownerId, promptKey, readChanges, sameCall } from './rows.js';
 import { fitsText } from '../../core/exact-text.js';
 import { Queue } from '../../core/queue.js';
 
@@ -319,6 +319,7 @@ export class ContextSession<Message = unknown> {
   #catchUp(rows: SessionRows): void {
     const engine = this.#engine as Engine;
     try {
+      checkedStart(this.sessionId, rows, this.#version);
       const fieldOf = (i: number) => `store: session ${this.sessionId}, version ${this.#version + i + 1}`;
       engine.applyAll(rows.changes.map((c, i) => readChanges(c, fieldOf(i))), `store: session ${this.sessionId}, versions ${this.#version + 1} to ${rows.version}`, fieldOf);
       engine.verify(`store: session ${this.sessionId}, version ${rows.version}`);
@@ -400,13 +401,14 @@ export class ContextSession<Message = unknown> {
   /** Makes the engine the store's session (a new one if there is none). */
   async #load(): Promise<void> {
     let rows = (await callMethod(this.#store, 'loadSession', 'options.store.loadSession', [this.sessionId])) as SessionRows | undefined;
+    const after = rows ? checkedStart(this.sessionId, rows, 0) : 0;
     // A write reported failed that is in the store after all: the session is read as before
     // it, and the next call, if it is the same one, is taken as written (not made twice).
     const unsure = this.#unsure;
     let landed: string | null = null;
     if (unsure && rows && rows.version === unsure.version + 1 && rows.changes.length > 0 && rows.changes[rows.changes.length - 1] === unsure.changes) {
       landed = unsure.changes;
-      rows = { ...rows, version: unsure.version, outputs: rows.outputs - unsure.outputs, changes: rows.changes.slice(0, -1) };
+      rows = { ...rows, version: unsure.version, outputs: rows.outputs - unsure.outputs, changes: rows.changes.slice(0, -1), versions: rows.versions?.slice(0, -1) };
     }
     const p = this.#parts;
     const opts: Bag = {
@@ -428,7 +430,6 @@ export class ContextSession<Message = unknown> {
       if (rows.config !== engine.config) {
         throw argumentError(TypeError, 'options', `differ from those session ${JSON.stringify(this.sessionId)} was made with: open it with the budget, shares, system prompt and pinned texts it had`);
       }
-      const after = rows.version - rows.changes.length;
       // The newest checkpoint (the state before call `after + 1`), then the calls from it on.
       let base: EngineState | undefined;
       if (rows.checkpoint) {

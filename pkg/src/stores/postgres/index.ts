@@ -63,10 +63,13 @@ const LOAD = `
 WITH cp AS (
   -- The newest checkpoint after the version asked for: the calls before it are not read.
   SELECT version, checkpoint FROM context_changes WHERE session_id = $1 AND version > $2::bigint AND checkpoint IS NOT NULL ORDER BY version DESC LIMIT 1
+), calls AS (
+  SELECT version, changes FROM context_changes WHERE session_id = $1 AND version > GREATEST($2::bigint, COALESCE((SELECT version FROM cp) - 1, 0))
 )
 SELECT s.version, s.format, s.config, s.outputs, (SELECT version FROM cp) AS cp_version, (SELECT checkpoint FROM cp) AS cp_state,
-  COALESCE((SELECT array_agg(c.changes ORDER BY c.version) FROM context_changes c
-    WHERE c.session_id = $1 AND c.version > GREATEST($2::bigint, COALESCE((SELECT version FROM cp) - 1, 0))), '{}') AS changes,
+  COALESCE((SELECT array_agg(changes ORDER BY version) FROM calls), '{}') AS changes,
+  -- Each row's version with it: a session that lost one is refused naming it.
+  COALESCE((SELECT array_agg(version ORDER BY version) FROM calls), '{}') AS versions,
   COALESCE((SELECT array_agg(i.seq ORDER BY i.seq) FROM context_inbox i WHERE i.session_id = $1 AND i.taken_in IS NULL), '{}') AS inbox_seqs,
   COALESCE((SELECT array_agg(i.messages ORDER BY i.seq) FROM context_inbox i WHERE i.session_id = $1 AND i.taken_in IS NULL), '{}') AS inbox
 FROM (SELECT 1) AS one LEFT JOIN context_sessions s ON s.session_id = $1`;
@@ -156,10 +159,13 @@ export class PostgresStateRepository implements StateRepository, SessionStore {
     const { rows } = await this.#query(LOAD, [sessionId, after]);
     const r = rows[0];
     const seqs = (r.inbox_seqs as Array<string | number>).map(Number);
-    if (r.version === null && !seqs.length) return undefined;
+    const changes = r.changes as string[];
+    if (r.version === null && !seqs.length && !changes.length) return undefined;
     const inbox = seqs.map((seq, i): [number, string] => [seq, (r.inbox as string[])[i]]);
-    if (r.version === null) return { version: 0, format: '', config: '', outputs: 0, changes: [], inbox };
-    const loaded: SessionRows = { version: Number(r.version), format: String(r.format), config: String(r.config), outputs: Number(r.outputs), changes: r.changes as string[], inbox };
+    const versions = (r.versions as Array<string | number>).map(Number);
+    // Calls whose session row was lost are given too: refused, not taken for a new session.
+    if (r.version === null) return { version: 0, format: '', config: '', outputs: 0, changes, versions, inbox };
+    const loaded: SessionRows = { version: Number(r.version), format: String(r.format), config: String(r.config), outputs: Number(r.outputs), changes, versions, inbox };
     return r.cp_version === null ? loaded : { ...loaded, checkpoint: { version: Number(r.cp_version), state: String(r.cp_state) } };
   }
 

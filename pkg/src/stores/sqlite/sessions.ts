@@ -16,7 +16,7 @@ interface SessionRow {
 /** The session tables' statements on `db`. */
 export function sqliteSessions(db: Database.Database) {
   const session = db.prepare('SELECT version, format, config, outputs FROM context_sessions WHERE session_id = ?');
-  const changes = db.prepare('SELECT changes FROM context_changes WHERE session_id = ? AND version > ? ORDER BY version').pluck();
+  const changes = db.prepare('SELECT version, changes FROM context_changes WHERE session_id = ? AND version > ? ORDER BY version').raw();
   // Read from the newest call back: it stops at the first checkpoint it meets.
   const checkpoint = db.prepare('SELECT version, checkpoint FROM context_changes WHERE session_id = ? AND version > ? AND checkpoint IS NOT NULL ORDER BY version DESC LIMIT 1');
   const inbox = db.prepare('SELECT seq, messages FROM context_inbox WHERE session_id = ? AND taken_in IS NULL ORDER BY seq').raw();
@@ -68,11 +68,14 @@ export function sqliteSessions(db: Database.Database) {
       return db.transaction(() => {
         const row = session.get(sessionId) as SessionRow | undefined;
         const queued = inbox.all(sessionId) as Array<[number, string]>;
-        if (!row && !queued.length) return undefined;
         const cp = row ? (checkpoint.get(sessionId, after) as { version: number; checkpoint: string } | undefined) : undefined;
         // A checkpoint is the state before its call: that call's changes are read with it.
         const from = cp ? cp.version - 1 : after;
-        const rows = { ...(row ?? { version: 0, format: '', config: '', outputs: 0 }), changes: (row ? changes.all(sessionId, from) : []) as string[], inbox: queued };
+        // Read without the session's row too: calls whose session row was lost are refused, not taken for a new session.
+        const calls = changes.all(sessionId, from) as Array<[number, string]>;
+        if (!row && !queued.length && !calls.length) return undefined;
+        // Each row's version with it: a session that lost one is refused naming it.
+        const rows = { ...(row ?? { version: 0, format: '', config: '', outputs: 0 }), changes: calls.map((c) => c[1]), versions: calls.map((c) => c[0]), inbox: queued };
         return cp ? { ...rows, checkpoint: { version: cp.version, state: cp.checkpoint } } : rows;
       })();
     },

@@ -3,7 +3,8 @@
  * `SqliteStateRepository` and `PostgresStateRepository` run these same cases in the
  * package's tests. Each case makes a fresh store, drives the contract directly (commits,
  * conflicts, texts, checkpoints, claims, summaries, the queue) and then through
- * `ContextManager.open`, closed and opened again, against one run straight through. A case
+ * `ContextManager.open`: a session that lost a call's row (deleted by `options.dropCall`)
+ * refused, and one closed and opened again against one run straight through. A case
  * that fails throws an `Error` naming the case and what differed.
  * @example
  * import { it } from 'node:test';
@@ -14,6 +15,7 @@
  */
 import { ContextManager, type SessionCommit, type SessionRows } from '@devs/context';
 import { endToEnd } from './end-to-end.js';
+import { lostCall } from './lost-call.js';
 import { check, same } from './check.js';
 import type { ConformanceCase, ConformanceOptions, ConformingStore } from './types.js';
 
@@ -44,6 +46,7 @@ export function sessionStoreConformance(makeStore: () => ConformingStore | Promi
   if (typeof makeStore !== 'function') throw new TypeError('makeStore must be a function that returns a new store');
   if (typeof options !== 'object' || options === null) throw new TypeError('options must be an object');
   if (options.dispose !== undefined && typeof options.dispose !== 'function') throw new TypeError('options.dispose must be a function');
+  if (options.dropCall !== undefined && typeof options.dropCall !== 'function') throw new TypeError('options.dropCall must be a function');
   const ttl = options.claimTtlMs ?? 200;
   if (typeof ttl !== 'number' || !(ttl > 0 && ttl <= 60_000)) throw new RangeError(`options.claimTtlMs must be a number of ms in (0, 60000], got ${String(ttl)}`);
   const withStore = (name: string, body: (store: ConformingStore) => Promise<void>): ConformanceCase => ({
@@ -69,7 +72,10 @@ export function sessionStoreConformance(makeStore: () => ConformingStore | Promi
       await store.commitSession(commit('s', 1, '["b"]'));
       const rows = await store.loadSession('s') as SessionRows;
       same([rows.version, rows.format, rows.config, rows.changes, rows.outputs, rows.inbox], [2, 'openai-chat', '{"budget":1000}', ['["a"]', '["b"]'], 0, []], 'the session after two commits');
-      same((await store.loadSession('s', 1))?.changes, ['["b"]'], 'loadSession after version 1');
+      if (rows.versions !== undefined) same(rows.versions, [1, 2], 'the versions of the two commits');
+      const later = await store.loadSession('s', 1);
+      same(later?.changes, ['["b"]'], 'loadSession after version 1');
+      if (later?.versions !== undefined) same(later.versions, [2], 'the versions after version 1');
     }),
     withStore('a commit on a version the store has moved past is a SessionConflictError, and writes nothing', async (store) => {
       await store.commitSession(commit('s', 0, '["a"]'));
@@ -109,6 +115,7 @@ export function sessionStoreConformance(makeStore: () => ConformingStore | Promi
         // Written with the call on version 3, it is the state before call 4 (the fourth call's changes on).
         same([rows.checkpoint, rows.changes], [{ version: 4, state: '{"state":3}' }, ['["d"]', '["e"]']], 'the newest checkpoint and the calls from it on');
       }
+      if (rows.versions !== undefined) same(rows.versions, rows.checkpoint ? [4, 5] : [1, 2, 3, 4, 5], 'the versions of the calls given');
     }),
     withStore('a key is claimed by one owner at a time, until released or its time runs out', async (store) => {
       await store.commitSession(commit('s', 0, '["a"]'));
@@ -137,6 +144,9 @@ export function sessionStoreConformance(makeStore: () => ConformingStore | Promi
       check(inbox[0][0] < inbox[1][0], 'queue numbers rise in queue order');
       await store.commitSession(commit('s', 1, '["b"]', { inbox: [inbox[0][0]] }));
       same((await store.loadSession('s'))?.inbox.map(([, messages]) => messages), ['[2]'], 'the queue after a commit took the first in');
+    }),
+    withStore('a session that lost the row of its newest call, or of one in the middle, is refused when opened, naming the session and the call', async (store) => {
+      await lostCall(store, ContextManager, options);
     }),
     withStore('ContextManager.open on the store, closed and opened again, gives the requests of one run straight through', async (store) => {
       const straight = await makeStore();
