@@ -58,6 +58,8 @@ export class ContextManager<Message = unknown, Format extends ContextFormat = Co
   readonly #engineOptions: ReturnType<typeof engineOptions>;
   /** The messages `sync` took in, by print. */
   readonly #prints = new MessagePrints();
+  /** An append taken in after a pending build that did not fit: the next build's error. */
+  #refused: unknown;
 
   /**
    * @throws {TypeError} naming the option of the wrong type; an unknown `format` lists the formats.
@@ -124,11 +126,29 @@ export class ContextManager<Message = unknown, Format extends ContextFormat = Co
    * array. All or none: a message that does not fit its format (a tool result in an
    * `anthropic` assistant message, a result whose call is not in the assistant message
    * before it) is a TypeError naming its index and field, and nothing is appended.
+   * While a build called before it is pending, the message is taken in after that build,
+   * in call order (the build holds only what came before it), and one that does not fit
+   * is the next build's error instead.
    */
   append(message: Message | Message[] | AppendExtraOf<Format>): void {
     const engine = live(this.#engine, 'ContextManager');
     const list = (Array.isArray(message) ? message : [message]) as readonly unknown[];
-    engine.append(list, (i) => (Array.isArray(message) ? `messages[${i}]` : 'message'));
+    const field = (i: number) => (Array.isArray(message) ? `messages[${i}]` : 'message');
+    if (this.#queue.busy === 0) {
+      engine.append(list, field);
+      return;
+    }
+    // A build called before this append has not finished: the message is taken in after
+    // it, in call order, so that build holds only what came before it (and a build taken
+    // back cannot take the message with it). One that does not fit is the next build's error.
+    const held = [...list];
+    void this.#queue.run(() => {
+      try {
+        engine.append(held, field);
+      } catch (error) {
+        this.#refused ??= error;
+      }
+    });
   }
 
   /**
@@ -273,6 +293,11 @@ export class ContextManager<Message = unknown, Format extends ContextFormat = Co
   }
 
   #build(engine: Engine): Promise<ContextBuild<Message>> {
+    if (this.#refused !== undefined) {
+      const error = this.#refused;
+      this.#refused = undefined;
+      return Promise.reject(error);
+    }
     const hooks = { adapter: this.#adapter, reminders: this.#reminders, timeoutMs: this.#timeoutMs, onLedger: this.#onLedger, onWarning: this.#onWarning, onCompaction: this.#onCompaction, beforeCompaction: this.#beforeCompaction, tracer: this.#tracer, conversation: this.#conversation };
     return buildOnce<Message>(engine, hooks);
   }
