@@ -34,6 +34,7 @@ impl Manager {
             rendered: (self.rendered_raw, self.rendered_media),
             set_aside: self.set_aside.clone(),
             migrated: self.migrated,
+            ids: Vec::new(),
         });
     }
 
@@ -82,6 +83,12 @@ impl Manager {
             }
         }
         self.history.messages.truncate(j.messages);
+        for (key, before) in j.ids.into_iter().rev() {
+            match before {
+                Some(id) => self.store_ids.insert(key, id),
+                None => self.store_ids.remove(&key),
+            };
+        }
         self.store_ids.retain(|&(m, _), _| m < j.messages);
         self.history.calls.truncate(j.calls);
         for n in j.answered {
@@ -113,6 +120,15 @@ impl Manager {
         self.mask_queue.clear();
         self.anchored = None;
         self.phase = Phase::Done;
+    }
+
+    /// Notes `id` as the store id of `part` of `message`, the one before it journaled: the
+    /// text stays in the store when a build is rolled back, but the part is no longer stored.
+    pub(super) fn note_store_id(&mut self, message: usize, part: usize, id: String) {
+        let before = self.store_ids.insert((message, part), id);
+        if let Some(j) = self.journal.as_mut() {
+            j.ids.push(((message, part), before));
+        }
     }
 
     /// Records message `i` as it is, before a change, when a build is in flight.
@@ -211,7 +227,7 @@ impl Manager {
             match id {
                 Some(id) => {
                     *stored = Stored::Yes;
-                    self.store_ids.insert((message, part), id);
+                    self.note_store_id(message, part, id);
                     self.record.stored.push((message, part));
                 }
                 None => {

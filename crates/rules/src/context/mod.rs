@@ -173,6 +173,8 @@ struct Journal {
     /// its record, and a build rolled back gives them back for the build tried again.
     set_aside: Vec<Warning>,
     migrated: Option<(u32, migrate::Why)>,
+    /// Store ids this build noted, each with the one it replaced (`Manager::note_store_id`).
+    ids: Vec<((usize, usize), Option<String>)>,
 }
 
 /// What the previous request held, in order, to tell how much of the next one repeats it.
