@@ -67,6 +67,29 @@ describe('a callback that never settles', () => {
     assert.equal(await settled(cm.build()), 'resolved');
   });
 
+  it('ContextManager: a build rejected while its span throws too is taken back, and the next build works (issue 47)', async () => {
+    // Every span method throws (a span processor whose onEnd throws does the same); onLedger
+    // throws once, at the first compacting build. The rollback came after the span's
+    // recordException, which skipped it: every later build failed with "journal.begin is out of place".
+    const down = () => { throw new Error('telemetry down'); };
+    const span = { setAttribute: down, setAttributes: down, setStatus: down, recordException: down, end: down };
+    const ledgerDown = new Error('ledger file full');
+    let failed = false;
+    const cm = new ContextManager({
+      format: 'openai-chat', budget: 2_000, summarizer: async () => 'S',
+      tracer: { startSpan: () => span },
+      onLedger: (record) => { if (record.compaction && !failed) { failed = true; throw ledgerDown; } },
+    });
+    for (let i = 0; i < 20; i++) {
+      cm.append({ role: 'user', content: `message ${i} ${'w '.repeat(400)}` });
+      const first = await settled(cm.build());
+      if (first === ledgerDown) assert.equal(await settled(cm.build()), 'resolved', `build ${i + 1}, tried again`);
+      else assert.equal(first, 'resolved', `build ${i + 1}`);
+    }
+    assert.ok(failed, 'a compacting build was rejected');
+    assert.equal(cm.ledger.length, 20);
+  });
+
   it('callbackTimeoutMs of the wrong type or range is named', () => {
     assertFieldError(thrown(() => new AgentRunner({ agentId: 'a', taskGoal: 'g', llm: async () => ({ text: '' }), callbackTimeoutMs: '5' })), TypeError, 'options.callbackTimeoutMs');
     assertFieldError(thrown(() => new AgentRunner({ agentId: 'a', taskGoal: 'g', llm: async () => ({ text: '' }), callbackTimeoutMs: 0 })), RangeError, 'options.callbackTimeoutMs');

@@ -19,7 +19,7 @@ import { measureMedia, type MediaRules } from './media.js';
 import { mediaPart } from '../providers/media.js';
 import type { ContextWarning, LedgerRecord, SummaryUsage } from './types.js';
 import { type Carried, CARRIED_HEAD, carriedText, joinSummary, splitSummary } from './carry.js';
-import { type BuildTrace, type OtelSpan, usageAttributes } from './tracing.js';
+import { type Attributes, type BuildTrace, usageAttributes } from './tracing.js';
 import { addUsage, summaryAnswer } from './summary-answer.js';
 
 export interface EngineOptions extends StoreOptions {
@@ -59,6 +59,12 @@ export interface Built {
   summaryUsage?: SummaryUsage;
 }
 
+/** A summarizer's answer, read. */
+type Answer = ReturnType<typeof summaryAnswer>;
+
+/** Summarizer answers a build may take again: enough for the summaries of a few retries. */
+const SUMMARIES_KEPT = 8;
+
 /** The texts the engine holds besides the messages, which a build reads and changes. */
 export class Held {
   summary = '';
@@ -66,6 +72,20 @@ export class Held {
   tail = '';
   /** The request last built, for a summarizer that reads its prefix from the cache. */
   lastRequest: Request | undefined = undefined;
+  /**
+   * The summarizer's answers since the last commit, by prompt, with the request they were
+   * asked after: a build rolled back (an `onLedger` that threw, say) and tried again asks
+   * the same, and is given the same answer instead of paying for it twice. Not taken back
+   * by a rollback, as the store ids of texts stored are not (`StoredTexts.storedBefore`);
+   * cleared on commit.
+   */
+  readonly answered = new Map<string, { after: Request | undefined; answer: Answer }>();
+
+  keepAnswer(prompt: string, after: Request | undefined, answer: Answer): void {
+    this.answered.delete(prompt);
+    this.answered.set(prompt, { after, answer });
+    if (this.answered.size > SUMMARIES_KEPT) this.answered.delete(this.answered.keys().next().value as string);
+  }
 }
 
 /** What a build works on: the engine's parts. */
@@ -295,14 +315,16 @@ async function summaryText(b: Building, from: number, to: number, soFar: string,
     const ending = frameText(core.summarizer_instruction(from, to), [end.slice(0, 100), instruction]);
     args.push({ ...last, messages: [...last.messages, o.adapter.reminder!(ending)] });
   }
-  const call = async (span?: OtelSpan) => {
+  // The same prompt after the same request, asked by a build that was then rolled back: the
+  // same input, so its answer is taken again rather than paid for twice.
+  const earlier = held.answered.get(prompt);
+  if (earlier && earlier.after === last) return took(b, earlier.answer);
+  const call = async (usage?: (attributes: Attributes) => void) => {
     const answer = await within(o.summarizerTimeoutMs, Promise.resolve(callMethod(summarizer, 'summarize', 'summarizer.summarize', args)), 'summarizer.summarize', 'summarizerTimeoutMs');
     const read = summaryAnswer(answer, o.adapter);
-    if (read.usage) {
-      b.summaryUsage = addUsage(b.summaryUsage, read.usage);
-      span?.setAttributes(usageAttributes(read.usage));
-    }
-    return read.summary;
+    held.keepAnswer(prompt, last, read);
+    if (read.usage) usage?.(usageAttributes(read.usage));
+    return took(b, read);
   };
   try {
     const attributes = { 'devs_context.summarize.from': from, 'devs_context.summarize.to': to, 'devs_context.summarize.prompt_chars': prompt.length };
@@ -311,6 +333,12 @@ async function summaryText(b: Building, from: number, to: number, soFar: string,
     failed.push(error);
     return undefined;
   }
+}
+
+/** A summarizer's answer taken by the build: its usage added to the build's. */
+function took(b: Building, read: Answer): string {
+  if (read.usage) b.summaryUsage = addUsage(b.summaryUsage, read.usage);
+  return read.summary;
 }
 
 /** The summary of messages up to `to` came: told to the rules, and held once they take it. */

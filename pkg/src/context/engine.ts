@@ -14,7 +14,7 @@ import { joinTexts, type Bag } from '../core/read.js';
 import { count } from '../tokens/count.js';
 import { rules } from '../core/wasm.js';
 import { build, Held, type Building, type Built, type EngineOptions } from './build.js';
-import type { BuildTrace } from './tracing.js';
+import type { BuildTrace, TelemetryFault } from './tracing.js';
 import { History, OTHER_PARTS, RELEASED, type Kept } from './history.js';
 import { ownText } from './render.js';
 import { BODY } from './texts.js';
@@ -57,6 +57,11 @@ export class Engine {
   readonly #building: Building;
   /** Committed records, oldest first (those since the state it was restored from). */
   readonly records: LedgerRecord[] = [];
+  /**
+   * Telemetry calls that threw where no ledger could say so (a span ended after its build's
+   * commit, or a build rolled back): the next build's ledger does (`reportFaults`).
+   */
+  readonly telemetryFaults: TelemetryFault[] = [];
   /** How many records came before `records[0]`. */
   #ledgerBase = 0;
   /** What of the rest `changes()` has given. */
@@ -334,6 +339,7 @@ export class Engine {
     this.#journal();
     this.#undo.close();
     this.#texts.storedBefore.clear();
+    this.#held.answered.clear();
     this.#history.bake();
     this.#history.release();
     if (record) this.records.push(record);

@@ -18,7 +18,7 @@ import { recallTool } from './recall.js';
 import type { CompactionEvent, CompactionNotice, ContextBuild, ContextFormat, ContextReminder, LedgerRecord, ContextWarning } from './types.js';
 import { compactionEvent } from './compaction-event.js';
 import { askBeforeCompaction } from './before-compaction.js';
-import { BuildTrace, type OtelTracer, tracerOf } from './tracing.js';
+import { BuildTrace, keepFaults, type OtelTracer, reportFaults } from './tracing.js';
 import type { TokenCounter } from '../seeds/types.js';
 
 const DEFAULT_SUMMARIZER_TIMEOUT_MS = 120_000;
@@ -149,7 +149,7 @@ export interface Hooks {
   onWarning: ((warning: ContextWarning) => void) | undefined;
   onCompaction?: ((event: CompactionEvent) => void) | undefined;
   beforeCompaction?: ((notice: CompactionNotice) => unknown) | undefined;
-  /** The host's tracer; else the one its OpenTelemetry registered, if any (`tracerOf`). */
+  /** The host's tracer; else the one its OpenTelemetry registered, if any (`BuildTrace.of`). */
   tracer?: OtelTracer | undefined;
   /** The conversation's id in spans (`gen_ai.conversation.id`): a session's id, an adapter's thread. */
   conversation?: string | undefined;
@@ -159,30 +159,42 @@ export interface Hooks {
 
 /**
  * @internal One build, all or nothing: the reminders due, the request, the host's
- * callbacks, then the commit. A callback that fails takes back everything.
+ * callbacks, then the commit. A callback that fails takes back everything; telemetry
+ * that fails changes nothing but a warning (`reportFaults`). Whatever throws, the
+ * rollback runs first.
  */
 export async function buildOnce<Message>(engine: Engine, hooks: Hooks): Promise<ContextBuild<Message>> {
   const started = performance.now();
-  const tracer = tracerOf(hooks.tracer);
-  const trace = tracer && new BuildTrace(tracer, started, hooks.conversation);
+  // Telemetry calls that threw: those no ledger has said yet, then this build's.
+  const faults = engine.telemetryFaults.splice(0);
+  const trace = BuildTrace.of(hooks.tracer, started, hooks.conversation, faults);
   engine.begin();
+  let event: CompactionEvent | undefined;
+  let built: ContextBuild<Message>;
   try {
     hooks.before?.();
     await remind(engine, hooks);
     const instructions = hooks.beforeCompaction ? await askBeforeCompaction(engine, hooks.beforeCompaction, hooks.timeoutMs) : undefined;
     const { request, record, warnings, summaryUsage } = await engine.build(started, instructions, trace);
+    reportFaults(faults, record, warnings);
     hooks.onLedger?.(record);
     if (hooks.onWarning) for (const w of warnings) hooks.onWarning(w);
-    const event = hooks.onCompaction || trace ? compactionEvent(record, engine.records.at(-1), warnings, summaryUsage) : undefined;
+    event = hooks.onCompaction || trace ? compactionEvent(record, engine.records.at(-1), warnings, summaryUsage) : undefined;
     if (event) hooks.onCompaction?.(event);
-    trace?.end(event);
     engine.commit(record);
-    return { ...request, tokens: record.tokens, ledger: record } as ContextBuild<Message>;
+    faults.length = 0;
+    built = { ...request, tokens: record.tokens, ledger: record } as ContextBuild<Message>;
   } catch (error) {
-    trace?.fail(error);
     engine.rollback();
+    trace?.fail(error);
+    keepFaults(engine.telemetryFaults, faults);
     throw error;
   }
+  // The span ends once the build is committed, so it says what the host was given; what
+  // throws there is said by the next build's ledger.
+  trace?.end(event);
+  keepFaults(engine.telemetryFaults, faults);
+  return built;
 }
 
 /** `options.tracer`: an OpenTelemetry `Tracer` (what `trace.getTracer()` returns). */

@@ -87,7 +87,9 @@ export interface ContextManagerOptions {
    * imports nothing of `@opentelemetry/api`, an optional peer). Each compaction is a span,
    * `context.compaction`, with its figures (`devs_context.compaction.*`) and
    * `gen_ai.usage.cache_read.input_tokens` / `gen_ai.usage.cache_creation.input_tokens`;
-   * each summarizer call is its child, `context.summarize`.
+   * each summarizer call is its child, `context.summarize`. A throw from the tracer, a
+   * span, its processor or the registered provider never fails a build: it is the
+   * warning `telemetry-failed`.
    */
   tracer?: { startSpan(name: string, options?: object, context?: unknown): unknown };
   /** The conversation's id on each span (`gen_ai.conversation.id`, which Langfuse and LangSmith group by). Default: a session's `sessionId`; none for a manager. */
@@ -404,7 +406,7 @@ export interface ContextWarning {
   code: WarningCode;
   /** What happened, with the host's error in parentheses where a callback failed. */
   message: string;
-  /** What the store or summarizer threw or rejected with, as it was. */
+  /** What the store, the summarizer or the telemetry (the first call that threw) threw or rejected with, as it was. */
   error?: unknown;
 }
 

@@ -217,4 +217,5 @@ export type WarningCode =
   | 'compaction-deferred'
   | 'usage-not-recorded'
   | 'append-refused'
+  | 'telemetry-failed'
 ;

@@ -32,6 +32,9 @@ impl Manager {
             lines: Vec::new(),
             rearm_above: self.rearm_above,
             rendered: (self.rendered_raw, self.rendered_media),
+            set_aside: self.set_aside.clone(),
+            migrated: self.migrated,
+            ids: Vec::new(),
         });
     }
 
@@ -80,6 +83,12 @@ impl Manager {
             }
         }
         self.history.messages.truncate(j.messages);
+        for (key, before) in j.ids.into_iter().rev() {
+            match before {
+                Some(id) => self.store_ids.insert(key, id),
+                None => self.store_ids.remove(&key),
+            };
+        }
         self.store_ids.retain(|&(m, _), _| m < j.messages);
         self.history.calls.truncate(j.calls);
         for n in j.answered {
@@ -99,6 +108,8 @@ impl Manager {
         self.rearm_above = j.rearm_above;
         // A request rendered but never sent: a usage report is about the one before.
         (self.rendered_raw, self.rendered_media) = j.rendered;
+        self.set_aside = j.set_aside;
+        self.migrated = j.migrated;
         for id in j.lines {
             self.lines.remove(&id);
         }
@@ -109,6 +120,15 @@ impl Manager {
         self.mask_queue.clear();
         self.anchored = None;
         self.phase = Phase::Done;
+    }
+
+    /// Notes `id` as the store id of `part` of `message`, the one before it journaled: the
+    /// text stays in the store when a build is rolled back, but the part is no longer stored.
+    pub(super) fn note_store_id(&mut self, message: usize, part: usize, id: String) {
+        let before = self.store_ids.insert((message, part), id);
+        if let Some(j) = self.journal.as_mut() {
+            j.ids.push(((message, part), before));
+        }
     }
 
     /// Records message `i` as it is, before a change, when a build is in flight.
@@ -208,7 +228,7 @@ impl Manager {
             match id {
                 Some(id) => {
                     *stored = Stored::Yes;
-                    self.store_ids.insert((message, part), id);
+                    self.note_store_id(message, part, id);
                     self.record.stored.push((message, part));
                 }
                 None => {

@@ -139,6 +139,9 @@ pub const SHELL_WARNINGS: &[&str] = &[
     "usage-not-recorded",
     // A session's queued append failed, and was left out.
     "append-refused",
+    // A call into the host's tracing (a tracer, a span, its processor, the registered
+    // provider or context manager) threw: the build went on without it.
+    "telemetry-failed",
 ];
 
 impl Warning {

@@ -198,7 +198,7 @@ impl Manager {
         let part = &mut self.history.messages[m].parts[p];
         if part.kind == Kind::Result && part.stored == Stored::No {
             part.stored = Stored::Yes;
-            self.store_ids.insert((m, p), id);
+            self.note_store_id(m, p, id);
         }
     }
 }
