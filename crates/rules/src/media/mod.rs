@@ -81,7 +81,7 @@ impl Note {
     }
 
     /// What it says of the part at `field` (its source, as measured): `tokens` counted,
-    /// `amount` its pages or seconds.
+    /// `amount` its pages or seconds. A refusal's words follow its field, as an error's do.
     pub fn words(self, field: &str, source: Source, tokens: f64, amount: f64) -> String {
         use crate::base::args::show_number;
         let n = show_number;
@@ -91,8 +91,9 @@ impl Note {
             "audio"
         };
         match self {
+            // An error's message, after its field.
             Note::Unreadable => format!(
-                "{field} is not a PDF whose pages can be read or bounded (no page tree, no page, and no object stream that says how many objects it holds: not a PDF, or one cut short or encrypted): its tokens cannot be counted, so it is refused; send a PDF the provider can read"
+                "is not a PDF whose pages can be read or bounded (no page tree, no page, and no object stream that says how many objects it holds: not a PDF, or one cut short or encrypted): its tokens cannot be counted, so it is refused; send a PDF the provider can read"
             ),
             Note::Warn(MediaWarning::PagesBounded) => format!(
                 "{field}: its page tree is in an object stream that cannot be decoded (an image filter, or encrypted or damaged data), so its pages are bounded, not read: counted as at most {} pages at the most a page is billed, {} tokens",
