@@ -92,9 +92,7 @@ impl Note {
         };
         match self {
             // An error's message, after its field.
-            Note::Unreadable => format!(
-                "is not a PDF whose pages can be read or bounded (no page tree, no page, and no object stream that says how many objects it holds: not a PDF, or one cut short or encrypted): its tokens cannot be counted, so it is refused; send a PDF the provider can read"
-            ),
+            Note::Unreadable => "is not a PDF whose pages can be read or bounded (no page tree, no page, and no object stream that says how many objects it holds: not a PDF, or one cut short or encrypted): its tokens cannot be counted, so it is refused; send a PDF the provider can read".to_string(),
             Note::Warn(MediaWarning::PagesBounded) => format!(
                 "{field}: its page tree is in an object stream that cannot be decoded (an image filter, or encrypted or damaged data), so its pages are bounded, not read: counted as at most {} pages at the most a page is billed, {} tokens",
                 n(amount),

@@ -62,6 +62,9 @@ fn in_object_stream(n: usize, filter: &str, encode: impl Fn(&[u8]) -> Vec<u8>) -
     b
 }
 
+/// How a test writes an object stream's data.
+type Encode = dyn Fn(&[u8]) -> Vec<u8>;
+
 fn flate(d: &[u8]) -> Vec<u8> {
     compress_to_vec_zlib(d, 6)
 }
@@ -94,7 +97,7 @@ fn pages_in_an_object_stream_are_read_through_every_filter_form() {
         }
         flate(&out)
     };
-    let forms: Vec<(&str, Box<dyn Fn(&[u8]) -> Vec<u8>>)> = vec![
+    let forms: Vec<(&str, Box<Encode>)> = vec![
         ("/Filter /FlateDecode", Box::new(flate)),
         ("/Filter [/FlateDecode]", Box::new(flate)),
         ("/Filter /Fl", Box::new(flate)),
