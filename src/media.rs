@@ -1,8 +1,8 @@
-//! Images and documents measured the way providers bill them
+//! Images, documents, audio and video measured the way providers bill them
 //! (`devs_context_rules::media`): plain numbers and bytes in, numbers out.
 
 use devs_context_errors::FieldError;
-use devs_context_rules::media::{self, DetailCode, Rule, Source, StoredForm};
+use devs_context_rules::media::{self, DetailCode, Note, Rule, Source, StoredForm};
 use wasm_bindgen::prelude::*;
 
 use crate::{Out, fail};
@@ -49,9 +49,10 @@ pub fn format_image_rule(format: &str) -> Vec<f64> {
 /// Measures media parts in one crossing. Per part: its `source` (`media::Source`), its
 /// `detail` (`media::DetailCode`), its bytes (all joined in `bytes`, `lens` long each) and
 /// whether they are all of them (`complete`, 1 or 0). Returns `[tokens, width, height,
-/// pages, need_more, format]` per part: `need_more` 1 when the bytes ended before the
-/// image's size, to measure again with all of them; `format` the image format its bytes
-/// begin with (0 PNG, 1 JPEG, 2 GIF, 3 WebP, -1 none read).
+/// pages, need_more, format, seconds, note]` per part: `need_more` 1 when the bytes ended
+/// before the image's size, to measure again with all of them; `format` the image format
+/// its bytes begin with (0 PNG, 1 JPEG, 2 GIF, 3 WebP, -1 none read); `seconds` audio's or
+/// video's; `note` -1 for none, else what `mediaNote` words (`media::Note::code`).
 #[wasm_bindgen(js_name = measureMedia)]
 pub fn measure_media(
     rule: &[f64],
@@ -67,7 +68,7 @@ pub fn measure_media(
     if details.len() != n || lens.len() != n || complete.len() != n {
         return Err(bad("has parts of different counts"));
     }
-    let mut out = Vec::with_capacity(6 * n);
+    let mut out = Vec::with_capacity(8 * n);
     let mut at = 0usize;
     for i in 0..n {
         let len = lens[i] as usize;
@@ -85,9 +86,39 @@ pub fn measure_media(
             m.pages as f64,
             f64::from(u8::from(m.need_more)),
             m.format.map_or(-1.0, |f| f as u8 as f64),
+            m.seconds,
+            m.note.map_or(-1.0, |n| f64::from(n.code())),
         ]);
     }
     Ok(out)
+}
+
+/// What `measureMedia`'s `note` says of the part at `field` (its `source`, its `tokens`,
+/// and `amount`, its pages or seconds): the warning's message, or, for a part refused, a
+/// TypeError naming the field.
+#[wasm_bindgen(js_name = mediaNote)]
+pub fn media_note(note: u8, source: u8, field: &str, tokens: f64, amount: f64) -> Out<String> {
+    let (Some(n), Some(s)) = (Note::from_code(note), Source::from_code(source)) else {
+        return Err(fail(FieldError::type_error(
+            "media",
+            "names no note".to_string(),
+        )));
+    };
+    let words = n.words(field, s, tokens, amount);
+    match n {
+        Note::Unreadable => Err(fail(FieldError::type_error(field.to_string(), words))),
+        Note::Warn(_) => Ok(words),
+    }
+}
+
+/// The warning code (`ContextWarning.code`) of `measureMedia`'s `note`, `''` for one that
+/// is no warning.
+#[wasm_bindgen(js_name = mediaWarningCode)]
+pub fn media_warning_code(note: u8) -> String {
+    match Note::from_code(note) {
+        Some(Note::Warn(w)) => w.code().to_string(),
+        _ => String::new(),
+    }
 }
 
 /// What a stored text is, from its first units: `[]` for a text, else `[image (1) or

@@ -11,7 +11,7 @@ use devs_context_rules::context::ledger::{SHELL_WARNINGS, Warning};
 use devs_context_rules::context::recall::{CheckCode, Refusal};
 use devs_context_rules::context::render::{Op, ShownCode};
 use devs_context_rules::context::{Kind, NeedKind, Role};
-use devs_context_rules::media::{DetailCode, Source};
+use devs_context_rules::media::{DetailCode, MediaWarning, Source};
 use devs_context_rules::seeds::management::{ManagementNeed, NEED_SCALE};
 use devs_context_rules::seeds::runner::{STEP_BASE, Step};
 
@@ -140,10 +140,15 @@ fn quoted(s: &str) -> String {
     format!("'{s}'")
 }
 
-/// Every warning code a host may read as `ContextWarning.code`: the rules', then the shell's.
+/// Every warning code a host may read as `ContextWarning.code`: the rules' (a build's,
+/// then the media rules' of a part appended), then the shell's.
 pub fn warning_codes() -> Vec<&'static str> {
     let rules = Warning::ALL.iter().map(|w| w.code());
-    rules.chain(SHELL_WARNINGS.iter().copied()).collect()
+    let media = MediaWarning::ALL.iter().map(|w| w.code());
+    rules
+        .chain(media)
+        .chain(SHELL_WARNINGS.iter().copied())
+        .collect()
 }
 
 /// The TypeScript file, as it is committed.
@@ -174,7 +179,7 @@ pub fn typescript() -> String {
         out.push_str("] as const;\n");
     }
     out.push_str(
-        "\n/** What a `ContextWarning` is about: the rules' warnings (`ledger::Warning`), then the shell's own (`ledger::SHELL_WARNINGS`). */\nexport type WarningCode =\n",
+        "\n/** What a `ContextWarning` is about: the rules' warnings (`ledger::Warning`, then `media::MediaWarning`), then the shell's own (`ledger::SHELL_WARNINGS`). */\nexport type WarningCode =\n",
     );
     for code in warning_codes() {
         out.push_str(&format!("  | {}\n", quoted(code)));

@@ -59,10 +59,13 @@ fn real_screenshots_are_measured_from_their_headers() {
 
 #[test]
 fn real_pdfs_give_their_pages_plain_or_in_object_streams() {
-    assert_eq!(pdf::pages(&fixture("review-6-pages.pdf")), Some(6));
+    assert_eq!(
+        pdf::pages(&fixture("review-6-pages.pdf")),
+        pdf::Pages::Read(6)
+    );
     assert_eq!(
         pdf::pages(&fixture("review-6-pages-object-streams.pdf")),
-        Some(6)
+        pdf::Pages::Read(6)
     );
     let m = media::measure(
         bill::ANTHROPIC,

@@ -207,6 +207,8 @@ async function planned(b: Building, started: number): Promise<Built> {
   });
   held.lastRequest = request;
   const record = JSON.parse(core.ledger(performance.now() - started, b.counterName)) as LedgerRecord;
+  // Parts appended since the last build that were counted at a bound: this build's ledger says so.
+  record.warnings.push(...history.takeNotes());
   return { request, record, warnings: explain(record, failures) };
 }
 

@@ -9,7 +9,7 @@ import { rules } from '../core/wasm.js';
 import type { TokenCounter } from '../seeds/types.js';
 import type { KeptMessage } from './types.js';
 import type { Undo } from './undo.js';
-import { measureMedia, type MediaRules } from './media.js';
+import { measureMedia, type MediaNote, type MediaRules } from './media.js';
 import { PartFlag } from './codes.js';
 
 /** The rules' machine, as the binding exports it. */
@@ -133,6 +133,8 @@ export class History {
   #forgotten = 0;
   /** The messages `release` kept as pinned, last time. */
   #pinned: number[] = [];
+  /** What the media rules noted of parts appended, for the next build's ledger (`takeNotes`). */
+  notes: MediaNote[] = [];
   /** Parts shown anew by the open build, `[message, part]`: baked into their messages on commit. */
   shownNow: Array<[number, number]> = [];
   /** Messages changed since the last `changes()`. */
@@ -167,7 +169,7 @@ export class History {
       return adapter.read(m, field(i));
     });
     const media = read.flatMap((m, i) => m.parts.filter((p) => p.media !== undefined).map((part) => ({ part, field: `${field(i)}.${part.path}` })));
-    measureMedia(media, this.#media);
+    const notes = measureMedia(media, this.#media);
     const ids = new Map<string, number>();
     const protects = this.protects;
     // The tool names of this batch's calls, by call index: its results name them by id.
@@ -251,12 +253,29 @@ export class History {
         }
       }
     }
+    const noted = this.notes.length;
+    this.notes.push(...notes);
     this.#undo.push(() => {
       this.messages.length = lengths[0];
       this.callIds.length = this.callNames.length = lengths[1];
       for (const id of added) this.callIndex.delete(id);
+      this.notes.length = noted;
     });
     return total;
+  }
+
+  /**
+   * What the media rules noted of the parts appended since the last build (parts counted
+   * at a bound), taken for the build's ledger: a build that fails puts them back.
+   */
+  takeNotes(): MediaNote[] {
+    const taken = this.notes;
+    if (taken.length === 0) return taken;
+    this.notes = [];
+    this.#undo.push(() => {
+      this.notes = [...taken, ...this.notes];
+    });
+    return taken;
   }
 
   /** The calls named `label` from call `from` on, in order: what a result with no id is offered. */

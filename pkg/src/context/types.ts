@@ -138,7 +138,9 @@ export interface ContextManagerOptions {
    * the figures where a provider's models differ, such as `'claude-opus-4-7'`'s larger
    * images, `'gpt-5'`'s tiles or `'gpt-4.1-mini'`'s patches), or by a function of each
    * image's measured size. Default: the rule of the format's provider; `'ai-sdk'` and
-   * `'vscode'`, which name none, count by the larger of Anthropic's and OpenAI's.
+   * `'vscode'`, which name none, count by the larger of Anthropic's and OpenAI's. An image
+   * by URL or file id counts the most the rule bills any image. Audio and video count by
+   * the rule's rate a second, never by the function.
    */
   imageTokens?: ImageProvider | { provider?: ImageProvider; model?: string } | ((media: MediaInfo) => number);
   /**

@@ -80,6 +80,10 @@ export const Source = {
   ImageAway: 1,
   Pdf: 2,
   DocumentAway: 3,
+  Audio: 4,
+  Video: 5,
+  AudioAway: 6,
+  VideoAway: 7,
 } as const;
 export type Source = (typeof Source)[keyof typeof Source];
 
@@ -199,7 +203,7 @@ export const MANAGER_OPTIONS = [
   'reminders',
 ] as const;
 
-/** What a `ContextWarning` is about: the rules' warnings (`ledger::Warning`), then the shell's own (`ledger::SHELL_WARNINGS`). */
+/** What a `ContextWarning` is about: the rules' warnings (`ledger::Warning`, then `media::MediaWarning`), then the shell's own (`ledger::SHELL_WARNINGS`). */
 export type WarningCode =
   | 'store-failed'
   | 'summarizer-failed'
@@ -215,6 +219,9 @@ export type WarningCode =
   | 'protected-over-share'
   | 'protected-dropped'
   | 'compaction-deferred'
+  | 'document-pages-bounded'
+  | 'document-pages-unknown'
+  | 'media-duration-bounded'
   | 'usage-not-recorded'
   | 'append-refused'
   | 'telemetry-failed'

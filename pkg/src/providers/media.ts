@@ -3,7 +3,8 @@
 // one is written in the store and read back. What they cost is the rules' to say
 // (`devs_context_rules::media`, measured by `context/media.ts`).
 import { decodeBase64, encodeBase64 } from '../core/base64.js';
-import { Kind, type ImageDetail, type MediaRef, type NeutralPart } from './neutral.js';
+import type { Bag } from '../core/read.js';
+import { Kind, type ImageDetail, type MediaRef, type NeutralPart, text } from './neutral.js';
 
 export type { ImageDetail, MediaRef, Measured } from './neutral.js';
 
@@ -12,6 +13,21 @@ export function mediaPart(ref: MediaRef, path: string, id?: string): NeutralPart
   const part: NeutralPart = { kind: ref.kind === 'image' ? Kind.Image : Kind.Document, text: '', label: ref.mediaType || ref.kind, path, media: ref };
   if (id !== undefined) part.id = id;
   return part;
+}
+
+/**
+ * A part the rules measure but never store or show by a line: audio and video (billed by
+ * their seconds), and a signed image (its signature rides on it byte for byte). Kept whole,
+ * or folded away with its turn.
+ */
+export function wholeMedia(ref: MediaRef, path: string, label: string): NeutralPart {
+  return { kind: Kind.Opaque, text: '', label, path, media: ref };
+}
+
+/** OpenAI's `input_audio` (`{ data, format }`, base64 WAV or MP3), at `field`: billed by its seconds, read from its header. */
+export function audioOf(audio: Bag, field: string): MediaRef {
+  const format = typeof audio.format === 'string' ? audio.format : '';
+  return { kind: 'audio', mediaType: format ? `audio/${format}` : '', data: text(`${field}.data`, audio.data) };
 }
 
 /** A `data:` URL's media type and base64 data; `undefined` for any other URL. */

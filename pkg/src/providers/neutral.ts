@@ -47,9 +47,12 @@ export function slot(name: string, k: number): string {
 /** How an OpenAI image is looked at. */
 export type ImageDetail = 'auto' | 'low' | 'high' | 'original';
 
-/** An image or a document in a message: its bytes, or where they are (`media.ts` reads and writes them). */
+/**
+ * An image, a document, audio or video in a message: its bytes, or where they are
+ * (`media.ts` reads and writes them). Audio and video are measured, never stored.
+ */
 export interface MediaRef {
-  kind: 'image' | 'document';
+  kind: 'image' | 'document' | 'audio' | 'video';
   /** `image/png`, `application/pdf`, … (`''` when the message does not say). */
   mediaType: string;
   /** Its bytes: base64 text, or the bytes. */

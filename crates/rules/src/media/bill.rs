@@ -12,7 +12,28 @@
 //!   alone); the patch models bill 32-px patches, scaled down to a patch budget, times a
 //!   multiplier.
 //! - **Gemini** ("Token counting"): 258 tokens for an image at most 384 px on both sides;
-//!   a larger one is cut into tiles of its shorter side ÷ 1.5 (256 to 768 px), 258 each.
+//!   a larger one is cut into tiles of its shorter side ÷ 1.5 (256 to 768 px), 258 each,
+//!   after it is scaled down to fit 3,072 × 3,072 ("larger images are scaled down and
+//!   padded to fit a maximum resolution of 3072 x 3072 while preserving their original
+//!   aspect ratio", Firebase AI Logic's "Input file requirements"): 24 tiles at most.
+//!
+//! An image whose bytes are not in the request (a URL, a file id) counts the most its rule
+//! bills any image ([`Rule::image_at_most`]): the token cap for Anthropic (1,568 patches,
+//! 4,784 for the high-resolution models; 1,600 by the earlier rule), 8 tiles for OpenAI's
+//! tile models (2,048 × 768 after fitting), the patch budget times the multiplier for its
+//! patch models, and 24 tiles for Gemini.
+//!
+//! Audio and video are billed by their seconds. Gemini: 32 tokens a second of audio, 263
+//! a second of video (258 for its frame at 1 frame a second, 32 for its sound), at the
+//! default media resolution ("Understand and count tokens", ai.google.dev/gemini-api/docs/
+//! tokens). OpenAI: 10 a second of input audio ("1 token per 100 ms" of user audio, the
+//! Realtime guide's "Managing costs"). Anthropic takes neither, and no provider but Gemini
+//! takes video: those count by Gemini's rates, the larger. A duration the file's header
+//! does not say ([`super::duration`]) is bounded by its size at the lowest bit rate an
+//! encoder writes (8 kbit/s for audio, MP3's and AAC's least; 32 kbit/s for video), and
+//! one whose bytes are not in the request by the longest the provider takes (9.5 hours of
+//! audio and 1 hour of video a prompt, Gemini's "Audio understanding" and "Video
+//! understanding" at the default resolution).
 //!
 //! A PDF is billed per page. Anthropic bills a page as its text and an image of it,
 //! "1,500–3,000 tokens per page" ("PDF support"): the low end is taken, and calibration by
@@ -73,11 +94,51 @@ pub const OPENAI: Rule = Rule::OpenAiTile {
 /// Tokens a PDF page is billed at (see the module's documentation).
 pub const PAGE_TOKENS: f64 = 1_500.0;
 pub const GEMINI_PAGE_TOKENS: f64 = 258.0;
+/// The most a page is billed at: the high end of Anthropic's "1,500–3,000 tokens per page"
+/// (OpenAI's too, which states none); Gemini bills each page 258, no more.
+pub const PAGE_TOKENS_AT_MOST: f64 = 3_000.0;
 /// Pages a document is counted as when its pages cannot be read (given by URL or file id,
 /// or unreadable): a stated guess, corrected by calibration.
 pub const UNKNOWN_PAGES: u64 = 10;
 /// Gemini's tokens for an image or a tile.
 const GEMINI_TILE_TOKENS: f64 = 258.0;
+/// The side Gemini fits an image into, and the most tiles an image so fitted is cut into:
+/// a short side past 256 px (2 tiles) on a long side of 3,072 at the smallest tile (12).
+const GEMINI_MAX_EDGE: f64 = 3072.0;
+const GEMINI_MAX_TILES: f64 = 24.0;
+
+/// What is billed by the second.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Track {
+    Audio,
+    Video,
+}
+
+impl Track {
+    /// The lowest bit rate an encoder writes, in bytes a second: a file of `n` bytes lasts
+    /// at most `n` over it.
+    pub fn least_bytes_per_second(self) -> f64 {
+        match self {
+            Track::Audio => 1_000.0,
+            Track::Video => 4_000.0,
+        }
+    }
+
+    /// The longest the provider takes in a prompt, in seconds.
+    pub fn longest(self) -> f64 {
+        match self {
+            Track::Audio => 9.5 * 3600.0,
+            Track::Video => 3600.0,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Track::Audio => "audio",
+            Track::Video => "video",
+        }
+    }
+}
 
 /// `(w, h)` scaled by `s`, each side rounded down, at least 1 px.
 fn scaled(w: f64, h: f64, s: f64) -> (f64, f64) {
@@ -166,6 +227,11 @@ fn gemini(w: f64, h: f64) -> f64 {
     if w <= 384.0 && h <= 384.0 {
         return GEMINI_TILE_TOKENS;
     }
+    let (w, h) = if w.max(h) > GEMINI_MAX_EDGE {
+        scaled(w, h, GEMINI_MAX_EDGE / w.max(h))
+    } else {
+        (w, h)
+    };
     let tile = (w.min(h) / 1.5).floor().clamp(256.0, 768.0);
     GEMINI_TILE_TOKENS * (w / tile).ceil() * (h / tile).ceil()
 }
@@ -212,17 +278,54 @@ impl Rule {
     /// the rule bills for one.
     pub fn image_at_most(self, detail: Detail) -> f64 {
         match self {
-            // The most is where the cap binds: any large image of a shape.
-            Rule::Anthropic { .. } | Rule::Larger => [(4000, 4000), (8000, 2000), (2000, 8000)]
-                .iter()
-                .map(|&(w, h)| self.image(w, h, detail))
-                .fold(0.0, f64::max),
+            // Its cap: no image has more patches; the earlier rule's, 1,600 at most.
+            Rule::Anthropic { max_tokens, .. } => {
+                let cap = f64::from(max_tokens);
+                if self == ANTHROPIC {
+                    cap.max(1_600.0)
+                } else {
+                    cap
+                }
+            }
+            Rule::Larger => ANTHROPIC
+                .image_at_most(detail)
+                .max(OPENAI.image_at_most(detail)),
             // 2,048 × 768 after fitting: 8 tiles.
             Rule::OpenAiTile { .. } => self.image(768, 2048, detail),
-            Rule::OpenAiPatch { .. } => self.image(8192, 8192, detail),
-            // A 3 × 3 tiling: what a large near-square image takes.
-            Rule::Gemini => 9.0 * GEMINI_TILE_TOKENS,
+            // Its patch budget (256 patches of a low-detail 512 px), times its multiplier.
+            Rule::OpenAiPatch {
+                max_patches,
+                multiplier,
+                ..
+            } => {
+                let patches = if detail == Detail::Low {
+                    f64::from(max_patches).min(256.0)
+                } else {
+                    f64::from(max_patches)
+                };
+                (patches * multiplier).ceil()
+            }
+            Rule::Gemini => GEMINI_MAX_TILES * GEMINI_TILE_TOKENS,
         }
+    }
+
+    /// Tokens a second of `track`.
+    pub fn per_second(self, track: Track) -> f64 {
+        match (self, track) {
+            (Rule::OpenAiTile { .. } | Rule::OpenAiPatch { .. }, Track::Audio) => 10.0,
+            (_, Track::Audio) => 32.0,
+            (_, Track::Video) => 263.0,
+        }
+    }
+
+    /// Tokens of a PDF of at most `pages` pages, each at the most a page is billed.
+    pub fn document_at_most(self, pages: u64) -> f64 {
+        let per_page = if self == Rule::Gemini {
+            GEMINI_PAGE_TOKENS
+        } else {
+            PAGE_TOKENS_AT_MOST
+        };
+        per_page * pages as f64
     }
 
     /// Tokens of a PDF of `pages` pages (`None`: pages unknown).
@@ -349,137 +452,4 @@ impl Rule {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    const HIGH: Detail = Detail::High;
-
-    #[test]
-    fn anthropic_bills_the_documented_figures() {
-        // The current table (Sonnet 4.6): 200², 1000², 1092²; the 1,920 × 1,080 image is
-        // scaled down to 1,456 × 819.
-        let rule = Rule::Anthropic {
-            max_edge: 1568,
-            max_tokens: 1568,
-        };
-        let now = |w, h| anthropic(w, h, 1568.0, 1568.0);
-        assert_eq!(now(200.0, 200.0), 64.0);
-        assert_eq!(now(1000.0, 1000.0), 1296.0);
-        assert_eq!(now(1092.0, 1092.0), 1521.0);
-        let hd = now(1920.0, 1080.0);
-        assert!((1_540.0..=1_568.0).contains(&hd), "{hd}");
-        // High resolution: a 4K image is scaled to 2,576 × 1,449: 4,784 at most.
-        let hi = |w, h| anthropic(w, h, 2576.0, 4784.0);
-        assert_eq!(hi(1000.0, 1000.0), 1296.0);
-        assert!((4_700.0..=4_784.0).contains(&hi(3840.0, 2160.0)));
-        // The earlier table: ~54, ~1,334, ~1,590.
-        assert_eq!(anthropic_legacy(200.0, 200.0), 54.0);
-        assert_eq!(anthropic_legacy(1000.0, 1000.0), 1334.0);
-        assert_eq!(anthropic_legacy(1092.0, 1092.0), 1590.0);
-        // The count is the larger: never under either.
-        assert_eq!(rule.image(1000, 1000, HIGH), 1334.0);
-        assert_eq!(rule.image(200, 200, HIGH), 64.0);
-        let screenshot = rule.image(1280, 800, HIGH);
-        assert_eq!(screenshot, anthropic_legacy(1280.0, 800.0));
-        assert!(screenshot <= 1.03 * now(1280.0, 800.0));
-        assert!(rule.image_at_most(HIGH) <= 1_600.0 && rule.image_at_most(HIGH) >= 1_560.0);
-    }
-
-    #[test]
-    fn openai_tiles_bill_the_documented_figures() {
-        // 1,024² high: 768², 4 tiles, 765; 2,048 × 4,096: 768 × 1,536, 6 tiles, 1,105;
-        // low: the base, whatever the size.
-        assert_eq!(OPENAI.image(1024, 1024, HIGH), 765.0);
-        assert_eq!(OPENAI.image(2048, 4096, HIGH), 1105.0);
-        assert_eq!(OPENAI.image(4096, 8192, Detail::Low), 85.0);
-        assert_eq!(OPENAI.image(1024, 1024, Detail::Auto), 765.0);
-        assert_eq!(OPENAI.image(300, 200, HIGH), 255.0);
-        assert_eq!(OPENAI.image_at_most(HIGH), 85.0 + 8.0 * 170.0);
-        let gpt5 = Rule::OpenAiTile {
-            base: 70,
-            tile: 140,
-        };
-        assert_eq!(gpt5.image(1024, 1024, HIGH), 630.0);
-    }
-
-    #[test]
-    fn openai_patches_bill_the_documented_figures() {
-        let patch = |m| Rule::OpenAiPatch {
-            max_patches: 1536,
-            max_edge: 8192,
-            multiplier: m,
-        };
-        // 1,024²: 1,024 patches; 1,800 × 2,400: shrunk to 1,056 × 1,408, 1,452 patches.
-        assert_eq!(patch(1.0).image(1024, 1024, HIGH), 1024.0);
-        assert_eq!(patch(1.0).image(1800, 2400, HIGH), 1452.0);
-        // gpt-4.1-mini multiplies by 1.62.
-        assert_eq!(
-            patch(1.62).image(1024, 1024, HIGH),
-            (1024.0_f64 * 1.62).ceil()
-        );
-        // gpt-5.4 high: 2,500 patches within 2,048 px, times 1.2: 1,024² is 1,229; 2,048² 3,000.
-        let gpt54 = Rule::OpenAiPatch {
-            max_patches: 2500,
-            max_edge: 2048,
-            multiplier: 1.2,
-        };
-        assert_eq!(gpt54.image(1024, 1024, HIGH), 1229.0);
-        assert_eq!(gpt54.image(2048, 2048, HIGH), 3000.0);
-    }
-
-    #[test]
-    fn a_model_names_its_rule() {
-        assert_eq!(Rule::of("anthropic", ""), Some(ANTHROPIC));
-        assert_eq!(Rule::of("", "claude-opus-4-7"), Some(ANTHROPIC_HIGH_RES));
-        assert_eq!(Rule::of("", "claude-sonnet-4-6"), Some(ANTHROPIC));
-        assert_eq!(Rule::of("openai", "gpt-4.1"), Some(OPENAI));
-        assert_eq!(
-            Rule::of("openai", "gpt-4.1-mini-2025-04-14"),
-            Some(Rule::OpenAiPatch {
-                max_patches: 6144,
-                max_edge: 2048,
-                multiplier: 1.62
-            })
-        );
-        assert_eq!(
-            Rule::of("", "gpt-5"),
-            Some(Rule::OpenAiTile {
-                base: 70,
-                tile: 140
-            })
-        );
-        assert_eq!(Rule::of("", "gemini-3-pro"), Some(Rule::Gemini));
-        assert_eq!(Rule::of("", "some-local-model"), Some(Rule::Larger));
-        assert_eq!(Rule::of("mistral", ""), None);
-        for r in [
-            ANTHROPIC,
-            OPENAI,
-            Rule::Gemini,
-            Rule::Larger,
-            Rule::of("", "o4-mini").unwrap(),
-        ] {
-            assert_eq!(Rule::decode(&r.encode()), Some(r));
-        }
-        assert_eq!(Rule::decode(&[0.0, 0.5, 10.0, 0.0]), None);
-        assert_eq!(Rule::decode(&[9.0]), None);
-    }
-
-    #[test]
-    fn gemini_bills_258_a_tile() {
-        assert_eq!(Rule::Gemini.image(384, 384, HIGH), 258.0);
-        assert_eq!(Rule::Gemini.image(200, 100, HIGH), 258.0);
-        // 1,280 × 800: tiles of 533 px, 3 × 2.
-        assert_eq!(Rule::Gemini.image(1280, 800, HIGH), 6.0 * 258.0);
-        assert_eq!(Rule::Gemini.document(Some(3)), 774.0);
-    }
-
-    #[test]
-    fn the_larger_rule_is_never_under_either_and_documents_bill_by_the_page() {
-        for (w, h) in [(200, 200), (1280, 800), (2560, 1600), (800, 3000)] {
-            let larger = Rule::Larger.image(w, h, HIGH);
-            assert!(larger >= ANTHROPIC.image(w, h, HIGH) && larger >= OPENAI.image(w, h, HIGH));
-        }
-        assert_eq!(ANTHROPIC.document(Some(6)), 9_000.0);
-        assert_eq!(OPENAI.document(None), 15_000.0);
-    }
-}
+mod tests;

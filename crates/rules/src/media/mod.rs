@@ -1,12 +1,17 @@
-//! Images and documents, measured the way providers bill them: an image's size read from
-//! its header ([`size`]), a PDF's pages from the PDF ([`pdf`]), and the tokens each
-//! provider's published rule gives for them ([`bill`]).
+//! Images, documents, audio and video, measured the way providers bill them: an image's
+//! size read from its header ([`size`]), a PDF's pages from the PDF ([`pdf`], through its
+//! streams' [`filters`]), an audio or video file's seconds from its header ([`duration`]),
+//! and the tokens each provider's published rule gives for them ([`bill`]). What cannot be
+//! read is counted at a bound the rules can state, with a warning ([`Note`]), or refused.
 
 pub mod bill;
+pub mod duration;
+pub mod filters;
 pub mod pdf;
 pub mod size;
 
-pub use bill::{Detail, Rule};
+pub use bill::{Detail, Rule, Track};
+pub use pdf::Pages;
 pub use size::{Format, Size};
 
 crate::codes! {
@@ -21,6 +26,98 @@ crate::codes! {
         Pdf = 2,
         /// A document by URL or file id.
         DocumentAway = 3,
+        /// An audio file's bytes.
+        Audio = 4,
+        /// A video file's bytes.
+        Video = 5,
+        /// Audio by URL or file id.
+        AudioAway = 6,
+        /// Video by URL or file id.
+        VideoAway = 7,
+    }
+}
+
+crate::text_codes! {
+    /// A part counted at a bound rather than read: its code is the host's
+    /// `ContextWarning.code`, raised in the ledger of the build after the append.
+    pub enum MediaWarning {
+        /// A PDF's page tree in a stream this cannot decode: its pages bounded by the
+        /// objects the streams hold, each at the most a page is billed.
+        PagesBounded = "document-pages-bounded",
+        /// A document by URL or file id: its pages are not in the request.
+        PagesUnknown = "document-pages-unknown",
+        /// Audio or video whose header says no duration, or whose bytes are not in the
+        /// request: its seconds bounded by its size, or the longest the provider takes.
+        DurationBounded = "media-duration-bounded",
+    }
+}
+
+/// What a measure says beside its count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Note {
+    /// Counted at a bound: the host is told.
+    Warn(MediaWarning),
+    /// A PDF with no page this can read or bound (not a PDF, cut short, encrypted past
+    /// reading): refused, since no count of it could be stated.
+    Unreadable,
+}
+
+impl Note {
+    /// Its code as it crosses the boundary: 0 the refusal, then each warning's place + 1.
+    pub fn code(self) -> u8 {
+        match self {
+            Note::Unreadable => 0,
+            Note::Warn(w) => 1 + MediaWarning::ALL.iter().position(|&x| x == w).unwrap_or(0) as u8,
+        }
+    }
+
+    pub fn from_code(code: u8) -> Option<Note> {
+        match code {
+            0 => Some(Note::Unreadable),
+            n => MediaWarning::ALL
+                .get(usize::from(n) - 1)
+                .map(|&w| Note::Warn(w)),
+        }
+    }
+
+    /// What it says of the part at `field` (its source, as measured): `tokens` counted,
+    /// `amount` its pages or seconds. A refusal's words follow its field, as an error's do.
+    pub fn words(self, field: &str, source: Source, tokens: f64, amount: f64) -> String {
+        use crate::base::args::show_number;
+        let n = show_number;
+        let track = if matches!(source, Source::Video | Source::VideoAway) {
+            "video"
+        } else {
+            "audio"
+        };
+        match self {
+            // An error's message, after its field.
+            Note::Unreadable => "is not a PDF whose pages can be read or bounded (no page tree, no page, and no object stream that says how many objects it holds: not a PDF, or one cut short or encrypted): its tokens cannot be counted, so it is refused; send a PDF the provider can read".to_string(),
+            Note::Warn(MediaWarning::PagesBounded) => format!(
+                "{field}: its page tree is in an object stream that cannot be decoded (an image filter, or encrypted or damaged data), so its pages are bounded, not read: counted as at most {} pages at the most a page is billed, {} tokens",
+                n(amount),
+                n(tokens)
+            ),
+            Note::Warn(MediaWarning::PagesUnknown) => format!(
+                "{field}: a document by URL or file id, its pages not in the request: counted as {} pages, {} tokens, a guess the provider's usage corrects; send its bytes to have its pages read",
+                n(amount),
+                n(tokens)
+            ),
+            Note::Warn(MediaWarning::DurationBounded)
+                if matches!(source, Source::AudioAway | Source::VideoAway) =>
+            {
+                format!(
+                    "{field}: {track} by URL or file id, its duration not in the request: counted at the longest the provider takes, {} s, {} tokens; send its bytes to have its duration read",
+                    n(amount),
+                    n(tokens)
+                )
+            }
+            Note::Warn(MediaWarning::DurationBounded) => format!(
+                "{field}: its header says no duration this reads (WAV, MP3, FLAC and MP4 are read): {track} counted at the longest its size can hold at the lowest bit rate an encoder writes, {} s, {} tokens",
+                n(amount),
+                n(tokens)
+            ),
+        }
     }
 }
 
@@ -52,12 +149,31 @@ pub struct Measured {
     /// An image's size, when its header was read.
     pub width: u32,
     pub height: u32,
-    /// A document's pages, when they were read.
+    /// A document's pages, when they were read (or the most it may have, when bounded).
     pub pages: u64,
+    /// Audio's or video's seconds, read or bounded.
+    pub seconds: f64,
     /// The bytes ended before the size: measure again with all of them.
     pub need_more: bool,
     /// The image format its bytes begin with.
     pub format: Option<Format>,
+    /// Counted at a bound, or refused.
+    pub note: Option<Note>,
+}
+
+/// Audio's or video's seconds from its bytes (`None` when not in the request), and whether
+/// they were bounded rather than read.
+fn seconds_of(track: Track, bytes: Option<&[u8]>) -> (f64, bool) {
+    match bytes {
+        None => (track.longest(), true),
+        Some(b) => match duration::seconds(b) {
+            Some(s) => (s, false),
+            None => (
+                (b.len() as f64 / track.least_bytes_per_second()).min(track.longest()),
+                true,
+            ),
+        },
+    }
 }
 
 /// Measures one media part. `bytes`: its bytes, or the first of them (`complete` false).
@@ -73,8 +189,10 @@ pub fn measure(
         width: 0,
         height: 0,
         pages: 0,
+        seconds: 0.0,
         need_more: false,
         format: None,
+        note: None,
     };
     match source {
         Source::Image => match size::size(bytes, complete) {
@@ -89,12 +207,37 @@ pub fn measure(
             Size::Unknown => m.tokens = rule.image_at_most(detail),
         },
         Source::ImageAway => m.tokens = rule.image_at_most(detail),
-        Source::Pdf => {
-            let pages = pdf::pages(bytes);
-            m.pages = pages.unwrap_or(0);
-            m.tokens = rule.document(pages);
+        Source::Pdf => match pdf::pages(bytes) {
+            Pages::Read(n) => {
+                m.pages = n;
+                m.tokens = rule.document(Some(n));
+            }
+            Pages::AtMost(n) => {
+                m.pages = n;
+                m.tokens = rule.document_at_most(n);
+                m.note = Some(Note::Warn(MediaWarning::PagesBounded));
+            }
+            Pages::Unread => m.note = Some(Note::Unreadable),
+        },
+        Source::DocumentAway => {
+            m.pages = bill::UNKNOWN_PAGES;
+            m.tokens = rule.document(None);
+            m.note = Some(Note::Warn(MediaWarning::PagesUnknown));
         }
-        Source::DocumentAway => m.tokens = rule.document(None),
+        Source::Audio | Source::Video | Source::AudioAway | Source::VideoAway => {
+            let track = if matches!(source, Source::Video | Source::VideoAway) {
+                Track::Video
+            } else {
+                Track::Audio
+            };
+            let away = matches!(source, Source::AudioAway | Source::VideoAway);
+            let (seconds, bounded) = seconds_of(track, (!away).then_some(bytes));
+            m.seconds = seconds;
+            m.tokens = (seconds * rule.per_second(track)).ceil();
+            if bounded {
+                m.note = Some(Note::Warn(MediaWarning::DurationBounded));
+            }
+        }
     }
     m
 }
@@ -212,6 +355,77 @@ mod tests {
             b"%PDF-1.4\n<</Type /Pages /Count 2>>",
             true,
         );
-        assert_eq!((pdf.pages, pdf.tokens), (2, 3_000.0));
+        assert_eq!((pdf.pages, pdf.tokens, pdf.note), (2, 3_000.0, None));
+    }
+
+    #[test]
+    fn a_pdf_not_read_is_bounded_or_refused_never_a_silent_guess() {
+        let m = |bytes: &[u8], source| measure(bill::ANTHROPIC, source, Detail::Auto, bytes, true);
+        let bounded = b"%PDF-1.5\n1 0 obj << /Type /ObjStm /N 40 /Filter /DCTDecode /Length 3 >>\nstream\nabc\nendstream endobj";
+        let b = m(bounded, Source::Pdf);
+        assert_eq!((b.pages, b.tokens), (40, 40.0 * bill::PAGE_TOKENS_AT_MOST));
+        assert_eq!(b.note, Some(Note::Warn(MediaWarning::PagesBounded)));
+        assert_eq!(
+            m(b"%PDF-1.4 nothing here", Source::Pdf).note,
+            Some(Note::Unreadable)
+        );
+        assert_eq!(m(b"GIF89a", Source::Pdf).note, Some(Note::Unreadable));
+        let away = m(b"", Source::DocumentAway);
+        assert_eq!(
+            (away.pages, away.note),
+            (10, Some(Note::Warn(MediaWarning::PagesUnknown)))
+        );
+        for note in [
+            Note::Unreadable,
+            Note::Warn(MediaWarning::PagesBounded),
+            Note::Warn(MediaWarning::DurationBounded),
+        ] {
+            assert_eq!(Note::from_code(note.code()), Some(note));
+        }
+        assert_eq!(Note::from_code(9), None);
+        let words = Note::Warn(MediaWarning::PagesBounded).words(
+            "messages[2].content[0]",
+            Source::Pdf,
+            120_000.0,
+            40.0,
+        );
+        assert!(words.starts_with("messages[2].content[0]: "), "{words}");
+        assert!(
+            words.contains("at most 40 pages") && words.contains("120000 tokens"),
+            "{words}"
+        );
+    }
+
+    #[test]
+    fn audio_and_video_bill_their_seconds_or_a_stated_bound() {
+        use duration::tests::{mp4_bytes, wav_bytes};
+        let g = |source, bytes: &[u8]| measure(Rule::Gemini, source, Detail::Auto, bytes, true);
+        let wav = g(Source::Audio, &wav_bytes(3, 8_000, 1));
+        assert_eq!((wav.seconds, wav.tokens, wav.note), (3.0, 96.0, None));
+        let mp4 = g(Source::Video, &mp4_bytes(1000, 10_500, 0, 64));
+        assert_eq!(
+            (mp4.seconds, mp4.tokens, mp4.note),
+            (10.5, (10.5_f64 * 263.0).ceil(), None)
+        );
+        // No duration read: its size at 8 kbit/s (audio) or 32 kbit/s (video).
+        let ogg = g(
+            Source::Audio,
+            &[b"OggS".as_slice(), &[0u8; 99_996]].concat(),
+        );
+        assert_eq!((ogg.seconds, ogg.tokens), (100.0, 3_200.0));
+        assert_eq!(ogg.note, Some(Note::Warn(MediaWarning::DurationBounded)));
+        let webm = g(Source::Video, &vec![0x1A; 400_000]);
+        assert_eq!((webm.seconds, webm.tokens), (100.0, 26_300.0));
+        // Away: the longest the provider takes.
+        let away = g(Source::VideoAway, &[]);
+        assert_eq!((away.seconds, away.tokens), (3600.0, 3600.0 * 263.0));
+        let openai = measure(
+            bill::OPENAI,
+            Source::Audio,
+            Detail::Auto,
+            &wav_bytes(3, 8_000, 1),
+            true,
+        );
+        assert_eq!(openai.tokens, 30.0);
     }
 }

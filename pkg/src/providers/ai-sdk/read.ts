@@ -6,7 +6,7 @@
 // response the result.
 import { decodeBase64 } from '../../core/base64.js';
 import type { Bag } from '../../core/read.js';
-import { dataUrl, mediaPart } from '../media.js';
+import { dataUrl, mediaPart, wholeMedia } from '../media.js';
 import { type MediaRef, type NeutralPart, Kind, OPAQUE_TOKENS, bag, json, shapeError, text, intern } from '../neutral.js';
 
 /** What an AI SDK data value holds: its bytes or where they are, or a text (`{ text }`). */
@@ -50,7 +50,8 @@ function decoded(ref: Omit<MediaRef, 'kind'>): string | undefined {
 
 /**
  * An image or a file given as `value` of `mediaType` (`image` alone: any image): an image
- * or a document part, a text part for a text file, or an opaque one (audio, video).
+ * or a document part, a text part for a text file, audio or video measured by its seconds
+ * and kept whole, or an opaque one.
  */
 export function filePart(value: unknown, mediaType: string, path: string, id?: string): NeutralPart {
   const held = dataOf(value, mediaType === 'image' ? '' : mediaType);
@@ -62,6 +63,8 @@ export function filePart(value: unknown, mediaType: string, path: string, id?: s
     const body = decoded(held);
     if (body !== undefined) return { kind: Kind.Text, text: body, label: '', path };
   }
+  // Audio and video: by their seconds, kept whole.
+  if (type.startsWith('audio/') || type.startsWith('video/')) return wholeMedia({ ...held, kind: type.startsWith('audio/') ? 'audio' : 'video', mediaType: type }, path, type);
   return { kind: Kind.Opaque, text: '', label: type || 'file', path, tokens: OPAQUE_TOKENS };
 }
 

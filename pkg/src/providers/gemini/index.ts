@@ -6,7 +6,8 @@
 // `thoughtSignature` rides on that part byte for byte: the part is kept whole, or shown
 // by a line with the signature still on it, never rebuilt without it.
 import type { Bag } from '../../core/read.js';
-import { base64Of, mediaPart } from '../media.js';
+import { decodeBase64 } from '../../core/base64.js';
+import { base64Of, mediaPart, wholeMedia } from '../media.js';
 import {
   type Adapter, type MediaRef, type NeutralMessage, type NeutralPart, type Plan, Kind, OPAQUE_TOKENS, Role, bag, count, intern, json, onlyFields,
   optionalCount, parsedArguments, shapeError, slot, text,
@@ -19,14 +20,35 @@ const ROLES: Record<string, number> = { user: Role.User, model: Role.Assistant }
 /** Tokens of a field no counter can read (a `thoughtSignature`): a token per 4 characters, as for the other providers' signatures. */
 const opaque = (value: unknown): number => (typeof value === 'string' ? Math.ceil(value.length / 4) : 0);
 
-/** An `inlineData` or `fileData` as an image or a document; `undefined` for audio, video and other data, which no rule here measures. */
-function mediaOf(part: Bag, field: string): MediaRef | undefined {
+/** Media types whose bytes are text a counter reads: `text/*`, and JSON, XML, YAML, JavaScript and the like. */
+const TEXTUAL = /^(text\/|application\/(json|xml|x-yaml|yaml|javascript|x-javascript|ecmascript|csv|x-sh|x-python|sql|graphql|rtf|x-tex|ld\+json)$|application\/[\w.+-]+\+(json|xml)$)/;
+
+/** Base64 read as UTF-8 text; `undefined` for bytes that are not. */
+function utf8(data: string): string | undefined {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(decodeBase64(data.replace(/\s+/g, '')));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * An `inlineData` or `fileData` as what it is: an image, a document, audio or video (its
+ * bytes, or where they are), or text (a text file's bytes, read as UTF-8). `undefined` for
+ * anything else: other binary data, or text held elsewhere, which no rule here measures.
+ */
+function mediaOf(part: Bag, field: string): { ref: MediaRef } | { text: string; mediaType: string } | undefined {
   const inline = part.inlineData !== undefined;
   const d = bag(`${field}.${inline ? 'inlineData' : 'fileData'}`, inline ? part.inlineData : part.fileData);
   const mediaType = typeof d.mimeType === 'string' ? d.mimeType : '';
-  const kind = mediaType.startsWith('image/') ? 'image' : mediaType === 'application/pdf' ? 'document' : undefined;
-  if (kind === undefined) return undefined;
-  return inline ? { kind, mediaType, data: text(`${field}.inlineData.data`, d.data) } : { kind, mediaType, url: text(`${field}.fileData.fileUri`, d.fileUri) };
+  const type = mediaType.toLowerCase();
+  const kind = type.startsWith('image/') ? 'image' : type === 'application/pdf' ? 'document' : type.startsWith('audio/') ? 'audio' : type.startsWith('video/') ? 'video' : undefined;
+  if (kind !== undefined) {
+    return { ref: inline ? { kind, mediaType, data: text(`${field}.inlineData.data`, d.data) } : { kind, mediaType, url: text(`${field}.fileData.fileUri`, d.fileUri) } };
+  }
+  if (!inline || !TEXTUAL.test(type)) return undefined;
+  const body = utf8(text(`${field}.inlineData.data`, d.data));
+  return body === undefined ? undefined : { text: body, mediaType };
 }
 
 /** Part `k` of a content as the rules' parts: one for most, more for a response that holds images. */
@@ -52,20 +74,31 @@ function readPart(p: unknown, field: string, k: number): NeutralPart[] {
       ...(id === undefined ? {} : { id, idPath: intern(`${path}.functionResponse.id`) }),
     });
     if (Array.isArray(fr.parts)) {
+      const texts: string[] = [];
       fr.parts.forEach((inner, i) => {
         const at = `${field}.functionResponse.parts[${i}]`;
         const b = bag(at, inner);
-        const ref = b.inlineData !== undefined || b.fileData !== undefined ? mediaOf(b, at) : undefined;
+        const read = b.inlineData !== undefined || b.fileData !== undefined ? mediaOf(b, at) : undefined;
         // An image names the call of its response by id; a response without one holds it as its content's own.
-        if (ref) parts.push({ ...mediaPart(ref, intern(`${path}.functionResponse.parts[${i}]`), id), block: k, inner: i });
+        if (read && 'ref' in read && (read.ref.kind === 'image' || read.ref.kind === 'document')) {
+          parts.push({ ...mediaPart(read.ref, intern(`${path}.functionResponse.parts[${i}]`), id), block: k, inner: i });
+        } else if (read && 'text' in read) texts.push(read.text);
       });
+      // A text file beside the output: counted with it, and kept however the output is shown.
+      if (texts.length) parts[0].extra = texts.join('\n');
     }
     return parts;
   }
   if (part.inlineData !== undefined || part.fileData !== undefined) {
-    const ref = mediaOf(part, field);
-    if (ref && !signed) return [{ ...mediaPart(ref, path), block: k }];
-    return one({ kind: Kind.Opaque, text: '', label: 'media', tokens: OPAQUE_TOKENS });
+    const read = mediaOf(part, field);
+    // A text file: counted as its text, kept whole (an attachment, not words the user wrote).
+    if (read && 'text' in read) return one({ kind: Kind.Opaque, text: read.text, label: read.mediaType });
+    if (read === undefined) return one({ kind: Kind.Opaque, text: '', label: 'media', tokens: OPAQUE_TOKENS });
+    const ref = read.ref;
+    if ((ref.kind === 'image' || ref.kind === 'document') && !signed) return [{ ...mediaPart(ref, path), block: k }];
+    // Audio and video, by their seconds; a signed image or document, by its rule, its
+    // signature on it byte for byte: measured, never stored or shown by a line.
+    return one(wholeMedia(ref, path, ref.mediaType || ref.kind));
   }
   if (part.text !== undefined) {
     const t = text(`${field}.text`, part.text);

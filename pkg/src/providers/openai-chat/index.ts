@@ -4,7 +4,7 @@
 // in a user message are parts of their own. The provider caches a repeated prefix by
 // itself.
 import type { Bag } from '../../core/read.js';
-import { imageAt, mediaPart } from '../media.js';
+import { audioOf, imageAt, mediaPart, wholeMedia } from '../media.js';
 import {
   type Adapter, type NeutralMessage, type NeutralPart, type Plan, Kind, OPAQUE_TOKENS, Role, bag, count, onlyFields, optionalCount, parsedArguments,
   shapeError, shownContent, text, slot } from '../neutral.js';
@@ -42,8 +42,8 @@ function contentParts(field: string, content: unknown, path: string): NeutralPar
       return { ...mediaPart(imageAt(text(`${field}[${i}].image_url.url`, image.url), detail), at), block: i };
     }
     if (part.type === 'file') return { ...filePart(bag(`${field}[${i}].file`, part.file), at), block: i };
+    if (part.type === 'input_audio') return { ...wholeMedia(audioOf(bag(`${field}[${i}].input_audio`, part.input_audio), `${field}[${i}].input_audio`), at, 'input_audio'), block: i };
     if (typeof part.type !== 'string') throw shapeError(`${field}[${i}].type`, 'a string', part.type);
-    // Audio: billed by its length, which no header here says; the stated figure.
     return { kind: Kind.Opaque, text: '', label: part.type, path: at, tokens: OPAQUE_TOKENS, block: i };
   });
 }

@@ -6,7 +6,7 @@
 // and files are parts of their own; `encrypted_content` is counted by a stated rule.
 import type { Bag } from '../../core/read.js';
 import { decodeBase64 } from '../../core/base64.js';
-import { imageAt, mediaPart } from '../media.js';
+import { audioOf, imageAt, mediaPart, wholeMedia } from '../media.js';
 import { type MediaRef, type NeutralMessage, type NeutralPart, Kind, OPAQUE_TOKENS, Role, bag, json, shapeError, slot, text, intern } from '../neutral.js';
 
 const MESSAGE_ROLES = ['user', 'assistant', 'system', 'developer'];
@@ -70,6 +70,7 @@ function contentParts(field: string, content: unknown, path: string): NeutralPar
       const file = fileOf(part);
       return 'kind' in file ? { ...mediaPart(file, at), block: i } : { kind: Kind.Text, text: file.text, label: '', path: at, block: i };
     }
+    if (part.type === 'input_audio') return { ...wholeMedia(audioOf(bag(`${field}[${i}].input_audio`, part.input_audio), `${field}[${i}].input_audio`), at, 'input_audio'), block: i };
     if (typeof part.type !== 'string') throw shapeError(`${field}[${i}].type`, 'a string', part.type);
     return { kind: Kind.Opaque, text: '', label: part.type, path: at, tokens: OPAQUE_TOKENS, block: i };
   });
