@@ -161,7 +161,7 @@ export interface Hooks {
  * @internal One build, all or nothing: the reminders due, the request, the host's
  * callbacks, then the commit. A callback that fails takes back everything.
  */
-export async function buildOnce<Message>(engine: Engine, hooks: Hooks): Promise<ContextBuild<Message>> {
+export async function buildOnce<Message, Format extends ContextFormat = ContextFormat>(engine: Engine, hooks: Hooks): Promise<ContextBuild<Message, Format>> {
   const started = performance.now();
   const tracer = tracerOf(hooks.tracer);
   const trace = tracer && new BuildTrace(tracer, started, hooks.conversation);
@@ -177,7 +177,7 @@ export async function buildOnce<Message>(engine: Engine, hooks: Hooks): Promise<
     if (event) hooks.onCompaction?.(event);
     trace?.end(event);
     engine.commit(record);
-    return { ...request, tokens: record.tokens, ledger: record } as ContextBuild<Message>;
+    return { ...request, tokens: record.tokens, ledger: record } as ContextBuild<Message, Format>;
   } catch (error) {
     trace?.fail(error);
     engine.rollback();

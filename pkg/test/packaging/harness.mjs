@@ -100,6 +100,14 @@ export function docsProject(label, files, sources = {}) {
   }, {}, ['@types/node', 'better-sqlite3', 'pg', '@types/pg', '@anthropic-ai/sdk', 'openai', '@google/genai', 'ai', '@ai-sdk/provider', '@types/vscode', '@opentelemetry/api', '@opentelemetry/sdk-trace-base', '@opentelemetry/context-async-hooks'], sources);
 }
 
+/**
+ * The newest releases of the provider SDKs, installed in pkg/ beside the lockfile's under
+ * other names, as `docsProject`'s `sources`. `@google/genai`'s lockfile release is its newest.
+ */
+export const NEWEST_SDKS = {
+  openai: 'openai-newest', '@anthropic-ai/sdk': 'anthropic-sdk-newest', ai: 'ai-7', '@ai-sdk/provider': 'ai-7/node_modules/@ai-sdk/provider',
+};
+
 /** The models the installed Anthropic SDK warns about on every call (it reads them from this file). */
 export function deprecatedAnthropicModels() {
   const file = join(pkgDir, 'node_modules/@anthropic-ai/sdk/internal/data/deprecated-models.js');
