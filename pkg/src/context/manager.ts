@@ -18,7 +18,8 @@ import type { AppendExtraOf, RecallAnswerOf, RecallToolOf, CompactionEvent, Cont
 /**
  * The implementation of `ContextManager`. Hosts see it through `manager-api.ts`, whose
  * construct signatures type the format from `options.format` when only the message type is
- * named; the documentation of the class, its constructor and its statics is there.
+ * named. The class's own documentation, its constructor's and its statics' are there; its
+ * members' are here.
  */
 export class ContextManagerClass<Message = unknown, Format extends ContextFormat = ContextFormat> {
   static {
