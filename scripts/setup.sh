@@ -53,7 +53,7 @@ fi
 # that run the packed package on each Node `engines` names besides this machine's Node 20.
 stamp=tools/node-versions/node_modules/.devs-lock-stamp
 if [ ! -f "$stamp" ] || ! cmp -s tools/node-versions/package-lock.json "$stamp"; then
-  echo "setup: installing Node 22 and 24 for the packaging tests (about 30 s, once)"
+  echo "setup: installing Node 22 and 24 for the packaging tests (under a minute, once)"
   (cd tools/node-versions && npm ci --ignore-scripts --no-audit --no-fund >/dev/null)
   cp tools/node-versions/package-lock.json "$stamp"
 fi
