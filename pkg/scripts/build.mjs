@@ -373,9 +373,10 @@ function exportInPlace(text) {
   if (!line) return text;
   let out = text.replace(line[0], '');
   const left = line[1].split(', ').filter((name) => {
-    const declaration = new RegExp(`^declare (class|function|const) ${name}\\b`, 'm');
+    // A value and the interface of the same name (`ContextManager`) are exported together.
+    const declaration = new RegExp(`^(declare (class|function|const)|interface) ${name.replaceAll('$', '\\$')}(?![\\w$])`, 'gm');
     if (!declaration.test(out)) return true;
-    out = out.replace(declaration, `export declare $1 ${name}`);
+    out = out.replace(declaration, 'export $&');
     return false;
   });
   return left.length ? `${out}export { ${left.join(', ')} };\n` : out;
@@ -396,7 +397,8 @@ function disposeDeclarations(text) {
   let className;
   let added = 0;
   const lines = text.split('\n').flatMap((line) => {
-    const declared = /^export declare class (\w+)/.exec(line);
+    // A class hosts see through an interface and a constructor (`ContextManager`) is not exported itself.
+    const declared = /^(?:export )?declare class ([\w$]+)/.exec(line);
     if (declared) className = declared[1];
     if (line === '}') className = undefined;
     if (className !== undefined && line === '    #private;') return ['    private "#private";'];

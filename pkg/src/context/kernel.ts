@@ -163,14 +163,14 @@ export interface Hooks {
  * that fails changes nothing but a warning (`reportFaults`). Whatever throws, the
  * rollback runs first.
  */
-export async function buildOnce<Message>(engine: Engine, hooks: Hooks): Promise<ContextBuild<Message>> {
+export async function buildOnce<Message, Format extends ContextFormat = ContextFormat>(engine: Engine, hooks: Hooks): Promise<ContextBuild<Message, Format>> {
   const started = performance.now();
   // Telemetry calls that threw: those no ledger has said yet, then this build's.
   const faults = engine.telemetryFaults.splice(0);
   const trace = BuildTrace.of(hooks.tracer, started, hooks.conversation, faults);
   engine.begin();
   let event: CompactionEvent | undefined;
-  let built: ContextBuild<Message>;
+  let built: ContextBuild<Message, Format>;
   try {
     hooks.before?.();
     await remind(engine, hooks);
@@ -183,7 +183,7 @@ export async function buildOnce<Message>(engine: Engine, hooks: Hooks): Promise<
     if (event) hooks.onCompaction?.(event);
     engine.commit(record);
     faults.length = 0;
-    built = { ...request, tokens: record.tokens, ledger: record } as ContextBuild<Message>;
+    built = { ...request, tokens: record.tokens, ledger: record } as ContextBuild<Message, Format>;
   } catch (error) {
     engine.rollback();
     trace?.fail(error);

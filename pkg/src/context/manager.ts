@@ -16,31 +16,17 @@ import { buildOnce, engineOptions, managerParts, recallToolOf, type Hooks } from
 import type { AppendExtraOf, RecallAnswerOf, RecallToolOf, CompactionEvent, ContextBuild, ContextFormat, ContextReminder, LedgerRecord, ContextManagerOptions, ContextSessionOptions, ContextSnapshot, ContextWarning, RecallOptions } from './types.js';
 
 /**
- * Keeps a coding agent's conversation inside a token budget, in its provider's own
- * message shape, with the provider's prompt cache kept. `append` the messages you send
- * and receive, exactly as you have them; `await build()` before each model call, and pass
- * its `system` and `messages` straight to your SDK; `recordUsage` the usage it returns.
- *
- * Every request is at most `budget` tokens. Between compactions a request is the previous
- * one plus what you appended, so the provider reads it from its cache. When a request
- * passes `highWater` (75% of the budget), one compaction brings it under `lowWater` (25%):
- * old tool outputs and texts are stored whole, then replaced by a line naming their store
- * id; then the oldest turns are summarized (or dropped, without a summarizer). Every tool
- * call keeps its result; signed thinking is never edited.
- * @example
- * import { ContextManager } from '@devs/context';
- * import { createTokenCounter } from '@devs/context/tokenizers';
- *
- * // Your Anthropic client: `new Anthropic()` from '@anthropic-ai/sdk'.
- * declare const client: { messages: { create(request: object): Promise<{ content: object[]; usage: object }> } };
- * const context = new ContextManager({ format: 'anthropic', budget: 150_000, countTokens: createTokenCounter('o200k_base'), system: 'You are a coding agent.' });
- * context.append({ role: 'user', content: 'Make the parser tests pass' });
- * const { system, messages } = await context.build();
- * const response = await client.messages.create({ model: 'claude-sonnet-4-6', max_tokens: 4096, system, messages });
- * context.append({ role: 'assistant', content: response.content });
- * context.recordUsage(response.usage);
+ * The implementation of `ContextManager`. Hosts see it through `manager-api.ts`, whose
+ * construct signatures type the format from `options.format` when only the message type is
+ * named. The class's own documentation, its constructor's and its statics' are there; its
+ * members' are here.
  */
-export class ContextManager<Message = unknown, Format extends ContextFormat = ContextFormat> {
+export class ContextManagerClass<Message = unknown, Format extends ContextFormat = ContextFormat> {
+  static {
+    // The name hosts know it by, in stack traces and `console.log`.
+    Object.defineProperty(this, 'name', { value: 'ContextManager' });
+  }
+
   #engine: Engine | null;
   readonly #adapter: Adapter;
   readonly #onLedger: ((record: LedgerRecord) => void) | undefined;
@@ -61,10 +47,7 @@ export class ContextManager<Message = unknown, Format extends ContextFormat = Co
   /** An append taken in after a pending build that did not fit: the next build's error. */
   #refused: unknown;
 
-  /**
-   * @throws {TypeError} naming the option of the wrong type; an unknown `format` lists the formats.
-   * @throws {RangeError} for a `budget` under 1000 or one that cannot hold `system`, `pinned` and the summary's reserve, naming each size.
-   */
+  /** See `ContextManagerConstructor`. */
   constructor(options: ContextManagerOptions & { format: Format }) {
     const parts = managerParts(object('options', options));
     this.#format = parts.format;
@@ -157,7 +140,7 @@ export class ContextManager<Message = unknown, Format extends ContextFormat = Co
    * callback that fails (the counter, `onLedger`, `onWarning`) rejects with its error and
    * changes nothing; a store or summarizer that fails falls back, with a warning.
    */
-  build(): Promise<ContextBuild<Message>> {
+  build(): Promise<ContextBuild<Message, Format>> {
     let engine: Engine;
     try {
       engine = live(this.#engine, 'ContextManager');
@@ -182,16 +165,9 @@ export class ContextManager<Message = unknown, Format extends ContextFormat = Co
     return toSnapshot(engine.state(), this.#format, engine.config);
   }
 
-  /**
-   * A manager made from `snapshot`, with the same options as the one that took it (the
-   * callbacks may be new ones): its next `build()` is byte for byte the one the first
-   * manager would have given. No callback is called: a summary already paid for is not
-   * asked for again, and the store is not touched.
-   * @throws {Error} for a snapshot newer than this package, naming both versions.
-   * @throws {TypeError} naming the first field of a snapshot that is altered or cut short, or whose format or config differs from `options`.
-   */
-  static restore<M = unknown>(snapshot: ContextSnapshot, options: ContextManagerOptions): ContextManager<M> {
-    const manager = new ContextManager<M>(options);
+  /** See `ContextManagerConstructor.restore`. */
+  static restore<M = unknown>(snapshot: ContextSnapshot, options: ContextManagerOptions): ContextManagerClass<M> {
+    const manager = new ContextManagerClass<M>(options);
     const engine = manager.#engine as Engine;
     const state = readSnapshot(snapshot, manager.#format, engine.config);
     engine.core.free();
@@ -200,27 +176,10 @@ export class ContextManager<Message = unknown, Format extends ContextFormat = Co
     return manager;
   }
 
-  /**
-   * Opens the session `sessionId` in `store`, or creates it: a manager written ahead, whose
-   * `append`, `build` and `recordUsage` resolve once the call is in the store. A process
-   * killed at any point opens the session again and goes on from its last acknowledged
-   * call, with no summary asked for twice.
-   * @throws {SessionConflictError} when the session is already open in this process.
-   * @throws {TypeError} naming the option that differs from the session's (`options.format`, `options`).
-   * @example
-   * import { ContextManager } from '@devs/context';
-   * import { SqliteStateRepository } from '@devs/context/sqlite';
-   *
-   * const store = new SqliteStateRepository('state.sqlite');
-   * const context = await ContextManager.open({ sessionId: 'task-42', store, format: 'openai-chat', budget: 100_000 });
-   * await context.append({ role: 'user', content: 'Make the parser tests pass' });
-   * const { messages } = await context.build();
-   * console.log(messages.length, context.version); // 1 2: two calls written
-   * await context.close();
-   */
-  static open<M = unknown>(options: ContextSessionOptions): Promise<ContextSession<M>> {
+  /** See `ContextManagerConstructor.open`. */
+  static open<M = unknown, F extends ContextFormat = ContextFormat>(options: ContextSessionOptions & { format: F }): Promise<ContextSession<M, F>> {
     try {
-      return ContextSession.open<M>(options);
+      return ContextSession.open<M, F>(options);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -292,13 +251,13 @@ export class ContextManager<Message = unknown, Format extends ContextFormat = Co
     this.#engine = null;
   }
 
-  #build(engine: Engine): Promise<ContextBuild<Message>> {
+  #build(engine: Engine): Promise<ContextBuild<Message, Format>> {
     if (this.#refused !== undefined) {
       const error = this.#refused;
       this.#refused = undefined;
       return Promise.reject(error);
     }
     const hooks = { adapter: this.#adapter, reminders: this.#reminders, timeoutMs: this.#timeoutMs, onLedger: this.#onLedger, onWarning: this.#onWarning, onCompaction: this.#onCompaction, beforeCompaction: this.#beforeCompaction, tracer: this.#tracer, conversation: this.#conversation };
-    return buildOnce<Message>(engine, hooks);
+    return buildOnce<Message, Format>(engine, hooks);
   }
 }

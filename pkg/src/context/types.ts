@@ -209,8 +209,12 @@ export interface RecallTools {
   vscode: { name: string; description: string; inputSchema: RecallToolSchema };
 }
 
-/** The recall tool of a manager of `Format`: its shape where the format is known, `unknown` where it may be any. */
-export type RecallToolOf<Format extends ContextFormat> = ContextFormat extends Format ? unknown : RecallTools[Format];
+/**
+ * The recall tool of a manager of `Format`: its shape where the format is known, `unknown`
+ * where it may be any (the AI SDK's is `unknown`). An indexed type, not a conditional one, so
+ * that a manager of one format is a manager of every format (`ContextManager<M>`).
+ */
+export type RecallToolOf<Format extends ContextFormat> = RecallTools[Format];
 
 /** An image or a PDF a recall answer carries, as Anthropic's blocks take it. */
 type AnthropicRecallMedia =
@@ -244,8 +248,8 @@ export interface RecallAnswers {
   vscode: unknown;
 }
 
-/** The answer of `recall(call)` for a manager of `Format`: its shape where the format is known, `unknown` where it may be any. */
-export type RecallAnswerOf<Format extends ContextFormat> = ContextFormat extends Format ? unknown : RecallAnswers[Format];
+/** The answer of `recall(call)` for a manager of `Format`: its shape where the format is known, `unknown` where it may be any (as `RecallToolOf`). */
+export type RecallAnswerOf<Format extends ContextFormat> = RecallAnswers[Format];
 
 /**
  * What `append` takes beside the manager's `Message`, per format: the Responses API's
@@ -342,10 +346,27 @@ export interface ContextSessionOptions extends Omit<ContextManagerOptions, 'stor
   store: SessionStore;
 }
 
+/**
+ * The system prompt a build returns apart, per format: Anthropic's `system` (a string, or
+ * text blocks with a cache breakpoint) and Gemini's `systemInstruction` (a string). The
+ * other formats carry it in `messages`, so their `system` is never set.
+ */
+export interface BuildSystems {
+  anthropic: string | Array<{ type: 'text'; text: string; cache_control?: { type: 'ephemeral' } }>;
+  'openai-chat': never;
+  'openai-responses': never;
+  gemini: string;
+  'ai-sdk': never;
+  vscode: never;
+}
+
+/** What a build of a manager of `Format` returns as `system`: every format's, where it may be any. */
+export type BuildSystemOf<Format extends ContextFormat> = BuildSystems[Format];
+
 /** What `ContextManager.build` returns: a request to pass straight to the provider's SDK. */
-export interface ContextBuild<Message = unknown> {
-  /** Anthropic's `system` (a string, or text blocks with a cache breakpoint) and Gemini's `systemInstruction` (a string); other formats carry the system prompt in `messages`. */
-  system?: string | Array<{ type: 'text'; text: string; cache_control?: { type: 'ephemeral' } }>;
+export interface ContextBuild<Message = unknown, Format extends ContextFormat = ContextFormat> {
+  /** The system prompt where the format takes it apart from the messages (`BuildSystems`): Anthropic's `system`, Gemini's `systemInstruction`. */
+  system?: BuildSystemOf<Format>;
   /** The request's messages (Responses API: input items), in the provider's own shape. */
   messages: Message[];
   /** The request's tokens as the provider is expected to count them: at most the budget. */

@@ -379,7 +379,8 @@ export interface ContextManagementDeps {
 export interface AppliedContextResult {
   /**
    * Tokens of the final window: the composed slots, the turns after pruning, and the
-   * pending tool outputs after truncation.
+   * pending tool outputs after truncation. Only the turns are held under the budget (the
+   * pruning is decided on them alone), so this may exceed `budget.totalBudget`.
    */
   windowUsedTokens: number;
   /** True when the turns were summarized. */

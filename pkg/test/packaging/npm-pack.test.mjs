@@ -4,7 +4,7 @@ import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { hostProject, packedTarball, pkgDir, repoRoot, run, tempDir } from './harness.mjs';
+import { NODES, hostProject, packedTarball, pkgDir, repoRoot, run, runOn, tempDir } from './harness.mjs';
 
 // The packed tarball's budget (npm's "package size"): 2.5 MB. It was 2 MB before the
 // recall tool, the durable state and five framework adapters (2.23 MB with them), and
@@ -225,4 +225,43 @@ describe('installed in a host project', () => {
     assert.equal(run('node', ['main.cjs'], dir).trim(), 'true pool');
     assert.equal(run('node', ['main.mjs'], dir).trim(), 'function function');
   });
+});
+
+// Issue 47: `engines` says what is tested. One host project (one install of the tarball above),
+// its smoke (node-smoke.mjs) run under each Node: every entry loads both ways, and the build
+// and the counts are the same on each. better-sqlite3 is pkg/'s, built for Node 20's ABI.
+describe('on Node 20, 22 and 24', () => {
+  let dir;
+  let first;
+  before(() => {
+    dir = hostProject('nodes', { 'smoke.mjs': readFileSync(join(pkgDir, 'test/packaging/node-smoke.mjs'), 'utf8') }, {},
+      ['better-sqlite3', 'langchain', '@langchain/core', '@openai/agents']);
+  });
+
+  it('engines.node is the oldest Node tested', () => {
+    const { engines } = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
+    assert.equal(engines.node, `>=${NODES[0][0]}`);
+  });
+
+  for (const version of NODES) {
+    const [major, node] = version;
+    it(`Node ${major}: every entry by require and import, a build, the tokenizers`, () => {
+      const out = JSON.parse(runOn(version, ['smoke.mjs'], dir));
+      assert.equal(out.node.split('.')[0], major, `${node} is Node ${out.node}`);
+      for (const [name, exports] of Object.entries(out.entries)) {
+        assert.ok(typeof exports === 'string' && exports !== '' && !exports.startsWith('failed'), `${name} on Node ${major}: ${JSON.stringify(exports)}`);
+      }
+      assert.deepEqual(out.tokens, [2, 2, 7]);
+      assert.equal(out.build.messages, 3);
+      assert.equal(out.build.tool, 'recall');
+      assert.ok(out.build.cut === 1 && out.build.tokens <= 10_000, JSON.stringify(out.build));
+      // The SQLite store where better-sqlite3 loads: on the Node it was built for, and
+      // elsewhere a refusal naming the ABI it was built for, never another error.
+      if (major === '20') assert.equal(out.sqlite, 'ok');
+      else assert.match(out.sqlite, /^ok$|NODE_MODULE_VERSION 115\b/, `Node ${major}: ${out.sqlite}`);
+      const same = { ...out, node: undefined, sqlite: undefined };
+      first ??= same;
+      assert.deepEqual(same, first, `Node ${major} differs from Node ${NODES[0][0]}`);
+    });
+  }
 });

@@ -1,14 +1,15 @@
 // The README is a page or two: the promise, the two commands, the quick start, install, one
 // example per provider and the framework table, the figures, and links into docs/. Every
 // `ts` block of it compiles as pasted, against the packed package, with `strict` and
-// `skipLibCheck: false`; and every block that names no value of the host's (no `declare`)
-// also runs, in a project that has the spec files the examples mention. The guides in
-// docs/guides/ are checked the same way by guides.test.mjs.
+// `skipLibCheck: false`, with the lockfile's SDKs and with their newest releases; and every
+// block that names no value of the host's (no `declare`) also runs, in a project that has
+// the spec files the examples mention. The guides in docs/guides/ are checked the same way
+// by guides.test.mjs.
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { deprecatedAnthropicModels, docsProject, repoRoot, runAsync, tsc } from './harness.mjs';
+import { NEWEST_SDKS, deprecatedAnthropicModels, docsProject, repoRoot, runAsync, tsc } from './harness.mjs';
 
 const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
 const lineOf = (index) => readme.slice(0, index).split('\n').length;
@@ -24,6 +25,16 @@ before(() => {
   for (const b of blocks) files[`src/${b.name}.mts`] = b.code;
   dir = docsProject('readme', files);
 });
+
+/** Compiles the project in `at`, naming the README line of each error. */
+async function compiles(at) {
+  try {
+    await runAsync('node', [tsc, '-p', '.'], at);
+  } catch (error) {
+    const lines = String(error.message).replace(/src\/block-(\d+)\.mts\((\d+),/g, (_, n, line) => `README.md line ${blocks[n - 1].line + Number(line)} (block ${Number(n)}, line ${line},`);
+    assert.fail(lines);
+  }
+}
 
 describe('the README', () => {
   it('fits on a page or two: at most 300 lines', () => {
@@ -67,14 +78,12 @@ describe('the README', () => {
     }
   });
 
-  it('every ts block compiles as pasted (tsc --strict, skipLibCheck false)', async () => {
-    try {
-      await runAsync('node', [tsc, '-p', '.'], dir);
-    } catch (error) {
-      // Name the README line of each error.
-      const lines = String(error.message).replace(/src\/block-(\d+)\.mts\((\d+),/g, (_, n, at) => `README.md line ${blocks[n - 1].line + Number(at)} (block ${Number(n)}, line ${at},`);
-      assert.fail(lines);
-    }
+  it('every ts block compiles as pasted (tsc --strict, skipLibCheck false)', () => compiles(dir));
+
+  it('every ts block compiles against the newest releases of the SDKs too (openai, @anthropic-ai/sdk, ai)', () => {
+    const files = {};
+    for (const b of blocks) files[`src/${b.name}.mts`] = b.code;
+    return compiles(docsProject('readme-newest', files, NEWEST_SDKS));
   });
 
   for (const b of blocks.filter((x) => !/^declare /m.test(x.code))) {

@@ -1,8 +1,9 @@
 // The seeds' `node -e` smoke checks, verbatim except for the seed's monorepo path, which
-// becomes `./pkg`, run from the repository root as the spec asks.
+// becomes `./pkg`, run from the repository root as the spec asks, on each Node `engines`
+// names (20, 22 and 24).
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
-import { repoRoot, run } from './harness.mjs';
+import { NODES, repoRoot, runOn } from './harness.mjs';
 
 const seedPath = "require('./packages/core/dist/protocol')";
 const ours = (snippet) => snippet.replace(seedPath, "require('./pkg')");
@@ -33,15 +34,18 @@ const monotonic = `
     console.log('monotonic_ok');
   `;
 
-it('seed 000 smoke check prints context_refresh_ok', () => {
-  assert.equal(run('node', ['-e', ours(contextRefresh)], repoRoot).trim(), 'context_refresh_ok');
-});
+for (const version of NODES) {
+  const [major] = version;
+  it(`seed 000 smoke check prints context_refresh_ok (Node ${major})`, () => {
+    assert.equal(runOn(version, ['-e', ours(contextRefresh)], repoRoot).trim(), 'context_refresh_ok');
+  });
 
-it('seed 004 smoke check prints monotonic_ok', () => {
-  assert.equal(run('node', ['-e', ours(monotonic)], repoRoot).trim(), 'monotonic_ok');
-});
+  it(`seed 004 smoke check prints monotonic_ok (Node ${major})`, () => {
+    assert.equal(runOn(version, ['-e', ours(monotonic)], repoRoot).trim(), 'monotonic_ok');
+  });
 
-it("import('./pkg/dist/index.mjs') works from the repository root", () => {
-  const script = "const m = await import('./pkg/dist/index.mjs'); console.log(typeof m.ContextRefresher, typeof m.TurnTracker);";
-  assert.equal(run('node', ['--input-type=module', '-e', script], repoRoot).trim(), 'function function');
-});
+  it(`import('./pkg/dist/index.mjs') works from the repository root (Node ${major})`, () => {
+    const script = "const m = await import('./pkg/dist/index.mjs'); console.log(typeof m.ContextRefresher, typeof m.TurnTracker, process.versions.node.split('.')[0]);";
+    assert.equal(runOn(version, ['--input-type=module', '-e', script], repoRoot).trim(), `function function ${major}`);
+  });
+}

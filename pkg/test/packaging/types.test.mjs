@@ -19,7 +19,7 @@ const compilers = {
 // beyond ES5 (TypeScript 5.9's default): no promises made, no Node or DOM globals.
 const host = `
 import {
-  AgentLogStore, ContextComposer, ContextRefresher, TurnTracker, UseAfterFreeError, countTokens, validateSaopEnvelope,
+  AgentLogStore, ContextComposer, ContextManager, ContextRefresher, TurnTracker, UseAfterFreeError, countTokens, validateSaopEnvelope,
 } from '@devs/context';
 import type { SaopEnvelope, SummaryProvider, TurnLogEntry } from '@devs/context';
 import { createTokenCounter } from '@devs/context/tokenizers';
@@ -40,21 +40,25 @@ const total: number = countTokens('hello') + counter('world');
 const log = new AgentLogStore(3);
 const refresher = new ContextRefresher({ threshold: 5, summaryProvider: provider });
 const composed = ContextComposer.fromProject('.');
+// The manager's constructor has a signature per format: the message type alone gives the format's tool.
+const manager = new ContextManager<{ role: string; content: string }>({ format: 'anthropic', budget: 100_000, recall: true });
+const tool: { name: string; input_schema: object } = manager.recallTool;
 validateSaopEnvelope(envelope);
 const errorCode: 'ERR_USE_AFTER_FREE' = new UseAfterFreeError('TurnTracker').code;
 const ready: PromiseLike<void> = slim.init();
 const slimTracker: slim.TurnTracker = new slim.TurnTracker('agent', 'phase');
 let row: RawToolOutputRow | undefined;
 const store = new SqliteStateRepository(':memory:');
-export { entry, dispose, free, total, log, refresher, composed, errorCode, ready, slimTracker, row, store };
+export { entry, dispose, free, total, log, refresher, composed, manager, tool, errorCode, ready, slimTracker, row, store };
 `;
 
 const usingHost = `
-import { TurnTracker } from '@devs/context';
+import { ContextManager, TurnTracker } from '@devs/context';
 
 export function stamped(): number {
   using tracker = new TurnTracker('agent', 'phase');
-  return tracker.toLogEntry().turn_index;
+  using manager = new ContextManager({ format: 'openai-chat', budget: 100_000 });
+  return tracker.toLogEntry().turn_index + manager.ledger.length;
 }
 `;
 

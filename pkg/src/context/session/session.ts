@@ -13,7 +13,7 @@ import { validateToolOutputEntry } from '../../stores/entry.js';
 import { callMethod, holder, isObject, method, object, optionalBoolean, string, type Bag } from '../../core/read.js';
 import { turnScope } from '../../core/wasm.js';
 import { within } from '../../core/timeout.js';
-import type { ContextBuild, ContextSessionOptions, ContextSnapshot, LedgerRecord, RecallOptions } from '../types.js';
+import type { AppendExtraOf, ContextBuild, ContextFormat, ContextSessionOptions, ContextSnapshot, LedgerRecord, RecallAnswerOf, RecallOptions, RecallToolOf } from '../types.js';
 import type { SessionCommit, SessionOutput, SessionRows, ToolOutputEntry } from '../../stores/types.js';
 import { readSnapshot, toSnapshot } from '../snapshot.js';
 import { checkedStart, ownerId, promptKey, readChanges, sameCall } from './rows.js';
@@ -60,7 +60,7 @@ const CHECKPOINT_EVERY = 64;
  * console.log(resumed.version, again.tokens === first.tokens); // 3 true
  * await resumed.close();
  */
-export class ContextSession<Message = unknown> {
+export class ContextSession<Message = unknown, Format extends ContextFormat = ContextFormat> {
   /** The session's name in the store. */
   readonly sessionId: string;
   readonly #store: Bag;
@@ -103,7 +103,7 @@ export class ContextSession<Message = unknown> {
   }
 
   /** @internal `ContextManager.open`. */
-  static async open<M>(options: ContextSessionOptions): Promise<ContextSession<M>> {
+  static async open<M, F extends ContextFormat>(options: ContextSessionOptions & { format: F }): Promise<ContextSession<M, F>> {
     const opts = object('options', options);
     const sessionId = string('options.sessionId', opts.sessionId);
     if (sessionId === '' || sessionId.length > 1024 || !fitsText(sessionId, false)) {
@@ -111,7 +111,7 @@ export class ContextSession<Message = unknown> {
     }
     const store = object('options.store', opts.store);
     for (const name of ['loadSession', 'commitSession', 'readSummary', 'claim', 'release', 'writeSummary', 'enqueue', 'getRawToolOutput']) method(store, name, `options.store.${name}`);
-    const session = new ContextSession<M>(opts, store, sessionId);
+    const session = new ContextSession<M, F>(opts, store, sessionId);
     const open = OPEN.get(store) ?? new Set<string>();
     if (open.has(sessionId)) throw new SessionConflictError(sessionId, 0, 0, 'it is already open in this process: close() the other manager first');
     open.add(sessionId);
@@ -147,7 +147,7 @@ export class ContextSession<Message = unknown> {
    * next build takes them in (one that does not fit then is left out, with an
    * `append-refused` warning).
    */
-  append(message: Message | Message[]): Promise<void> {
+  append(message: Message | Message[] | AppendExtraOf<Format>): Promise<void> {
     const field = (i: number) => (Array.isArray(message) ? `messages[${i}]` : 'message');
     if (this.#shared) {
       return this.#queue(async () => {
@@ -179,12 +179,12 @@ export class ContextSession<Message = unknown> {
   }
 
   /** The request to send now, as `ContextManager.build`; resolves once the build is written. */
-  build(): Promise<ContextBuild<Message>> {
+  build(): Promise<ContextBuild<Message, Format>> {
     if (turnScope?.inside(this)) return Promise.reject(new ReentrantCallError('ContextSession.build'));
     const p = this.#parts;
     const hooks = { adapter: p.adapter, reminders: p.reminders, timeoutMs: p.timeoutMs, onLedger: p.onLedger, onWarning: p.onWarning, onCompaction: p.onCompaction, beforeCompaction: p.beforeCompaction, tracer: p.tracer, conversation: p.conversation ?? this.sessionId };
     return this.#call((engine, inbox) => {
-      const build = () => buildOnce<Message>(engine, { ...hooks, before: () => this.#takeIn(engine, inbox) });
+      const build = () => buildOnce<Message, Format>(engine, { ...hooks, before: () => this.#takeIn(engine, inbox) });
       return turnScope ? turnScope.run(this, build) : build();
     }, () => this.#paid.clear(), true);
   }
@@ -195,8 +195,8 @@ export class ContextSession<Message = unknown> {
   }
 
   /** The recall tool in the session's provider shape, as `ContextManager.recallTool`. */
-  get recallTool(): unknown {
-    return recallToolOf(this.#live(), this.#parts.adapter);
+  get recallTool(): RecallToolOf<Format> {
+    return recallToolOf(this.#live(), this.#parts.adapter) as RecallToolOf<Format>;
   }
 
   /**
@@ -204,7 +204,7 @@ export class ContextSession<Message = unknown> {
    * `ContextManager.recall`: only this session's own texts, never another session's in
    * the same store. Runs after the calls before it; what it notes is written with the next.
    */
-  recall(call: unknown): Promise<Message>;
+  recall(call: unknown): Promise<Message & RecallAnswerOf<Format>>;
   recall(id: string, options?: RecallOptions): Promise<string>;
   recall(call: unknown, options?: RecallOptions): Promise<unknown> {
     let ask: RecallOptions | undefined;
