@@ -56,6 +56,10 @@ enum P<'a> {
     /// A call, and a result, of a protected tool (`todo`).
     ProtectedCall(&'a str),
     ProtectedResult(u32, &'a str),
+    /// A call the provider runs itself, and its result (in an assistant message).
+    ServerCall(&'a str),
+    /// The provider's compaction of what came before it.
+    Compaction(&'a str),
 }
 
 impl Host {
@@ -80,14 +84,20 @@ impl Host {
                     calls += 1;
                     (Kind::Call, t, None)
                 }
+                P::ServerCall(t) => {
+                    calls += 1;
+                    (Kind::ServerCall, t, None)
+                }
+                P::Compaction(t) => (Kind::Compaction, t, None),
                 P::Result(back, t) | P::ProtectedResult(back, t) => {
-                    (Kind::Result, t, self.calls.checked_sub(back))
+                    (Kind::Result, t, calls.checked_sub(back))
                 }
             };
             texts.push(text.to_string());
             labels.push(match kind {
                 Kind::Call | Kind::Result if protected => "todo".into(),
                 Kind::Call | Kind::Result => "bash".into(),
+                Kind::ServerCall => "web_search".into(),
                 _ => String::new(),
             });
             new.push(Part {
@@ -400,6 +410,7 @@ mod cache;
 mod compaction;
 mod cut;
 mod fold;
+mod fuzzed;
 mod history;
 mod ledger;
 mod protect;
