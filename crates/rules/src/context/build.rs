@@ -338,7 +338,16 @@ impl Manager {
     /// nothing more to take out. `field` names part `part` of message `message` as the host
     /// wrote it (`messages[12].content[3]`).
     pub fn too_large(&self, message: usize, part: usize, field: &str) -> FieldError {
-        let p = self.part(message, part);
+        let in_request = self.opening().contains(&message) || self.live().contains(&message);
+        let Some(p) = self
+            .history
+            .messages
+            .get(message)
+            .and_then(|m| m.parts.get(part))
+            .filter(|_| in_request)
+        else {
+            return self.too_large_without_parts();
+        };
         let what = match p.kind {
             super::Kind::Image => "an image",
             super::Kind::Document => "a document",
@@ -356,6 +365,22 @@ impl Manager {
                 what,
                 show_number(p.visible_tokens().ceil()),
                 show_number(self.fixed_tokens().ceil()),
+            ),
+        )
+    }
+
+    /// Why a build with no part of the conversation left in it is over the budget: what
+    /// every request holds around the conversation does not fit (a long text after it).
+    fn too_large_without_parts(&self) -> FieldError {
+        FieldError::range_error(
+            format!("{}.budget", self.prefix),
+            format!(
+                "is {}, and the request comes to {} tokens as the provider counts them with no message of the conversation left in it to take out: {} tokens of text after the conversation, {} of the system prompt and pinned texts, {} of the summary and the index of stored texts. Nothing was sent and nothing changed: raise the budget, or send a shorter text after the conversation",
+                show_number(self.config.budget),
+                show_number(self.tokens()),
+                show_number(self.tail_tokens.ceil()),
+                show_number(self.fixed_tokens().ceil()),
+                show_number((self.summary_tokens + self.index.tokens()).ceil()),
             ),
         )
     }

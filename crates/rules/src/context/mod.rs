@@ -194,6 +194,8 @@ pub enum Key {
 #[derive(Debug, Clone)]
 pub struct Manager {
     pub config: Config,
+    /// What names the options in errors: `options`, or `options.bounded`.
+    prefix: String,
     pub history: History,
     /// Messages before this one are summarized or dropped; a group boundary.
     pub first_live: usize,
@@ -285,6 +287,7 @@ impl Manager {
         config.check_fixed(prefix, system_tokens, pinned_tokens)?;
         Ok(Manager {
             config,
+            prefix: prefix.to_string(),
             history: History::default(),
             first_live: 0,
             anchor: None,

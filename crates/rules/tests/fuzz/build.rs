@@ -411,7 +411,10 @@ impl Host {
                 Need::Done => unreachable!(),
                 Need::TooLarge { message, part } => {
                     let e = self.m.too_large(message, part, "messages[0]");
-                    assert!(e.field == "messages[0]", "{e:?}");
+                    assert!(
+                        e.field == "messages[0]" || e.field == "options.budget",
+                        "{e:?}"
+                    );
                     return self.take_back(before);
                 }
                 Need::Persist { message, part } => self.persist(message, part, style, &mut asked),

@@ -9,8 +9,12 @@ use super::*;
 #[test]
 fn the_issues_compaction_with_a_server_tool_then_an_append() {
     let (mut m, mut h) = Host::default().start(30_000.0, "Fix the parser.");
-    h.append(&mut m, Role::Assistant, &[P::Text("looking"), P::Call("{}")])
-        .unwrap();
+    h.append(
+        &mut m,
+        Role::Assistant,
+        &[P::Text("looking"), P::Call("{}")],
+    )
+    .unwrap();
     h.append(&mut m, Role::User, &[P::Result(1, "ok")]).unwrap();
     h.append(
         &mut m,
@@ -25,7 +29,8 @@ fn the_issues_compaction_with_a_server_tool_then_an_append() {
     .unwrap();
     h.append(&mut m, Role::User, &[P::Result(1, "ok")]).unwrap();
     h.build(&mut m);
-    h.append(&mut m, Role::Assistant, &[P::Text("next")]).unwrap();
+    h.append(&mut m, Role::Assistant, &[P::Text("next")])
+        .unwrap();
     h.build(&mut m);
 }
 
@@ -41,7 +46,36 @@ fn a_compaction_inside_a_turn_that_began_before_it_then_an_append() {
     h.append(&mut m, Role::Assistant, &[P::Compaction("")])
         .unwrap();
     h.build(&mut m);
-    assert_eq!(m.anchor, Some(1), "the turn's first message, not the compaction's");
-    h.append(&mut m, Role::User, &[P::Text("and now?")]).unwrap();
+    assert_eq!(
+        m.anchor,
+        Some(1),
+        "the turn's first message, not the compaction's"
+    );
+    h.append(&mut m, Role::User, &[P::Text("and now?")])
+        .unwrap();
     h.build(&mut m);
+}
+
+/// A request over the budget with no part of the conversation in it (the host's text after
+/// the conversation fills the budget, nothing appended yet or everything folded away): the
+/// build was refused naming part 0 of message 0, and reading that part for the error's
+/// words panicked.
+#[test]
+fn a_request_over_the_budget_with_no_message_in_it_is_refused_naming_the_budget() {
+    let mut m = Manager::new("options.bounded", config(2_000.0), 0.0, 0.0).unwrap();
+    m.set_tail(2_500.0);
+    m.begin();
+    let need = m.plan().unwrap();
+    let Need::TooLarge { message, part } = need else {
+        panic!("refused, not {need:?}");
+    };
+    let e = m.too_large(message, part, "messages[0]");
+    m.rollback();
+    assert_eq!(e.field, "options.bounded.budget");
+    assert!(
+        e.message
+            .contains("2500 tokens of text after the conversation"),
+        "{}",
+        e.message
+    );
 }
