@@ -166,11 +166,12 @@ pub struct Message {
 }
 
 impl Message {
-    /// What a message let go reads as: nothing of it is read again.
+    /// What a message let go reads as: nothing of it is read again. It is in no group, so
+    /// a walk of a group's messages (`next_group`) ends at it, even the walk of group 0.
     pub const STAND_IN: Message = Message {
         role: Role::Assistant,
         parts: Vec::new(),
-        group: 0,
+        group: usize::MAX,
         framing: 0.0,
         version: 0,
     };

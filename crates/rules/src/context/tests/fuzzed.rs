@@ -79,3 +79,45 @@ fn a_request_over_the_budget_with_no_message_in_it_is_refused_naming_the_budget(
         e.message
     );
 }
+
+/// The provider's compaction pinned with a call of its turn, then the turns after it
+/// folded away: the pinned message keeps its part's call, which is let go with the folded
+/// messages' calls, and a state taken then was refused on restore ("names a call the
+/// conversation does not have, or one folded away").
+#[test]
+fn a_state_with_a_pinned_compaction_turn_that_made_calls_restores() {
+    let mut m = Manager::new("options", config(8_000.0), 0.0, 0.0).unwrap();
+    let mut h = Host {
+        summarizer: Some(|_| "what was done".into()),
+        ..Host::default()
+    };
+    h.append(
+        &mut m,
+        Role::Assistant,
+        &[P::Call("{\"cmd\":\"ls\"}"), P::Compaction("Compacted.")],
+    )
+    .unwrap();
+    h.append(&mut m, Role::User, &[P::Result(1, "src tests")])
+        .unwrap();
+    for turn in 0..400 {
+        tool_turn(&mut h, &mut m, 1_200, turn);
+        h.build(&mut m);
+        if m.first_live > 2 {
+            break;
+        }
+    }
+    assert!(
+        m.first_live > 2,
+        "the turns after the compaction were folded: {:?}",
+        (m.first_live, m.anchor, m.opening())
+    );
+    assert_eq!(m.opening(), 0..2, "its turn is pinned");
+    let bytes = m.encode_state();
+    let mut b = Manager::new("options", config(8_000.0), 0.0, 0.0).unwrap();
+    b.decode_state(&bytes).unwrap();
+    assert_eq!(b.encode_state(), bytes);
+    let mut hb = h.clone();
+    tool_turn(&mut h, &mut m, 500, 99);
+    tool_turn(&mut hb, &mut b, 500, 99);
+    assert_eq!(h.build(&mut m), hb.build(&mut b));
+}
