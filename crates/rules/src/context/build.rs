@@ -32,6 +32,8 @@ impl Manager {
             lines: Vec::new(),
             rearm_above: self.rearm_above,
             rendered: (self.rendered_raw, self.rendered_media),
+            set_aside: self.set_aside.clone(),
+            migrated: self.migrated,
         });
     }
 
@@ -99,6 +101,8 @@ impl Manager {
         self.rearm_above = j.rearm_above;
         // A request rendered but never sent: a usage report is about the one before.
         (self.rendered_raw, self.rendered_media) = j.rendered;
+        self.set_aside = j.set_aside;
+        self.migrated = j.migrated;
         for id in j.lines {
             self.lines.remove(&id);
         }

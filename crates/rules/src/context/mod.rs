@@ -169,6 +169,10 @@ struct Journal {
     rearm_above: f64,
     /// The request last rendered (raw tokens, media tokens): what a usage report is about.
     rendered: (f64, f64),
+    /// What the next record was to say (`set_aside`, `migrated`): a plan takes them into
+    /// its record, and a build rolled back gives them back for the build tried again.
+    set_aside: Vec<Warning>,
+    migrated: Option<(u32, migrate::Why)>,
 }
 
 /// What the previous request held, in order, to tell how much of the next one repeats it.

@@ -109,3 +109,28 @@ fn a_build_rendered_then_failed_leaves_the_encoded_state_as_it_was() {
     m.rollback();
     assert_eq!(m.encode_state(), before);
 }
+
+#[test]
+fn a_build_rolled_back_keeps_the_warnings_set_aside_for_the_next() {
+    // A usage report set aside (and a rebuild from old data) is said by the next build's
+    // ledger. A build that fails after its plan took them gives them back: the build tried
+    // again says them, and the encoded state is the one before.
+    let mut m = before_a_build();
+    m.observe(1.0).unwrap();
+    m.migrated = Some((1, crate::context::migrate::Why::Decisions));
+    let before = m.encode_state();
+    m.begin();
+    let mut need = m.plan().unwrap();
+    while need != Need::Done {
+        need = answer(&mut m, need, 5.0);
+    }
+    m.rollback();
+    assert_eq!(m.encode_state(), before);
+    m.begin();
+    m.plan().unwrap();
+    let codes: Vec<_> = m.record.warnings.iter().map(|w| w.code).collect();
+    assert!(
+        codes.contains(&"usage-set-aside") && codes.contains(&"format-migrated"),
+        "{codes:?}"
+    );
+}
