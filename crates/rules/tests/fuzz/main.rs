@@ -86,7 +86,7 @@ fn attempt(setup: &host::Setup, ops: &[Op], figures: &mut Figures) -> Result<(),
 
 /// The shortest sequence found that panics at the same place: ops left out one at a time
 /// (then in halves), then messages and parts of the appends that stay.
-fn shrink(setup: &host::Setup, mut ops: Vec<Op>, at: &str) -> Vec<Op> {
+fn shrink(setup: &host::Setup, mut ops: Vec<Op>, at: &str) -> (Vec<Op>, String) {
     let mut scratch = Figures::default();
     let same = |ops: &[Op], scratch: &mut Figures| matches!(attempt(setup, ops, scratch), Err((w, _)) if w == at);
     let mut changed = true;
@@ -122,7 +122,12 @@ fn shrink(setup: &host::Setup, mut ops: Vec<Op>, at: &str) -> Vec<Op> {
             }
         }
     }
-    ops
+    // Why the minimal sequence panics: the last try may not have been it.
+    let why = attempt(setup, &ops, &mut scratch)
+        .err()
+        .unwrap_or_default()
+        .1;
+    (ops, why)
 }
 
 fn count_from_env(name: &str, default: u64) -> u64 {
@@ -158,11 +163,12 @@ fn random_provider_items_never_panic_the_rules() {
     let mut report = String::new();
     for (at, (seed, why, hits)) in &found {
         let (setup, ops) = generate(*seed);
-        let minimal = shrink(&setup, ops, at);
+        let (minimal, minimal_why) = shrink(&setup, ops, at);
         report.push_str(&format!(
-            "\n== {hits} case(s) panic at {at}: {why}\n   first seed {seed} ({:?}, budget {}), minimal sequence of {} ops:\n{}",
+            "\n== {hits} case(s) panic at {at}: {why}\n   first seed {seed} ({:?}, budget {}, fixed texts {}), minimal sequence of {} ops, which panics with: {minimal_why}\n{}",
             setup.format,
             setup.config.budget,
+            setup.system + setup.pinned,
             minimal.len(),
             show(&minimal)
         ));
