@@ -30,6 +30,7 @@ impl Manager {
             tail: (self.tail_tokens, self.tail_version),
             index: self.index.clone(),
             lines: Vec::new(),
+            store_ids: Vec::new(),
             rearm_above: self.rearm_above,
             rendered: (self.rendered_raw, self.rendered_media),
             set_aside: self.set_aside.clone(),
@@ -82,6 +83,12 @@ impl Manager {
             }
         }
         self.history.messages.truncate(j.messages);
+        for (at, before) in j.store_ids.into_iter().rev() {
+            match before {
+                Some(id) => self.store_ids.insert(at, id),
+                None => self.store_ids.remove(&at),
+            };
+        }
         self.store_ids.retain(|&(m, _), _| m < j.messages);
         self.history.calls.truncate(j.calls);
         for n in j.answered {
@@ -116,11 +123,19 @@ impl Manager {
     }
 
     /// Records message `i` as it is, before a change, when a build is in flight.
-    fn touch(&mut self, i: usize) {
+    pub(super) fn touch(&mut self, i: usize) {
         if let Some(j) = self.journal.as_mut()
             && !j.changed.iter().any(|(k, _)| *k == i)
         {
             j.changed.push((i, self.history.messages[i].clone()));
+        }
+    }
+
+    /// Part `part` of message `message` is stored as `id`, until a build taken back.
+    pub(super) fn give_store_id(&mut self, message: usize, part: usize, id: String) {
+        let before = self.store_ids.insert((message, part), id);
+        if let Some(j) = self.journal.as_mut() {
+            j.store_ids.push(((message, part), before));
         }
     }
 
@@ -211,7 +226,7 @@ impl Manager {
             match id {
                 Some(id) => {
                     *stored = Stored::Yes;
-                    self.store_ids.insert((message, part), id);
+                    self.give_store_id(message, part, id);
                     self.record.stored.push((message, part));
                 }
                 None => {

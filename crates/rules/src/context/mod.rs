@@ -166,6 +166,9 @@ struct Journal {
     index: index::Index,
     /// Ids whose index line this build noted.
     lines: Vec<String>,
+    /// Store ids this build gave parts, with what each part had before: a build taken back
+    /// takes them back, as the journal that drops its events never had them.
+    store_ids: Vec<((usize, usize), Option<String>)>,
     rearm_above: f64,
     /// The request last rendered (raw tokens, media tokens): what a usage report is about.
     rendered: (f64, f64),

@@ -195,10 +195,11 @@ impl Manager {
         let Some((m, p)) = self.history.calls.get(call as usize).and_then(|c| c.answer) else {
             return;
         };
-        let part = &mut self.history.messages[m].parts[p];
+        let part = &self.history.messages[m].parts[p];
         if part.kind == Kind::Result && part.stored == Stored::No {
-            part.stored = Stored::Yes;
-            self.store_ids.insert((m, p), id);
+            self.touch(m);
+            self.history.messages[m].parts[p].stored = Stored::Yes;
+            self.give_store_id(m, p, id);
         }
     }
 }

@@ -121,3 +121,45 @@ fn a_state_with_a_pinned_compaction_turn_that_made_calls_restores() {
     tool_turn(&mut hb, &mut b, 500, 99);
     assert_eq!(h.build(&mut m), hb.build(&mut b));
 }
+
+/// A build that stored a part, then was refused (too large) and taken back: the part's
+/// store id stayed, though the part was unstored again and the journal (which drops the
+/// build's events) never had it, so a session's manager replayed from its journal went on
+/// otherwise than the live one (another index, other needs: the journal refused).
+#[test]
+fn a_build_taken_back_takes_back_the_store_ids_it_gave() {
+    let mut m = Manager::new("options", config(8_000.0), 1_650.0, 0.0).unwrap();
+    let mut h = Host::default();
+    let call = format!("{{\"cmd\":\"{}\"}}", "x".repeat(1_800));
+    h.append(&mut m, Role::Assistant, &[P::Call(&call)])
+        .unwrap();
+    let huge = "y".repeat(32_000);
+    m.append(vec![NewMessage {
+        role: Role::User,
+        framing: 3.0,
+        parts: vec![Part::new(Kind::Opaque, 32_000, 8_000.0, None)],
+    }])
+    .unwrap();
+    h.texts.push(vec![huge]);
+    h.labels.push(vec![String::new()]);
+    let before = m.encode_state();
+    m.begin();
+    let mut need = m.plan().unwrap();
+    let mut stored = 0;
+    while !matches!(need, Need::TooLarge { .. }) {
+        need = match need {
+            Need::Persist { .. } => {
+                stored += 1;
+                m.persisted(Some(format!("{stored}")), 20.0)
+            }
+            Need::Placeholder { .. } | Need::Cut { .. } => m.measured(30.0),
+            Need::Summarize { .. } => m.no_summarizer(),
+            Need::PersistSpan { .. } => m.span_persisted(None, f64::NAN),
+            other => panic!("{other:?}"),
+        };
+    }
+    assert!(stored > 0, "the build stored a part before it was refused");
+    m.rollback();
+    assert_eq!(m.store_id(0, 0), None);
+    assert_eq!(m.encode_state(), before);
+}
