@@ -526,8 +526,17 @@ impl History {
         // another joins its turn while that one waits for results or holds no text (a
         // response written as several messages, the Responses API's reasoning and one item
         // per call); anything else opens a group.
+        // An assistant message giving the result of a server call of the turn it continues
+        // (paused after the call) is of that turn: a call and its result are never apart.
+        let continues = m.role == Role::Assistant
+            && parts.iter().any(|p| {
+                p.kind == Kind::Result
+                    && p.call
+                        .is_some_and(|c| self.calls[c as usize].message < index)
+            });
         let group = match (open, self.messages.last()) {
             (Some(g), _) if has_results => g,
+            (_, Some(prev)) if continues => prev.group,
             (_, Some(prev))
                 if m.role == Role::Assistant
                     && prev.role == Role::Assistant

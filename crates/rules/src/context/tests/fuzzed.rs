@@ -163,3 +163,29 @@ fn a_build_taken_back_takes_back_the_store_ids_it_gave() {
     assert_eq!(m.store_id(0, 0), None);
     assert_eq!(m.encode_state(), before);
 }
+
+/// An assistant message that gives the result of a server call of the message before it (a
+/// turn paused after the call, its text written), with the provider's compaction after
+/// the result: the message opened a group of its own, so folding what came before the
+/// compaction took the call away from its result, the request sent a result with no call,
+/// and a state taken then was refused on restore.
+#[test]
+fn a_server_result_in_the_message_after_its_call_stays_in_the_calls_turn() {
+    let (mut m, mut h) = Host::default().start(100_000.0, "search");
+    h.append(
+        &mut m,
+        Role::Assistant,
+        &[P::ServerCall("{}"), P::Text("ok")],
+    )
+    .unwrap();
+    h.append(
+        &mut m,
+        Role::Assistant,
+        &[P::Result(1, "results"), P::Compaction("Compacted.")],
+    )
+    .unwrap();
+    assert_eq!(m.history.messages[2].group, 1, "the call's turn");
+    h.build(&mut m);
+    let mut b = Manager::new("options", config(100_000.0), 0.0, 0.0).unwrap();
+    b.decode_state(&m.encode_state()).unwrap();
+}
