@@ -310,10 +310,12 @@ impl ManagerCore {
         out
     }
 
-    /// Calls before this one are in messages folded away: their ids are let go.
+    /// Calls before this one are in messages folded away: their ids are let go. Not those
+    /// of the pinned messages, which a request still sends (`History::kept_call_ids`).
     #[wasm_bindgen(getter)]
     pub fn folded_calls(&self) -> usize {
-        self.m.history.folded_calls(self.m.first_live)
+        let m = &self.m;
+        m.history.kept_call_ids(m.first_live, m.opening())
     }
 }
 

@@ -566,6 +566,20 @@ impl History {
         self.calls.forget(0..0, calls);
     }
 
+    /// The first call whose id a host keeps: the first call of the pinned messages
+    /// `opening` (a request still sends them, with a marked result for a call that has
+    /// none), or the first not folded away.
+    pub fn kept_call_ids(&self, first_live: usize, opening: std::ops::Range<usize>) -> usize {
+        let folded = self.folded_calls(first_live);
+        opening
+            .flat_map(|i| self.messages[i].parts.iter())
+            .filter(|p| p.kind.call())
+            .filter_map(|p| p.call)
+            .map(|c| c as usize)
+            .min()
+            .map_or(folded, |c| c.min(folded))
+    }
+
     /// How many calls are in messages before `first_live`: the first ones, in order.
     pub fn folded_calls(&self, first_live: usize) -> usize {
         // Calls have no head: those kept are the tail, from the first not let go.

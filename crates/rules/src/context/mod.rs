@@ -498,7 +498,9 @@ impl Manager {
 
     /// Each call left without a result gets a marked one: a few tokens each.
     fn unanswered_tokens(&self) -> f64 {
-        self.history.unanswered(self.first_live).count() as f64 * render::UNANSWERED_TOKENS
+        let pinned: usize = self.opening().map(|i| self.unanswered_in(i).len()).sum();
+        (self.history.unanswered(self.first_live).count() + pinned) as f64
+            * render::UNANSWERED_TOKENS
     }
 
     /// Tokens of the request's images and documents, by their rules: calibrated apart from

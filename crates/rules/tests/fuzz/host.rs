@@ -322,7 +322,10 @@ impl Host {
             self.released += 1;
         }
         self.pinned = opening.collect();
-        let to = self.m.history.folded_calls(self.m.first_live);
+        let to = self
+            .m
+            .history
+            .kept_call_ids(self.m.first_live, self.m.opening());
         while self.forgotten < to.min(self.call_ids.len()) {
             let c = self.forgotten;
             if self.call_index.get(&self.call_ids[c]) == Some(&c) {

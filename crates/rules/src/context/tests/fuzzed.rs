@@ -189,3 +189,45 @@ fn a_server_result_in_the_message_after_its_call_stays_in_the_calls_turn() {
     let mut b = Manager::new("options", config(100_000.0), 0.0, 0.0).unwrap();
     b.decode_state(&m.encode_state()).unwrap();
 }
+
+/// The provider's compaction pinned with a call of its turn that got no result, then the
+/// turns after it folded away: the call was let go with the folded ones, so the request
+/// sent it with no result, marked or not, and the provider refused every request after.
+#[test]
+fn a_call_left_open_in_a_pinned_compaction_turn_keeps_its_marked_result() {
+    let mut m = Manager::new("options", config(8_000.0), 0.0, 0.0).unwrap();
+    let mut h = Host {
+        summarizer: Some(|_| "what was done".into()),
+        ..Host::default()
+    };
+    h.append(
+        &mut m,
+        Role::Assistant,
+        &[P::Compaction("Compacted."), P::Call("{\"cmd\":\"ls\"}")],
+    )
+    .unwrap();
+    h.append(&mut m, Role::User, &[P::Text("never mind that")])
+        .unwrap();
+    let marked = |m: &Manager, plan: &Plan| {
+        plan.emits
+            .iter()
+            .any(|e| matches!(e, Emit::Message { index: 0, unanswered, .. } if unanswered == &[0]))
+            && m.raw_tokens() >= render::UNANSWERED_TOKENS
+    };
+    let (plan, _) = h.build(&mut m);
+    assert!(marked(&m, &plan), "{plan:?}");
+    let mut after = 0;
+    for turn in 0..400 {
+        tool_turn(&mut h, &mut m, 1_200, turn);
+        let (plan, _) = h.build(&mut m);
+        assert!(marked(&m, &plan), "turn {turn}: {plan:?}");
+        if m.first_live > 2 {
+            after += 1;
+            if after == 3 {
+                break;
+            }
+        }
+    }
+    assert!(after == 3, "the turns after the compaction were folded");
+    assert_eq!(m.opening(), 0..1, "its turn is pinned");
+}
