@@ -231,3 +231,45 @@ fn a_call_left_open_in_a_pinned_compaction_turn_keeps_its_marked_result() {
     assert!(after == 3, "the turns after the compaction were folded");
     assert_eq!(m.opening(), 0..1, "its turn is pinned");
 }
+
+/// A recall told with the call that asked, a call of a pinned compaction turn folded past
+/// (whose id the host keeps, as the request still sends it): its record was let go, and
+/// marking its result read a message let go in its place (a panic).
+#[test]
+fn a_recall_told_with_a_call_let_go_marks_nothing() {
+    let (mut m, mut h) = Host {
+        summarizer: Some(|_| "what was done".into()),
+        ..Host::default()
+    }
+    .start(8_000.0, "the task, let go once the compaction is");
+    h.append(
+        &mut m,
+        Role::Assistant,
+        &[P::Compaction("Compacted."), P::Call("{\"cmd\":\"ls\"}")],
+    )
+    .unwrap();
+    h.append(&mut m, Role::User, &[P::Result(1, "src tests")])
+        .unwrap();
+    for turn in 0.. {
+        tool_turn(&mut h, &mut m, 1_200, turn);
+        h.build(&mut m);
+        if m.first_live > 3 {
+            break;
+        }
+    }
+    let id = m.lines.keys().next().cloned().expect("a stored text");
+    let ask = recall::Ask {
+        offset: 0,
+        length: None,
+        query: None,
+    };
+    h.ev(
+        &mut m,
+        Event::Recalled {
+            call: Some(0),
+            id,
+            ask,
+        },
+    );
+    h.build(&mut m);
+}
