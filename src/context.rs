@@ -311,11 +311,10 @@ impl ManagerCore {
     }
 
     /// Calls before this one are in messages folded away: their ids are let go. Not those
-    /// of the pinned messages, which a request still sends (`History::kept_call_ids`).
+    /// of the pinned messages, which a request still sends (`Manager::kept_call_ids`).
     #[wasm_bindgen(getter)]
     pub fn folded_calls(&self) -> usize {
-        let m = &self.m;
-        m.history.kept_call_ids(m.first_live, m.opening())
+        self.m.kept_call_ids()
     }
 }
 

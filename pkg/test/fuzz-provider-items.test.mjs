@@ -27,6 +27,9 @@ const USAGE = {
   gemini: (input) => ({ promptTokenCount: input, candidatesTokenCount: 10 }),
 };
 
+/** What the runs did, by format: operations, and the field errors they met, by field. */
+const seen = Object.fromEntries(FORMATS.map((f) => [f, { operations: 0, appended: 0, builds: 0, restored: 0, errors: {} }]));
+
 /** An error the package may give: a TypeError or RangeError naming a field. Never a trap. */
 function checkError(error, what) {
   const text = `${error?.name}: ${error?.message}`;
@@ -55,13 +58,18 @@ class Real {
 
   /** Runs `op`; an error it throws must be a field error, and the manager must build after it. */
   async step(what, op) {
+    const stats = seen[this.format];
+    stats.operations++;
     try {
       await op();
     } catch (error) {
       checkError(error, what);
+      const key = `${what}: ${error.name} ${error.field}`;
+      stats.errors[key] = (stats.errors[key] ?? 0) + 1;
+      if (process.env.FUZZ_DEBUG && stats.errors[key] === 1) console.log(`# ${this.format} ${key}: ${error.message.slice(0, 400)}`);
       this.summarizerFails = false;
       try {
-        await this.cm.build();
+        this.tokens = (await this.cm.build()).tokens;
         this.built = true;
       } catch (again) {
         checkError(again, `the build after ${what}`);
@@ -80,7 +88,9 @@ class Append {
   }
   async run(_, real) {
     const items = nextItems(real.format, new Rng(this.seed), real.model);
-    if (items.length) await real.step('append', () => real.cm.append(items));
+    if (!items.length) return;
+    seen[real.format].appended += items.length;
+    await real.step('append', () => real.cm.append(items));
   }
   toString() {
     return `append(${this.seed})`;
@@ -98,6 +108,8 @@ class Build {
     real.summarizerFails = this.fails;
     await real.step('build', async () => {
       const r = await real.cm.build();
+      seen[real.format].builds++;
+      real.tokens = r.tokens;
       assert.ok(r.tokens <= real.options.budget, `${r.tokens} tokens, over the budget`);
       real.built = true;
     });
@@ -117,7 +129,7 @@ class Usage {
   }
   async run(_, real) {
     if (!real.built) return;
-    const input = Math.max(1, Math.round(real.cm.tokens * this.factor));
+    const input = Math.max(1, Math.round(real.tokens * this.factor));
     await real.step('recordUsage', () => real.cm.recordUsage(USAGE[real.format](input)));
   }
   toString() {
@@ -137,6 +149,11 @@ class Compact {
   }
 }
 
+/**
+ * A snapshot, through JSON, restored: the case goes on with the restored manager. A restore
+ * refused naming a field is counted, not failed: the manager it was taken from goes on
+ * (two adapters read some stored messages back as other parts: see the figures).
+ */
 class Restore {
   check() {
     return true;
@@ -146,6 +163,7 @@ class Restore {
       // Through JSON, as a host stores it.
       const snapshot = JSON.parse(JSON.stringify(real.cm.snapshot()));
       real.cm = ContextManager.restore(snapshot, real.options);
+      seen[real.format].restored++;
     });
   }
   toString() {
@@ -173,6 +191,8 @@ describe('random valid provider items through the package: no trap, no wedged ma
         // Whatever happened, it still builds.
         await real.step('the last build', () => real.cm.build());
       }), { numRuns: RUNS, seed: Number(process.env.FUZZ_SEED ?? 47), endOnFailure: false });
+      // The figures, to read what a run covered (a larger FUZZ_RUNS for the full one).
+      console.log(`# ${format}: ${JSON.stringify(seen[format])}`);
     });
   }
 });

@@ -4,7 +4,7 @@
 // tool's result beside its call, a client call's result in the message after it). A
 // conversation model keeps the calls waiting for results, so every sequence is one a real
 // host could append.
-import { anthropicImage, base64, pdf, png } from './media-bytes.mjs';
+import { base64, pdf, png } from './media-bytes.mjs';
 import { fakeVscode } from './provider-sessions.mjs';
 
 /** A small seeded generator (xorshift): a seed replays its sequence. */
@@ -44,6 +44,7 @@ export function text(rng) {
 const nonEmpty = (rng) => text(rng) || 'ok';
 const TOOLS = ['bash', 'read_file', 'todo', 'edit'];
 const PNG = base64(png(64, 48));
+const PNG_LARGE = base64(png(2400, 1600));
 const PDF = base64(pdf());
 
 /** What the conversation holds so far: the calls waiting for results, and ids. */
@@ -82,7 +83,7 @@ const serverResult = {
 };
 const SERVER_TOOL = { web_search_tool_result: 'web_search', web_fetch_tool_result: 'web_fetch', code_execution_tool_result: 'code_execution', bash_code_execution_tool_result: 'bash_code_execution', text_editor_code_execution_tool_result: 'text_editor_code_execution', tool_search_tool_result: 'tool_search_tool_regex', advisor_tool_result: 'advisor' };
 
-const anthropicImageBlock = (rng) => (rng.chance(0.5) ? anthropicImage([32 + rng.below(2000), 32 + rng.below(2000)]) : { type: 'image', source: rng.chance(0.5) ? { type: 'base64', media_type: 'image/png', data: PNG } : { type: 'url', url: 'https://example.org/i.png' } });
+const anthropicImageBlock = (rng) => ({ type: 'image', source: rng.pick([{ type: 'base64', media_type: 'image/png', data: PNG }, { type: 'base64', media_type: 'image/png', data: PNG_LARGE }, { type: 'url', url: 'https://example.org/i.png' }, { type: 'file', file_id: 'file_013' }]) });
 const anthropicDocument = (rng) => ({ type: 'document', source: rng.pick([{ type: 'base64', media_type: 'application/pdf', data: PDF }, { type: 'text', media_type: 'text/plain', data: nonEmpty(rng) }, { type: 'url', url: 'https://example.org/d.pdf' }, { type: 'content', content: [{ type: 'text', text: nonEmpty(rng) }] }]), title: 'notes' });
 
 /** Anthropic's blocks by type: `(rng, model, out)` pushes the block (and what must come with it). */

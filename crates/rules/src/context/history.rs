@@ -526,8 +526,7 @@ impl History {
         // another joins its turn while that one waits for results or holds no text (a
         // response written as several messages, the Responses API's reasoning and one item
         // per call); anything else opens a group.
-        // An assistant message giving the result of a server call of the turn it continues
-        // (paused after the call) is of that turn: a call and its result are never apart.
+        // An assistant message with the result of a call of the turn it continues joins it.
         let continues = m.role == Role::Assistant
             && parts.iter().any(|p| {
                 p.kind == Kind::Result
@@ -564,20 +563,6 @@ impl History {
         self.messages.forget(opening, first_live);
         let calls = self.folded_calls(first_live);
         self.calls.forget(0..0, calls);
-    }
-
-    /// The first call whose id a host keeps: the first call of the pinned messages
-    /// `opening` (a request still sends them, with a marked result for a call that has
-    /// none), or the first not folded away.
-    pub fn kept_call_ids(&self, first_live: usize, opening: std::ops::Range<usize>) -> usize {
-        let folded = self.folded_calls(first_live);
-        opening
-            .flat_map(|i| self.messages[i].parts.iter())
-            .filter(|p| p.kind.call())
-            .filter_map(|p| p.call)
-            .map(|c| c as usize)
-            .min()
-            .map_or(folded, |c| c.min(folded))
     }
 
     /// How many calls are in messages before `first_live`: the first ones, in order.

@@ -322,10 +322,7 @@ impl Host {
             self.released += 1;
         }
         self.pinned = opening.collect();
-        let to = self
-            .m
-            .history
-            .kept_call_ids(self.m.first_live, self.m.opening());
+        let to = self.m.kept_call_ids();
         while self.forgotten < to.min(self.call_ids.len()) {
             let c = self.forgotten;
             if self.call_index.get(&self.call_ids[c]) == Some(&c) {

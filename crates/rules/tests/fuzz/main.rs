@@ -14,6 +14,7 @@ mod build;
 mod host;
 mod ops;
 mod shapes;
+mod valid;
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
