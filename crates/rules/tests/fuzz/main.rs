@@ -69,6 +69,12 @@ fn quiet_hook() {
             .cloned()
             .or_else(|| info.payload().downcast_ref::<&str>().map(|s| s.to_string()))
             .unwrap_or_default();
+        if std::env::var("FUZZ_BACKTRACE").is_ok() {
+            eprintln!(
+                "{at}: {why}\n{}",
+                std::backtrace::Backtrace::force_capture()
+            );
+        }
         LAST.with(|l| *l.borrow_mut() = Some((at, why)));
     }));
 }

@@ -141,12 +141,13 @@ impl Convo {
         let name = Self::tool(rng);
         let id = with_id.then(|| self.id(prefix));
         self.open.push((id.clone(), name.to_string()));
-        part(
-            Kind::Call,
-            format!("{{\"cmd\":\"{}\"}}", text(rng)),
-            name,
-            id,
-        )
+        // JSON as a tool takes it, or (a custom tool's input) any text.
+        let input = if rng.below(3) == 0 {
+            text(rng)
+        } else {
+            serde_json::json!({ "cmd": text(rng), "n": 1 }).to_string()
+        };
+        part(Kind::Call, input, name, id)
     }
 
     /// The results of the open calls, in order, most of them; `labelled`: the result names

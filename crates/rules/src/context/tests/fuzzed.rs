@@ -273,3 +273,41 @@ fn a_recall_told_with_a_call_let_go_marks_nothing() {
     );
     h.build(&mut m);
 }
+
+/// The cut the binding makes of a part (`cutText` in `src/context.rs`): the probes the
+/// shell slices around `head` and the tail's start, the bounds, then the text's length.
+fn binding_cut(text: &[u16], head: usize, tail: usize) -> (usize, usize) {
+    use crate::base::cut::Units;
+    use crate::base::text::Probe;
+    let (n, w) = (text.len(), render::LINE_WINDOW);
+    let slice = |s: usize, e: usize| Units(text[s.min(n)..e.min(n)].to_vec());
+    let head_probe = Probe {
+        start: head.saturating_sub(w),
+        units: slice(head.saturating_sub(w), head + 1),
+    };
+    let start = n.saturating_sub(tail);
+    let tail_probe = Probe {
+        start: start.saturating_sub(1),
+        units: slice(start.saturating_sub(1), start + w),
+    };
+    render::cut_bounds(head, &head_probe, tail, &tail_probe, n)
+}
+
+/// A cut whose tail starts on the last line break its probe holds (as the shell slices it,
+/// `LINE_WINDOW` units on from the tail's start): the tail then starts after it, and the
+/// check that it does not start inside a surrogate pair read one unit past the probe (a
+/// panic; found on a user text of 26,157 units at 30,000 tokens).
+#[test]
+fn a_tail_starting_after_the_last_line_break_of_its_probe_is_cut() {
+    let (n, tail) = (26_157, 5_399);
+    let start = n - tail;
+    let mut text: Vec<u16> = vec![u16::from(b'a'); n];
+    text[start + render::LINE_WINDOW - 1] = u16::from(b'\n');
+    let (head, kept) = binding_cut(&text, 10_796, tail);
+    assert_eq!(
+        kept,
+        tail - render::LINE_WINDOW,
+        "the tail starts after the break"
+    );
+    assert!(head <= 10_796);
+}
