@@ -6,15 +6,21 @@
 // that failed, the next build succeeds or is refused naming a field. A failure is shrunk by
 // fast-check to the shortest sequence, with its seed.
 //
-// FUZZ_RUNS sets the sequences per format (CI: a few seconds in all).
+// Each format runs as a manager (snapshots restored) and as a session written ahead on
+// SQLite (closed and opened again). FUZZ_RUNS sets the sequences per format (CI: a few
+// seconds in all).
 import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { ContextManager } from '@devs/context';
+import { SqliteStateRepository } from '@devs/context/sqlite';
 import { fakeVscode } from './provider-sessions.mjs';
 import { Model, Rng, nextItems } from './provider-items-gen.mjs';
 
-const RUNS = Number(process.env.FUZZ_RUNS ?? 12);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 10);
 const FORMATS = ['anthropic', 'openai-chat', 'openai-responses', 'ai-sdk', 'vscode', 'gemini'];
 
 /** A usage report of `input` tokens, as each format's SDK gives it. */
@@ -54,6 +60,15 @@ class Real {
     };
     this.cm = new ContextManager(this.options);
     this.model = new Model();
+  }
+
+  /** The same, as a session written ahead on SQLite: `restore` closes it and opens it again. */
+  static async session(format, budget) {
+    const real = new Real(format, budget);
+    real.store = new SqliteStateRepository(join(mkdtempSync(join(tmpdir(), 'fuzz-')), 'state.sqlite'));
+    real.options = { ...real.options, sessionId: 'fuzz', store: real.store };
+    real.cm = await ContextManager.open(real.options);
+    return real;
   }
 
   /** Runs `op`; an error it throws must be a field error, and the manager must build after it. */
@@ -159,6 +174,14 @@ class Restore {
     return true;
   }
   async run(_, real) {
+    if (real.store) {
+      await real.step('close and open', async () => {
+        await real.cm.close();
+        real.cm = await ContextManager.open(real.options);
+        seen[real.format].restored++;
+      });
+      return;
+    }
     await real.step('snapshot and restore', () => {
       // Through JSON, as a host stores it.
       const snapshot = JSON.parse(JSON.stringify(real.cm.snapshot()));
@@ -180,19 +203,20 @@ const commands = fc.commands([
   fc.constantFrom(0.5, 1, 1.3, 3).map((f) => new Usage(f)),
   fc.constant(new Compact()),
   fc.constant(new Restore()),
-], { maxCommands: 30 });
+], { maxCommands: 40, size: 'large' });
 
 describe('random valid provider items through the package: no trap, no wedged manager', () => {
-  for (const format of FORMATS) {
-    it(format, async () => {
+  for (const [format, session] of FORMATS.flatMap((f) => [[f, false], [f, true]])) {
+    it(`${format}${session ? ', in a session' : ''}`, async () => {
       await fc.assert(fc.asyncProperty(fc.constantFrom(2_000, 8_000, 30_000, 200_000), commands, async (budget, cmds) => {
-        const real = new Real(format, budget);
+        const real = session ? await Real.session(format, budget) : new Real(format, budget);
         await fc.asyncModelRun(() => ({ model: {}, real }), cmds);
         // Whatever happened, it still builds.
         await real.step('the last build', () => real.cm.build());
-      }), { numRuns: RUNS, seed: Number(process.env.FUZZ_SEED ?? 47), endOnFailure: false });
+        if (real.store) await real.cm.close();
+      }), { numRuns: session ? Math.ceil(RUNS / 3) : RUNS, seed: Number(process.env.FUZZ_SEED ?? 47), endOnFailure: false });
       // The figures, to read what a run covered (a larger FUZZ_RUNS for the full one).
-      console.log(`# ${format}: ${JSON.stringify(seen[format])}`);
+      if (session) console.log(`# ${format}: ${JSON.stringify(seen[format])}`);
     });
   }
 });
