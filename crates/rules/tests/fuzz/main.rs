@@ -5,7 +5,7 @@
 //! replayed (the same manager). No sequence may panic: the wasm build aborts on a panic,
 //! and the manager that hit it is wedged for good.
 //!
-//! `FUZZ_CASES` sets the count (a few hundred by default, to keep `cargo test` short; run
+//! `FUZZ_CASES` sets the count (60 by default, some 20 s of `cargo test` in debug; run
 //! `FUZZ_CASES=100000 cargo test --release -p devs-context-rules --test fuzz` for the full
 //! one), `FUZZ_SEED` runs one case. A panic is reported with its seed and the shortest
 //! sequence that still hits it.
@@ -147,7 +147,7 @@ fn count_from_env(name: &str, default: u64) -> u64 {
 #[test]
 fn random_provider_items_never_panic_the_rules() {
     quiet_hook();
-    let cases = count_from_env("FUZZ_CASES", 300);
+    let cases = count_from_env("FUZZ_CASES", 60);
     let seeds: Vec<u64> = match std::env::var("FUZZ_SEED") {
         Ok(s) => vec![s.trim().parse().expect("FUZZ_SEED is a number")],
         Err(_) => (0..cases).collect(),
