@@ -225,12 +225,6 @@ impl Host {
         }
         // `cutText`: the probes the shell slices, the bounds, then the text.
         let n = units.len();
-        if std::env::var("FUZZ_DEBUG").is_ok() {
-            eprintln!(
-                "cut of {n} units: head {head}, tail {tail}, {:?}",
-                self.m.part(i, k)
-            );
-        }
         let w = render::LINE_WINDOW;
         let head_start = head.saturating_sub(w);
         let tail_start = n.saturating_sub(tail);

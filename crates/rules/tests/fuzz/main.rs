@@ -8,7 +8,8 @@
 //! `FUZZ_CASES` sets the count (60 by default, some 20 s of `cargo test` in debug; run
 //! `FUZZ_CASES=100000 cargo test --release -p devs-context-rules --test fuzz` for the full
 //! one), `FUZZ_SEED` runs one case. A panic is reported with its seed and the shortest
-//! sequence that still hits it.
+//! sequence that still hits it; `FUZZ_BACKTRACE` prints each panic's backtrace, and
+//! `FUZZ_DEBUG` a diverging journal's events.
 
 mod build;
 mod host;
