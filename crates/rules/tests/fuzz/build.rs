@@ -24,6 +24,15 @@ pub struct Style {
     pub defer: bool,
 }
 
+/// What the host puts back when a build is taken back: the texts shown, the summary, the
+/// store's size, the index lines.
+type Before = (
+    std::collections::HashMap<(usize, usize), String>,
+    String,
+    usize,
+    std::collections::HashMap<String, String>,
+);
+
 /// How a build ended.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Built {
@@ -93,7 +102,7 @@ impl Host {
         *asked += 1;
         let fails = match style.store {
             1 => true,
-            2 => *asked % 2 == 0,
+            2 => asked.is_multiple_of(2),
             _ => false,
         };
         if fails {
@@ -459,15 +468,7 @@ impl Host {
         Built::Sent(plan)
     }
 
-    fn take_back(
-        &mut self,
-        before: (
-            std::collections::HashMap<(usize, usize), String>,
-            String,
-            usize,
-            std::collections::HashMap<String, String>,
-        ),
-    ) -> Built {
+    fn take_back(&mut self, before: Before) -> Built {
         self.m.rollback();
         // A rollback is no event: the journal drops the build's (`Engine.rollback` does not
         // write them), so the events since its begin go.

@@ -201,7 +201,7 @@ fn recall(h: &mut Host, rank: usize, with_call: bool) {
     let id = ids[rank % ids.len()].clone();
     let ask = Ask {
         offset: rank * 37 % 500,
-        length: (rank % 3 == 0).then_some(200),
+        length: rank.is_multiple_of(3).then_some(200),
         query: (rank % 4 == 1).then(|| "src".to_string()),
     };
     let check = h.m.recall_check(&id, &ask);
