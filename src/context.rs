@@ -310,10 +310,11 @@ impl ManagerCore {
         out
     }
 
-    /// Calls before this one are in messages folded away: their ids are let go.
+    /// Calls before this one are in messages folded away: their ids are let go. Not those
+    /// of the pinned messages, which a request still sends (`Manager::kept_call_ids`).
     #[wasm_bindgen(getter)]
     pub fn folded_calls(&self) -> usize {
-        self.m.history.folded_calls(self.m.first_live)
+        self.m.kept_call_ids()
     }
 }
 

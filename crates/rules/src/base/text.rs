@@ -40,10 +40,13 @@ impl Utf16Text for Probe {
     fn units(&self) -> usize {
         self.start + self.units.units()
     }
+    /// A unit outside the probe reads as 0 (no line break, no surrogate): a cut's bounds
+    /// look one unit past the line break they move to, which may be the probe's last.
     fn unit_at(&self, index: usize) -> u16 {
         index
             .checked_sub(self.start)
-            .map_or(0, |i| self.units.unit_at(i))
+            .and_then(|i| self.units.0.get(i).copied())
+            .unwrap_or(0)
     }
     fn last_space_before(&self, end: usize) -> Option<usize> {
         let local = end.checked_sub(self.start)?;

@@ -30,11 +30,11 @@ impl Manager {
             tail: (self.tail_tokens, self.tail_version),
             index: self.index.clone(),
             lines: Vec::new(),
+            store_ids: Vec::new(),
             rearm_above: self.rearm_above,
             rendered: (self.rendered_raw, self.rendered_media),
             set_aside: self.set_aside.clone(),
             migrated: self.migrated,
-            ids: Vec::new(),
         });
     }
 
@@ -83,10 +83,10 @@ impl Manager {
             }
         }
         self.history.messages.truncate(j.messages);
-        for (key, before) in j.ids.into_iter().rev() {
+        for (at, before) in j.store_ids.into_iter().rev() {
             match before {
-                Some(id) => self.store_ids.insert(key, id),
-                None => self.store_ids.remove(&key),
+                Some(id) => self.store_ids.insert(at, id),
+                None => self.store_ids.remove(&at),
             };
         }
         self.store_ids.retain(|&(m, _), _| m < j.messages);
@@ -122,21 +122,20 @@ impl Manager {
         self.phase = Phase::Done;
     }
 
-    /// Notes `id` as the store id of `part` of `message`, the one before it journaled: the
-    /// text stays in the store when a build is rolled back, but the part is no longer stored.
-    pub(super) fn note_store_id(&mut self, message: usize, part: usize, id: String) {
-        let before = self.store_ids.insert((message, part), id);
-        if let Some(j) = self.journal.as_mut() {
-            j.ids.push(((message, part), before));
-        }
-    }
-
     /// Records message `i` as it is, before a change, when a build is in flight.
-    fn touch(&mut self, i: usize) {
+    pub(super) fn touch(&mut self, i: usize) {
         if let Some(j) = self.journal.as_mut()
             && !j.changed.iter().any(|(k, _)| *k == i)
         {
             j.changed.push((i, self.history.messages[i].clone()));
+        }
+    }
+
+    /// Part `part` of message `message` is stored as `id`, until a build taken back.
+    pub(super) fn give_store_id(&mut self, message: usize, part: usize, id: String) {
+        let before = self.store_ids.insert((message, part), id);
+        if let Some(j) = self.journal.as_mut() {
+            j.store_ids.push(((message, part), before));
         }
     }
 
@@ -228,7 +227,7 @@ impl Manager {
             match id {
                 Some(id) => {
                     *stored = Stored::Yes;
-                    self.note_store_id(message, part, id);
+                    self.give_store_id(message, part, id);
                     self.record.stored.push((message, part));
                 }
                 None => {
@@ -367,7 +366,16 @@ impl Manager {
     /// nothing more to take out. `field` names part `part` of message `message` as the host
     /// wrote it (`messages[12].content[3]`).
     pub fn too_large(&self, message: usize, part: usize, field: &str) -> FieldError {
-        let p = self.part(message, part);
+        let in_request = self.opening().contains(&message) || self.live().contains(&message);
+        let Some(p) = self
+            .history
+            .messages
+            .get(message)
+            .and_then(|m| m.parts.get(part))
+            .filter(|_| in_request)
+        else {
+            return self.too_large_without_parts();
+        };
         let what = match p.kind {
             super::Kind::Image => "an image",
             super::Kind::Document => "a document",
@@ -385,6 +393,22 @@ impl Manager {
                 what,
                 show_number(p.visible_tokens().ceil()),
                 show_number(self.fixed_tokens().ceil()),
+            ),
+        )
+    }
+
+    /// Why a build with no part of the conversation left in it is over the budget: what
+    /// every request holds around the conversation does not fit (a long text after it).
+    fn too_large_without_parts(&self) -> FieldError {
+        FieldError::range_error(
+            format!("{}.budget", self.prefix),
+            format!(
+                "is {}, and the request comes to {} tokens as the provider counts them with no message of the conversation left in it to take out: {} tokens of text after the conversation, {} of the system prompt and pinned texts, {} of the summary and the index of stored texts. Nothing was sent and nothing changed: raise the budget, or send a shorter text after the conversation",
+                show_number(self.config.budget),
+                show_number(self.tokens()),
+                show_number(self.tail_tokens.ceil()),
+                show_number(self.fixed_tokens().ceil()),
+                show_number((self.summary_tokens + self.index.tokens()).ceil()),
             ),
         )
     }

@@ -216,6 +216,21 @@ impl Manager {
         self.advance()
     }
 
+    /// The first call whose id a host keeps: the first call of the pinned messages (a
+    /// request still sends them, with a marked result for a call that has none), or the
+    /// first not folded away ([`History::folded_calls`](super::History::folded_calls)).
+    pub fn kept_call_ids(&self) -> usize {
+        let h = &self.history;
+        let folded = h.folded_calls(self.first_live);
+        self.opening()
+            .flat_map(|i| h.messages[i].parts.iter())
+            .filter(|p| p.kind.call())
+            .filter_map(|p| p.call)
+            .map(|c| c as usize)
+            .min()
+            .map_or(folded, |c| c.min(folded))
+    }
+
     /// Whether `id` is one of this manager's stored texts: only those are recalled.
     pub fn owns(&self, id: &str) -> bool {
         self.lines.contains_key(id)

@@ -166,11 +166,12 @@ pub struct Message {
 }
 
 impl Message {
-    /// What a message let go reads as: nothing of it is read again.
+    /// What a message let go reads as: nothing of it is read again. It is in no group, so
+    /// a walk of a group's messages (`next_group`) ends at it, even the walk of group 0.
     pub const STAND_IN: Message = Message {
         role: Role::Assistant,
         parts: Vec::new(),
-        group: 0,
+        group: usize::MAX,
         framing: 0.0,
         version: 0,
     };
@@ -435,9 +436,6 @@ impl History {
         // own (a server tool's), which answers a call of its own turn, never the open one.
         let has_results =
             m.role != Role::Assistant && m.parts.iter().any(|p| p.kind == Kind::Result);
-        // The provider's compaction is where the provider starts reading: the anchor, and
-        // the first live message once what came before leaves. Groups never straddle it.
-        let compaction = m.parts.iter().any(|p| p.kind == Kind::Compaction);
         let mut parts = m.parts;
         let first_call = self.calls.len();
         for k in 0..parts.len() {
@@ -531,9 +529,16 @@ impl History {
         // another joins its turn while that one waits for results or holds no text (a
         // response written as several messages, the Responses API's reasoning and one item
         // per call); anything else opens a group.
+        // An assistant message with the result of a call of the turn it continues joins it.
+        let continues = m.role == Role::Assistant
+            && parts.iter().any(|p| {
+                p.kind == Kind::Result
+                    && p.call
+                        .is_some_and(|c| self.calls[c as usize].message < index)
+            });
         let group = match (open, self.messages.last()) {
-            _ if compaction => index,
             (Some(g), _) if has_results => g,
+            (_, Some(prev)) if continues => prev.group,
             (_, Some(prev))
                 if m.role == Role::Assistant
                     && prev.role == Role::Assistant

@@ -166,6 +166,9 @@ struct Journal {
     index: index::Index,
     /// Ids whose index line this build noted.
     lines: Vec<String>,
+    /// Store ids this build gave parts, with what each part had before: a build taken back
+    /// takes them back, as the journal that drops its events never had them.
+    store_ids: Vec<((usize, usize), Option<String>)>,
     rearm_above: f64,
     /// The request last rendered (raw tokens, media tokens): what a usage report is about.
     rendered: (f64, f64),
@@ -173,8 +176,6 @@ struct Journal {
     /// its record, and a build rolled back gives them back for the build tried again.
     set_aside: Vec<Warning>,
     migrated: Option<(u32, migrate::Why)>,
-    /// Store ids this build noted, each with the one it replaced (`Manager::note_store_id`).
-    ids: Vec<((usize, usize), Option<String>)>,
 }
 
 /// What the previous request held, in order, to tell how much of the next one repeats it.
@@ -200,6 +201,8 @@ pub enum Key {
 #[derive(Debug, Clone)]
 pub struct Manager {
     pub config: Config,
+    /// What names the options in errors: `options`, or `options.bounded`.
+    prefix: String,
     pub history: History,
     /// Messages before this one are summarized or dropped; a group boundary.
     pub first_live: usize,
@@ -296,6 +299,7 @@ impl Manager {
         config.check_fixed(prefix, system_tokens, pinned_tokens)?;
         Ok(Manager {
             config,
+            prefix: prefix.to_string(),
             history: History::default(),
             first_live: 0,
             anchor: None,
@@ -501,7 +505,9 @@ impl Manager {
 
     /// Each call left without a result gets a marked one: a few tokens each.
     fn unanswered_tokens(&self) -> f64 {
-        self.history.unanswered(self.first_live).count() as f64 * render::UNANSWERED_TOKENS
+        let pinned: usize = self.opening().map(|i| self.unanswered_in(i).len()).sum();
+        (self.history.unanswered(self.first_live).count() + pinned) as f64
+            * render::UNANSWERED_TOKENS
     }
 
     /// Tokens of the request's images and documents, by their rules: calibrated apart from

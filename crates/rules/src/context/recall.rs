@@ -192,13 +192,24 @@ impl Manager {
         else {
             return;
         };
-        let Some((m, p)) = self.history.calls.get(call as usize).and_then(|c| c.answer) else {
+        // A call let go (folded away, or of a pinned turn) reads as answered by message 0,
+        // which may be let go too: its result is not in the request to mark.
+        let h = &self.history;
+        let Some((m, p)) = h
+            .calls
+            .get(call as usize)
+            .filter(|_| call as usize >= h.calls.gap_to())
+            .and_then(|c| c.answer)
+        else {
             return;
         };
-        let part = &mut self.history.messages[m].parts[p];
+        let Some(part) = h.messages.get(m).and_then(|msg| msg.parts.get(p)) else {
+            return;
+        };
         if part.kind == Kind::Result && part.stored == Stored::No {
-            part.stored = Stored::Yes;
-            self.note_store_id(m, p, id);
+            self.touch(m);
+            self.history.messages[m].parts[p].stored = Stored::Yes;
+            self.give_store_id(m, p, id);
         }
     }
 }

@@ -358,6 +358,39 @@ impl Manager {
     }
 }
 
+impl Manager {
+    /// The calls of message `i` that get a marked result: those with none. A pinned message
+    /// before the first live one keeps its calls' parts, but not the calls, let go with the
+    /// folded ones: its call has a result if a pinned message holds it (a call and its
+    /// result are of one group, and the group is pinned whole).
+    pub(crate) fn unanswered_in(&self, i: usize) -> Vec<u32> {
+        let h = &self.history;
+        let let_go = h.calls.gap_to();
+        let pinned = self.opening();
+        let answered_pinned = |c: u32| {
+            pinned.clone().any(|j| {
+                h.messages[j]
+                    .parts
+                    .iter()
+                    .any(|p| p.kind == Kind::Result && p.call == Some(c))
+            })
+        };
+        h.messages[i]
+            .parts
+            .iter()
+            .filter(|part| part.kind == Kind::Call)
+            .filter_map(|part| part.call)
+            .filter(|&c| {
+                if (c as usize) < let_go {
+                    pinned.contains(&i) && !answered_pinned(c)
+                } else {
+                    h.calls[c as usize].answer.is_none()
+                }
+            })
+            .collect()
+    }
+}
+
 /// Message `i` as the plan sends it: the parts shown otherwise than whole, and its calls
 /// that get a marked result.
 fn message_emit(m: &Manager, i: usize) -> Emit {
@@ -369,13 +402,7 @@ fn message_emit(m: &Manager, i: usize) -> Emit {
         .filter(|(_, part)| part.shown != Shown::Whole)
         .map(|(k, part)| (k, shown_code(part.shown)))
         .collect();
-    let unanswered: Vec<u32> = msg
-        .parts
-        .iter()
-        .filter(|part| part.kind == Kind::Call)
-        .filter_map(|part| part.call)
-        .filter(|&c| m.history.calls[c as usize].answer.is_none())
-        .collect();
+    let unanswered = m.unanswered_in(i);
     Emit::Message {
         index: i,
         changed,

@@ -253,10 +253,12 @@ impl Manager {
             });
         }
         let calls = Gapped::from_parts(0, Vec::new(), folded, calls, Call::STAND_IN);
+        // The pinned messages before the first live one keep their parts' calls, which were
+        // let go with the folded messages' calls (`History::forget`): below `folded`.
         for (i, msg) in messages.kept() {
             for (k, p) in msg.parts.iter().enumerate() {
                 if let Some(c) = p.call
-                    && ((c as usize) >= total || (c as usize) < folded)
+                    && ((c as usize) >= total || ((c as usize) < folded && i >= m.first_live))
                 {
                     return Err(fail(
                         &format!("state.history.messages[{i}].parts[{k}].call"),

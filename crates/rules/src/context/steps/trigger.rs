@@ -15,15 +15,21 @@ impl Manager {
     /// and first in the request (Anthropic's on-demand compaction must be). Our summary
     /// goes with what it summarized. Returns whether it did.
     pub(in crate::context) fn anchor_provider_compaction(&mut self) -> bool {
-        let from = self
-            .anchor
-            .map_or(self.first_live, |a| (a + 1).max(self.first_live));
-        let Some(c) = (from..self.history.messages.len())
+        // After the anchor's group: a later compaction in it is pinned with it already.
+        let from = self.anchor.map_or(self.first_live, |a| {
+            self.history.next_group(a).max(self.first_live)
+        });
+        let Some(found) = (from..self.history.messages.len())
             .rev()
             .find(|&i| self.history.messages[i].has_kind(Kind::Compaction))
         else {
             return false;
         };
+        // From the first message of its turn: a message that joined the turn before it (a
+        // Responses item after a server call's, an Anthropic message after a paused turn)
+        // holds the compaction, but a turn is folded whole or not at all, and the turn is
+        // numbered by its first message, which must stay.
+        let c = self.history.messages[found].group.max(from);
         // What leaves: the pinned messages too (the opening one, or the group of an earlier
         // compaction of the provider's), and the live messages before it.
         let opening = self.opening();

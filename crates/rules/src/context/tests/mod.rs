@@ -89,15 +89,15 @@ impl Host {
                     calls += 1;
                     (Kind::Call, t, None)
                 }
-                P::Result(back, t) | P::ProtectedResult(back, t) => {
-                    (Kind::Result, t, self.calls.checked_sub(back))
-                }
-                P::Compaction(t) => (Kind::Compaction, t, None),
                 P::ServerCall(t) => {
                     calls += 1;
                     (Kind::ServerCall, t, None)
                 }
-                // Counted from the calls made so far, those of this message included.
+                P::Compaction(t) => (Kind::Compaction, t, None),
+                P::Result(back, t) | P::ProtectedResult(back, t) => {
+                    (Kind::Result, t, calls.checked_sub(back))
+                }
+                // As a result: counted from the calls made so far, those of this message included.
                 P::ServerResult(back, t) => (Kind::Result, t, calls.checked_sub(back)),
             };
             texts.push(text.to_string());
@@ -423,6 +423,7 @@ mod cache;
 mod compaction;
 mod cut;
 mod fold;
+mod fuzzed;
 mod history;
 mod ledger;
 mod protect;
