@@ -403,6 +403,7 @@ mod fold;
 mod history;
 mod ledger;
 mod protect;
+mod recorded;
 mod replay;
 mod rollback;
 mod state;
