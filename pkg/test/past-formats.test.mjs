@@ -111,7 +111,7 @@ describe('what every earlier version wrote opens', () => {
 
   it("has the cut of issue 47, item 7: a6221f5's mini-SWE-agent session at budget 50,000, after 229 of its 346 steps, and the cuts near it that today's marks and counts decide otherwise", () => {
     const cuts = commits.filter((c) => c.short === 'a6221f5' && c.options.budget === 50_000)
-      .flatMap((c) => c.points.map((p) => `${c.usage === false ? 'no usage, ' : ''}${p.point} ${p.format} ${Object.keys(p.wrote).join('+')}`));
+      .flatMap((c) => c.points.map((p) => `${String(c.usage).startsWith('none') ? 'no usage, ' : ''}${p.point} ${p.format} ${Object.keys(p.wrote).join('+')}`));
     assert.deepEqual(cuts.sort(), [
       'no usage, step-253-of-346 openai-chat snapshot+sqlite',
       'step-229-of-346 openai-chat snapshot+sqlite',
