@@ -34,8 +34,7 @@ const pkgDir = resolve(flag('--pkg') ?? join(ROOT, 'pkg'));
 const jsonOut = flag('--json');
 const only = flag('--only')?.split(',');
 
-// The same options the fixtures were written with (scripts/past-fixtures.mjs).
-const BUDGET = 8_000;
+// The same options the fixtures were written with (scripts/past-fixtures.mjs); the budget is each manifest's.
 const SYSTEM = 'You are a coding agent.';
 const summarizer = (prompt) => `Summary: ${prompt.slice(0, 600)} … ${prompt.slice(-600)}`;
 
@@ -64,7 +63,7 @@ const { PostgresStateRepository } = optional('@devs/context/postgres');
 const { createTokenCounter } = req('@devs/context/tokenizers');
 const pg = req('pg');
 const o200k = createTokenCounter('o200k_base');
-const options = (format, store) => ({ format, budget: BUDGET, countTokens: o200k, summarizer, system: SYSTEM, store });
+const options = (format, store, budget) => ({ format, budget, countTokens: o200k, summarizer, system: SYSTEM, store });
 const request = (r) => JSON.stringify({ system: r.system, messages: r.messages });
 
 const gitOf = (dir) => {
@@ -103,7 +102,8 @@ async function attempt(open, want) {
   }
   try {
     const r = await context.build();
-    return { restore: 'ok', ...compare(request(r), want) };
+    const migrated = r.ledger.warnings.some((w) => w.code === 'format-migrated');
+    return { restore: 'ok', ...compare(request(r), want), migrated };
   } catch (error) {
     return { restore: 'ok', next: 'build throws', error: message(error) };
   } finally {
@@ -154,21 +154,22 @@ try {
     .map((d) => [d, JSON.parse(readFileSync(join(PAST, d, 'manifest.json'), 'utf8'))]).sort((a, b) => a[1].date.localeCompare(b[1].date));
   for (const [commit, manifest] of commits) {
     if (only && !only.includes(commit)) continue;
-    if (manifest.options.budget !== BUDGET || manifest.options.system !== SYSTEM) throw new Error(`${commit}: written with other options than this probe's`);
+    const budget = manifest.options.budget;
+    if (manifest.options.system !== SYSTEM) throw new Error(`${commit}: written with other options than this probe's`);
     for (const p of manifest.points) {
       const name = p.session.replace(/\.(jsonl|json|traj)$/, '').replace(/\.traj$/, '');
       const dir = join(PAST, commit, name, p.point);
       const row = (artifact, outcome) => {
         results.push({ commit, session: name, point: p.point, format: p.format, artifact, ...outcome });
         const o = results[results.length - 1];
-        process.stderr.write(`${commit} ${name} ${p.point} ${p.format} ${artifact}: ${o.restore}${o.next ? ` / next ${o.next}` : ''}${o.error ? ` — ${o.error.slice(0, 160)}` : ''}\n`);
+        process.stderr.write(`${commit} ${name} ${p.point} ${p.format} ${artifact}: ${o.restore}${o.next ? ` / next ${o.next}${o.migrated ? ' (format-migrated)' : ''}` : ''}${o.error ? ` — ${o.error.slice(0, 160)}` : ''}\n`);
       };
 
       if (p.wrote.snapshot) {
         const snapshot = JSON.parse(text(dir, `snapshot-${p.format}.json`));
         const rows = JSON.parse(text(dir, `snapshot-${p.format}.store.json`));
         const want = text(dir, `snapshot-${p.format}.next.json`);
-        row('snapshot', await attempt(async () => ContextManager.restore(snapshot, options(p.format, await memoryStore(rows))), want));
+        row('snapshot', await attempt(async () => ContextManager.restore(snapshot, options(p.format, await memoryStore(rows), budget)), want));
       }
 
       if (p.wrote.sqlite) {
@@ -181,7 +182,7 @@ try {
         let store;
         row('sqlite', await attempt(async () => {
           store = new SqliteStateRepository(join(tmp, 'state.sqlite'));
-          return ContextManager.open({ ...options(p.format, store), sessionId: 'fixture' });
+          return ContextManager.open({ ...options(p.format, store, budget), sessionId: 'fixture' });
         }, want));
         try {
           store?.close();
@@ -198,7 +199,7 @@ try {
             row('postgres (dump)', await attempt(async () => {
               const store = new PostgresStateRepository(pool);
               await store.ready();
-              return ContextManager.open({ ...options(p.format, store), sessionId: 'fixture' });
+              return ContextManager.open({ ...options(p.format, store, budget), sessionId: 'fixture' });
             }, want));
           } finally {
             await pool.end();
@@ -221,7 +222,7 @@ try {
                 }
               }
               if (rows.raw_tool_outputs?.length) await pool.query(`SELECT setval(pg_get_serial_sequence('raw_tool_outputs', 'id'), (SELECT max(id) FROM raw_tool_outputs))`);
-              return ContextManager.open({ ...options(p.format, store), sessionId: 'fixture' });
+              return ContextManager.open({ ...options(p.format, store, budget), sessionId: 'fixture' });
             }, want));
           } finally {
             await pool.end();
@@ -243,12 +244,13 @@ console.log('| commit | session | point | format | artifact | restore/open | nex
 console.log('|---|---|---|---|---|---|---|');
 for (const r of results) {
   const restore = r.restore === 'ok' ? 'ok' : `throws: ${r.error}`;
-  const next = r.restore !== 'ok' ? '—' : r.next === 'equal' ? 'equal' : r.next === 'build throws' ? `build throws: ${r.error}` : `differs at char ${r.at} (now ${r.lengths[0]} vs old ${r.lengths[1]} chars)`;
+  const said = r.migrated ? ', format-migrated' : r.next === 'differs' ? ', SILENTLY' : '';
+  const next = r.restore !== 'ok' ? '—' : r.next === 'equal' ? `equal${said}` : r.next === 'build throws' ? `build throws: ${r.error}` : `differs at char ${r.at} (now ${r.lengths[0]} vs old ${r.lengths[1]} chars${said})`;
   console.log(`| ${r.commit} | ${r.session} | ${r.point} | ${r.format} | ${r.artifact} | ${short(restore, 300)} | ${short(next, 300)} |`);
 }
 const tally = {};
 for (const r of results) {
-  const k = `${r.commit} ${r.artifact}: ${r.restore === 'ok' ? `ok, next ${r.next}` : 'throws'}`;
+  const k = `${r.commit} ${r.artifact}: ${r.restore === 'ok' ? `ok, next ${r.next}${r.migrated ? ' (format-migrated)' : r.next === 'differs' ? ' (silently)' : ''}` : 'throws'}`;
   tally[k] = (tally[k] ?? 0) + 1;
 }
 console.log('\nsummary:');

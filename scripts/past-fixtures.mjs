@@ -42,6 +42,16 @@
 //                       Code, SWE-agent and mini-SWE-agent ones)
 //   --formats a,b       default anthropic,openai-chat
 //   --remove-worktree   remove the worktree when done (`git worktree remove --force`)
+//   --budget n          the budget every fixture is written with (default 8000)
+//   --cut a,b           cut after exactly these steps of the driver instead of at about
+//                       1/3 and 2/3 of the turns: a step is one append or one build (with
+//                       its recordUsage), as the driver makes them (turn 0 of the
+//                       mini-SWE-agent session in openai-chat: append, build, append, append;
+//                       346 steps in all). Points are named step-<n>-of-<steps>.
+//   --folder name       write under pkg/test/fixtures/past/<name>/ (default: the short hash);
+//                       a new folder for fixtures of other options than a committed folder's
+//   --no-usage          no recordUsage after a build (no calibration)
+//   --no-postgres       no PostgreSQL session (snapshots and SQLite sessions only)
 //
 // A future format change: commit it, then run this script on the LAST commit before the
 // change and on the FIRST commit with it, and commit pkg/test/fixtures/past/<hash>/. The
@@ -67,19 +77,19 @@ const ROOT = resolve(dirname(SCRIPT), '..');
 const PAST = join(ROOT, 'pkg/test/fixtures/past');
 const OLD = resolve(process.env.PAST_WORKTREES ?? join(dirname(ROOT), 'old'));
 
-/** The options every fixture is written with; a reader restores with the same (plus its store). */
+/** The options every fixture is written with (the budget: `--budget`); a reader restores with the same (plus its store). */
 const BUDGET = 8_000;
 const SYSTEM = 'You are a coding agent.';
 const summarizer = (prompt) => `Summary: ${prompt.slice(0, 600)} … ${prompt.slice(-600)}`;
-const OPTIONS_DESCRIBED = {
-  budget: BUDGET,
+const optionsDescribed = (budget) => ({
+  budget,
   countTokens: "createTokenCounter('o200k_base') of the same build",
   summarizer: "(prompt) => `Summary: ${prompt.slice(0, 600)} … ${prompt.slice(-600)}`",
   system: SYSTEM,
   store: 'snapshots: a MemoryStateRepository (its rows in snapshot-<format>.store.json); sessions: SqliteStateRepository(file) / PostgresStateRepository(pool)',
   sessionId: 'fixture',
   other: 'none: every other option at the default of that version',
-};
+});
 /** A provider's usage report for a request the manager counted `n` tokens: a little more, as providers count. */
 const USAGE = {
   anthropic: (n) => ({ input_tokens: 10, cache_read_input_tokens: Math.round(n * 1.07) + 30 }),
@@ -111,7 +121,12 @@ if (process.argv[2] === '--drive') {
 // ---------------------------------------------------------------- the parent: per commit
 
 async function main(argv) {
-  const opts = { rebuild: false, remove: false, sessions: DEFAULT_SESSIONS, formats: DEFAULT_FORMATS };
+  const opts = { rebuild: false, remove: false, sessions: DEFAULT_SESSIONS, formats: DEFAULT_FORMATS, budget: BUDGET, cut: null, folder: null, usage: true, postgres: true };
+  const whole = (a, v) => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 1) throw new Error(`${a} takes a whole number above 0, not ${v}`);
+    return n;
+  };
   const commits = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -119,13 +134,22 @@ async function main(argv) {
     else if (a === '--remove-worktree') opts.remove = true;
     else if (a === '--sessions') opts.sessions = argv[++i].split(',');
     else if (a === '--formats') opts.formats = argv[++i].split(',');
+    else if (a === '--budget') opts.budget = whole(a, argv[++i]);
+    else if (a === '--no-usage') opts.usage = false;
+    else if (a === '--no-postgres') opts.postgres = false;
+    else if (a === '--cut') opts.cut = argv[++i].split(',').map((v) => whole(a, v));
+    else if (a === '--folder') {
+      opts.folder = argv[++i];
+      if (!/^[\w.-]+$/.test(opts.folder)) throw new Error(`--folder ${opts.folder}: one folder name`);
+    }
     else if (a === '-h' || a === '--help') {
       console.log(readFileSync(SCRIPT, 'utf8').split('\n').filter((l) => l.startsWith('//')).map((l) => l.slice(3)).join('\n'));
       return;
     } else if (a.startsWith('-')) throw new Error(`unknown option ${a}`);
     else commits.push(a);
   }
-  if (!commits.length) throw new Error('usage: node scripts/past-fixtures.mjs [--rebuild] [--sessions a,b] [--formats a,b] <commit> ...');
+  if (!commits.length) throw new Error('usage: node scripts/past-fixtures.mjs [--rebuild] [--sessions a,b] [--formats a,b] [--budget n] [--cut a,b] [--folder name] <commit> ...');
+  if (opts.folder && commits.length > 1) throw new Error('--folder names the folder of one commit');
   mkdirSync(OLD, { recursive: true });
   for (const c of commits) await one(c, opts);
 }
@@ -186,7 +210,7 @@ async function one(commit, opts) {
   }
 
   // 5. The fixtures, by a child process that loads only that build.
-  const out = join(PAST, short);
+  const out = join(PAST, opts.folder ?? short);
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
   const pgBin = postgresBin();
@@ -206,6 +230,11 @@ async function one(commit, opts) {
     build: { nodeModules, ...build },
     sessions: opts.sessions,
     formats: opts.formats,
+    budget: opts.budget,
+    usage: opts.usage,
+    postgres: opts.postgres,
+    ...(opts.cut ? { cut: opts.cut } : {}),
+    ...(opts.folder ? { folder: opts.folder } : {}),
     madeBy: `scripts/past-fixtures.mjs at ${tryVersion('git', ['-C', ROOT, 'rev-parse', '--short', 'HEAD'])} (${relative(ROOT, SCRIPT)})`,
   };
   const metaFile = join(mkdtempSync(join(tmpdir(), 'past-')), 'meta.json');
@@ -305,11 +334,11 @@ async function drive(wt, out, meta) {
     sessions: typeof ContextManager?.open === 'function',
   };
   has.sqliteSessions = has.sessions && !!sqlite?.SqliteStateRepository;
-  has.postgresSessions = has.sessions && !!postgres?.PostgresStateRepository;
+  has.postgresSessions = meta.postgres && has.sessions && !!postgres?.PostgresStateRepository;
   if (typeof replay.parseTranscript !== 'function' || typeof replay.providerTurns !== 'function') {
     throw new Error(`${wt}: its @devs/context/replay has no parseTranscript/providerTurns; give this script a converter of its own for it`);
   }
-  const options = (format, store) => ({ format, budget: BUDGET, countTokens: o200k, summarizer, system: SYSTEM, ...(store ? { store } : {}) });
+  const options = (format, store) => ({ format, budget: meta.budget, countTokens: o200k, summarizer, system: SYSTEM, ...(store ? { store } : {}) });
   const request = (r) => JSON.stringify({ system: r.system, messages: r.messages });
   const files = [];
   /** Writes `text` (gzipped past GZIP_OVER) and lists it. */
@@ -324,15 +353,19 @@ async function drive(wt, out, meta) {
     }
   };
 
-  /** Drives `turns[0..t)` through `context`: append input, build, report usage, append the response and the results. */
-  async function run(context, turns, format, t) {
-    for (const turn of turns.slice(0, t)) {
-      if (turn.input.length) await context.append(turn.input);
-      const r = await context.build();
-      await context.recordUsage(USAGE[format](r.ledger?.rawTokens ?? r.tokens));
-      if (turn.response.length) await context.append(turn.response);
-      if (turn.results.length) await context.append(turn.results);
-    }
+  /** The driver's steps of `turns`, each an append or a build (with its usage): append input, build, append the response, append the results. */
+  const stepsOf = (turns, format) => turns.flatMap((turn) => [
+    ...(turn.input.length ? [(c) => c.append(turn.input)] : []),
+    async (c) => {
+      const r = await c.build();
+      if (meta.usage) await c.recordUsage(USAGE[format](r.ledger?.rawTokens ?? r.tokens));
+    },
+    ...(turn.response.length ? [(c) => c.append(turn.response)] : []),
+    ...(turn.results.length ? [(c) => c.append(turn.results)] : []),
+  ]);
+  /** Drives the first `n` steps through `context`. */
+  async function run(context, steps, n) {
+    for (const step of steps.slice(0, n)) await step(context);
   }
 
   // The sessions, read by that build's own parser and converted by its own providerTurns.
@@ -360,16 +393,22 @@ async function drive(wt, out, meta) {
     for (const { file, name, session } of sessions) {
       for (const format of meta.formats) {
         const turns = replay.providerTurns(session, format);
-        const points = [Math.floor(turns.length / 3), Math.floor((2 * turns.length) / 3)];
-        for (const t of points) {
-          const point = `turn-${String(t).padStart(3, '0')}-of-${turns.length}`;
+        const steps = stepsOf(turns, format);
+        // A point: [its name, the steps driven, the turns begun].
+        const points = meta.cut
+          ? meta.cut.map((n) => {
+            if (n > steps.length) throw new Error(`--cut ${n}: ${file} has ${steps.length} steps in ${format}`);
+            return [`step-${String(n).padStart(3, '0')}-of-${steps.length}`, n, turns.findIndex((_, t) => stepsOf(turns.slice(0, t + 1), format).length >= n) + 1];
+          })
+          : [Math.floor(turns.length / 3), Math.floor((2 * turns.length) / 3)].map((t) => [`turn-${String(t).padStart(3, '0')}-of-${turns.length}`, stepsOf(turns.slice(0, t), format).length, t]);
+        for (const [point, n, t] of points) {
           const dir = join(out, name, point);
-          const entry = { session: file, format, point, turnsDriven: t, turnsInSession: turns.length, wrote: {} };
+          const entry = { session: file, format, point, turnsDriven: t, turnsInSession: turns.length, stepsDriven: n, stepsInSession: steps.length, wrote: {} };
 
           if (has.snapshot) {
             const store = new MemoryStateRepository();
             const cm = new ContextManager(options(format, store));
-            await run(cm, turns, format, t);
+            await run(cm, steps, n);
             const snapshot = JSON.stringify(cm.snapshot());
             const rows = JSON.stringify(store.getRawToolOutputs());
             const next = request(await cm.build());
@@ -385,7 +424,7 @@ async function drive(wt, out, meta) {
             const dbFile = join(scratch, 'state.sqlite');
             const store = new sqlite.SqliteStateRepository(dbFile);
             const s = await ContextManager.open({ ...options(format, store), sessionId: 'fixture' });
-            await run(s, turns, format, t);
+            await run(s, steps, n);
             await s.close();
             store.close();
             const base = join(dir, `session-${format}.sqlite`);
@@ -430,7 +469,7 @@ async function drive(wt, out, meta) {
               const store = new postgres.PostgresStateRepository(own);
               if (typeof store.ready === 'function') await store.ready();
               const s = await ContextManager.open({ ...options(format, store), sessionId: 'fixture' });
-              await run(s, turns, format, t);
+              await run(s, steps, n);
               await s.close();
               // Every table, every row, in column order.
               const tables = (await own.query("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY table_name")).rows.map((r) => r.table_name);
@@ -471,9 +510,9 @@ async function drive(wt, out, meta) {
   const manifest = {
     ...meta,
     has,
-    options: OPTIONS_DESCRIBED,
-    usage: USAGE_DESCRIBED,
-    drive: "per turn of the build's own providerTurns(session, format): append(input) if any, build(), recordUsage(...), append(response), append(results); a fresh manager/session per cut point; the snapshot is taken after the cut point's last turn, then build() gives the next request",
+    options: optionsDescribed(meta.budget),
+    usage: meta.usage ? USAGE_DESCRIBED : 'none: no recordUsage (--no-usage)',
+    drive: `per turn of the build's own providerTurns(session, format): append(input) if any, build(), recordUsage(...), append(response), append(results); a fresh manager/session per cut point; the snapshot is taken after the cut point's last ${meta.cut ? 'step (an append, or a build with its recordUsage)' : 'turn'}, then build() gives the next request`,
     request: 'JSON.stringify({ system, messages }) of the build() result',
     points: written,
     files: files.sort(),

@@ -4,6 +4,7 @@
 //! drops them. Restoring applies a journal again (`apply_journal`): checked whole first.
 
 use devs_context_rules::context::journal::{self, Event, Refusal};
+use devs_context_rules::context::migrate;
 use devs_context_rules::context::{ByName, Kind, NewMessage, Part, Role, recall};
 use wasm_bindgen::prelude::*;
 
@@ -49,12 +50,9 @@ fn refusal(e: &Event, r: Refusal) -> String {
             format!("journal.{}", e.name()),
             "does not fit the conversation",
         )),
-        Refusal::OutOfPlace(why) => crate::fail(
-            devs_context_errors::FieldError::type_error(
-                format!("journal.{}", e.name()),
-                format!("is out of place: {why}"),
-            )
-            .with_code(OUT_OF_PLACE),
+        Refusal::OutOfPlace(_) | Refusal::Recorded { .. } | Refusal::Due { .. } => crate::fail(
+            devs_context_errors::FieldError::type_error(format!("journal.{}", e.name()), r.words())
+                .with_code(code(&r)),
         ),
     }
 }
@@ -62,6 +60,25 @@ fn refusal(e: &Event, r: Refusal) -> String {
 /// The code of an event the rules did not ask for: data that earlier rules wrote (and
 /// today's decide otherwise on), or data altered (`migrate`).
 pub(crate) const OUT_OF_PLACE: &str = "ERR_OUT_OF_PLACE";
+/// The code of a replayed build that today's rules count otherwise than its data recorded
+/// (`migrate::Why::Counts`).
+pub(crate) const OTHER_COUNTS: &str = "ERR_OTHER_COUNTS";
+/// The code of old data whose next build takes something out, by marks its version may
+/// have placed elsewhere (`migrate::Why::Marks`).
+pub(crate) const OTHER_MARKS: &str = "ERR_OTHER_MARKS";
+
+/// The code of a refusal of data that may be old (`migrate`), or `""`.
+fn code(r: &Refusal) -> &'static str {
+    match r {
+        Refusal::Recorded {
+            why: migrate::Why::Counts,
+            ..
+        } => OTHER_COUNTS,
+        Refusal::Due { .. } => OTHER_MARKS,
+        Refusal::Recorded { .. } | Refusal::OutOfPlace(_) => OUT_OF_PLACE,
+        Refusal::Field(_) | Refusal::Refused(_) => "",
+    }
+}
 
 #[wasm_bindgen]
 impl ManagerCore {
@@ -324,6 +341,36 @@ impl ManagerCore {
         journal::frame(count, &events)
     }
 
+    /// Holds the builds replayed from now on to what old data recorded of them, until
+    /// `replayed` (`Manager::expect`): per record, its request number, its tokens and its
+    /// raw tokens (NaN: not recorded); `decisions` the data's (NaN: it says none).
+    pub fn expect_records(
+        &mut self,
+        decisions: f64,
+        requests: &[f64],
+        tokens: &[f64],
+        raw: &[f64],
+    ) {
+        let d = (decisions.is_finite() && decisions >= 0.0).then_some(decisions as u32);
+        let records = requests
+            .iter()
+            .zip(tokens.iter().zip(raw))
+            .filter(|(r, _)| r.is_finite() && **r >= 1.0)
+            .map(|(&r, (&tokens, &raw))| (r as u64, migrate::Recorded { tokens, raw }))
+            .collect();
+        self.m.expect(d, records);
+    }
+
+    /// The replay `expect_records` began is over: an error naming `field` when the next
+    /// build may not be the one the data's version would make (`Manager::replayed`).
+    pub fn replayed(&mut self, field: &str) -> Out<()> {
+        self.m.replayed().map_err(|r| {
+            crate::fail(
+                devs_context_errors::FieldError::type_error(field, r.words()).with_code(code(&r)),
+            )
+        })
+    }
+
     /// The manager's state between builds, encoded by the rules (`context::state`).
     pub fn state(&self) -> Vec<u8> {
         self.m.encode_state()
@@ -365,20 +412,13 @@ impl ManagerCore {
         let events = journal::decode(bytes).map_err(|e| crate::fail(e.field_error(field)))?;
         self.m.apply_all(&events).map_err(|(i, r)| {
             let e = &events[i];
-            let out_of_place = matches!(r, Refusal::OutOfPlace(_));
-            let why = match r {
-                Refusal::Field(f) => f.message,
-                Refusal::Refused(_) => "does not fit the conversation".into(),
-                Refusal::OutOfPlace(why) => format!("is out of place: {why}"),
-            };
             let error = devs_context_errors::FieldError::type_error(
                 format!("{field}.journal[{i}].{}", e.name()),
-                why,
+                r.words(),
             );
-            crate::fail(if out_of_place {
-                error.with_code(OUT_OF_PLACE)
-            } else {
-                error
+            crate::fail(match code(&r) {
+                "" => error,
+                c => error.with_code(c),
             })
         })
     }

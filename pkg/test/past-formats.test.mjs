@@ -4,7 +4,8 @@
 // the one that version built, byte for byte; or, where today's rules decide otherwise, it
 // is rebuilt once: that request says so (`format-migrated`), every id the old request named
 // is still recallable, and every request after it is valid and within the budget. None
-// throws. Data that was really altered is still refused, naming where.
+// throws. Data that was really altered is still refused, naming where. Folders of other
+// options than the usual (a budget of 50,000: issue 47, item 7) say so in their manifest.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { execFileSync } from 'node:child_process';
@@ -26,23 +27,25 @@ const pg = require('pg');
 
 const PAST = fileURLToPath(new URL('./fixtures/past/', import.meta.url));
 const o200k = createTokenCounter('o200k_base');
-// The options the fixtures were written with (their manifest.json).
+// The options the fixtures were written with (their manifest.json): the budget is each folder's.
 const BUDGET = 8_000;
-const options = (format, store) => ({
-  format, budget: BUDGET, countTokens: o200k, store, system: 'You are a coding agent.',
+const options = (format, store, budget = BUDGET) => ({
+  format, budget, countTokens: o200k, store, system: 'You are a coding agent.',
   summarizer: (prompt) => `Summary: ${prompt.slice(0, 600)} … ${prompt.slice(-600)}`,
 });
 const request = (r) => JSON.stringify({ system: r.system, messages: r.messages });
 const bytes = (dir, name) => (existsSync(join(dir, name)) ? readFileSync(join(dir, name)) : existsSync(join(dir, `${name}.gz`)) ? gunzipSync(readFileSync(join(dir, `${name}.gz`))) : null);
 const text = (dir, name) => bytes(dir, name)?.toString('utf8') ?? null;
 
+// Each commit's folders, oldest first; `folder` is the folder's name (the short hash, or
+// `<hash>-<what differs>` for other options than the usual).
 const commits = readdirSync(PAST).filter((d) => existsSync(join(PAST, d, 'manifest.json')))
-  .map((d) => JSON.parse(readFileSync(join(PAST, d, 'manifest.json'), 'utf8')))
-  .sort((a, b) => a.date.localeCompare(b.date));
+  .map((d) => ({ ...JSON.parse(readFileSync(join(PAST, d, 'manifest.json'), 'utf8')), folder: d }))
+  .sort((a, b) => a.date.localeCompare(b.date) || a.folder.localeCompare(b.folder));
 const outcomes = {};
 
 /** The next request of `context` against the old one, then three more turns: 'identical' or 'migrated'. */
-async function nextRequest(context, old, format) {
+async function nextRequest(context, old, format, budget = BUDGET) {
   const built = await context.build();
   const migrated = built.ledger.warnings.find((w) => w.code === 'format-migrated');
   let outcome = 'identical';
@@ -56,7 +59,7 @@ async function nextRequest(context, old, format) {
     }
   }
   for (const r of [built]) {
-    assert.ok(r.tokens <= BUDGET, `${r.tokens} tokens`);
+    assert.ok(r.tokens <= budget, `${r.tokens} tokens`);
     assert.deepEqual(PROBLEMS[format](r), []);
   }
   // The requests after it: append-only again (all of the one before read from the cache,
@@ -65,7 +68,7 @@ async function nextRequest(context, old, format) {
   for (let t = 0; t < 3; t++) {
     await context.append({ role: 'user', content: `go on ${t}` });
     const r = await context.build();
-    assert.ok(r.tokens <= BUDGET && PROBLEMS[format](r).length === 0, `turn ${t}: ${r.tokens} tokens, ${PROBLEMS[format](r)}`);
+    assert.ok(r.tokens <= budget && PROBLEMS[format](r).length === 0, `turn ${t}: ${r.tokens} tokens, ${PROBLEMS[format](r)}`);
     assert.ok(r.ledger.compaction || r.ledger.cache.read >= previous.tokens - 1, `turn ${t}: append-only (${r.ledger.cache.read} of ${previous.tokens} read)`);
     previous = r;
     await context.append({ role: 'assistant', content: `done ${t}` });
@@ -102,23 +105,34 @@ describe('what every earlier version wrote opens', () => {
   });
 
   it('has fixtures of at least four commits, on at least three sessions', () => {
-    assert.ok(commits.length >= 4, commits.map((c) => c.short).join(', '));
+    assert.ok(new Set(commits.map((c) => c.short)).size >= 4, commits.map((c) => c.folder).join(', '));
     assert.ok(new Set(commits.flatMap((c) => c.sessions)).size >= 3);
   });
 
+  it("has the cut of issue 47, item 7: a6221f5's mini-SWE-agent session at budget 50,000, after 229 of its 346 steps, and the cuts near it that today's marks and counts decide otherwise", () => {
+    const cuts = commits.filter((c) => c.short === 'a6221f5' && c.options.budget === 50_000)
+      .flatMap((c) => c.points.map((p) => `${String(c.usage).startsWith('none') ? 'no usage, ' : ''}${p.point} ${p.format} ${Object.keys(p.wrote).join('+')}`));
+    assert.deepEqual(cuts.sort(), [
+      'no usage, step-253-of-346 openai-chat snapshot+sqlite',
+      'step-229-of-346 openai-chat snapshot+sqlite',
+      'step-247-of-346 openai-chat snapshot+sqlite',
+    ]);
+  });
+
   for (const manifest of commits) {
-    describe(`${manifest.short}: ${manifest.subject.slice(0, 80)}`, () => {
+    const budget = manifest.options.budget;
+    describe(`${manifest.folder}: ${manifest.subject.slice(0, 80)}${budget === BUDGET ? '' : ` (budget ${budget})`}`, () => {
       for (const p of manifest.points) {
         const name = p.session.replace(/\.(jsonl|json|traj)$/, '').replace(/\.traj$/, '');
-        const dir = join(PAST, manifest.short, name, p.point);
+        const dir = join(PAST, manifest.folder, name, p.point);
         const label = `${name} ${p.point} ${p.format}`;
         if (p.wrote.snapshot) {
           it(`${label}: the snapshot`, async () => {
             const rows = JSON.parse(text(dir, `snapshot-${p.format}.store.json`));
             const store = new MemoryStateRepository();
             for (const r of rows) assert.equal(String(await store.insertRawToolOutput({ toolName: r.toolName, rawContent: r.rawContent, byteSize: r.byteSize, turnAge: r.turnAge, capturedAt: r.capturedAt })), String(r.id));
-            const cm = ContextManager.restore(JSON.parse(text(dir, `snapshot-${p.format}.json`)), options(p.format, store));
-            tally(manifest.short, 'snapshot', await nextRequest(cm, text(dir, `snapshot-${p.format}.next.json`), p.format));
+            const cm = ContextManager.restore(JSON.parse(text(dir, `snapshot-${p.format}.json`)), options(p.format, store, budget));
+            tally(manifest.folder, 'snapshot', await nextRequest(cm, text(dir, `snapshot-${p.format}.next.json`), p.format, budget));
           });
         }
         if (p.wrote.sqlite) {
@@ -129,8 +143,8 @@ describe('what every earlier version wrote opens', () => {
               if (b) writeFileSync(join(tmp, `state.sqlite${suffix}`), b);
             }
             const store = new SqliteStateRepository(join(tmp, 'state.sqlite'));
-            const s = await ContextManager.open({ ...options(p.format, store), sessionId: 'fixture' });
-            tally(manifest.short, 'sqlite', await nextRequest(s, text(dir, `session-${p.format}.sqlite.next.json`), p.format));
+            const s = await ContextManager.open({ ...options(p.format, store, budget), sessionId: 'fixture' });
+            tally(manifest.folder, 'sqlite', await nextRequest(s, text(dir, `session-${p.format}.sqlite.next.json`), p.format, budget));
             await s.close();
             store.close();
           });
@@ -144,8 +158,8 @@ describe('what every earlier version wrote opens', () => {
               execFileSync(psql, ['-q', '-v', 'ON_ERROR_STOP=1', '-d', url, '-f', '-'], { input: bytes(dir, `session-${p.format}.postgres.sql`), stdio: ['pipe', 'ignore', 'pipe'] });
               const store = new PostgresStateRepository(pool);
               await store.ready();
-              const s = await ContextManager.open({ ...options(p.format, store), sessionId: 'fixture' });
-              tally(manifest.short, 'postgres', await nextRequest(s, text(dir, `session-${p.format}.postgres.next.json`), p.format));
+              const s = await ContextManager.open({ ...options(p.format, store, budget), sessionId: 'fixture' });
+              tally(manifest.folder, 'postgres', await nextRequest(s, text(dir, `session-${p.format}.postgres.next.json`), p.format, budget));
               await s.close();
             } finally {
               await pool.end();
@@ -157,7 +171,7 @@ describe('what every earlier version wrote opens', () => {
   }
 
   describe('data really altered is still refused, naming where', () => {
-    const v1 = commits.find((c) => c.short === 'a6221f5');
+    const v1 = commits.find((c) => c.folder === 'a6221f5');
     const p = v1.points.find((x) => x.wrote.sqlite && x.session.startsWith('claude-code'));
     const dir = join(PAST, 'a6221f5', p.session.replace(/\.jsonl$/, ''), p.point);
     const Database = require('better-sqlite3');

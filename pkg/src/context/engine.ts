@@ -8,7 +8,7 @@
 import type { CalibrationFigures } from './types.js';
 import { argumentError, checked } from '../errors/index.js';
 import { frameTexts } from '../core/frame.js';
-import { OUT_OF_PLACE, applyJournal, eventTags, replayV1, takeJournal, type LoggedCall } from './journal.js';
+import { OTHER_COUNTS, OTHER_MARKS, OUT_OF_PLACE, applyJournal, eventTags, replayRecorded, replayV1, takeJournal, type LoggedCall } from './journal.js';
 import { decodeBase64, encodeBase64 } from '../core/base64.js';
 import { joinTexts, type Bag } from '../core/read.js';
 import { count } from '../tokens/count.js';
@@ -156,9 +156,10 @@ export class Engine {
   /**
    * Makes this new engine the one `state` was taken from: the rules' calls replayed (no
    * host is asked anything), each message read again by the adapter. `state` was checked
-   * by the caller for its shape; `field` names it in errors.
+   * by the caller for its shape; `field` names it in errors. `opened`: data a manager opens
+   * as it is (a snapshot, a session with no rows after it), held to what it recorded (`#replay`).
    */
-  restore(state: EngineState, field: string): void {
+  restore(state: EngineState, field: string, opened = false): void {
     if (state.rules !== undefined) {
       let bytes: Uint8Array;
       try {
@@ -170,7 +171,7 @@ export class Engine {
       this.#base = bytes;
     }
     this.#ledgerBase = state.ledgerFrom ?? 0;
-    this.#replay(state.log, state.events ?? [], field);
+    this.#replay(state.log, state.events ?? [], field, opened ? { records: state.ledger, from: this.#ledgerBase, decisions: state.decisions } : undefined);
     // Released messages are made once, by count; the kept ones are read by the adapter.
     const messages: Array<[number, KeptMessage]> = [];
     let n = entries(state.messages, this.core.message_count, `${field}.messages`);
@@ -202,13 +203,20 @@ export class Engine {
   /**
    * The rules' state made again: format 1's calls, then the journal's chunks, each checked
    * whole by the rules before it is applied. What format 1 makes is journaled as events.
+   * Data opened (`opened`) is held to what it recorded, when earlier rules wrote it: each
+   * build to its ledger record (`records[i]`: request `from + i + 1`'s, `decisions` the
+   * data's), and its next build to one that version would make (`replayRecorded`).
    */
-  #replay(log: LoggedCall[] | undefined, events: readonly string[], field: string): void {
-    if (log?.length) {
-      checked(() => replayV1(this.core, log, field));
-      this.#journal();
-    }
-    checked(() => applyJournal(this.core, events, field));
+  #replay(log: LoggedCall[] | undefined, events: readonly string[], field: string, opened?: Opened): void {
+    const replay = () => {
+      if (log?.length) {
+        checked(() => replayV1(this.core, log, field));
+        this.#journal();
+      }
+      checked(() => applyJournal(this.core, events, field));
+    };
+    if (opened) replayRecorded(this.core, opened.records, opened.from, opened.decisions, field, replay);
+    else replay();
     this.#chunks.push(...events);
   }
 
@@ -230,14 +238,15 @@ export class Engine {
 
   /**
    * Several calls' changes, in order, as `apply` each: the rules take all their events in
-   * one pass. `field` names them together, `fieldOf(i)` the `i`-th.
+   * one pass. `field` names them together, `fieldOf(i)` the `i`-th. `opened`: the rows of a
+   * session being opened, held to what they recorded (`#replay`), not a catch-up.
    */
-  applyAll(list: readonly EngineChanges[], field: string, fieldOf: (i: number) => string): void {
+  applyAll(list: readonly EngineChanges[], field: string, fieldOf: (i: number) => string, opened = false): void {
     const h = this.#history;
     const kept = list.map((changes, r) => changes.messages.map(([i, m]): [number, Kept] => [i, h.revive(m, `${fieldOf(r)}.messages[${i}]`)]));
     if (list.some((c) => c.log !== undefined || c.events !== undefined)) {
       const log = list.flatMap((c) => c.log ?? []);
-      this.#replay(log.length ? log : undefined, list.flatMap((c) => c.events ?? []), field);
+      this.#replay(log.length ? log : undefined, list.flatMap((c) => c.events ?? []), field, opened ? openedRows(list) : undefined);
     }
     list.forEach((changes, r) => {
       for (const [i, k] of kept[r]) h.messages[i] = k;
@@ -260,7 +269,7 @@ export class Engine {
    */
   static migration(error: unknown, state: EngineState): number | undefined {
     const code = (error as { code?: unknown } | null)?.code;
-    const why = code === OUT_OF_PLACE ? 0 : code === OTHER_PARTS ? 1 : undefined;
+    const why = code === OUT_OF_PLACE ? 0 : code === OTHER_PARTS ? 1 : code === OTHER_COUNTS ? 2 : code === OTHER_MARKS ? 3 : undefined;
     if (why === undefined) return undefined;
     const shaped = rules.misshapen(eventTags(state.log, state.events ?? [])) < 0;
     return rules.migratable(state.decisions ?? NaN, shaped) ? why : undefined;
@@ -465,6 +474,22 @@ export class Engine {
   }
 }
 
+/** Data being opened, as `#replay` holds it to what it recorded. */
+interface Opened {
+  records: readonly LedgerRecord[];
+  /** How many requests came before `records[0]`. */
+  from: number;
+  decisions: number | undefined;
+}
+
+/** Rows of a session being opened: each call's records by request number, the rows as old as the oldest of them. */
+function openedRows(list: readonly EngineChanges[]): Opened {
+  const from = Math.min(...list.map((c) => c.ledgerFrom));
+  const records: LedgerRecord[] = [];
+  for (const c of list) c.ledger.forEach((r, i) => (records[c.ledgerFrom - from + i] = r));
+  return { records, from, decisions: Math.min(...list.map((c) => c.decisions ?? 1)) };
+}
+
 /**
  * `state` restored into a new engine (`make()`), or, for data earlier rules wrote that
  * today's cannot replay, rebuilt once in another (`Engine.migrate`). Data altered is
@@ -473,7 +498,7 @@ export class Engine {
 export function restored(make: () => Engine, state: EngineState, field: string, then?: (engine: Engine) => void): Engine {
   const engine = make();
   try {
-    engine.restore(state, field);
+    engine.restore(state, field, true);
     then?.(engine);
     return engine;
   } catch (error) {

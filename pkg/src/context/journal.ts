@@ -7,14 +7,51 @@
 // Format 1 (before the journal) kept the rules' calls by name, `[method, ...args]`. It is
 // read here, once, call by call through a fixed table (nothing else is called: `free` is
 // refused like any unknown name), and what it makes is journaled as events from then on.
-import { argumentError, ruleError } from '../errors/index.js';
+import { argumentError, checked, ruleError } from '../errors/index.js';
 import { decodeBase64, encodeBase64 } from '../core/base64.js';
 import { rules } from '../core/wasm.js';
 
 /** The code of a journal's event (or a log's call) the rules did not ask for (`context_events::OUT_OF_PLACE`). */
 export const OUT_OF_PLACE = 'ERR_OUT_OF_PLACE';
+/** The code of a replayed build that today's rules count otherwise than its data recorded (`context_events::OTHER_COUNTS`). */
+export const OTHER_COUNTS = 'ERR_OTHER_COUNTS';
+/** The code of old data whose next build takes something out, by marks its version may have placed elsewhere (`context_events::OTHER_MARKS`). */
+export const OTHER_MARKS = 'ERR_OTHER_MARKS';
 
 type Core = InstanceType<typeof rules.ManagerCore>;
+
+/** A build's ledger record, as old data holds it: read for its counts only, whatever else it has. */
+type RecordedCounts = { tokens?: unknown; rawTokens?: unknown } | null | undefined;
+
+/**
+ * Holds the builds `replay` makes to what data of rules `decisions` recorded of them
+ * (`Manager::expect`): `records[i]` is request `from + i + 1`'s. The rules compare: a build
+ * that came to another request is out of place, as an answer the rules did not ask for,
+ * and so is old data whose next build may not be its version's (`Manager::replayed`).
+ * `field` names the data.
+ */
+export function replayRecorded(core: Core, records: readonly RecordedCounts[], from: number, decisions: number | undefined, field: string, replay: () => void): void {
+  const n = records.length;
+  const requests = new Float64Array(n);
+  const tokens = new Float64Array(n);
+  const raw = new Float64Array(n);
+  records.forEach((r, i) => {
+    requests[i] = from + i + 1;
+    tokens[i] = typeof r?.tokens === 'number' ? r.tokens : NaN;
+    raw[i] = typeof r?.rawTokens === 'number' ? r.rawTokens : NaN;
+  });
+  core.expect_records(decisions ?? NaN, requests, tokens, raw);
+  try {
+    replay();
+  } catch (error) {
+    // The records are let go; the replay's own error is the one that counts.
+    try {
+      core.replayed(field);
+    } catch {}
+    throw error;
+  }
+  checked(() => core.replayed(field));
+}
 
 /** One call of format 1: the method's name, then its arguments as JSON data. */
 export type LoggedCall = [string, ...unknown[]];
@@ -127,7 +164,7 @@ export function replayV1(core: Core, calls: readonly unknown[], field: string): 
       // The rules' own error, read as one: its words, never its frame.
       const error = ruleError(thrown) as { code?: string; message?: string };
       const out = argumentError(TypeError, `${field}.log[${i}]`, `is out of place: ${error.message ?? String(error)}`);
-      if (error.code === OUT_OF_PLACE) Object.assign(out, { code: OUT_OF_PLACE });
+      if (error.code === OUT_OF_PLACE || error.code === OTHER_COUNTS) Object.assign(out, { code: error.code });
       throw out;
     }
   });

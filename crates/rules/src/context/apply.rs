@@ -30,6 +30,7 @@ impl Manager {
                 Ok(Need::Done)
             }
             Commit => {
+                self.as_recorded()?;
                 self.commit();
                 Ok(Need::Done)
             }

@@ -99,6 +99,18 @@ pub enum Refusal {
     Field(FieldError),
     /// An answer to a need the manager does not have, or a build's event outside a build.
     OutOfPlace(&'static str),
+    /// A replayed build of old data came to another request than the one its version
+    /// recorded (`migrate::Recorded`): `what` it came to, `recorded` and `replayed`.
+    Recorded {
+        why: super::migrate::Why,
+        request: u64,
+        what: &'static str,
+        recorded: f64,
+        replayed: f64,
+    },
+    /// After data of earlier rules: its next request, `tokens` long by today's count, takes
+    /// something out or is past the high water `mark` (`Manager::next_as_recorded`).
+    Due { tokens: f64, mark: f64 },
 }
 
 impl Event {

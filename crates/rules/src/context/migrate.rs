@@ -7,9 +7,23 @@
 //! the index, and the next request says so (`format-migrated`). A journal whose builds
 //! are not shaped as builds, or data of today's rules that is out of place, was altered:
 //! it is refused, naming where.
+//!
+//! Answers in place are not enough. The answers of old data fit today's needs whenever
+//! today's rules ask for the same kinds of steps, even when they count the request
+//! otherwise (calibration keeps a margin since decisions 3) or store, summarize or mask
+//! another part; and the data does not say the marks its version resolved from the
+//! defaults (highWater was 0.9, then 0.85, and is 0.75 since 6f668ed). The replay would
+//! go through, and the next build, deciding on today's count and marks, would silently be
+//! another request than the old version's. So data of earlier rules is held, as it is
+//! replayed, to what its version recorded of each build ([`Recorded`]: the same request,
+//! by our own count, counted no higher than today's rules count it), and after it to a
+//! next build that takes nothing out ([`Manager::next_as_recorded`]). Every version's
+//! marks were at or above today's, so a request today's rules leave whole, its version,
+//! counting it no higher, left whole too.
 
-use super::Manager;
+use super::journal::Refusal;
 use super::ledger::{Warning, WarningRecord};
+use super::{Manager, Need};
 use crate::base::args::show_number;
 
 /// The rules' decisions on replay, numbered: bumped by a change that makes them decide
@@ -27,6 +41,12 @@ pub enum Why {
     Decisions = 0,
     /// Its messages read as other parts under today's adapters.
     Shapes = 1,
+    /// Today's rules count its requests short of what it recorded: what hangs on the
+    /// count (when to compact, what to take out) may fall otherwise.
+    Counts = 2,
+    /// Its next request takes something out (or is past the high water mark), by marks
+    /// that its version may have placed elsewhere.
+    Marks = 3,
 }
 
 impl Why {
@@ -34,6 +54,8 @@ impl Why {
         match code {
             0 => Some(Why::Decisions),
             1 => Some(Why::Shapes),
+            2 => Some(Why::Counts),
+            3 => Some(Why::Marks),
             _ => None,
         }
     }
@@ -72,6 +94,48 @@ pub fn misshapen(tags: &[u8]) -> Option<usize> {
     None
 }
 
+/// What a build of old data came to, as the version that wrote it recorded it (its ledger
+/// record): the request's `tokens` as calibrated, on which the steps are decided, and our
+/// own count of it (`rawTokens`), which differs when another request was made. NaN: not
+/// recorded (a version before the field).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Recorded {
+    pub tokens: f64,
+    pub raw: f64,
+}
+
+/// Rounding: counts recorded as JSON numbers of the same sums differ by no more.
+fn slack(recorded: f64) -> f64 {
+    1e-6 * recorded.abs().max(1.0)
+}
+
+impl Refusal {
+    /// Why a replayed build is refused, worded after the event's name: `is out of place: …`.
+    pub fn words(&self) -> String {
+        match self {
+            Refusal::Due { tokens, mark } => format!(
+                "is out of place: its next request comes to {} tokens by today's rules, and is due to take something out of the conversation or past the high water mark of {}, which earlier versions placed otherwise",
+                show_number(*tokens),
+                show_number(*mark)
+            ),
+            Refusal::Recorded {
+                request,
+                what,
+                recorded,
+                replayed,
+                ..
+            } => format!(
+                "is out of place: request {request} came to {} ({what}) by today's rules, {} as the version that wrote it recorded",
+                show_number(*replayed),
+                show_number(*recorded)
+            ),
+            Refusal::OutOfPlace(why) => format!("is out of place: {why}"),
+            Refusal::Refused(_) => "does not fit the conversation".into(),
+            Refusal::Field(f) => f.message.clone(),
+        }
+    }
+}
+
 /// Whether data that failed to replay for `why` is rebuilt: written by earlier rules
 /// (`decisions` below today's, `None` when it says none) and shaped as builds.
 pub fn migratable(decisions: Option<u32>, shaped: bool) -> bool {
@@ -79,6 +143,79 @@ pub fn migratable(decisions: Option<u32>, shaped: bool) -> bool {
 }
 
 impl Manager {
+    /// Holds the builds replayed from now on to what data of rules `decisions` (`None`:
+    /// before they were numbered) recorded of them, by request number, until
+    /// [`Manager::replayed`]. Nothing for data of today's rules: it replays as it was made.
+    pub fn expect(&mut self, decisions: Option<u32>, records: Vec<(u64, Recorded)>) {
+        self.expected = decisions
+            .is_none_or(|d| d < DECISIONS)
+            .then(|| records.into_iter().collect());
+    }
+
+    /// The replay `expect` began is over: whether its next build is one the data's version
+    /// would make too ([`Manager::next_as_recorded`]). The records are let go either way.
+    pub fn replayed(&mut self) -> Result<(), Refusal> {
+        let check = self.next_as_recorded();
+        self.expected = None;
+        check
+    }
+
+    /// After data of earlier rules was replayed (`expect`), whether its next build is one
+    /// its version would make too: one that takes nothing out and is under today's high
+    /// water mark. Every earlier version's marks were at or above today's, and it counted
+    /// no higher (`as_recorded`), so it took nothing out either, and the request is the old
+    /// one and what came since. Anything else (a compaction due, a part cut, a mark held
+    /// back by the last compaction) may have fallen otherwise: out of place.
+    pub fn next_as_recorded(&self) -> Result<(), Refusal> {
+        if self.expected.is_none() || self.in_build() {
+            return Ok(());
+        }
+        let mut dry = self.clone();
+        dry.expected = None;
+        dry.begin();
+        let plain = matches!(dry.plan(), Ok(Need::Done)) && dry.record.compaction.is_none();
+        let mark = self.config.budget * self.config.high_water;
+        if plain && !self.over(self.config.high_water) {
+            return Ok(());
+        }
+        Err(Refusal::Due {
+            tokens: self.tokens(),
+            mark,
+        })
+    }
+
+    /// A replayed build, rendered and about to commit, against what its version recorded:
+    /// our own count first (another one: another request was made, its decisions differ),
+    /// then the request's tokens. Today's rules may count higher (calibration keeps a margin
+    /// since decisions 3): whatever that makes them take out is out of place in the replay,
+    /// or after it (`next_as_recorded`). Counted short of what its version counted, a
+    /// request may have had something taken out that today's rules leave: out of place.
+    pub(crate) fn as_recorded(&self) -> Result<(), Refusal> {
+        if self.pending_plan.is_none() {
+            return Ok(());
+        }
+        let request = self.record.request;
+        let Some(&Recorded { tokens, raw }) = self.expected.as_ref().and_then(|e| e.get(&request))
+        else {
+            return Ok(());
+        };
+        let differs = |why, what, recorded: f64, replayed| Refusal::Recorded {
+            why,
+            request,
+            what,
+            recorded,
+            replayed,
+        };
+        let (ours, counted) = (self.record.raw_tokens, self.record.tokens);
+        if !raw.is_nan() && (raw - ours).abs() > slack(raw) {
+            return Err(differs(Why::Decisions, "rawTokens", raw, ours));
+        }
+        if !tokens.is_nan() && tokens - counted > slack(tokens) {
+            return Err(differs(Why::Counts, "tokens", tokens, counted));
+        }
+        Ok(())
+    }
+
     /// The ids an encoded state (`bytes`) holds its own: none when it does not decode. Made
     /// with default options, as only its ids are read.
     pub fn ids_of_state(bytes: &[u8]) -> Vec<String> {
@@ -137,6 +274,12 @@ impl Manager {
             Why::Decisions => "today's rules ask for other steps than the ones it recorded",
             Why::Shapes => {
                 "its messages read as other parts today (images, server tools and documents are parts of their own)"
+            }
+            Why::Counts => {
+                "today's rules count its requests short of what it recorded, so what hangs on the count (when to compact, what to take out) may fall otherwise"
+            }
+            Why::Marks => {
+                "its next request is due to take something out of the conversation by today's marks, which that version may have placed elsewhere (the default highWater was 0.9, then 0.85, and is 0.75 now)"
             }
         };
         WarningRecord {

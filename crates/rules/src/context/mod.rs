@@ -265,6 +265,9 @@ pub struct Manager {
     anchored: Option<(usize, u32)>,
     /// Rebuilt from old data (`migrate`): its decisions and why, said by the next build.
     pub(crate) migrated: Option<(u32, migrate::Why)>,
+    /// While data of earlier rules is replayed: what each of its builds came to as
+    /// recorded, by request (`migrate::Recorded`). `None` otherwise; never in the state.
+    pub(crate) expected: Option<BTreeMap<u64, migrate::Recorded>>,
     phase: Phase,
     pending: Option<Need>,
     summarizing: Option<(usize, usize)>,
@@ -332,6 +335,7 @@ impl Manager {
             defer: false,
             anchored: None,
             migrated: None,
+            expected: None,
             phase: Phase::Done,
             pending: None,
             summarizing: None,

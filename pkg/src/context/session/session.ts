@@ -447,10 +447,11 @@ export class ContextSession<Message = unknown, Format extends ContextFormat = Co
       // The checkpoint, then each call after it, as a worker catching up applies them.
       try {
         if (base) {
-          engine.restore(base, `store: session ${this.sessionId}, checkpoint at version ${rows.checkpoint!.version}`);
-          engine.applyAll(changes, `store: session ${this.sessionId}, versions ${after + 1} to ${rows.version}`, (i) => `store: session ${this.sessionId}, version ${after + i + 1}`);
+          // Held to what they recorded once all are in: the rows after the checkpoint.
+          engine.restore(base, `store: session ${this.sessionId}, checkpoint at version ${rows.checkpoint!.version}`, changes.length === 0);
+          engine.applyAll(changes, `store: session ${this.sessionId}, versions ${after + 1} to ${rows.version}`, (i) => `store: session ${this.sessionId}, version ${after + i + 1}`, true);
           engine.verify(`store: session ${this.sessionId}, version ${rows.version}`);
-        } else engine.restore(foldChanges(changes), `store: session ${this.sessionId}`);
+        } else engine.restore(foldChanges(changes), `store: session ${this.sessionId}`, true);
       } catch (error) {
         // Rows earlier rules wrote that today's cannot replay: rebuilt once, and the next
         // call's row carries a checkpoint of it, so no open replays those rows again.

@@ -427,6 +427,7 @@ mod fuzzed;
 mod history;
 mod ledger;
 mod protect;
+mod recorded;
 mod replay;
 mod rollback;
 mod state;
