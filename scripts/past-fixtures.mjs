@@ -55,8 +55,11 @@
 //
 // A future format change: commit it, then run this script on the LAST commit before the
 // change and on the FIRST commit with it, and commit pkg/test/fixtures/past/<hash>/. The
-// options (budget, counter, summarizer, system prompt) are fixed below; a reader restores
-// with the same ones (manifest.json says them). Never regenerate a committed folder: it is
+// options (counter, summarizer, system prompt; the budget unless --budget) are fixed below;
+// a reader restores with the same ones (manifest.json says them, the budget included).
+// Issue 47's item 7, for instance: `--budget 50000 --sessions
+// mini-swe-agent-django-11138.traj.json --formats openai-chat --cut 229,247 --no-postgres
+// --folder a6221f5-50k a6221f5`. Never regenerate a committed folder: it is
 // what that version wrote. Commits known not to build from a clean checkout: b4e0c5a,
 // 4558e79, a231f98.
 //

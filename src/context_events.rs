@@ -60,7 +60,7 @@ fn refusal(e: &Event, r: Refusal) -> String {
 /// The code of an event the rules did not ask for: data that earlier rules wrote (and
 /// today's decide otherwise on), or data altered (`migrate`).
 pub(crate) const OUT_OF_PLACE: &str = "ERR_OUT_OF_PLACE";
-/// The code of a replayed build that today's rules count otherwise than its data recorded
+/// The code of a replayed build that today's rules count short of what its data recorded
 /// (`migrate::Why::Counts`).
 pub(crate) const OTHER_COUNTS: &str = "ERR_OTHER_COUNTS";
 /// The code of old data whose next build takes something out, by marks its version may

@@ -13,7 +13,7 @@ import { rules } from '../core/wasm.js';
 
 /** The code of a journal's event (or a log's call) the rules did not ask for (`context_events::OUT_OF_PLACE`). */
 export const OUT_OF_PLACE = 'ERR_OUT_OF_PLACE';
-/** The code of a replayed build that today's rules count otherwise than its data recorded (`context_events::OTHER_COUNTS`). */
+/** The code of a replayed build that today's rules count short of what its data recorded (`context_events::OTHER_COUNTS`). */
 export const OTHER_COUNTS = 'ERR_OTHER_COUNTS';
 /** The code of old data whose next build takes something out, by marks its version may have placed elsewhere (`context_events::OTHER_MARKS`). */
 export const OTHER_MARKS = 'ERR_OTHER_MARKS';
