@@ -339,6 +339,9 @@ export const GEMINI = {
     videoMetadata: () => [{ fileData: { mimeType: 'video/mp4', fileUri: 'gs://b/v.mp4' }, videoMetadata: { startOffset: '0s' } }],
     mediaResolution: () => [{ inlineData: { mimeType: 'image/png', data: PNG }, mediaResolution: { level: 'MEDIA_RESOLUTION_LOW' } }],
     partMetadata: (rng) => [{ text: nonEmpty(rng), partMetadata: { k: 'v' } }],
+    documentMetadata: () => [{ inlineData: { mimeType: 'application/pdf', data: PDF }, documentMetadata: { startPage: 1, endPage: 2 } }],
+    spreadsheetMetadata: () => [{ fileData: { mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', fileUri: 'gs://b/s.xlsx' }, spreadsheetMetadata: { sheetIndex: 1 } }],
+    audioMetadata: () => [{ inlineData: { mimeType: 'audio/wav', data: 'UklGRg==' }, audioMetadata: { startOffset: '0s' } }],
   },
   model: {
     text: (rng) => [{ text: nonEmpty(rng) }],

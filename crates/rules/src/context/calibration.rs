@@ -196,7 +196,9 @@ impl Calibration {
         for (i, a) in self.samples.iter().enumerate() {
             for b in self.samples.iter().skip(i + 1) {
                 let (dt, dm, dy) = (b.text - a.text, b.media - a.media, b.reported - a.reported);
-                if dt.abs() < MIN_SPREAD * a.text.max(b.text)
+                // Pairs of the same text say nothing of its ratio (and would divide by 0).
+                if dt == 0.0
+                    || dt.abs() < MIN_SPREAD * a.text.max(b.text)
                     || (still && dm.abs() > MEDIA_STILL * dt.abs())
                 {
                     continue;
@@ -213,7 +215,10 @@ impl Calibration {
         for (i, a) in self.samples.iter().enumerate() {
             for b in self.samples.iter().skip(i + 1) {
                 let (dt, dm, dy) = (b.text - a.text, b.media - a.media, b.reported - a.reported);
-                if dm.abs() < MIN_SPREAD * a.media.max(b.media) || dm.abs() < MEDIA_STILL * dt.abs()
+                // Pairs of the same media (none, often) say nothing of its ratio.
+                if dm == 0.0
+                    || dm.abs() < MIN_SPREAD * a.media.max(b.media)
+                    || dm.abs() < MEDIA_STILL * dt.abs()
                 {
                     continue;
                 }
@@ -347,6 +352,25 @@ mod tests {
         assert!((c.ratio - 1.05).abs() < 0.01, "{}", c.ratio);
         c.reset();
         assert_eq!((c.ratio, c.overhead, c.samples()), (1.0, 0.0, 0));
+    }
+
+    /// The same request reported again and again, with no image (a host that records the
+    /// usage of a request it sent again): the media ratio was fitted from the pairs, 0 / 0,
+    /// and was NaN once they were four, so a state holding it was refused on restore (found
+    /// by the provider-item fuzz through the package).
+    #[test]
+    fn the_same_report_twice_leaves_the_fit_finite() {
+        let mut c = Calibration::default();
+        for _ in 0..5 {
+            c.observe(1_000.0, 0.0, 1_100.0).unwrap();
+        }
+        assert!(c.media_ratio.is_finite(), "{c:?}");
+        assert!(c.predict_split(1_000.0, 0.0).is_finite(), "{c:?}");
+        let mut c = Calibration::default();
+        for _ in 0..5 {
+            c.observe(1_500.0, 500.0, 1_600.0).unwrap();
+        }
+        assert!(c.media_ratio.is_finite() && c.ratio.is_finite(), "{c:?}");
     }
 
     /// Screenshots the rule counts at 1,000 tokens that the provider bills at 3,000 (a

@@ -16,8 +16,9 @@ pub enum Op {
     /// An append as a session writes it: inside a journal of its own, committed.
     Turn(Vec<Msg>),
     Build(Style),
-    /// The provider reports the request last built at our count times this.
-    Observe(f64),
+    /// The provider reports the request last built at our count times this, this many
+    /// times (a host that records the usage of a request it sent again).
+    Observe(f64, u8),
     Tail(f64),
     Compact,
     ResetCalibration,
@@ -95,7 +96,10 @@ pub fn generate(seed: u64) -> (Setup, Vec<Op>) {
             0..=44 => Op::Append(convo.next(&mut rng, format)),
             45..=49 => Op::Turn(convo.next(&mut rng, format)),
             50..=74 => Op::Build(style(&mut rng)),
-            75..=79 => Op::Observe([0.5, 1.0, 1.3, 3.0, 1e6][rng.index(5)]),
+            75..=79 => Op::Observe(
+                [0.5, 1.0, 1.3, 3.0, 1e6][rng.index(5)],
+                1 + rng.below(5) as u8,
+            ),
             80..=82 => Op::Tail([0.0, 40.0, 2_000.0][rng.index(3)]),
             83..=85 => Op::Compact,
             86 => Op::ResetCalibration,
@@ -144,9 +148,12 @@ pub fn run(setup: &Setup, ops: &[Op], figures: &mut Figures) {
                     Built::TakenBack => figures.taken_back += 1,
                 }
             }
-            Op::Observe(f) => {
+            Op::Observe(f, times) => {
                 if sent {
-                    let _ = h.ev(Event::Observed((h.m.tokens() * f).round()));
+                    let reported = (h.m.tokens() * f).round();
+                    for _ in 0..*times {
+                        let _ = h.ev(Event::Observed(reported));
+                    }
                 }
             }
             Op::Tail(t) => drop(h.must(Event::Tail(*t))),
