@@ -9,8 +9,10 @@ import { NODES, hostProject, packedTarball, pkgDir, repoRoot, run, runOn, tempDi
 // The packed tarball's budget (npm's "package size"): 2.5 MB. It was 2 MB before the
 // recall tool, the durable state and five framework adapters (2.23 MB with them), and
 // 2.4 MB before images, documents and the providers' own items (2.41 MB with them: the
-// media rules in the rules' wasm, the five formats' new block types in the shell).
-const MAX_PACKED_BYTES = 2_500_000;
+// media rules in the rules' wasm, the five formats' new block types in the shell), and
+// 2.5 MB before every part counted by what it is (2.52 MB with them: PDF filters and
+// audio and video headers in the rules' wasm, +42 KB raw, shipped twice; the trap guard).
+const MAX_PACKED_BYTES = 2_600_000;
 
 const smoke = `
   const provider = { getSummary: async () => ({ tasSummary: 'T', prdSummary: 'P' }) };

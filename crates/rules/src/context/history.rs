@@ -1,6 +1,5 @@
-//! The conversation as the context manager sees it: messages of parts, with their sizes,
-//! how each part is shown, and which calls each result answers. Texts stay with the host;
-//! this holds only what a decision needs.
+//! The conversation as the context manager sees it: messages of parts, their sizes, how
+//! each is shown, which calls each result answers. Texts stay with the host.
 
 use super::gapped::Gapped;
 
@@ -17,8 +16,7 @@ crate::codes! {
 }
 
 crate::codes! {
-    /// What a part of a message is. Its code is also the durable encodings' (the journal, a
-    /// manager's state).
+    /// What a part of a message is. Its code is the durable encodings' too (journal, state).
     pub enum Kind {
         Text = 0,
         /// Signed reasoning (Anthropic `thinking`, `redacted_thinking`; OpenAI `reasoning`
@@ -432,8 +430,7 @@ impl History {
         }
         let index = self.messages.len();
         let open = self.open_calls_group();
-        // Results of the host's calls: a result in an assistant message is the provider's
-        // own (a server tool's), which answers a call of its own turn, never the open one.
+        // Results of the host's calls (one in an assistant message is a server tool's own).
         let has_results =
             m.role != Role::Assistant && m.parts.iter().any(|p| p.kind == Kind::Result);
         let mut parts = m.parts;

@@ -58,8 +58,7 @@ use steps::Phase;
 /// What the host must do next.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Need {
-    /// Store the whole text of part `part` of message `message`; answer
-    /// [`Manager::persisted`].
+    /// Store the whole text of part `part` of message `message`; answer [`Manager::persisted`].
     Persist { message: usize, part: usize },
     /// Show the part as a placeholder; answer [`Manager::measured`] with its tokens.
     Placeholder { message: usize, part: usize },
@@ -155,8 +154,7 @@ struct Journal {
     summary_version: u32,
     sent: usize,
     changed: Vec<(usize, Message)>,
-    /// What a turn appends is taken back too: the history's length, and the calls its
-    /// results answered.
+    /// What a turn appends is taken back too: the history's length, the calls it answered.
     messages: usize,
     calls: usize,
     answered: Vec<usize>,
@@ -273,10 +271,9 @@ pub struct Manager {
     summarizing: Option<(usize, usize)>,
     summary_target: usize,
     cut_target: f64,
-    /// The tokens the part being cut showed before the last cut asked: a cut that shows no
-    /// fewer made no progress, and asking again would only repeat it.
+    /// What the part being cut showed before the last cut: one that shows no fewer is the last.
     cut_last: f64,
-    /// Parts a cut could not make smaller in this build: the squeeze passes them by.
+    /// Parts no cut made smaller in this build: the squeeze passes them by.
     uncuttable: Vec<(usize, usize)>,
     squeezes: u32,
     journal: Option<Journal>,
