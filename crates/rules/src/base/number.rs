@@ -22,21 +22,5 @@ pub fn show_number(value: f64) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    #[test]
-    fn numbers_print_as_js_prints_them() {
-        for (v, js) in [
-            (0.75, "0.75"),
-            (200_000.0, "200000"),
-            (-0.0, "0"),
-            (1e21, "1e+21"),
-            (1.5e300, "1.5e+300"),
-            (1e-7, "1e-7"),
-            (0.000001, "0.000001"),
-            (-2.5e-9, "-2.5e-9"),
-            (0.1 + 0.2, "0.30000000000000004"),
-        ] {
-            assert_eq!(super::show_number(v), js, "{v}");
-        }
-    }
-}
+#[path = "tests/number.rs"]
+mod tests;

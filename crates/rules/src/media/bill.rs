@@ -452,4 +452,5 @@ impl Rule {
 }
 
 #[cfg(test)]
+#[path = "tests/bill.rs"]
 mod tests;

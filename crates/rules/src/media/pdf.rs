@@ -479,4 +479,5 @@ impl<'a, 'f> Scan<'a, 'f> {
 }
 
 #[cfg(test)]
+#[path = "tests/pdf.rs"]
 mod tests;

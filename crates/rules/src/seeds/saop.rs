@@ -282,4 +282,5 @@ fn is_semver_1x(version: &str) -> bool {
 }
 
 #[cfg(test)]
+#[path = "tests/saop.rs"]
 mod tests;
