@@ -196,7 +196,7 @@ async function crossingsPhase() {
 
 async function replayPhase() {
   const { loadOurs, loadPlain, managedRunner } = await import('./boundary-workloads.mjs');
-  const { loadSession, sessionFiles } = await import('./transcripts.mjs');
+  const { loadSession, sessionFiles } = await import('../pkg/test/sessions.mjs');
   const sides = [await loadOurs(), loadPlain()];
   // Every vendored session (issue 37's figure is the median over them, and the worst).
   const sessions = sessionFiles().flatMap((f) => loadSession(f));
