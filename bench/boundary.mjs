@@ -7,7 +7,7 @@
 //   2. crossings  JS→wasm and wasm→JS calls per operation, counted by wrapping the
 //                 `WebAssembly.Instance` the package creates (bench/crossings.mjs), in a
 //                 process of its own so the wrappers never slow the timings;
-//   3. replay     the real sessions of pkg/test/fixtures/sessions/ (bench/transcripts.mjs)
+//   3. replay     the real sessions of pkg/test/fixtures/sessions/ (pkg/test/sessions.mjs)
 //                 through AgentRunner with every rule on, and through the plain-JS loop;
 //   4. memory     10^5 create/drop cycles per class without free(), under --expose-gc,
 //                 reading the wasm memory size before and after.
