@@ -8,7 +8,7 @@
 // on every vendored session: each session's turns repeated until they hold 5 MB, replayed
 // in this process through `replay()` as the CLI does by default (the bounded runner), after
 // one parse of its file. Wall and CPU times are both given: the machine may be shared.
-// Run: node bench/replay.mjs [MB] [--originals] [--no-scaled]
+// Run: node bench/replay.mjs [MB] [--originals] [--no-scaled] [--scaled-only] [--session NAME,…]
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -18,7 +18,10 @@ import { fileURLToPath } from 'node:url';
 import { SESSIONS, originalSessionFiles, sessionFiles } from '../pkg/test/sessions.mjs';
 
 const args = process.argv.slice(2);
-const MB = Number(args.find((a) => !a.startsWith('--')) ?? 5);
+const flag = (name) => { const i = args.indexOf(name); return i < 0 ? undefined : args[i + 1]; };
+const MB = Number(args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--session') ?? 5);
+/** `--session`: the scaled sessions whose file name includes one of these words. */
+const picked = (flag('--session') ?? '').split(',').filter(Boolean);
 const cli = fileURLToPath(new URL('../pkg/dist/cli.mjs', import.meta.url));
 const transcripts = SESSIONS;
 const dir = mkdtempSync(join(tmpdir(), 'replay-bench-'));
@@ -53,15 +56,15 @@ const bare = spawnSync(process.execPath, ['-e', "process.stderr.write(String(pro
 const baseline = Number(bare.stderr);
 const replayArgs = (file) => ['replay', file, '--counter', 'o200k_base', '--quiet', '--budget', '200000'];
 const rows = [];
-const files = [big(), ...(args.includes('--originals') ? originalSessionFiles() : sessionFiles())];
+const files = args.includes('--scaled-only') ? [] : [big(), ...(args.includes('--originals') ? originalSessionFiles() : sessionFiles())];
 for (const file of files) {
   const size = statSync(file).size;
   const m = measure(replayArgs(file));
   rows.push({ file: file.split('/').pop(), size, ...m });
 }
-console.log(`devs-context replay, exact o200k, budget 200,000; Node ${process.version}; a bare Node's peak RSS: ${(baseline / 1e6).toFixed(1)} MB\n`);
-console.log('| session | file MB | wall s | CPU s | peak RSS MB | RSS over bare Node ÷ file size | turns, largest prompt |');
-console.log('|---|---|---|---|---|---|---|');
+if (files.length) console.log(`devs-context replay, exact o200k, budget 200,000; Node ${process.version}; a bare Node's peak RSS: ${(baseline / 1e6).toFixed(1)} MB\n`);
+if (files.length) console.log('| session | file MB | wall s | CPU s | peak RSS MB | RSS over bare Node ÷ file size | turns, largest prompt |');
+if (files.length) console.log('|---|---|---|---|---|---|---|');
 for (const r of rows) {
   const turns = /(\d+) turns in/.exec(r.summary)?.[1];
   const largest = /largest prompt (\d+)/.exec(r.summary)?.[1];
@@ -83,7 +86,7 @@ async function scaled() {
   console.log('| session | file MB | parse ms per 5 MB (wall, CPU) | turns replayed | replay s per 5 MB (wall, CPU) |');
   console.log('|---|---|---|---|---|');
   let worst = 0;
-  for (const file of sessionFiles()) {
+  for (const file of sessionFiles().filter((f) => picked.length === 0 || picked.some((w) => basename(f).includes(w)))) {
     const text = readFileSync(file, 'utf8');
     const t = clock();
     const sessions = parseTranscript(text, basename(file));
