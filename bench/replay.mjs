@@ -5,9 +5,9 @@
 // figures were first published for). The 5 MB session is the Claude Code session of
 // pkg/test/fixtures/sessions repeated (ids renamed) until it is 5 MB. Memory is the child's
 // peak resident set (maxRSS) less a bare Node's. Then issue 48's goal, at most 5 s per 5 MB
-// on every vendored session: each session's turns repeated until they hold 5 MB, replayed
-// in this process through `replay()` as the CLI does by default (the bounded runner), after
-// one parse of its file. Wall and CPU times are both given: the machine may be shared.
+// of transcript on every vendored session: each session's turns repeated until its share
+// of its file's bytes reaches 5 MB, replayed in this process through `replay()` as the CLI
+// does by default (the bounded runner), after one parse of its file. Wall and CPU times are both given: the machine may be shared.
 // Run: node bench/replay.mjs [MB] [--originals] [--no-scaled] [--scaled-only] [--session NAME,…]
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -73,7 +73,7 @@ for (const r of rows) {
 
 if (!args.includes('--no-scaled')) await scaled();
 
-/** Every vendored session, its turns repeated to 5 MB, replayed in this process: seconds per 5 MB. */
+/** Every vendored session, its turns repeated to 5 MB of transcript, replayed in this process: seconds per 5 MB. */
 async function scaled() {
   const require = createRequire(new URL('../pkg/package.json', import.meta.url));
   const { DEFAULT_SETTINGS, parseTranscript, replay } = require('@devs/context/replay');
@@ -82,7 +82,7 @@ async function scaled() {
   const clock = () => ({ ms: performance.now(), cpu: process.cpuUsage() });
   const since = (t) => { const c = process.cpuUsage(t.cpu); return { ms: performance.now() - t.ms, cpu: (c.user + c.system) / 1000 }; };
   const TARGET = 5e6;
-  console.log('\nEvery vendored session, its turns repeated to 5 MB (what a replay appends), exact o200k, budget 200,000:\n');
+  console.log('\nEvery vendored session, its turns repeated to 5 MB of its transcript, exact o200k, budget 200,000:\n');
   console.log('| session | file MB | parse ms per 5 MB (wall, CPU) | turns replayed | replay s per 5 MB (wall, CPU) |');
   console.log('|---|---|---|---|---|');
   let worst = 0;
@@ -91,8 +91,11 @@ async function scaled() {
     const t = clock();
     const sessions = parseTranscript(text, basename(file));
     const parse = since(t);
-    for (const session of sessions) {
-      const one = session.steps.reduce((n, step) => n + JSON.stringify(step).length, 0);
+    // A session's share of its file's bytes: by what its steps hold (OpenHands: several a file).
+    const held = sessions.map((session) => session.steps.reduce((n, step) => n + JSON.stringify(step).length, 0));
+    const all = held.reduce((a, b) => a + b, 0) || 1;
+    for (const [k, session] of sessions.entries()) {
+      const one = (text.length * held[k]) / all;
       const copies = Math.max(1, Math.ceil(TARGET / Math.max(one, 1)));
       const steps = Array.from({ length: copies }, () => session.steps).flat();
       const r = clock();
