@@ -7,7 +7,7 @@
 //   2. crossings  JS→wasm and wasm→JS calls per operation, counted by wrapping the
 //                 `WebAssembly.Instance` the package creates (bench/crossings.mjs), in a
 //                 process of its own so the wrappers never slow the timings;
-//   3. replay     the real sessions of pkg/test/fixtures/sessions/ (bench/transcripts.mjs)
+//   3. replay     the real sessions of pkg/test/fixtures/sessions/ (pkg/test/sessions.mjs)
 //                 through AgentRunner with every rule on, and through the plain-JS loop;
 //   4. memory     10^5 create/drop cycles per class without free(), under --expose-gc,
 //                 reading the wasm memory size before and after.
@@ -196,7 +196,7 @@ async function crossingsPhase() {
 
 async function replayPhase() {
   const { loadOurs, loadPlain, managedRunner } = await import('./boundary-workloads.mjs');
-  const { loadSession, sessionFiles } = await import('./transcripts.mjs');
+  const { loadSession, sessionFiles } = await import('../pkg/test/sessions.mjs');
   const sides = [await loadOurs(), loadPlain()];
   // Every vendored session (issue 37's figure is the median over them, and the worst).
   const sessions = sessionFiles().flatMap((f) => loadSession(f));

@@ -7,7 +7,7 @@
 // steps of each kind ran, the largest summarizer input, and ms per turn.
 // Run: node bench/bounded.mjs [budget …]
 import { loadOurs, loadPlain, managedRunner } from './boundary-workloads.mjs';
-import { loadSession, originalSessionFiles } from './transcripts.mjs';
+import { loadSession, originalSessionFiles } from '../pkg/test/sessions.mjs';
 
 const BUDGETS = process.argv.slice(2).map(Number).filter(Boolean);
 const budgets = BUDGETS.length ? BUDGETS : [200_000, 800_000];

@@ -2,14 +2,10 @@
 // bench/frameworks.mjs replay, written once so that their figures are of the same runs,
 // and the one split of the sessions into the half the defaults are tuned on and the half
 // held out (issue 38).
-import { readFileSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ORIGINAL_SESSIONS, loadSession, sessionFiles } from '../transcripts.mjs';
-
-const require = createRequire(new URL('../../pkg/package.json', import.meta.url));
-const { parseTranscript, TranscriptFormatError } = require('@devs/context/replay');
+import { ORIGINAL_SESSIONS, readSessions, sessionFiles } from '../../pkg/test/sessions.mjs';
 
 // A coding agent's system prompt of about 2,000 tokens, the same for every strategy.
 export const SYSTEM = Array.from({ length: 40 }, (_, i) => `Rule ${i + 1}: work in small verified steps; read a file before editing it, run the tests after each change, and report what you changed and why in one short paragraph.`).join('\n');
@@ -30,29 +26,6 @@ function random(seed) {
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-}
-
-/**
- * The sessions of `file` as `ReplaySession`s: read by the package's own reader, which keeps a
- * model turn's parallel calls in one turn, where it reads the file; else (Aider, Gemini CLI,
- * Moatless, the older OpenHands resolver output, a Claude Code sub-agent's sidechain) by
- * bench/transcripts.mjs's `loadSession`, one call per step.
- */
-export function readSessions(file) {
-  let read = [];
-  try {
-    read = parseTranscript(readFileSync(file, 'utf8'), basename(file));
-  } catch (error) {
-    if (!(error instanceof TranscriptFormatError)) throw error;
-  }
-  if (read.some((s) => s.steps.length > 0)) return read;
-  return loadSession(file).map((s) => ({
-    name: s.name,
-    format: s.format,
-    steps: s.steps.map((step) => ({ ...(step.input === undefined ? {} : { input: step.input }), text: step.text, calls: step.envelope ? [{ envelope: step.envelope }] : [] })),
-    warnings: [],
-    unmatchedResults: 0,
-  }));
 }
 
 /** A session's size: the characters of its steps, which is what a replay appends. */

@@ -5,6 +5,7 @@
 // it never saw. Every step's result opens with its marker (`result of step t`), so a
 // request can be searched for the newest output; its image, if any, is distinct per step.
 import { jpeg, pdf, png } from '../../pkg/test/media-bytes.mjs';
+import { FORMATS } from './shapes.mjs';
 
 /** @typedef {import('./shapes.mjs').Step} Step */
 
@@ -38,7 +39,7 @@ const shot = (/** @type {number} */ t) => {
 export const LOOPS = {
   computer: {
     title: 'computer use: a click or a key, then a screenshot',
-    formats: ['anthropic', 'openai-responses', 'openai-chat', 'ai-sdk', 'vscode', 'gemini'],
+    formats: FORMATS,
     steps: 200,
     step: (t) => {
       const [x, y] = [40 + ((t * 37) % 900), 60 + ((t * 53) % 600)];
@@ -47,7 +48,7 @@ export const LOOPS = {
   },
   browser: {
     title: 'browser agent: a page snapshot and a screenshot',
-    formats: ['anthropic', 'openai-responses', 'openai-chat', 'ai-sdk', 'vscode', 'gemini'],
+    formats: FORMATS,
     steps: 80,
     step: (t) => (t % 2
       ? { t, kind: 'call', say: say(t, 'read the page'), name: 'browser_snapshot', input: { url: `https://review.example.com/pr/${t}` }, text: `${marker(t)}\n${page(t, 4 + (t % 5))}` }
@@ -55,7 +56,7 @@ export const LOOPS = {
   },
   pdf: {
     title: 'documents: a PDF attached, then PDFs read by a tool',
-    formats: ['anthropic', 'openai-responses', 'openai-chat', 'ai-sdk', 'vscode', 'gemini'],
+    formats: FORMATS,
     steps: 30,
     step: (t) => (t === 0
       ? { t, kind: 'attach', say: '', name: 'attach', input: {}, text: `${marker(t)}: the spec, attached. Check the review against it.`, pdf: pdf(2000, true) }
@@ -63,7 +64,7 @@ export const LOOPS = {
   },
   mcp: {
     title: 'MCP: 24 KB tool outputs and screenshots from an MCP browser',
-    formats: ['anthropic', 'openai-responses', 'openai-chat', 'ai-sdk', 'vscode', 'gemini'],
+    formats: FORMATS,
     steps: 60,
     step: (t) => (t % 3 === 2
       ? { t, kind: 'call', say: say(t, 'screenshot through the MCP server'), name: 'playwright_screenshot', input: { element: 'main' }, text: `${marker(t)}: main element`, image: shot(t) }
@@ -71,7 +72,7 @@ export const LOOPS = {
   },
   server: {
     title: "the providers' own tools: web fetch and search, code execution, shell, patches",
-    formats: ['anthropic', 'openai-responses', 'openai-chat', 'ai-sdk', 'vscode', 'gemini'],
+    formats: FORMATS,
     steps: 60,
     step: (t) => {
       switch (t % 4) {
@@ -84,7 +85,7 @@ export const LOOPS = {
   },
   writes: {
     title: 'large call inputs: files of 100 to 180 KB written in one call',
-    formats: ['anthropic', 'openai-responses', 'openai-chat', 'ai-sdk', 'vscode', 'gemini'],
+    formats: FORMATS,
     steps: 30,
     step: (t) => (t % 3 === 0
       ? { t, kind: 'call', say: say(t, 'write the generated module'), name: 'write_file', input: { file_path: `src/generated_${t}.ts`, content: 'export const table = [\n' + '  { id: 1, name: "row", weight: 0.5 },\n'.repeat(2_600 + 70 * t) + '];\n' }, text: `${marker(t)}: written` }

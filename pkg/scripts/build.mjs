@@ -17,9 +17,9 @@
 //                                         a separate file, instantiated by `await init()`
 //   tokenizers.cjs, tokenizers.mjs        `@devs/context/tokenizers`, every host
 //   tokenizers-wasm.js                    the tokenizers' wasm as base64, once
-//   sqlite.cjs, sqlite.mjs                `@devs/context/sqlite`, Node only
-//   postgres.cjs, postgres.mjs            `@devs/context/postgres`, Node only
-//   testing.cjs, testing.mjs              `@devs/context/testing`: the stores' conformance suite
+//   sqlite.*, postgres.*, testing.*       the stores (`src/stores/<name>/`), each over the
+//                                         package itself: `@devs/context/sqlite` (Node only),
+//                                         `/postgres`, `/testing` (the stores' conformance suite)
 //   ai-sdk.*, langchain.*, openai-agents.*  the framework adapters (`src/adapters/<name>/`),
 //                                         over the package itself; each framework an optional peer
 // A bytes module (`*-wasm.js`) is a plain script: it stores its base64 text on
@@ -242,6 +242,20 @@ const ADAPTERS = (existsSync(join(src, 'adapters')) ? readdirSync(join(src, 'ada
   .filter((d) => d.isDirectory() && existsSync(join(src, 'adapters', d.name, 'index.ts')))
   .map((d) => d.name)
   .sort();
+/**
+ * The stores, one folder each under src/stores/ with an `index.ts`, over the package itself.
+ * One that imports a `node:` module is built for Node; any other must be browser-safe.
+ */
+const STORES = readdirSync(join(src, 'stores'), { withFileTypes: true })
+  .filter((d) => d.isDirectory() && existsSync(join(src, 'stores', d.name, 'index.ts')))
+  .map((d) => {
+    const folder = join(src, 'stores', d.name);
+    const node = readdirSync(folder).some((f) => f.endsWith('.ts') && /^import[^;]*from '(node:[^']+)'/m.test(readFileSync(join(folder, f), 'utf8')));
+    return { name: d.name, node };
+  })
+  .sort((a, b) => (a.name < b.name ? -1 : 1));
+/** What a store imports from its host: the package, and its database's driver (an optional peer). */
+const STORE_EXTERNAL = ['@devs/context', ...Object.keys(JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8')).peerDependencies ?? {})];
 /** What an adapter imports from its host: the package, and the frameworks (optional peers). */
 const ADAPTER_EXTERNAL = ['@devs/context', '@devs/context/*', 'ai', '@ai-sdk/*', 'langchain', '@langchain/*', '@openai/*', 'zod'];
 
@@ -254,12 +268,9 @@ const entries = [
   { name: 'index.browser', entry: join(src, 'entries/browser.ts'), plugins: (format) => [shared(format, { shell: true }), inlineWasm], browserSafe: true },
   { name: 'slim', entry: 'slim:entry', plugins: (format) => [shared(format, { shell: true }), slimWasm(format)], browserSafe: true },
   { name: 'tokenizers', entry: join(src, 'tokens/tokenizers.ts'), plugins: [inlineWasm], browserSafe: true },
-  // Node-only, and loads better-sqlite3 (an optional peer) and the rules from the host.
-  { name: 'sqlite', entry: join(src, 'stores/sqlite/index.ts'), options: { platform: 'node', external: ['better-sqlite3', '@devs/context'] } },
-  // Node-only; the host passes its own pg pool, so nothing of pg is imported.
-  { name: 'postgres', entry: join(src, 'stores/postgres/index.ts'), options: { platform: 'node', external: ['@devs/context'] } },
-  // The stores' conformance suite, for a host's own store: the package comes from the host.
-  { name: 'testing', entry: join(src, 'stores/testing/index.ts'), options: { external: ['@devs/context'] }, browserSafe: true },
+  // The stores: the rules, and a database driver, come from the host (postgres: the host
+  // passes its own pg pool, so nothing of pg is imported).
+  ...STORES.map(({ name, node }) => ({ name, entry: join(src, 'stores', name, 'index.ts'), options: { ...(node ? { platform: 'node' } : {}), external: STORE_EXTERNAL }, browserSafe: !node })),
   // The replay engine and view (`devs-context replay`, www/): the rules come from the host.
   { name: 'replay', entry: join(src, 'replay/index.ts'), options: { external: ['@devs/context', '@devs/context/tokenizers'] }, browserSafe: true },
   // The framework adapters: the package itself and the framework come from the host.
@@ -292,11 +303,9 @@ run('node', [tsc, '-p', 'tsconfig.json'], pkgDir);
 await rollDeclarations('index', disposeDeclarations);
 await rollDeclarations('tokenizers', (text) => text, 'tokens/tokenizers');
 // The store's declarations import the rules' types from the package itself, built above.
-run('node', [tsc, 'src/stores/sqlite/index.ts', 'src/stores/postgres/index.ts', 'src/stores/testing/index.ts', '--declaration', '--emitDeclarationOnly', '--strict', '--target', 'es2022',
+run('node', [tsc, ...STORES.map((st) => `src/stores/${st.name}/index.ts`), '--declaration', '--emitDeclarationOnly', '--strict', '--target', 'es2022',
   '--module', 'nodenext', '--moduleResolution', 'nodenext', '--skipLibCheck', '--rootDir', 'src', '--outDir', join(dist, 'types')], pkgDir);
-await rollDeclarations('sqlite', (text) => text, 'stores/sqlite/index');
-await rollDeclarations('postgres', (text) => text, 'stores/postgres/index');
-await rollDeclarations('testing', (text) => text, 'stores/testing/index');
+for (const { name } of STORES) await rollDeclarations(name, (text) => text, `stores/${name}/index`);
 run('node', [tsc, 'src/replay/index.ts', '--declaration', '--emitDeclarationOnly', '--strict', '--target', 'es2022', '--lib', 'es2022,dom',
   '--module', 'nodenext', '--moduleResolution', 'nodenext', '--skipLibCheck', '--rootDir', 'src', '--outDir', join(dist, 'types')], pkgDir);
 await rollDeclarations('replay', (text) => text, 'replay/index');

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ContextManager } from '@devs/context';
 import { fakeVscode } from './provider-sessions.mjs';
+import { FORMATS } from './formats.mjs';
 
-const FORMATS = ['anthropic', 'openai-chat', 'openai-responses', 'ai-sdk', 'vscode', 'gemini'];
 const user = (format, text) => (format === 'vscode' ? fakeVscode.LanguageModelChatMessage.User(text) : format === 'gemini' ? { role: 'user', parts: [{ text }] } : { role: 'user', content: text });
 
 /** A message of `format` calling a tool with id `id`, and the message answering it. */

@@ -7,7 +7,7 @@ import {
   AgentRunner, ContextComposer, ContextPruner, MemoryStateRepository, SummarizationHandoff, ToolOutputPruner, WindowComposer, createDefaultWindowBudget,
 } from '@devs/context';
 import { createTokenCounter } from '@devs/context/tokenizers';
-import { loadSession, originalSessionFiles } from '../../bench/transcripts.mjs';
+import { loadSession, originalSessionFiles } from './sessions.mjs';
 import { assertFieldError, envelope, rejected, thrown } from './helpers.mjs';
 
 const o200k = createTokenCounter('o200k_base');

@@ -10,10 +10,10 @@ import { createTokenCounter } from '@devs/context/tokenizers';
 import { callInputs, fakeVscode, outputsById, providerTurns, realSessions } from './provider-sessions.mjs';
 import { PROBLEMS, requestText } from './validity.mjs';
 import { assertFieldError, rejected, thrown } from './helpers.mjs';
+import { FORMATS } from './formats.mjs';
 
 const o200k = createTokenCounter('o200k_base');
 const modelMessages = (await import('ai')).modelMessageSchema.array();
-const FORMATS = ['anthropic', 'openai-chat', 'openai-responses', 'gemini', 'ai-sdk', 'vscode'];
 const sessions = realSessions();
 const summarizer = (prompt) => `Earlier: ${prompt.slice(0, 1500)}`;
 

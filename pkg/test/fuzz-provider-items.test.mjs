@@ -19,9 +19,9 @@ import { ContextManager } from '@devs/context';
 import { SqliteStateRepository } from '@devs/context/sqlite';
 import { fakeVscode } from './provider-sessions.mjs';
 import { Model, Rng, nextItems } from './provider-items-gen.mjs';
+import { FORMATS } from './formats.mjs';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 10);
-const FORMATS = ['anthropic', 'openai-chat', 'openai-responses', 'ai-sdk', 'vscode', 'gemini'];
 
 /** A usage report of `input` tokens, as each format's SDK gives it. */
 const USAGE = {

@@ -13,9 +13,9 @@ import { base64, jpeg, pdf, png } from './media-bytes.mjs';
 import { FRAMING, PROVIDER, billed, imagesIn, pdfStep, recallCall, screenshotStep, usageOf } from './media-loops.mjs';
 import { fakeVscode } from './provider-sessions.mjs';
 import { PROBLEMS } from './validity.mjs';
+import { FORMATS } from './formats.mjs';
 
 const o200k = createTokenCounter('o200k_base');
-const FORMATS = ['anthropic', 'openai-responses', 'openai-chat', 'ai-sdk', 'vscode', 'gemini'];
 const BUDGET = 30_000;
 
 /** Screenshots of the sizes computer-use agents send, PNG and JPEG in turn. */

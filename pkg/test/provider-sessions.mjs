@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { callId, parseTranscript, providerTurns as replayTurns } from '@devs/context/replay';
-import { originalSessionFiles } from '../../bench/transcripts.mjs';
+import { originalSessionFiles } from './sessions.mjs';
 
 /** Every real session: `{ name, steps }` (see `ReplaySession`). */
 export function realSessions() {

@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { HOST_FREE_FORMATS as FORMATS } from './formats.mjs';
 
 const require = createRequire(import.meta.url);
 const pkg = require('@devs/context');
@@ -28,7 +29,6 @@ const ADAPTERS = {
   'openai-agents': require('@devs/context/openai-agents').contextFilter,
   'tanstack-ai': require('@devs/context/tanstack-ai').contextMiddleware,
 };
-const FORMATS = ['anthropic', 'openai-chat', 'openai-responses', 'ai-sdk', 'gemini'];
 const BAD = ['x', -1, 0.5, Number.NaN, 1e12, {}, [], null, () => 1, { nested: { deep: [1] } }];
 const UNREADABLE = /[\uFDD0-\uFDEF\u001f]|\[object Object\]|=>|function \(|function\(/;
 

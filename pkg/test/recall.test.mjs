@@ -24,10 +24,10 @@ import { startPostgres } from './postgres.mjs';
 import { fakeVscode, providerTurns } from './provider-sessions.mjs';
 import { modelCall, namedIds, parsePage, parseQuery, toolResult } from './recall-model.mjs';
 import { PROBLEMS, requestText } from './validity.mjs';
+import { FORMATS } from './formats.mjs';
 
 const o200k = createTokenCounter('o200k_base');
 const modelMessages = (await import('ai')).modelMessageSchema.array();
-const FORMATS = ['anthropic', 'openai-chat', 'openai-responses', 'ai-sdk', 'vscode', 'gemini'];
 const BUDGET = 20_000;
 // A page stays within a part's share of the budget (partShare, 15% by default).
 const PAGE_CAP = Math.floor(BUDGET * 0.15);

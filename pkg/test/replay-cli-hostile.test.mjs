@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import fc from 'fast-check';
-import { SESSIONS } from '../../bench/transcripts.mjs';
+import { SESSIONS } from './sessions.mjs';
 
 const cli = fileURLToPath(new URL('../dist/cli.mjs', import.meta.url));
 const sample = join(SESSIONS, 'swe-agent-marshmallow-1867.traj');

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { SESSIONS, originalSessionFiles } from '../../bench/transcripts.mjs';
+import { SESSIONS, originalSessionFiles } from './sessions.mjs';
 
 const cli = fileURLToPath(new URL('../dist/cli.mjs', import.meta.url));
 const transcripts = SESSIONS;

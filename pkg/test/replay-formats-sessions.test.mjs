@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { assertValid, parseTranscript, session, TranscriptFormatError } from './replay-transcripts.mjs';
+import { assertValid, parseTranscript, session } from './replay-transcripts.mjs';
 
 describe('the real sessions', () => {
   it('Claude Code: its steps, its parallel calls, and the /compact at 142,431 tokens', () => {
@@ -88,6 +88,10 @@ describe('the sessions added for the held-out half', () => {
     }
     const [pydicom] = read('swe-agent-pydicom-1458-gpt4.traj');
     assert.match(pydicom.steps[2].calls[0].envelope.observation.output, /^Traceback/);
+    // The last submit has no observation: the trajectory's submission is its output.
+    const [submit] = pydicom.steps.at(-1).calls;
+    assert.equal(submit.unanswered, undefined);
+    assert.match(submit.envelope.observation.output, /^\s*diff --git/);
   });
 
   it('Codex: a message written both as an item and as an event is one input; Desktop\'s, events only, are read', () => {
@@ -125,23 +129,63 @@ describe('the sessions added for the held-out half', () => {
     assert.equal(main.steps.length, 217);
   });
 
-  it('no file the replay reads leaves a call unanswered before the conversation goes on', async () => {
-    const { sessionFiles } = await import('../../bench/transcripts.mjs');
+  it('Gemini CLI: each call with its own result, the thoughts and the input tokens', () => {
+    const [s] = read('gemini-cli-session-file-ops.json');
+    const calls = assertValid([s]);
+    assert.equal(s.format, 'gemini-cli');
+    assert.deepEqual([s.steps.length, calls], [9, 14]);
+    assert.equal(s.steps[0].input, 'show tools');
+    assert.equal(s.steps[0].reportedInputTokens, 4749);
+    assert.equal(s.steps[1].calls[0].envelope.action.tool_name, 'write_todos');
+    assert.ok(s.steps.flatMap((st) => st.calls).every((c) => !c.unanswered && c.envelope.observation.output !== ''), 'every call carries its result');
+  });
+
+  it('Moatless: one step per action, the rejected ones as errors with their retry message', () => {
+    const [s] = read('moatless-scikit-learn-13779.trajectory.json');
+    const calls = assertValid([s]);
+    assert.equal(s.format, 'moatless');
+    assert.deepEqual([s.steps.length, calls], [18, 18]);
+    assert.match(s.steps[0].input, /\S/, 'the initial message is the task');
+    const rejected = s.steps.map((st) => st.calls[0].envelope.observation).filter((o) => o.status === 'error');
+    assert.equal(rejected.length, 9);
+  });
+
+  it('Aider: replies that edit are one apply_reply call answered by aider\'s notes, the others text', () => {
+    const [s] = read('aider-afi-core.chat.history.md');
+    const calls = assertValid([s]);
+    assert.equal(s.format, 'aider');
+    assert.deepEqual([s.steps.length, calls], [43, 21]);
+    assert.match(s.warnings[0], /ends with a user message/, 'the last message, never answered, is a last step');
+    const applied = s.steps.flatMap((st) => st.calls).map((c) => c.envelope);
+    assert.ok(applied.every((e) => e.action.tool_name === 'apply_reply'));
+    assert.ok(applied.some((e) => e.observation.output.includes('Applied edit to')));
+    assert.equal(read('aider-mozgoslav.chat.history.md')[0].steps.length, 16);
+  });
+
+  it('OpenHands: the resolver\'s older output, with no ids, pairs each action with the observation after it', () => {
+    const sessions = read('openhands-resolver-output.jsonl');
+    assertValid(sessions);
+    assert.deepEqual(sessions.map((s) => [s.name, s.format, s.steps.length]), [
+      ['openhands-resolver-output.jsonl#neubig/pr-viewer#5', 'openhands', 4],
+      ['openhands-resolver-output.jsonl#neubig/pr-viewer#1', 'openhands', 22],
+    ]);
+    const [first] = sessions[0].steps[0].calls;
+    assert.deepEqual(first.envelope.action, { tool_name: 'run', arguments: { command: 'touch LICENSE' } });
+    assert.equal(first.envelope.observation.status, 'success');
+    assert.match(sessions[0].steps[0].input, /^Please fix the following issue/);
+  });
+
+  it('every file of the folder is read, and none leaves a call unanswered before the conversation goes on', async () => {
+    const { sessionFiles } = await import('./sessions.mjs');
     let read = 0;
     for (const file of sessionFiles()) {
-      let sessions;
-      try {
-        sessions = parseTranscript(readFileSync(file, 'utf8'), basename(file));
-      } catch (error) {
-        if (error instanceof TranscriptFormatError) continue; // Aider, Gemini CLI, Moatless, the older resolver output
-        throw error;
-      }
+      const sessions = parseTranscript(readFileSync(file, 'utf8'), basename(file));
       for (const s of sessions) {
         read++;
         assert.ok(s.steps.length > 0, `${s.name}: read as no step`);
         s.steps.slice(0, -1).forEach((st, i) => assert.ok(st.calls.every((c) => !c.unanswered), `${s.name} step ${i}: a call left open`));
       }
     }
-    assert.ok(read >= 18, `${read} sessions read`);
+    assert.equal(read, 24);
   });
 });

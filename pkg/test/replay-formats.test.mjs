@@ -5,7 +5,7 @@
 // replay-formats-messages.test.mjs, the real sessions in replay-formats-sessions.test.mjs.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertValid, detectFormat, fixture, FORMATS, parseTranscript, session, shape, TRANSCRIPT_FORMATS, TranscriptFormatError } from './replay-transcripts.mjs';
+import { assertValid, detectFormat, fixture, parseTranscript, session, shape, TRANSCRIPT_FORMATS, TranscriptFormatError } from './replay-transcripts.mjs';
 
 const FIXTURE_FORMATS = [
   ['claude-code-session.jsonl', 'claude-code'],
@@ -19,7 +19,8 @@ const FIXTURE_FORMATS = [
 
 describe('detectFormat', () => {
   it('lists the formats it tries', () => {
-    assert.deepEqual([...TRANSCRIPT_FORMATS], FORMATS);
+    const formats = ['claude-code', 'codex', 'cline', 'openhands', 'swe-agent', 'mini-swe-agent', 'openai-messages', 'anthropic-messages', 'saop-jsonl', 'gemini-cli', 'moatless', 'aider'];
+    assert.deepEqual([...TRANSCRIPT_FORMATS], formats);
   });
 
   for (const [file, format] of FIXTURE_FORMATS) {
@@ -92,7 +93,7 @@ describe('bad input', () => {
     assert.match(s.warnings[0], /^line 2: not JSON, skipped: /);
   });
 
-  const TRIED = 'not a known transcript format (tried claude-code, codex, cline, openhands, swe-agent, mini-swe-agent, openai-messages, anthropic-messages, saop-jsonl): ';
+  const TRIED = `not a known transcript format (tried ${TRANSCRIPT_FORMATS.join(', ')}): `;
   const cases = [
     ['plain text', 'hello world\nthis is not a transcript\n', 'line 1 is not JSON: ', 1],
     ['text after blank lines', '\n  \nnot json', 'line 3 is not JSON: ', 3],
@@ -115,7 +116,7 @@ describe('bad input', () => {
         assert.ok(error instanceof Error);
         assert.equal(error.name, 'TranscriptFormatError');
         assert.equal(error.code, 'ERR_TRANSCRIPT_FORMAT');
-        assert.deepEqual(error.tried, FORMATS);
+        assert.deepEqual(error.tried, [...TRANSCRIPT_FORMATS]);
         assert.equal(error.line, line);
         assert.ok(error.message.startsWith(TRIED + detail), error.message);
       }

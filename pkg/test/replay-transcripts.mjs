@@ -11,7 +11,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 const FIXTURES = new URL('./fixtures/transcripts/', import.meta.url);
 const SESSIONS = new URL('./fixtures/sessions/', import.meta.url);
-export const FORMATS = ['claude-code', 'codex', 'cline', 'openhands', 'swe-agent', 'mini-swe-agent', 'openai-messages', 'anthropic-messages', 'saop-jsonl'];
 
 /** The built package; waits while pkg/dist is missing or being rebuilt. */
 async function builtPackage() {
@@ -42,7 +41,7 @@ export const session = (name) => readFileSync(new URL(name, SESSIONS), 'utf8');
 export function assertValid(sessions) {
   let calls = 0;
   for (const session of sessions) {
-    assert.ok(FORMATS.includes(session.format), session.format);
+    assert.ok(TRANSCRIPT_FORMATS.includes(session.format), session.format);
     assert.ok(Array.isArray(session.warnings));
     for (const step of session.steps) {
       assert.equal(typeof step.text, 'string');

@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { AgentRunner, ContextComposer, MemoryStateRepository, SummarizationHandoff } from '@devs/context';
 import { createTokenCounter } from '@devs/context/tokenizers';
-import { loadSession, originalSessionFiles } from '../../bench/transcripts.mjs';
+import { loadSession, originalSessionFiles } from './sessions.mjs';
 import { assertFieldError, thrown } from './helpers.mjs';
 
 const o200k = createTokenCounter('o200k_base');

@@ -2,9 +2,10 @@
 // bench/persistence.mjs: call k is the k-th `append`, `build` or `recordUsage` of the
 // session's turns, so a session opened again after a crash goes on at call `version`.
 import { createHash } from 'node:crypto';
+import { HOST_FREE_FORMATS as FORMATS } from './formats.mjs';
 import { fakeVscode, providerTurns, realSessions } from './provider-sessions.mjs';
 
-export const FORMATS = ['anthropic', 'openai-chat', 'openai-responses', 'ai-sdk', 'gemini'];
+export { FORMATS };
 
 /** A provider's usage report in each format's own shape, as its SDK returns it. */
 export const USAGE = {

@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import { ContextManager, MemoryStateRepository } from '@devs/context';
 import { assertFieldError, thrown } from './helpers.mjs';
 import { fakeVscode, providerTurns, realSessions } from './provider-sessions.mjs';
+import { FORMATS } from './formats.mjs';
 
-const FORMATS = ['anthropic', 'openai-chat', 'openai-responses', 'ai-sdk', 'vscode', 'gemini'];
 /** A provider's usage report in each format's own shape, as its SDK returns it. */
 const USAGE = {
   anthropic: (n) => ({ input_tokens: n, cache_read_input_tokens: Math.floor(n / 2) }),

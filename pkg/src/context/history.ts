@@ -6,7 +6,7 @@ import { argumentError } from '../errors/index.js';
 import { type Adapter, type NeutralMessage, type NeutralPart, type PlannedMessage, Kind, NONE, Role, WHOLE } from '../providers/neutral.js';
 import { count } from '../tokens/count.js';
 import { rules } from '../core/wasm.js';
-import type { TokenCounter } from '../seeds/types.js';
+import type { TokenCounter } from '../core/types.js';
 import type { KeptMessage } from './types.js';
 import type { Undo } from './undo.js';
 import { measureMedia, type MediaNote, type MediaRules } from './media.js';

@@ -19,7 +19,7 @@ import type { CompactionEvent, CompactionNotice, ContextBuild, ContextFormat, Co
 import { compactionEvent } from './compaction-event.js';
 import { askBeforeCompaction } from './before-compaction.js';
 import { BuildTrace, keepFaults, type OtelTracer, reportFaults } from './tracing.js';
-import type { TokenCounter } from '../seeds/types.js';
+import type { TokenCounter } from '../core/types.js';
 
 const DEFAULT_SUMMARIZER_TIMEOUT_MS = 120_000;
 

@@ -15,7 +15,7 @@ import type { Core, History, KeptPart } from './history.js';
 import { storedText } from '../providers/media.js';
 import { shortenedCall } from './render.js';
 import type { Undo } from './undo.js';
-import type { TokenCounter } from '../seeds/types.js';
+import type { TokenCounter } from '../core/types.js';
 
 /** A stored text's body as an index line, as a placeholder, and an unknown text's body (`index.rs`). */
 export const BODY = (() => {

@@ -1,26 +1,11 @@
 // The shapes of `ContextManager` and `ContextSession`: options, the request a build
 // returns, its ledger and warnings, snapshots. The Rust rules are checked against the
 // ledger's (crates/rules/tests/shapes.rs).
-import type { TokenCounter, SummarizerClient, SummarizerRequest } from '../seeds/types.js';
+import type { ContextFormat, SummarizerClient, SummarizerRequest, TokenCounter, ToolSpec, VscodeLanguageModelApi } from '../core/types.js';
 import type { StateRepository, SessionStore } from '../stores/types.js';
 import type { WarningCode } from '../core/protocol.js';
 
-export type { WarningCode };
-
-/** The provider shape a `ContextManager` takes and returns messages in. */
-export type ContextFormat = 'anthropic' | 'openai-chat' | 'openai-responses' | 'gemini' | 'ai-sdk' | 'vscode';
-
-/** The classes of the `vscode` module a `ContextManager` with format `'vscode'` builds messages with. */
-export interface VscodeLanguageModelApi {
-  // `never[]`: any array of the module's own part types is taken, as `typeof import('vscode')` declares them.
-  LanguageModelChatMessage: new (role: number, content: never[], name?: string) => unknown;
-  LanguageModelChatMessageRole: { User: number; Assistant: number };
-  LanguageModelTextPart: new (value: string) => unknown;
-  LanguageModelToolCallPart: new (callId: string, name: string, input: object) => unknown;
-  LanguageModelToolResultPart: new (callId: string, content: never[]) => unknown;
-  /** Stable since VS Code 1.105: images and other data in a message or a tool result. Without it, a stored image is recalled by its line only. */
-  LanguageModelDataPart?: new (data: Uint8Array, mimeType: string) => unknown;
-}
+export type { ContextFormat, ToolSpec, VscodeLanguageModelApi, WarningCode };
 
 /** A provider whose image rule a manager can count by (`imageTokens`). */
 export type ImageProvider = 'anthropic' | 'openai' | 'gemini';
@@ -169,19 +154,6 @@ export interface ContextManagerOptions {
    * due; one that throws or rejects fails that build, and changes nothing.
    */
   reminders?: ContextReminder[];
-}
-
-/**
- * A tool as a framework or provider is told of it, with no shape of its own: `recallSpec()`
- * gives the recall tool this way, for a framework the package has no adapter for.
- */
-export interface ToolSpec {
-  /** The tool's name, `recall` for the recall tool. */
-  name: string;
-  /** What the model reads of when to call it. */
-  description: string;
-  /** Its input, as a JSON Schema object. */
-  parameters: Record<string, unknown>;
 }
 
 /** The recall tool's input, as a JSON Schema object. */

@@ -1,6 +1,6 @@
 // The provider shapes a `ContextManager` speaks, by `options.format`.
 import type { Bag } from '../core/read.js';
-import type { ContextFormat } from '../context/types.js';
+import type { ContextFormat } from '../core/types.js';
 import { aiSdk } from './ai-sdk/index.js';
 import { anthropic } from './anthropic/index.js';
 import { gemini } from './gemini/index.js';

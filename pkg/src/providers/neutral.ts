@@ -1,13 +1,13 @@
 // What every provider's messages become for the rules, and what the rules' plan becomes
 // again: each adapter (one file per provider shape) reads one host message into parts,
 // and writes a request from a plan. Nothing here decides: the rules say what is shown.
-import type { ContextFormat, ToolSpec } from '../context/types.js';
+import type { ContextFormat, ToolSpec } from '../core/types.js';
 import { argumentError } from '../errors/index.js';
 import { describe, isObject, type Bag } from '../core/read.js';
 
 
 /** The rules' codes of a part's kind and a message's role: plain constants, written from the rules' tables (core/protocol.ts). */
-export { Kind, Role } from '../context/codes.js';
+export { Kind, Role } from '../core/protocol.js';
 
 /** Shown as kept: no part changed, no call unanswered. Shared, so a kept message's plan entry costs one object. */
 export const WHOLE: ReadonlyArray<undefined> = Object.freeze([]);

@@ -1,6 +1,7 @@
 /**
  * `@devs/context/replay`: replay a recorded agent session (Claude Code, Codex CLI, Cline,
- * OpenHands, SWE-agent, mini-SWE-agent, OpenAI or Anthropic messages, SAOP JSONL) through
+ * OpenHands, SWE-agent, mini-SWE-agent, Gemini CLI, Moatless, Aider, OpenAI or Anthropic
+ * messages, SAOP JSONL) through
  * this package's rules, and draw what each rule did. The engine behind
  * `devs-context replay` and the www/ page.
  * @example

@@ -292,14 +292,26 @@ function detached(text: string): string {
   return JSON.parse(JSON.stringify(text)) as string;
 }
 
-/** The sections of a bounded prompt, by their headings, each cut to a preview. */
+/**
+ * The sections of a bounded prompt, by their headings (a line that starts `# `), each cut
+ * to a preview. Found by position, not by splitting: the prompt is the whole context, a turn.
+ */
 function previewOf(prompt: string): { section: string; text: string }[] {
-  return prompt.split(/\n(?=# )/).map((part) => {
-    const newline = part.indexOf('\n');
-    const section = detached(part.slice(0, newline < 0 ? part.length : newline).replace(/^#\s*/, ''));
-    const text = part.slice(newline + 1);
-    return { section, text: detached(text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}… (${text.length} characters)` : text) };
-  });
+  const sections: { section: string; text: string }[] = [];
+  for (let start = 0; ; ) {
+    const next = prompt.indexOf('\n# ', start);
+    const end = next < 0 ? prompt.length : next;
+    const newline = prompt.indexOf('\n', start);
+    const heading = newline < 0 || newline >= end ? -1 : newline;
+    const section = detached(prompt.slice(start, heading < 0 ? end : heading).replace(/^#\s*/, ''));
+    // A section of one line is its own text too.
+    const from = heading < 0 ? start : heading + 1;
+    const length = end - from;
+    const text = length > PREVIEW_CHARS ? `${prompt.slice(from, from + PREVIEW_CHARS)}… (${length} characters)` : prompt.slice(from, end);
+    sections.push({ section, text: detached(text) });
+    if (next < 0) return sections;
+    start = next + 1;
+  }
 }
 
 /**

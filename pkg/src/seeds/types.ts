@@ -1,6 +1,9 @@
 // The shapes the seeds define, written once. The Rust rules are checked against these
 // files (crates/rules/tests/shapes.rs), so the two cannot drift apart unnoticed.
+import type { SummarizerClient, SummarizerRequest, TokenCounter } from '../core/types.js';
 import type { ToolOutputEntry, StateRepository } from '../stores/types.js';
+
+export type { SummarizerClient, SummarizerRequest, TokenCounter };
 
 /** Structured Agent-Orchestrator Protocol envelope, schema 1.x. No other properties are allowed at any level. */
 export interface SaopEnvelope {
@@ -130,12 +133,6 @@ export interface ContextComposerOptions {
   maxTurns?: number;
 }
 
-/**
- * Counts the tokens of a text. The default, `countTokens`, is `Math.ceil(text.length / 4)`;
- * any rule that counts accepts an exact counter in its place.
- */
-export type TokenCounter = (text: string) => number;
-
 /** What `TokenThresholdMonitor` passes its callback when the threshold is reached. */
 export interface ContextRefreshEvent {
   /** The total that reached the threshold (the monitor is already reset). */
@@ -169,26 +166,6 @@ export interface MediumTermSummary {
   turnRangeEnd: number;
   /** When the summary was written. */
   createdAt: Date;
-}
-
-/** The LLM that writes summaries. */
-export interface SummarizerClient {
-  /**
-   * The LLM's answer to `prompt`; an empty answer is a `SummarizationError`.
-   * `ContextManager` passes `request` too: the request it last built, in its provider's
-   * shape, with the summarizing instruction appended as a last user message. Sent to the
-   * same model, its prefix is read from the provider's cache (a tenth of the price) where
-   * the text `prompt` would be written anew.
-   */
-  summarize(prompt: string, request?: SummarizerRequest): Promise<string> | string;
-}
-
-/** The request `ContextManager` last built, as a summarizer request (see `SummarizerClient.summarize`). */
-export interface SummarizerRequest {
-  /** The request's `system`, as built. */
-  system?: unknown;
-  /** Its messages, then the instruction as a user message. */
-  messages: unknown[];
 }
 
 /** Where summaries are kept, if anywhere. */

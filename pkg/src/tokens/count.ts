@@ -2,7 +2,7 @@
 // counter is called here, in JS; the rules check what it answers.
 import { argumentError, checked } from '../errors/index.js';
 import { describe } from '../core/read.js';
-import type { TokenCounter } from '../seeds/types.js';
+import type { TokenCounter } from '../core/types.js';
 import { rules } from '../core/wasm.js';
 
 /**

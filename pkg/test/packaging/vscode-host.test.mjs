@@ -11,7 +11,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node
 import { createServer } from 'node:net';
 import { basename, join } from 'node:path';
 import { parseTranscript } from '@devs/context/replay';
-import { originalSessionFiles } from '../../../bench/transcripts.mjs';
+import { originalSessionFiles } from '../sessions.mjs';
 import { bin, hostProject, launchChromium, pkgDir, repoRoot, run, tempDir } from './harness.mjs';
 
 const tools = join(repoRoot, 'tools/vscode-host/node_modules');

@@ -8,7 +8,7 @@
 import { argumentError } from '../../errors/index.js';
 import { isObject, type Bag } from '../../core/read.js';
 import { decodeBase64, encodeBase64 } from '../../core/base64.js';
-import type { VscodeLanguageModelApi } from '../../context/types.js';
+import type { VscodeLanguageModelApi } from '../../core/types.js';
 import { base64Of, mediaPart } from '../media.js';
 import {
   type Adapter, type NeutralMessage, type NeutralPart, type Plan, Kind, OPAQUE_TOKENS, Role, bag, count, json, shapeError, intern, slot } from '../neutral.js';

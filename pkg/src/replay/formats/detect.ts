@@ -1,9 +1,12 @@
 // Which format a text is, from its content: a JSON document is classified whole, a JSON
 // Lines file by its first records that a format claims. The file name only breaks ties.
+import { isAider } from './aider.js';
 import { CLAUDE_LINE_TYPES } from './claude-code.js';
 import { looksCline } from './cline.js';
 import { CODEX_ITEM_TYPES, CODEX_LINE_TYPES } from './codex.js';
+import { isGeminiCli } from './gemini-cli.js';
 import { looksMini } from './mini-swe-agent.js';
+import { isMoatless } from './moatless.js';
 import { hasOpenAiTools } from './openai.js';
 import { isOpenHandsEvent, isOpenHandsInstance } from './openhands.js';
 import { isSaopEnvelope } from './saop.js';
@@ -50,6 +53,7 @@ export function sniff(raw: string, fileName?: string): Sniffed {
   const head = firstLine(text);
   if (!head) throw new TranscriptFormatError('the file is empty');
   const lead = head.text.trimStart()[0];
+  if (lead !== '[' && lead !== '{' && isAider(text)) return { format: 'aider' };
   let docError: string | undefined;
   if (lead === '[' || lead === '{') {
     try {
@@ -112,6 +116,8 @@ function classifyDocument(doc: unknown, fileName?: string): TranscriptFormat | u
   }
   if (!isBag(doc)) return undefined;
   if (isOpenHandsInstance(doc)) return 'openhands';
+  if (isGeminiCli(doc)) return 'gemini-cli';
+  if (isMoatless(doc)) return 'moatless';
   if ((typeof doc.trajectory_format === 'string' && doc.trajectory_format.startsWith('mini-swe-agent'))
     || (isBag(doc.info) && 'mini_version' in doc.info)) return 'mini-swe-agent';
   if (Array.isArray(doc.history) && doc.history.some((m) => isBag(m) && typeof m.role === 'string')) return 'swe-agent';

@@ -13,7 +13,7 @@
 //
 // One file per vendor's format (TRANSCRIPT_FORMATS in session.ts lists them), each saying
 // what it reads: claude-code.ts, codex.ts, openhands.ts, swe-agent.ts, mini-swe-agent.ts,
-// saop.ts; openai.ts (openai-messages, and the message shape SWE-agent shares);
+// saop.ts, gemini-cli.ts, moatless.ts, aider.ts; openai.ts (openai-messages, and the message shape SWE-agent shares);
 // anthropic.ts (anthropic-messages, and cline: Anthropic messages in Cline's dialect, which
 // cline.ts knows). `READERS` below is the one place a format is tied to its reader;
 // detect.ts finds the format. Shared: session.ts (what a reader makes, the error) and
@@ -23,11 +23,14 @@
 // line up to three times, to detect the format), and JSONL records are dropped as soon as
 // they are read. A JSONL line that is not JSON is skipped with a warning in the session's
 // `warnings` (a truncated last line, typically); everything around it is kept.
+import { aider } from './aider.js';
 import { anthropic } from './anthropic.js';
 import { claudeCode } from './claude-code.js';
 import { codex } from './codex.js';
 import { sniff } from './detect.js';
+import { geminiCli } from './gemini-cli.js';
 import { miniSweAgent } from './mini-swe-agent.js';
+import { moatless } from './moatless.js';
 import { openAi } from './openai.js';
 import { openHands } from './openhands.js';
 import { saop } from './saop.js';
@@ -56,6 +59,9 @@ const READERS: { readonly [F in TranscriptFormat]: Reader } = {
   'openai-messages': (doc, _text, name) => [openAi(messagesOf(doc), name, 'openai-messages')],
   'anthropic-messages': (doc, _text, name) => [anthropic(messagesOf(doc), name, 'anthropic-messages')],
   'saop-jsonl': (doc, text, name) => [saop(doc, text, name)],
+  'gemini-cli': (doc, _text, name) => [geminiCli(doc as Bag, name)],
+  moatless: (doc, _text, name) => [moatless(doc as Bag, name)],
+  aider: (_doc, text, name) => [aider(text, name)],
 };
 
 /**

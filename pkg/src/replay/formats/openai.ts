@@ -10,7 +10,8 @@ export function hasOpenAiTools(messages: unknown[]): boolean {
   return messages.some((m) => isBag(m) && (Array.isArray(m.tool_calls) || m.role === 'tool' || m.role === 'function' || isBag(m.function_call)));
 }
 
-export function openAi(messages: unknown[], name: string, format: 'openai-messages' | 'swe-agent' | 'mini-swe-agent'): ReplaySession {
+/** `submission`: SWE-agent's `info.submission`, the output of a last `submit` that has no observation. */
+export function openAi(messages: unknown[], name: string, format: 'openai-messages' | 'swe-agent' | 'mini-swe-agent', submission?: string): ReplaySession {
   const b = new Builder();
   const byId = new Map<string, RawCall>();
   let legacy: RawCall | undefined; // the last `function_call` (the API before tool_calls)
@@ -67,5 +68,6 @@ export function openAi(messages: unknown[], name: string, format: 'openai-messag
     }
     // system / developer prompts are not replayed
   }
+  if (bare && !bare.result && submission !== undefined && str(bare.args.command).trim() === 'submit') bare.result = { status: 'success', output: submission };
   return b.finish(name, format, format);
 }

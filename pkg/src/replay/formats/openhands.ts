@@ -1,7 +1,8 @@
 // OpenHands event streams: the evaluation `output.jsonl` (one instance with its `history`
 // per line, one session each), a JSON array of events, or `{ history }`. Actions of one
 // model response (same `model_response.id`) are one step; observations are matched by
-// `cause`; a `condensation` action marks a compaction.
+// `cause`; a `condensation` action marks a compaction. The older resolver output has events
+// with no ids: an action's arguments beside its `action`, its observation the event after it.
 import type { ReplaySession } from './session.js';
 import { blockText, Builder, forEachJsonLine, isBag, num, str } from './shared.js';
 import type { Bag, RawCall, RawStep, Status } from './shared.js';
@@ -11,7 +12,14 @@ export function isOpenHandsEvent(v: unknown): boolean {
 }
 
 export function isOpenHandsInstance(v: unknown): boolean {
-  return isBag(v) && Array.isArray(v.history) && v.history.some(isOpenHandsEvent);
+  return isBag(v) && Array.isArray(v.history) && (v.history.some(isOpenHandsEvent) || isLegacyInstance(v));
+}
+
+/** The resolver's older output: an `issue` or `instance_id`, and events with neither ids nor `source`. */
+function isLegacyInstance(v: Bag): boolean {
+  const history = v.history as unknown[];
+  return ('issue' in v || 'instance_id' in v) && history.some((e) => isBag(e) && typeof e.action === 'string')
+    && history.every((e) => isBag(e) && !('id' in e) && !('source' in e));
 }
 
 export function openHands(doc: unknown, text: string, name: string): ReplaySession[] {
@@ -35,8 +43,37 @@ export function openHands(doc: unknown, text: string, name: string): ReplaySessi
 /** One evaluation instance: its `history`, named `file#instance_id`. */
 function openHandsInstance(doc: Bag, name: string): ReplaySession {
   const id = doc.instance_id;
-  const label = id !== undefined && id !== null ? `${name}#${str(id)}` : name;
-  return openHandsEvents(Array.isArray(doc.history) ? doc.history : [], label);
+  const issue = isBag(doc.issue) ? `${str(doc.issue.owner)}/${str(doc.issue.repo)}#${str(doc.issue.number)}` : undefined;
+  const label = id !== undefined && id !== null ? `${name}#${str(id)}` : issue !== undefined ? `${name}#${issue}` : name;
+  const history = Array.isArray(doc.history) ? doc.history : [];
+  return isLegacyInstance(doc) ? openHandsLegacy(history, label) : openHandsEvents(history, label);
+}
+
+/** The legacy events' fields that are OpenHands' bookkeeping, not the action's arguments. */
+const LEGACY_INTERNAL = new Set(['action', 'thought', 'action_risk', 'is_confirmed', 'keep_prompt', 'kernel_init_code', 'security_risk']);
+
+function openHandsLegacy(events: unknown[], name: string): ReplaySession {
+  const b = new Builder();
+  let pending: RawCall | undefined;
+  events.forEach((e, i) => {
+    if (!isBag(e)) return;
+    if (e.action === 'message') {
+      // The task, and the user's later messages (which carry `images_urls`), are inputs.
+      if (i === 0 || 'images_urls' in e) b.input(str(e.content));
+      else b.step().text.push(str(e.content));
+    } else if (typeof e.action === 'string') {
+      const step = b.step();
+      step.text.push(str(e.thought));
+      const args: Bag = {};
+      for (const key of Object.keys(e)) if (!LEGACY_INTERNAL.has(key)) args[key] = e[key];
+      pending = b.call(step, e.action, args);
+      if (e.action === 'finish') pending.result = { status: 'success', output: e.thought !== undefined ? str(e.thought) : str(e.outputs ?? {}) };
+    } else if (typeof e.observation === 'string' && pending && !pending.result) {
+      const failed = e.observation === 'error' || (typeof e.exit_code === 'number' && e.exit_code !== 0);
+      pending.result = { status: failed ? 'error' : 'success', output: str(e.content) };
+    }
+  });
+  return b.finish(name, 'openhands', 'openhands');
 }
 
 function openHandsStatus(e: Bag): Status {

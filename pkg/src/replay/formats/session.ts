@@ -12,7 +12,10 @@ export type TranscriptFormat =
   | 'mini-swe-agent'
   | 'openai-messages'
   | 'anthropic-messages'
-  | 'saop-jsonl';
+  | 'saop-jsonl'
+  | 'gemini-cli'
+  | 'moatless'
+  | 'aider';
 
 /** Every format `parseTranscript` reads, in the order the errors name them. */
 export const TRANSCRIPT_FORMATS: readonly TranscriptFormat[] = Object.freeze([
@@ -25,6 +28,9 @@ export const TRANSCRIPT_FORMATS: readonly TranscriptFormat[] = Object.freeze([
   'openai-messages',
   'anthropic-messages',
   'saop-jsonl',
+  'gemini-cli',
+  'moatless',
+  'aider',
 ]);
 
 /** One recorded tool call with its result. */
@@ -89,7 +95,7 @@ export interface ReplaySession {
  * try {
  *   parseTranscript('not a transcript', 'notes.txt');
  * } catch (error) {
- *   if (error instanceof TranscriptFormatError) console.log(error.code, error.tried.length); // ERR_TRANSCRIPT_FORMAT 9
+ *   if (error instanceof TranscriptFormatError) console.log(error.code, error.tried.length); // ERR_TRANSCRIPT_FORMAT 12
  * }
  */
 export class TranscriptFormatError extends Error {

@@ -1,11 +1,13 @@
-// SWE-agent `.traj`: its `history` of OpenAI-style messages, or only its `trajectory`.
+// SWE-agent `.traj`: its `history` of OpenAI-style messages, or only its `trajectory`. An
+// older trajectory's last `submit` has no observation: its output is `info.submission`.
 import { openAi } from './openai.js';
 import type { ReplaySession } from './session.js';
 import { Builder, isBag, str } from './shared.js';
 import type { Bag } from './shared.js';
 
 export function sweAgent(doc: Bag, name: string): ReplaySession {
-  if (Array.isArray(doc.history) && doc.history.length > 0) return openAi(doc.history, name, 'swe-agent');
+  const submission = isBag(doc.info) && typeof doc.info.submission === 'string' ? doc.info.submission : undefined;
+  if (Array.isArray(doc.history) && doc.history.length > 0) return openAi(doc.history, name, 'swe-agent', submission);
   // Only the trajectory: one step per action.
   const b = new Builder();
   for (const t of Array.isArray(doc.trajectory) ? doc.trajectory : []) {
