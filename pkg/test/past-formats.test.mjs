@@ -10,11 +10,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pastCases } from './past-bundle.mjs';
+import { BUNDLE, PAST, folderOf, pastCases } from './past-bundle.mjs';
 import { startPostgres } from './postgres.mjs';
 import { PROBLEMS } from './validity.mjs';
 
@@ -103,6 +103,23 @@ describe('what every earlier version wrote opens', () => {
   it('has fixtures of at least four commits, on at least three sessions', () => {
     assert.ok(new Set(commits.map((c) => c.short)).size >= 4, commits.map((c) => c.name).join(', '));
     assert.ok(new Set(commits.flatMap((c) => c.sessions)).size >= 3);
+  });
+
+  it('keeps a folder per durable format and decisions number, one stream of at most 1 MB, its cases of that format and number', () => {
+    const folders = readdirSync(PAST, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+    assert.ok(folders.length >= 3, folders.join(', '));
+    for (const folder of folders) {
+      assert.match(folder, /^format-\d+-decisions-\d+$/);
+      assert.deepEqual(readdirSync(join(PAST, folder)), [BUNDLE], folder);
+      const size = statSync(join(PAST, folder, BUNDLE)).size;
+      assert.ok(size <= 1 << 20, `${folder}/${BUNDLE}: ${size} bytes`);
+    }
+    for (const c of commits) {
+      for (const p of c.points.filter((x) => x.wrote.snapshot)) {
+        const s = JSON.parse(c.text(`${p.session.replace(/\.(jsonl|json|traj)$/, '').replace(/\.traj$/, '')}/${p.point}/snapshot-${p.format}.json`));
+        assert.equal(folderOf(s.version, s.decisions ?? 1), c.folder, `${c.name} ${p.session} ${p.point} ${p.format}`);
+      }
+    }
   });
 
   it("has the cut of issue 47, item 7: a6221f5's mini-SWE-agent session at budget 50,000, after 229 of its 346 steps, and the cuts near it that today's marks and counts decide otherwise", () => {
