@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 // Reads every fixture of pkg/test/fixtures/past/ (written by scripts/past-fixtures.mjs with
-// past commits' own builds) with ANOTHER build of the package, by default this checkout's
+// past commits' own builds; every case of every format-<F>-decisions-<D>/cases.br) with ANOTHER build of the package, by default this checkout's
 // pkg/dist, and reports per fixture whether it restores or opens (or the error it throws)
 // and whether the next request is, byte for byte, the one the old version built. A probe,
 // not a test: it changes nothing and exits 0 whatever it finds.
 //
 //   node scripts/past-fixtures-probe.mjs [--pkg <dir with package.json, dist/, node_modules/>]
-//                                        [--json <file>] [--only <short-hash>,...]
+//                                        [--json <file>] [--only <case>,...]
 //
 // The build under test is copied first (dist/ and package.json into a temporary folder,
 // node_modules linked), so a rebuild of it while the probe runs changes nothing.
@@ -21,7 +21,6 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { gunzipSync } from 'node:zlib';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const PAST = join(ROOT, 'pkg/test/fixtures/past');
@@ -75,13 +74,7 @@ const gitOf = (dir) => {
 };
 const underTest = { pkg: pkgDir, head: gitOf(pkgDir), distSha256: distHash.digest('hex').slice(0, 16) };
 
-/** A fixture's bytes, gunzipped when it was written as <name>.gz; null when neither is there. */
-function bytes(dir, name) {
-  if (existsSync(join(dir, name))) return readFileSync(join(dir, name));
-  if (existsSync(join(dir, `${name}.gz`))) return gunzipSync(readFileSync(join(dir, `${name}.gz`)));
-  return null;
-}
-const text = (dir, name) => bytes(dir, name)?.toString('utf8') ?? null;
+const { pastCases } = await import(pathToFileURL(join(ROOT, 'pkg/test/past-bundle.mjs')).href);
 const message = (error) => `${error?.name ?? 'Error'}${error?.code ? ` [${error.code}]` : ''}: ${String(error?.message ?? error).replace(/\s+/g, ' ').slice(0, 400)}`;
 
 /** equal, or where the two requests part. */
@@ -150,15 +143,16 @@ async function database() {
 
 try {
   // Oldest first.
-  const commits = readdirSync(PAST).filter((d) => existsSync(join(PAST, d, 'manifest.json')))
-    .map((d) => [d, JSON.parse(readFileSync(join(PAST, d, 'manifest.json'), 'utf8'))]).sort((a, b) => a[1].date.localeCompare(b[1].date));
+  const commits = pastCases(PAST).map((c) => [c.name, c]);
   for (const [commit, manifest] of commits) {
     if (only && !only.includes(commit)) continue;
     const budget = manifest.options.budget;
     if (manifest.options.system !== SYSTEM) throw new Error(`${commit}: written with other options than this probe's`);
     for (const p of manifest.points) {
       const name = p.session.replace(/\.(jsonl|json|traj)$/, '').replace(/\.traj$/, '');
-      const dir = join(PAST, commit, name, p.point);
+      const dir = `${name}/${p.point}`;
+      const bytes = (at, file) => manifest.bytes(`${at}/${file}`);
+      const text = (at, file) => manifest.text(`${at}/${file}`);
       const row = (artifact, outcome) => {
         results.push({ commit, session: name, point: p.point, format: p.format, artifact, ...outcome });
         const o = results[results.length - 1];

@@ -21,20 +21,26 @@
 //      own tokenizers, replay parser and providerTurns, its own test/postgres.mjs), drives
 //      the vendored real sessions (pkg/test/fixtures/sessions) in the formats 'anthropic'
 //      and 'openai-chat', each cut at about one third and two thirds of its turns, and
-//      writes under pkg/test/fixtures/past/<short-hash>/<session>/<point>/:
+//      writes the case <case> (the short hash, or --folder) as <case>/<session>/<point>/:
 //        snapshot-<format>.json        manager.snapshot() (if the commit has snapshots)
 //        snapshot-<format>.store.json  the MemoryStateRepository's rows at that point
 //        snapshot-<format>.next.json   {system, messages} of the build() that came next
 //        session-<format>.sqlite[-wal|-shm]   a session written ahead on SQLite, closed
 //        session-<format>.sqlite.next.json    the next request, built by a reopened copy
 //        session-<format>.postgres.rows.json  every table of the PostgreSQL database, as rows
-//        session-<format>.postgres.sql.gz     the same database, pg_dump --no-owner (schema too)
+//        session-<format>.postgres.sql        the same database, pg_dump --no-owner (schema too)
 //        session-<format>.postgres.next.json  the next request, built by the reopened session
-//      Any of these over 64 KiB is written gzipped (<name>.gz, the bytes as written
-//      otherwise, SQLite files too). And past/<short-hash>/manifest.json:
-//      the commit, its date and subject, the package version, node, cargo, rustc,
-//      wasm-bindgen and PostgreSQL versions, how it was built, the options, the cut points,
-//      what each artifact's own version fields say, and every file written.
+//      and <case>/manifest.json: the commit, its date and subject, the package version,
+//      node, cargo, rustc, wasm-bindgen and PostgreSQL versions, how it was built, the
+//      options, the cut points, what each artifact's own version fields say, and every file;
+//   6. adds the case to the folder of its durable format and decisions number,
+//      pkg/test/fixtures/past/format-<F>-decisions-<D>/cases.br (pkg/test/past-bundle.mjs:
+//      one brotli stream per folder, every file as written, none gzipped). F is the
+//      version of the snapshots the commit wrote (`snapshot.version`: 1 the rules' calls by
+//      name, 2 the journal; its session rows are of the same format), D the `decisions`
+//      they are stamped with (`DECISIONS` of crates/rules/src/context/migrate.rs; none: 1).
+//      The folder is made if it is new; the cases already in it are kept byte for byte,
+//      and a case of the same name is refused. It prints what the folder weighs and grew by.
 //
 // Options:
 //   --rebuild           build again even if this script built the worktree before
@@ -48,18 +54,20 @@
 //                       its recordUsage), as the driver makes them (turn 0 of the
 //                       mini-SWE-agent session in openai-chat: append, build, append, append;
 //                       346 steps in all). Points are named step-<n>-of-<steps>.
-//   --folder name       write under pkg/test/fixtures/past/<name>/ (default: the short hash);
-//                       a new folder for fixtures of other options than a committed folder's
+//   --folder name       the case's name (default: the short hash): a case of its own for
+//                       fixtures of other options than a committed case's
 //   --no-usage          no recordUsage after a build (no calibration)
 //   --no-postgres       no PostgreSQL session (snapshots and SQLite sessions only)
 //
-// A future format change: commit it, then run this script on the LAST commit before the
-// change and on the FIRST commit with it, and commit pkg/test/fixtures/past/<hash>/. The
+// A future format change (a new durable format, or a change of what the rules decide that
+// bumps DECISIONS): commit it, then run this script on the LAST commit before the change and
+// on the FIRST commit with it, and commit what changed under pkg/test/fixtures/past/
+// (a new format-<F>-decisions-<D>/ folder, or a case more in one). The
 // options (counter, summarizer, system prompt; the budget unless --budget) are fixed below;
 // a reader restores with the same ones (manifest.json says them, the budget included).
 // Issue 47's item 7, for instance: `--budget 50000 --sessions
 // mini-swe-agent-django-11138.traj.json --formats openai-chat --cut 229,247 --no-postgres
-// --folder a6221f5-50k a6221f5`. Never regenerate a committed folder: it is
+// --folder a6221f5-50k a6221f5`. Never regenerate a committed case: it is
 // what that version wrote. Commits known not to build from a clean checkout: b4e0c5a,
 // 4558e79, a231f98.
 //
@@ -73,7 +81,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { gzipSync } from 'node:zlib';
+import { BUNDLE, folderOf, pack, unpack } from '../pkg/test/past-bundle.mjs';
 
 const SCRIPT = fileURLToPath(import.meta.url);
 const ROOT = resolve(dirname(SCRIPT), '..');
@@ -103,8 +111,6 @@ const USAGE = {
 const USAGE_DESCRIBED = "after each build: recordUsage of the format's usage shape for round(ledger.rawTokens * 1.07) + 40 input tokens (the manager's own count, before calibration; anthropic: input_tokens 10, cache_read_input_tokens round(rawTokens * 1.07) + 30)";
 const DEFAULT_SESSIONS = ['claude-code-session.jsonl', 'swe-agent-marshmallow-1867.traj', 'mini-swe-agent-django-11138.traj.json'];
 const DEFAULT_FORMATS = ['anthropic', 'openai-chat'];
-/** Files over this size (JSON and SQLite alike) are written gzipped, as <name>.gz. */
-const GZIP_OVER = 64 * 1024;
 
 const sh = (cmd, args, opts = {}) => String(execFileSync(cmd, args, { encoding: 'utf8', maxBuffer: 1 << 30, ...opts }) ?? '').trim();
 const tryVersion = (cmd, args = ['--version']) => {
@@ -213,9 +219,8 @@ async function one(commit, opts) {
   }
 
   // 5. The fixtures, by a child process that loads only that build.
-  const out = join(PAST, opts.folder ?? short);
-  rmSync(out, { recursive: true, force: true });
-  mkdirSync(out, { recursive: true });
+  const name = opts.folder ?? short;
+  const out = mkdtempSync(join(tmpdir(), `past-${name}-`));
   const pgBin = postgresBin();
   const meta = {
     commit: full, short, date, subject,
@@ -245,11 +250,31 @@ async function one(commit, opts) {
   const r = spawnSync(process.execPath, [SCRIPT, '--drive', wt, out, metaFile], { stdio: 'inherit', env });
   rmSync(dirname(metaFile), { recursive: true, force: true });
   if (r.status !== 0) throw new Error(`${short}: the fixtures' child process failed (exit ${r.status ?? r.signal})`);
+  addCase(name, out);
+  rmSync(out, { recursive: true, force: true });
   if (opts.remove) {
     // The link first, so that nothing can reach through it into this checkout's node_modules.
     if (lstatSync(join(wt, 'pkg/node_modules')).isSymbolicLink()) rmSync(join(wt, 'pkg/node_modules'));
     sh('git', ['-C', ROOT, 'worktree', 'remove', '--force', wt], { stdio: 'inherit' });
   }
+}
+
+/** Adds the case written under `out` to the folder of its durable format and decisions number. */
+function addCase(name, out) {
+  const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'));
+  const keys = new Set(manifest.points.filter((p) => p.wrote.snapshot).map((p) => folderOf(p.wrote.snapshot.version, p.wrote.snapshot.decisions ?? 1)));
+  if (keys.size !== 1) throw new Error(`${name}: its snapshots say ${keys.size ? [...keys].join(' and ') : 'nothing'}; a case is of one durable format and decisions number`);
+  const folder = join(PAST, [...keys][0]);
+  const file = join(folder, BUNDLE);
+  const before = existsSync(file) ? readFileSync(file) : null;
+  const files = before ? unpack(before) : new Map();
+  if (files.has(`${name}/manifest.json`)) throw new Error(`${relative(ROOT, folder)} has a case ${name} already: never regenerate one (--folder names another)`);
+  for (const path of ['manifest.json', ...manifest.files]) files.set(`${name}/${path}`, readFileSync(join(out, path)));
+  const after = pack(files);
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(file, after);
+  const grew = after.length - (before?.length ?? 0);
+  log(`  ${relative(ROOT, file)}: ${after.length} bytes, ${grew} more with ${name}${grew > 1 << 20 ? ' (over the 1 MB a case may add: see pkg/test/fixtures/past/README.md)' : ''}`);
 }
 
 function log(line) {
@@ -344,16 +369,11 @@ async function drive(wt, out, meta) {
   const options = (format, store) => ({ format, budget: meta.budget, countTokens: o200k, summarizer, system: SYSTEM, ...(store ? { store } : {}) });
   const request = (r) => JSON.stringify({ system: r.system, messages: r.messages });
   const files = [];
-  /** Writes `text` (gzipped past GZIP_OVER) and lists it. */
+  /** Writes `text` (a string or bytes) and lists it: the folder's brotli stream compresses it. */
   const write = (path, text) => {
     mkdirSync(dirname(path), { recursive: true });
-    if (Buffer.byteLength(text) > GZIP_OVER) {
-      writeFileSync(`${path}.gz`, gzipSync(text, { level: 9 }));
-      files.push(relative(out, `${path}.gz`));
-    } else {
-      writeFileSync(path, text);
-      files.push(relative(out, path));
-    }
+    writeFileSync(path, text);
+    files.push(relative(out, path));
   };
 
   /** The driver's steps of `turns`, each an append or a build (with its usage): append input, build, append the response, append the results. */
@@ -419,7 +439,7 @@ async function drive(wt, out, meta) {
             write(join(dir, `snapshot-${format}.store.json`), rows);
             write(join(dir, `snapshot-${format}.next.json`), next);
             const s = JSON.parse(snapshot);
-            entry.wrote.snapshot = { version: s.version, keys: Object.keys(s), bytes: Buffer.byteLength(snapshot), storeRows: store.getRawToolOutputs().length };
+            entry.wrote.snapshot = { version: s.version, decisions: s.decisions ?? 1, keys: Object.keys(s), bytes: Buffer.byteLength(snapshot), storeRows: store.getRawToolOutputs().length };
           }
 
           if (has.sqliteSessions) {
@@ -485,9 +505,7 @@ async function drive(wt, out, meta) {
               }
               const base = join(dir, `session-${format}.postgres`);
               write(`${base}.rows.json`, JSON.stringify(rows));
-              const dump = pgDump(server, dbName);
-              writeFileSync(`${base}.sql.gz`, gzipSync(dump, { level: 9 }));
-              files.push(relative(out, `${base}.sql.gz`));
+              write(`${base}.sql`, pgDump(server, dbName));
               // The next request, by the session opened again (as another worker would).
               const again = await ContextManager.open({ ...options(format, new postgres.PostgresStateRepository(own)), sessionId: 'fixture' });
               const next = request(await again.build());

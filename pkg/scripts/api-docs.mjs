@@ -1,8 +1,10 @@
 // Writes the API reference, docs/api/ (Markdown), with TypeDoc from the built declarations
 // of every entry (pkg/dist/<entry>.d.ts): what a host sees, JSDoc and examples included.
-// The build runs it last (pkg/scripts/build.mjs), so the reference is never edited by
-// hand; packaging/api-docs.test.mjs fails when the committed one is not what the build
-// writes. Alone, it builds nothing: run `bash scripts/build.sh` first.
+// The build runs it last (pkg/scripts/build.mjs); git ignores its output and the package
+// does not ship it, the `.d.ts` being the reference a host reads (ADR 0010);
+// packaging/api-docs.test.mjs checks it against the declarations. TypeDoc's validation
+// fails the build on a `{@link}` to nothing. Alone, it builds nothing: run
+// `bash scripts/build.sh` first.
 //
 //   node pkg/scripts/api-docs.mjs
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

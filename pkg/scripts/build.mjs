@@ -338,8 +338,8 @@ for (const file of ['LICENSE-MIT', 'LICENSE-APACHE']) {
   copyFileSync(join(root, 'crates/tokenizer', file), join(dist, 'licenses/tokenizers', file));
 }
 
-// ---- The API reference, docs/api/, written from the declarations above on every build,
-// so it is never edited by hand (packaging/api-docs.test.mjs: the committed one is this).
+// ---- The API reference, docs/api/, rendered from the declarations above on every build;
+// git ignores it (ADR 0010), packaging/api-docs.test.mjs checks it against them.
 run('node', [join(pkgDir, 'scripts/api-docs.mjs')]);
 
 const sizes = (file) => `${statSync(file).size} bytes raw, ${gzipSync(readFileSync(file), { level: 9 }).length} bytes gzipped`;

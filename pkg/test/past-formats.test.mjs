@@ -1,5 +1,6 @@
 // What every earlier version wrote opens (issue 35): the snapshots, SQLite sessions and
-// PostgreSQL sessions that past commits' own builds wrote (fixtures/past/<commit>/, made by
+// PostgreSQL sessions that past commits' own builds wrote (fixtures/past/, a folder per
+// durable format and decisions number holding its cases: past-bundle.mjs; made by
 // scripts/past-fixtures.mjs), read with today's code. Each opens, and its next request is
 // the one that version built, byte for byte; or, where today's rules decide otherwise, it
 // is rebuilt once: that request says so (`format-migrated`), every id the old request named
@@ -9,12 +10,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { gunzipSync } from 'node:zlib';
+import { BUNDLE, PAST, folderOf, pastCases } from './past-bundle.mjs';
 import { startPostgres } from './postgres.mjs';
 import { PROBLEMS } from './validity.mjs';
 
@@ -25,7 +25,6 @@ const { PostgresStateRepository } = require('@devs/context/postgres');
 const { createTokenCounter } = require('@devs/context/tokenizers');
 const pg = require('pg');
 
-const PAST = fileURLToPath(new URL('./fixtures/past/', import.meta.url));
 const o200k = createTokenCounter('o200k_base');
 // The options the fixtures were written with (their manifest.json): the budget is each folder's.
 const BUDGET = 8_000;
@@ -34,14 +33,11 @@ const options = (format, store, budget = BUDGET) => ({
   summarizer: (prompt) => `Summary: ${prompt.slice(0, 600)} … ${prompt.slice(-600)}`,
 });
 const request = (r) => JSON.stringify({ system: r.system, messages: r.messages });
-const bytes = (dir, name) => (existsSync(join(dir, name)) ? readFileSync(join(dir, name)) : existsSync(join(dir, `${name}.gz`)) ? gunzipSync(readFileSync(join(dir, `${name}.gz`))) : null);
-const text = (dir, name) => bytes(dir, name)?.toString('utf8') ?? null;
 
-// Each commit's folders, oldest first; `folder` is the folder's name (the short hash, or
-// `<hash>-<what differs>` for other options than the usual).
-const commits = readdirSync(PAST).filter((d) => existsSync(join(PAST, d, 'manifest.json')))
-  .map((d) => ({ ...JSON.parse(readFileSync(join(PAST, d, 'manifest.json'), 'utf8')), folder: d }))
-  .sort((a, b) => a.date.localeCompare(b.date) || a.folder.localeCompare(b.folder));
+// Each case, oldest first: its manifest, `folder` (its durable format and decisions number),
+// `name` (the short hash, or `<hash>-<what differs>` for other options than the usual), and
+// `bytes(path)`/`text(path)` of its files.
+const commits = pastCases();
 const outcomes = {};
 
 /** The next request of `context` against the old one, then three more turns: 'identical' or 'migrated'. */
@@ -105,8 +101,25 @@ describe('what every earlier version wrote opens', () => {
   });
 
   it('has fixtures of at least four commits, on at least three sessions', () => {
-    assert.ok(new Set(commits.map((c) => c.short)).size >= 4, commits.map((c) => c.folder).join(', '));
+    assert.ok(new Set(commits.map((c) => c.short)).size >= 4, commits.map((c) => c.name).join(', '));
     assert.ok(new Set(commits.flatMap((c) => c.sessions)).size >= 3);
+  });
+
+  it('keeps a folder per durable format and decisions number, one stream of at most 1 MB, its cases of that format and number', () => {
+    const folders = readdirSync(PAST, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+    assert.ok(folders.length >= 3, folders.join(', '));
+    for (const folder of folders) {
+      assert.match(folder, /^format-\d+-decisions-\d+$/);
+      assert.deepEqual(readdirSync(join(PAST, folder)), [BUNDLE], folder);
+      const size = statSync(join(PAST, folder, BUNDLE)).size;
+      assert.ok(size <= 1 << 20, `${folder}/${BUNDLE}: ${size} bytes`);
+    }
+    for (const c of commits) {
+      for (const p of c.points.filter((x) => x.wrote.snapshot)) {
+        const s = JSON.parse(c.text(`${p.session.replace(/\.(jsonl|json|traj)$/, '').replace(/\.traj$/, '')}/${p.point}/snapshot-${p.format}.json`));
+        assert.equal(folderOf(s.version, s.decisions ?? 1), c.folder, `${c.name} ${p.session} ${p.point} ${p.format}`);
+      }
+    }
   });
 
   it("has the cut of issue 47, item 7: a6221f5's mini-SWE-agent session at budget 50,000, after 229 of its 346 steps, and the cuts near it that today's marks and counts decide otherwise", () => {
@@ -121,30 +134,32 @@ describe('what every earlier version wrote opens', () => {
 
   for (const manifest of commits) {
     const budget = manifest.options.budget;
-    describe(`${manifest.folder}: ${manifest.subject.slice(0, 80)}${budget === BUDGET ? '' : ` (budget ${budget})`}`, () => {
+    describe(`${manifest.name}: ${manifest.subject.slice(0, 80)}${budget === BUDGET ? '' : ` (budget ${budget})`}`, () => {
       for (const p of manifest.points) {
         const name = p.session.replace(/\.(jsonl|json|traj)$/, '').replace(/\.traj$/, '');
-        const dir = join(PAST, manifest.folder, name, p.point);
+        const dir = `${name}/${p.point}`;
+        const bytes = (file) => manifest.bytes(`${dir}/${file}`);
+        const text = (file) => manifest.text(`${dir}/${file}`);
         const label = `${name} ${p.point} ${p.format}`;
         if (p.wrote.snapshot) {
           it(`${label}: the snapshot`, async () => {
-            const rows = JSON.parse(text(dir, `snapshot-${p.format}.store.json`));
+            const rows = JSON.parse(text(`snapshot-${p.format}.store.json`));
             const store = new MemoryStateRepository();
             for (const r of rows) assert.equal(String(await store.insertRawToolOutput({ toolName: r.toolName, rawContent: r.rawContent, byteSize: r.byteSize, turnAge: r.turnAge, capturedAt: r.capturedAt })), String(r.id));
-            const cm = ContextManager.restore(JSON.parse(text(dir, `snapshot-${p.format}.json`)), options(p.format, store, budget));
-            tally(manifest.folder, 'snapshot', await nextRequest(cm, text(dir, `snapshot-${p.format}.next.json`), p.format, budget));
+            const cm = ContextManager.restore(JSON.parse(text(`snapshot-${p.format}.json`)), options(p.format, store, budget));
+            tally(manifest.name, 'snapshot', await nextRequest(cm, text(`snapshot-${p.format}.next.json`), p.format, budget));
           });
         }
         if (p.wrote.sqlite) {
           it(`${label}: the SQLite session`, async () => {
             const tmp = mkdtempSync(join(tmpdir(), 'past-'));
             for (const suffix of ['', '-wal', '-shm']) {
-              const b = bytes(dir, `session-${p.format}.sqlite${suffix}`);
+              const b = bytes(`session-${p.format}.sqlite${suffix}`);
               if (b) writeFileSync(join(tmp, `state.sqlite${suffix}`), b);
             }
             const store = new SqliteStateRepository(join(tmp, 'state.sqlite'));
             const s = await ContextManager.open({ ...options(p.format, store, budget), sessionId: 'fixture' });
-            tally(manifest.folder, 'sqlite', await nextRequest(s, text(dir, `session-${p.format}.sqlite.next.json`), p.format, budget));
+            tally(manifest.name, 'sqlite', await nextRequest(s, text(`session-${p.format}.sqlite.next.json`), p.format, budget));
             await s.close();
             store.close();
           });
@@ -155,11 +170,11 @@ describe('what every earlier version wrote opens', () => {
             try {
               const url = server.connectionString.replace(/\/postgres$/, `/past_${n}`);
               const psql = existsSync(join(server.bin, 'psql')) ? join(server.bin, 'psql') : 'psql';
-              execFileSync(psql, ['-q', '-v', 'ON_ERROR_STOP=1', '-d', url, '-f', '-'], { input: bytes(dir, `session-${p.format}.postgres.sql`), stdio: ['pipe', 'ignore', 'pipe'] });
+              execFileSync(psql, ['-q', '-v', 'ON_ERROR_STOP=1', '-d', url, '-f', '-'], { input: bytes(`session-${p.format}.postgres.sql`), stdio: ['pipe', 'ignore', 'pipe'] });
               const store = new PostgresStateRepository(pool);
               await store.ready();
               const s = await ContextManager.open({ ...options(p.format, store, budget), sessionId: 'fixture' });
-              tally(manifest.folder, 'postgres', await nextRequest(s, text(dir, `session-${p.format}.postgres.next.json`), p.format, budget));
+              tally(manifest.name, 'postgres', await nextRequest(s, text(`session-${p.format}.postgres.next.json`), p.format, budget));
               await s.close();
             } finally {
               await pool.end();
@@ -171,9 +186,10 @@ describe('what every earlier version wrote opens', () => {
   }
 
   describe('data really altered is still refused, naming where', () => {
-    const v1 = commits.find((c) => c.folder === 'a6221f5');
+    // The last commit of format 1 (its rows hold the rules' calls by name, plans among them).
+    const v1 = commits.find((c) => c.name === '06c6037');
     const p = v1.points.find((x) => x.wrote.sqlite && x.session.startsWith('claude-code'));
-    const dir = join(PAST, 'a6221f5', p.session.replace(/\.jsonl$/, ''), p.point);
+    const bytes = (file) => v1.bytes(`${p.session.replace(/\.jsonl$/, '')}/${p.point}/${file}`);
     const Database = require('better-sqlite3');
     /** A copy of a session file, altered by `alter(db)`, then opened: the error it is refused with. */
     const open = async (file, format, alter) => {
@@ -192,7 +208,7 @@ describe('what every earlier version wrote opens', () => {
     const rowsOf = (db) => db.prepare('SELECT version, changes FROM context_changes ORDER BY version').all();
 
     it("old rows not shaped as a build's (a plan taken out) are refused, naming the row: not rebuilt", async () => {
-      const error = await open(bytes(dir, `session-${p.format}.sqlite`), p.format, (db) => {
+      const error = await open(bytes(`session-${p.format}.sqlite`), p.format, (db) => {
         const row = rowsOf(db).find((r) => JSON.parse(r.changes).log?.some((c) => c[0] === 'plan'));
         const c = JSON.parse(row.changes);
         c.log = c.log.filter((call) => call[0] !== 'plan');

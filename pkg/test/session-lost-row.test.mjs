@@ -11,19 +11,18 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { gunzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { ContextManager } from '@devs/context';
 import { PostgresStateRepository } from '@devs/context/postgres';
 import { SqliteStateRepository } from '@devs/context/sqlite';
 import { createTokenCounter } from '@devs/context/tokenizers';
 import { rejected } from './helpers.mjs';
+import { pastCases } from './past-bundle.mjs';
 import { postgresDatabases } from './postgres.mjs';
 
 const databases = postgresDatabases('lost');
-const PAST = fileURLToPath(new URL('./fixtures/past/', import.meta.url));
-const pastBytes = (dir, name) => (existsSync(join(dir, name)) ? readFileSync(join(dir, name)) : gunzipSync(readFileSync(join(dir, `${name}.gz`))));
+// The past fixtures' cases (fixtures/past/: past-bundle.mjs), by name.
+const past = new Map(pastCases().map((c) => [c.name, c]));
 const tmpFile = () => join(mkdtempSync(join(tmpdir(), 'lost-row-')), 'state.sqlite');
 
 const options = (store, sessionId, extra = {}) => ({ sessionId, store, format: 'openai-chat', budget: 6_000, system: 'You are a coding agent.', ...extra });
@@ -162,10 +161,10 @@ const checkpointOf = (db) => (db.prepare('PRAGMA table_info(context_changes)').a
 describe('SQLite files past versions wrote', () => {
   for (const [commit, format] of [['e98c739', 'anthropic'], ['fd0688b', 'openai-chat']]) {
     it(`${commit} (${format}): the newest row, one in the middle: refused naming the version; as written, it opens`, async () => {
-      const dir = join(PAST, commit, 'claude-code-session', 'turn-072-of-217');
+      const dir = 'claude-code-session/turn-072-of-217';
       const copy = (lost) => {
         const file = tmpFile();
-        writeFileSync(file, pastBytes(dir, `session-${format}.sqlite`));
+        writeFileSync(file, past.get(commit).bytes(`${dir}/session-${format}.sqlite`));
         const db = new Database(file);
         const newest = db.prepare('SELECT version FROM context_sessions WHERE session_id = ?').pluck().get('fixture');
         const version = lost === 'newest' ? newest : lost === 'middle' ? middle(newest, checkpointOf(db)) : null;
@@ -207,12 +206,12 @@ describe('PostgreSQL', () => {
   });
 
   it('a session fd0688b wrote (its pg_dump): the newest row, one in the middle: refused; as written, it opens', async () => {
-    const dir = join(PAST, 'fd0688b', 'claude-code-session', 'turn-072-of-217');
+    const dir = 'claude-code-session/turn-072-of-217';
     const format = 'openai-chat';
     const restore = async () => {
       const pool = await databases.pool();
       const psql = existsSync(join(databases.server.bin, 'psql')) ? join(databases.server.bin, 'psql') : 'psql';
-      execFileSync(psql, ['-q', '-v', 'ON_ERROR_STOP=1', '-d', pool.options.connectionString, '-f', '-'], { input: pastBytes(dir, `session-${format}.postgres.sql`), stdio: ['pipe', 'ignore', 'pipe'] });
+      execFileSync(psql, ['-q', '-v', 'ON_ERROR_STOP=1', '-d', pool.options.connectionString, '-f', '-'], { input: past.get('fd0688b').bytes(`${dir}/session-${format}.postgres.sql`), stdio: ['pipe', 'ignore', 'pipe'] });
       const { rows } = await pool.query('SELECT version FROM context_sessions WHERE session_id = $1', ['fixture']);
       const store = new PostgresStateRepository(pool);
       await store.ready();
