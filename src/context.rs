@@ -54,18 +54,6 @@ impl ManagerCore {
         })
     }
 
-    /// The ids of the transcripts a merge of `count` takes, oldest first, one text each.
-    pub fn merged_ids(&self, count: usize) -> String {
-        let (ids, _, _) = self.m.index.merged(count);
-        frame(|f| {
-            for id in ids {
-                f.text(|p| {
-                    p.lit(id);
-                });
-            }
-        })
-    }
-
     /// The body of the merge of `count` transcripts (`text`, joined), over `[id, label]`.
     pub fn merged_body(&self, count: usize, text: &str) -> String {
         let (_, from, to) = self.m.index.merged(count);
@@ -133,38 +121,10 @@ impl ManagerCore {
         })
     }
 
-    /// The listing of the oldest `count` entries (with those listed before them): its
-    /// heading, then its body over `[id, label]`.
-    pub fn group_body(&self, count: usize) -> String {
-        let count = count + self.m.index.group.as_ref().map_or(0, |g| g.1);
-        frame(|f| {
-            f.text(index::listing_header);
-            f.text(|p| index::body(p, index::What::Group { count }, 0.0, "", &[]));
-        })
-    }
-
-    /// The transcript of messages `from..to` over `[(text as shown, label) per part]`.
-    pub fn transcript(&self, from: usize, to: usize) -> String {
-        frame(|f| {
-            f.text(|p| transcript::transcript(p, &self.m, from, to));
-        })
-    }
-
     /// The store ids the index names, in the order it lists them, one text each.
     pub fn index_ids(&self) -> String {
         frame(|f| {
             for id in self.m.index.ids() {
-                f.text(|p| {
-                    p.lit(id);
-                });
-            }
-        })
-    }
-
-    /// The store ids a listing of `count` entries holds, in order, one text each.
-    pub fn grouped_ids(&self, count: usize) -> String {
-        frame(|f| {
-            for id in self.m.index.grouped_ids(count) {
                 f.text(|p| {
                     p.lit(id);
                 });
@@ -235,27 +195,6 @@ impl ManagerCore {
     /// The store id of a part, or `None`.
     pub fn store_id(&self, message: usize, part: usize) -> Option<String> {
         self.m.store_id(message, part).map(String::from)
-    }
-
-    /// The whole tokens of a part (what a placeholder stands for).
-    pub fn part_tokens(&self, message: usize, part: usize) -> f64 {
-        self.m.part(message, part).tokens
-    }
-
-    /// The summarizer's prompt for messages `from..to` over `[instruction, summary so far,
-    /// (text, label) per part of each message]`.
-    pub fn summarizer_prompt(&self, from: usize, to: usize) -> String {
-        frame(|f| {
-            f.text(|p| transcript::summarizer_prompt(p, &self.m, from, to));
-        })
-    }
-
-    /// The instruction that ends a summarizer request made of the last request, over
-    /// `[the start of the text of message to - 1, the instruction]`.
-    pub fn summarizer_instruction(&self, from: usize, to: usize) -> String {
-        frame(|f| {
-            f.text(|p| transcript::summarizer_instruction(p, &self.m, from, to));
-        })
     }
 
     /// `[overhead, ratio, samples]`.

@@ -7,10 +7,11 @@
 use devs_context_rules::base::args::ErrorClass;
 use devs_context_rules::context::config::{MANAGER_OPTION_NAMES, OPTION_NAMES};
 use devs_context_rules::context::history::PART_FLAGS;
+use devs_context_rules::context::journal::ANSWERS;
 use devs_context_rules::context::ledger::{SHELL_WARNINGS, Warning};
 use devs_context_rules::context::recall::{CheckCode, Refusal};
 use devs_context_rules::context::render::{Op, ShownCode};
-use devs_context_rules::context::{Kind, NeedKind, Role};
+use devs_context_rules::context::{Kind, NEEDS, NeedKind, Role};
 use devs_context_rules::media::{DetailCode, MediaWarning, Source};
 use devs_context_rules::seeds::management::{ManagementNeed, NEED_SCALE};
 use devs_context_rules::seeds::runner::{STEP_BASE, Step};
@@ -154,6 +155,8 @@ pub fn warning_codes() -> Vec<&'static str> {
 /// The TypeScript file, as it is committed.
 pub fn typescript() -> String {
     let mut out = String::from(HEADER);
+    out.push_str("\nimport { WireReader, WireWriter } from './wire.js';\n");
+    channel(&mut out);
     for t in TABLES {
         out.push_str(&format!(
             "\n/** {} */\nexport const {} = {{\n",
@@ -185,6 +188,71 @@ pub fn typescript() -> String {
         out.push_str(&format!("  | {}\n", quoted(code)));
     }
     out.push_str(";\n");
+    out
+}
+
+/// The need/answer channel: the named union of needs and its decoder (`need::NEEDS`), the
+/// named union of answers and its encoder (`journal::ANSWERS`).
+fn channel(out: &mut String) {
+    let member = |name: &str, key: &str, fields: &[(&str, _)]| {
+        let mut m = format!("  | {{ {key}: {}", quoted(name));
+        for (f, c) in fields {
+            let c: &devs_context_rules::context::codec::Codec = c;
+            m.push_str(&format!("; {}: {}", camel(f), c.ts()));
+        }
+        m.push_str(" }\n");
+        m
+    };
+    out.push_str("\n/** What the rules need of the shell next, by name, with what the shell needs to answer it (`context::need::NEEDS`). */\nexport type Need =\n");
+    for n in NEEDS {
+        out.push_str(&member(n.name, "kind", n.fields));
+    }
+    out.push_str(";\n\n/** A need as the rules encode it (`Need::encode`): its code, then its fields in order. */\nexport function decodeNeed(bytes: Uint8Array): Need {\n  const r = new WireReader(bytes);\n  const code = r.byte();\n  switch (code) {\n");
+    for n in NEEDS {
+        let mut fields = String::new();
+        for (f, c) in n.fields {
+            fields.push_str(&format!(", {}: r.{}()", camel(f), c.method()));
+        }
+        out.push_str(&format!(
+            "    case {}:\n      return {{ kind: {}{fields} }};\n",
+            n.code,
+            quoted(n.name)
+        ));
+    }
+    out.push_str("  }\n  throw Object.assign(new Error(`context engine: unknown need ${code}`), { code: 'ERR_INTERNAL' });\n}\n");
+    out.push_str("\n/** An answer to a need: a journal event (`journal::ANSWERS`), what `ManagerCore.advance` takes. */\nexport type Answer =\n");
+    for a in ANSWERS {
+        out.push_str(&member(a.name, "kind", a.fields));
+    }
+    out.push_str(";\n\n/** An answer as the journal encodes it (`journal::Event::encode`). */\nexport function encodeAnswer(a: Answer): Uint8Array {\n  const w = new WireWriter();\n  switch (a.kind) {\n");
+    for a in ANSWERS {
+        out.push_str(&format!(
+            "    case {}:\n      w.byte({});\n",
+            quoted(a.name),
+            a.tag
+        ));
+        for (f, c) in a.fields {
+            out.push_str(&format!("      w.{}(a.{});\n", c.method(), camel(f)));
+        }
+        out.push_str("      break;\n");
+    }
+    out.push_str("  }\n  return w.bytes();\n}\n");
+}
+
+/// A field's name in TypeScript: `opening_start` is `openingStart`.
+fn camel(name: &str) -> String {
+    let mut out = String::new();
+    let mut up = false;
+    for c in name.chars() {
+        if c == '_' {
+            up = true;
+        } else if up {
+            out.extend(c.to_uppercase());
+            up = false;
+        } else {
+            out.push(c);
+        }
+    }
     out
 }
 

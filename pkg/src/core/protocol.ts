@@ -5,6 +5,102 @@
 // crates/protocol/tests/committed.rs fails while the committed one differs. Plain objects,
 // not the wasm's: the shell reads them per part, and before an entry has provided the rules.
 
+import { WireReader, WireWriter } from './wire.js';
+
+/** What the rules need of the shell next, by name, with what the shell needs to answer it (`context::need::NEEDS`). */
+export type Need =
+  | { kind: 'Persist'; message: number; part: number }
+  | { kind: 'Placeholder'; message: number; part: number; id: string | undefined }
+  | { kind: 'Cut'; message: number; part: number; head: number; tail: number; id: string | undefined }
+  | { kind: 'Summarize'; from: number; to: number; prompt: string; instruction: string; ids: Array<string | undefined>; openingStart: number; openingEnd: number }
+  | { kind: 'Done' }
+  | { kind: 'PersistSpan'; from: number; to: number; transcript: string; ids: Array<string | undefined> }
+  | { kind: 'PersistGroup'; count: number; ids: string[]; listing: string }
+  | { kind: 'MergeSpans'; count: number; ids: string[] }
+  | { kind: 'TooLarge'; message: number; part: number }
+;
+
+/** A need as the rules encode it (`Need::encode`): its code, then its fields in order. */
+export function decodeNeed(bytes: Uint8Array): Need {
+  const r = new WireReader(bytes);
+  const code = r.byte();
+  switch (code) {
+    case 0:
+      return { kind: 'Persist', message: r.uint(), part: r.uint() };
+    case 1:
+      return { kind: 'Placeholder', message: r.uint(), part: r.uint(), id: r.optionalText() };
+    case 2:
+      return { kind: 'Cut', message: r.uint(), part: r.uint(), head: r.uint(), tail: r.uint(), id: r.optionalText() };
+    case 3:
+      return { kind: 'Summarize', from: r.uint(), to: r.uint(), prompt: r.text(), instruction: r.text(), ids: r.optionalTexts(), openingStart: r.uint(), openingEnd: r.uint() };
+    case 4:
+      return { kind: 'Done' };
+    case 5:
+      return { kind: 'PersistSpan', from: r.uint(), to: r.uint(), transcript: r.text(), ids: r.optionalTexts() };
+    case 6:
+      return { kind: 'PersistGroup', count: r.uint(), ids: r.texts(), listing: r.text() };
+    case 7:
+      return { kind: 'MergeSpans', count: r.uint(), ids: r.texts() };
+    case 8:
+      return { kind: 'TooLarge', message: r.uint(), part: r.uint() };
+  }
+  throw Object.assign(new Error(`context engine: unknown need ${code}`), { code: 'ERR_INTERNAL' });
+}
+
+/** An answer to a need: a journal event (`journal::ANSWERS`), what `ManagerCore.advance` takes. */
+export type Answer =
+  | { kind: 'Stored'; id: string | undefined; line: number }
+  | { kind: 'SpanStored'; id: string | undefined; line: number }
+  | { kind: 'Listed'; id: string | undefined; line: number }
+  | { kind: 'Merged'; id: string | undefined; line: number }
+  | { kind: 'Measured'; tokens: number }
+  | { kind: 'Summarized'; tokens: number }
+  | { kind: 'SummaryFailed' }
+  | { kind: 'NoSummarizer' }
+;
+
+/** An answer as the journal encodes it (`journal::Event::encode`). */
+export function encodeAnswer(a: Answer): Uint8Array {
+  const w = new WireWriter();
+  switch (a.kind) {
+    case 'Stored':
+      w.byte(5);
+      w.optionalText(a.id);
+      w.float(a.line);
+      break;
+    case 'SpanStored':
+      w.byte(6);
+      w.optionalText(a.id);
+      w.float(a.line);
+      break;
+    case 'Listed':
+      w.byte(7);
+      w.optionalText(a.id);
+      w.float(a.line);
+      break;
+    case 'Merged':
+      w.byte(8);
+      w.optionalText(a.id);
+      w.float(a.line);
+      break;
+    case 'Measured':
+      w.byte(9);
+      w.float(a.tokens);
+      break;
+    case 'Summarized':
+      w.byte(10);
+      w.float(a.tokens);
+      break;
+    case 'SummaryFailed':
+      w.byte(11);
+      break;
+    case 'NoSummarizer':
+      w.byte(12);
+      break;
+  }
+  return w.bytes();
+}
+
 /** What the shell must do next: the first number of a need (`context::NeedKind`). */
 export const NeedKind = {
   Persist: 0,
