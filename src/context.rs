@@ -157,15 +157,6 @@ impl ManagerCore {
         self.m.recall_fit(units, tokens).unwrap_or(0)
     }
 
-    /// The call a result answers, `[message, part]`, or `[]`.
-    pub fn call_of(&self, message: usize, part: usize) -> Vec<f64> {
-        let h = &self.m.history;
-        h.messages[message].parts[part]
-            .call
-            .and_then(|c| h.calls.get(c as usize))
-            .map_or_else(Vec::new, |c| vec![c.message as f64, c.part as f64])
-    }
-
     /// The record of the build in flight, as JSON.
     pub fn ledger(&mut self, ms: f64, counter: &str) -> String {
         self.m.record.ms = ms;

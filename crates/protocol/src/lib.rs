@@ -12,6 +12,7 @@ use devs_context_rules::context::ledger::{SHELL_WARNINGS, Warning};
 use devs_context_rules::context::recall::{CheckCode, Refusal};
 use devs_context_rules::context::render::{Op, ShownCode};
 use devs_context_rules::context::{Kind, NEEDS, NeedKind, Role};
+use devs_context_rules::media::bill::Format;
 use devs_context_rules::media::{DetailCode, MediaWarning, Source};
 use devs_context_rules::seeds::management::{ManagementNeed, NEED_SCALE};
 use devs_context_rules::seeds::runner::{STEP_BASE, Step};
@@ -181,6 +182,11 @@ pub fn typescript() -> String {
         }
         out.push_str("] as const;\n");
     }
+    out.push_str("\n/** The formats the rules have an image rule for (`bill::Format`): a format the shell writes that is not here does not compile where its rule is read. */\nexport const FORMAT_RULES = [\n");
+    for f in Format::ALL {
+        out.push_str(&format!("  {},\n", quoted(f.code())));
+    }
+    out.push_str("] as const;\n");
     out.push_str(
         "\n/** What a `ContextWarning` is about: the rules' warnings (`ledger::Warning`, then `media::MediaWarning`), then the shell's own (`ledger::SHELL_WARNINGS`). */\nexport type WarningCode =\n",
     );
@@ -197,7 +203,7 @@ fn channel(out: &mut String) {
     let member = |name: &str, key: &str, fields: &[(&str, _)]| {
         let mut m = format!("  | {{ {key}: {}", quoted(name));
         for (f, c) in fields {
-            let c: &devs_context_rules::context::codec::Codec = c;
+            let c: &devs_context_rules::context::Codec = c;
             m.push_str(&format!("; {}: {}", camel(f), c.ts()));
         }
         m.push_str(" }\n");
@@ -282,6 +288,7 @@ mod tests {
         names.extend(NUMBERS.iter().map(|n| n.0));
         names.extend(LISTS.iter().map(|l| l.0));
         names.push("WarningCode");
+        names.push("FORMAT_RULES");
         let mut sorted = names.clone();
         sorted.sort_unstable();
         sorted.dedup();

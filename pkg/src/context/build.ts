@@ -150,8 +150,8 @@ type Answering<K extends NeedName> = (b: Building, need: Extract<Need, { kind: K
  * declared without its row here does not compile.
  */
 const ANSWERS: { readonly [K in NeedName]: Answering<K> } = {
-  Persist: async ({ core, texts }, { message, part }, f) => {
-    const [id, line] = await texts.persist(message, part, f.store);
+  Persist: async ({ core, texts }, need, f) => {
+    const [id, line] = await texts.persist(need, f.store);
     return advance(core, { kind: 'Stored', id, line: line ?? NaN });
   },
   PersistSpan: async ({ core, texts }, need, f) => {
@@ -166,8 +166,8 @@ const ANSWERS: { readonly [K in NeedName]: Answering<K> } = {
     const [id, line] = await texts.mergeSpans(need, f.store);
     return advance(core, { kind: 'Merged', id, line });
   },
-  Placeholder: (b, { message, part, id }) => {
-    const tokens = show(b, message, part, b.texts.placeholder(message, part, id));
+  Placeholder: (b, need) => {
+    const tokens = show(b, need.message, need.part, b.texts.placeholder(need));
     return advance(b.core, { kind: 'Measured', tokens });
   },
   Cut: (b, { message, part: k, head, tail, id }) => {

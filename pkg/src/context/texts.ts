@@ -72,14 +72,14 @@ export class StoredTexts {
   }
 
   /** Stores part `k` of message `i` whole: its id and its index line's tokens, or nothing when the store failed. */
-  async persist(i: number, k: number, failed: unknown[]): Promise<[string?, number?]> {
+  async persist({ message: i, part: k, call }: Needed<'Persist'>, failed: unknown[]): Promise<[string?, number?]> {
     const h = this.#history;
     const p = h.messages[i].parts[k];
     // An image or a document is stored as one text of its bytes (`media.ts`); its line says its size, not its bytes.
     const raw = p.media ? storedText(p.media) : p.raw ?? p.text;
     const id = await this.#storeText(`message-${i}/part-${k}`, raw, p.media ? p.media.kind : h.label(i, k), failed);
     if (id === undefined) return [];
-    const body = p.media ? this.#core.index_body(i, k, '', '', dimensions(p)) : this.#core.index_body(i, k, raw, h.args(i, k), NO_MEDIA);
+    const body = p.media ? this.#core.index_body(i, k, '', '', dimensions(p)) : this.#core.index_body(i, k, raw, h.args(call), NO_MEDIA);
     return [id, this.#line(id, body, h.label(i, k))];
   }
 
@@ -140,8 +140,8 @@ export class StoredTexts {
     }
   }
 
-  /** The placeholder of part `k` of message `i` (`index::placeholder`): what it was, and its store id `id`. */
-  placeholder(i: number, k: number, id: string | undefined): string {
+  /** The placeholder of a part (`index::placeholder`): what it was, and its store id. */
+  placeholder({ message: i, part: k, id, call }: Needed<'Placeholder'>): string {
     const h = this.#history;
     const p = h.messages[i].parts[k];
     // A call keeps its keys, its long strings each a mark naming the stored input.
@@ -149,7 +149,7 @@ export class StoredTexts {
       const call = shortenedCall(p.text, NaN, id);
       if (call !== undefined) return call;
     }
-    const body = frameText(this.#core.placeholder_body(i, k, h.args(i, k), p.media ? dimensions(p) : NO_MEDIA), [id ?? '', h.label(i, k)]);
+    const body = frameText(this.#core.placeholder_body(i, k, h.args(call), p.media ? dimensions(p) : NO_MEDIA), [id ?? '', h.label(i, k)]);
     return BODY.placeholder([body]);
   }
 

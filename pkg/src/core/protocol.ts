@@ -9,8 +9,8 @@ import { WireReader, WireWriter } from './wire.js';
 
 /** What the rules need of the shell next, by name, with what the shell needs to answer it (`context::need::NEEDS`). */
 export type Need =
-  | { kind: 'Persist'; message: number; part: number }
-  | { kind: 'Placeholder'; message: number; part: number; id: string | undefined }
+  | { kind: 'Persist'; message: number; part: number; call: number[] }
+  | { kind: 'Placeholder'; message: number; part: number; id: string | undefined; call: number[] }
   | { kind: 'Cut'; message: number; part: number; head: number; tail: number; id: string | undefined }
   | { kind: 'Summarize'; from: number; to: number; prompt: string; instruction: string; ids: Array<string | undefined>; openingStart: number; openingEnd: number }
   | { kind: 'Done' }
@@ -26,9 +26,9 @@ export function decodeNeed(bytes: Uint8Array): Need {
   const code = r.byte();
   switch (code) {
     case 0:
-      return { kind: 'Persist', message: r.uint(), part: r.uint() };
+      return { kind: 'Persist', message: r.uint(), part: r.uint(), call: r.uints() };
     case 1:
-      return { kind: 'Placeholder', message: r.uint(), part: r.uint(), id: r.optionalText() };
+      return { kind: 'Placeholder', message: r.uint(), part: r.uint(), id: r.optionalText(), call: r.uints() };
     case 2:
       return { kind: 'Cut', message: r.uint(), part: r.uint(), head: r.uint(), tail: r.uint(), id: r.optionalText() };
     case 3:
@@ -297,6 +297,17 @@ export const MANAGER_OPTIONS = [
   'keepImages',
   'callbackTimeoutMs',
   'reminders',
+] as const;
+
+/** The formats the rules have an image rule for (`bill::Format`): a format the shell writes that is not here does not compile where its rule is read. */
+export const FORMAT_RULES = [
+  'anthropic',
+  'openai-chat',
+  'openai-responses',
+  'gemini',
+  'ai-sdk',
+  'vscode',
+  'text',
 ] as const;
 
 /** What a `ContextWarning` is about: the rules' warnings (`ledger::Warning`, then `media::MediaWarning`), then the shell's own (`ledger::SHELL_WARNINGS`). */

@@ -55,6 +55,10 @@ export class WireReader {
   optionalTexts(): Array<string | undefined> {
     return Array.from({ length: this.uint() }, () => this.optionalText());
   }
+
+  uints(): number[] {
+    return Array.from({ length: this.uint() }, () => this.uint());
+  }
 }
 
 export class WireWriter {

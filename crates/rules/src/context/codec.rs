@@ -133,6 +133,8 @@ pub enum Codec {
     Texts,
     /// A count, then each optional text.
     OptionalTexts,
+    /// A count, then each whole number.
+    Uints,
 }
 
 impl Codec {
@@ -144,6 +146,7 @@ impl Codec {
             Codec::OptionalText => "string | undefined",
             Codec::Texts => "string[]",
             Codec::OptionalTexts => "Array<string | undefined>",
+            Codec::Uints => "number[]",
         }
     }
 
@@ -156,6 +159,7 @@ impl Codec {
             Codec::OptionalText => "optionalText",
             Codec::Texts => "texts",
             Codec::OptionalTexts => "optionalTexts",
+            Codec::Uints => "uints",
         }
     }
 }
@@ -210,6 +214,16 @@ impl Wire for Vec<Option<String>> {
         uint(out, self.len() as u64);
         for s in self {
             optional_text(out, s.as_deref());
+        }
+    }
+}
+
+impl Wire for Vec<usize> {
+    const CODEC: Codec = Codec::Uints;
+    fn wire(&self, out: &mut Vec<u8>) {
+        uint(out, self.len() as u64);
+        for v in self {
+            uint(out, *v as u64);
         }
     }
 }

@@ -24,7 +24,7 @@
 mod apply;
 mod build;
 pub mod calibration;
-pub mod codec;
+mod codec;
 pub mod config;
 pub mod config_key;
 mod fold;
@@ -48,6 +48,7 @@ pub mod transcript;
 use std::collections::{BTreeMap, VecDeque};
 
 use calibration::Calibration;
+pub use codec::Codec;
 use config::Config;
 use devs_context_errors::FieldError;
 pub use history::{

@@ -86,11 +86,16 @@ macro_rules! needs {
 
 needs! {
     manager: m;
-    /// Store the whole text of part `part` of message `message`; answered by `Event::Stored`.
-    Persist = 0 { message: usize, part: usize } carries {},
-    /// Show the part as a placeholder naming `id`; answered by `Event::Measured` with its tokens.
+    /// Store the whole text of part `part` of message `message` (`call`: where the call a
+    /// result answers is, `[message, part]`, or none); answered by `Event::Stored`.
+    Persist = 0 { message: usize, part: usize } carries {
+        call: Vec<usize> = call_of(m, message, part),
+    },
+    /// Show the part as a placeholder naming `id` (`call` as for `Persist`); answered by
+    /// `Event::Measured` with its tokens.
     Placeholder = 1 { message: usize, part: usize } carries {
         id: Option<String> = m.store_id(message, part).map(String::from),
+        call: Vec<usize> = call_of(m, message, part),
     },
     /// Show the part cut to `head` and `tail` UTF-16 units, naming `id`; answered by
     /// `Event::Measured`.
@@ -134,6 +139,15 @@ needs! {
     /// still over the budget: the build fails, naming part `part` of message `message`, the
     /// largest it holds ([`Manager::too_large`]), and is taken back.
     TooLarge = 8 { message: usize, part: usize } carries {},
+}
+
+/// Where the call part `part` of message `message` answers is, `[message, part]`, or `[]`.
+fn call_of(m: &Manager, message: usize, part: usize) -> Vec<usize> {
+    let h = &m.history;
+    h.messages[message].parts[part]
+        .call
+        .and_then(|c| h.calls.get(c as usize))
+        .map_or_else(Vec::new, |c| vec![c.message, c.part])
 }
 
 /// One text of a frame.

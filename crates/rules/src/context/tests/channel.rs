@@ -13,6 +13,10 @@ fn read(r: &mut Reader<'_>, codec: Codec) -> bool {
         Codec::Float => r.float().is_ok(),
         Codec::Text => r.text().is_ok(),
         Codec::OptionalText => r.optional_text().is_ok(),
+        Codec::Uints => {
+            let Ok(n) = r.count() else { return false };
+            (0..n).all(|_| r.uint().is_ok())
+        }
         Codec::Texts | Codec::OptionalTexts => {
             let Ok(n) = r.count() else { return false };
             (0..n).all(|_| {
