@@ -6,7 +6,7 @@
 use devs_context_errors::FieldError;
 use devs_context_rules::base::text::split_texts;
 use devs_context_rules::context::config::{Config, Options};
-use devs_context_rules::context::{Kind, Manager, Rejection, index, recall, render, transcript};
+use devs_context_rules::context::{Kind, Manager, Rejection, index, recall, render};
 use wasm_bindgen::prelude::*;
 
 use crate::{Out, frame, probe, report};
@@ -277,13 +277,6 @@ fn what_of(
     }
 }
 
-/// The rules' decisions on replay, numbered (`migrate::DECISIONS`): what data records as
-/// the rules it was written by.
-#[wasm_bindgen(js_name = ruleDecisions)]
-pub fn rule_decisions() -> u32 {
-    devs_context_rules::context::migrate::DECISIONS
-}
-
 /// Where the first event out of a build's shape is, among `tags` (a journal's events' tags,
 /// or a call log's as events), -1 for none (`migrate::misshapen`).
 #[wasm_bindgen(js_name = misshapen)]
@@ -360,24 +353,6 @@ pub fn rejection_words(code: u8) -> String {
         .into()
 }
 
-/// `[summary message over [summary], unanswered result, left-out note]` (see
-/// `transcript::own_texts`).
-#[wasm_bindgen(js_name = managerTexts)]
-pub fn manager_texts() -> String {
-    frame(transcript::own_texts)
-}
-
-/// The frames of a stored text's one-line body as the request shows it: `[index line
-/// over [body], placeholder over [body], body of an unknown text over [id]]`.
-#[wasm_bindgen(js_name = bodyFrames)]
-pub fn body_frames() -> String {
-    frame(|f| {
-        f.text(index::line);
-        f.text(index::placeholder);
-        f.text(index::unknown_body);
-    })
-}
-
 /// A recall as the rules read it: NaN and "" for what was not asked.
 pub(crate) fn ask(offset: f64, length: f64, query: &str) -> recall::Ask {
     let whole = |v: f64| (v.is_finite() && v >= 0.0).then_some(v as usize);
@@ -449,36 +424,6 @@ pub fn recall_media_heading(
     })
 }
 
-/// The recall tool: `[name, description, parameters as JSON Schema text]`, one text each.
-#[wasm_bindgen(js_name = recallTool)]
-pub fn recall_tool() -> String {
-    frame(|f| {
-        f.text(|p| {
-            p.lit(recall::TOOL);
-        });
-        f.text(|p| {
-            p.lit(recall::DESCRIPTION);
-        });
-        f.text(|p| {
-            p.lit(recall::PARAMETERS);
-        });
-    })
-}
-
-/// Units a cut's probes reach past its bounds (`render::LINE_WINDOW`).
-#[wasm_bindgen(js_name = cutWindow)]
-pub fn cut_window() -> usize {
-    render::LINE_WINDOW
-}
-
-/// The index's heading; `recall`: the agent has the recall tool.
-#[wasm_bindgen(js_name = indexHeader)]
-pub fn index_header(recall: bool) -> String {
-    frame(|f| {
-        f.text(|p| index::header(p, recall));
-    })
-}
-
 /// A head-and-tail cut over `[text, storeId]`, on line breaks where near and off surrogate
 /// pairs: `head_window` holds units `head - LINE_WINDOW ..= head`, `tail_window` units
 /// `units - tail - 1 ..= units - tail + LINE_WINDOW` (`render::LINE_WINDOW`, `cutWindow()`).
@@ -499,11 +444,4 @@ pub fn cut_text(
     f.num(head as f64).num(tail as f64);
     f.text(|p| render::cut_text(p, units, head, tail, stored));
     f.into_string()
-}
-
-/// The built-in summarizing instruction (`defaultSummaryPrompt`), which a host's
-/// `summaryPrompt` replaces.
-#[wasm_bindgen(js_name = defaultSummaryPrompt)]
-pub fn default_summary_prompt() -> String {
-    transcript::DEFAULT_SUMMARY_INSTRUCTION.to_string()
 }

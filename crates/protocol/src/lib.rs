@@ -5,6 +5,7 @@
 //! hand. `tests/committed.rs` fails when the committed file is not what this writes.
 
 use devs_context_rules::base::args::ErrorClass;
+use devs_context_rules::base::frame::Frame;
 use devs_context_rules::context::config::{MANAGER_OPTION_NAMES, OPTION_NAMES};
 use devs_context_rules::context::history::PART_FLAGS;
 use devs_context_rules::context::journal::ANSWERS;
@@ -12,6 +13,7 @@ use devs_context_rules::context::ledger::{SHELL_WARNINGS, Warning};
 use devs_context_rules::context::recall::{CheckCode, Refusal};
 use devs_context_rules::context::render::{Op, ShownCode};
 use devs_context_rules::context::{Kind, NEEDS, NeedKind, Role};
+use devs_context_rules::context::{index, migrate, recall, render, transcript};
 use devs_context_rules::media::bill::Format;
 use devs_context_rules::media::{DetailCode, MediaWarning, Source};
 use devs_context_rules::seeds::management::{ManagementNeed, NEED_SCALE};
@@ -182,6 +184,7 @@ pub fn typescript() -> String {
         }
         out.push_str("] as const;\n");
     }
+    constants(&mut out);
     out.push_str("\n/** The formats the rules have an image rule for (`bill::Format`): a format the shell writes that is not here does not compile where its rule is read. */\nexport const FORMAT_RULES = [\n");
     for f in Format::ALL {
         out.push_str(&format!("  {},\n", quoted(f.code())));
@@ -245,6 +248,104 @@ fn channel(out: &mut String) {
     out.push_str("  }\n  return w.bytes();\n}\n");
 }
 
+/// A string for TypeScript whatever it holds: quoted, with everything but printable ASCII
+/// escaped by its UTF-16 units (a frame's marks are noncharacters).
+fn js_string(s: &str) -> String {
+    let mut out = String::from("'");
+    for c in s.chars() {
+        match c {
+            '\'' => out.push_str("\\'"),
+            '\\' => out.push_str("\\\\"),
+            ' '..='~' => out.push(c),
+            _ => {
+                let mut units = [0u16; 2];
+                for u in c.encode_utf16(&mut units) {
+                    out.push_str(&format!("\\u{u:04x}"));
+                }
+            }
+        }
+    }
+    out.push('\'');
+    out
+}
+
+/// A frame of the rules' own words, made as the binding made it.
+fn framed(build: impl FnOnce(&mut Frame)) -> String {
+    let mut f = Frame::new();
+    build(&mut f);
+    f.into_string()
+}
+
+/// What the rules say that depends on no input: written here rather than asked of the wasm.
+fn constants(out: &mut String) {
+    let texts: [(&str, &str, String); 6] = [
+        (
+            "MANAGER_TEXTS",
+            "The manager's own words as a frame: `[summary message over [summary], unanswered result, left-out note]` (`transcript::own_texts`).",
+            framed(transcript::own_texts),
+        ),
+        (
+            "BODY_FRAMES",
+            "A stored text's one-line body as the request shows it: `[index line over [body], placeholder over [body], body of an unknown text over [id]]` (`index::line`, `index::placeholder`, `index::unknown_body`).",
+            framed(|f| {
+                f.text(index::line);
+                f.text(index::placeholder);
+                f.text(index::unknown_body);
+            }),
+        ),
+        (
+            "RECALL_TOOL",
+            "The recall tool: `[name, description, parameters as JSON Schema text]`, one text each (`recall::TOOL`, `DESCRIPTION`, `PARAMETERS`).",
+            framed(|f| {
+                for t in [recall::TOOL, recall::DESCRIPTION, recall::PARAMETERS] {
+                    f.text(|p| {
+                        p.lit(t);
+                    });
+                }
+            }),
+        ),
+        (
+            "INDEX_HEADER",
+            "The index's heading without the recall tool (`index::header`).",
+            framed(|f| {
+                f.text(|p| index::header(p, false));
+            }),
+        ),
+        (
+            "INDEX_HEADER_RECALL",
+            "The index's heading when the agent has the recall tool (`index::header`).",
+            framed(|f| {
+                f.text(|p| index::header(p, true));
+            }),
+        ),
+        (
+            "DEFAULT_SUMMARY_PROMPT",
+            "The built-in summarizing instruction, which a host's `summaryPrompt` replaces (`transcript::DEFAULT_SUMMARY_INSTRUCTION`).",
+            transcript::DEFAULT_SUMMARY_INSTRUCTION.to_string(),
+        ),
+    ];
+    for (name, doc, text) in texts {
+        out.push_str(&format!(
+            "\n/** {doc} */\nexport const {name} = {};\n",
+            js_string(&text)
+        ));
+    }
+    for (name, doc, value) in [
+        (
+            "CUT_WINDOW",
+            "Units a cut's probes reach past its bounds, to end on a line break (`render::LINE_WINDOW`).",
+            render::LINE_WINDOW as u64,
+        ),
+        (
+            "RULE_DECISIONS",
+            "The rules' decisions on replay, numbered (`migrate::DECISIONS`).",
+            u64::from(migrate::DECISIONS),
+        ),
+    ] {
+        out.push_str(&format!("\n/** {doc} */\nexport const {name} = {value};\n"));
+    }
+}
+
 /// A field's name in TypeScript: `opening_start` is `openingStart`.
 fn camel(name: &str) -> String {
     let mut out = String::new();
@@ -289,6 +390,16 @@ mod tests {
         names.extend(LISTS.iter().map(|l| l.0));
         names.push("WarningCode");
         names.push("FORMAT_RULES");
+        names.extend([
+            "MANAGER_TEXTS",
+            "BODY_FRAMES",
+            "RECALL_TOOL",
+            "INDEX_HEADER",
+            "INDEX_HEADER_RECALL",
+            "DEFAULT_SUMMARY_PROMPT",
+            "CUT_WINDOW",
+            "RULE_DECISIONS",
+        ]);
         let mut sorted = names.clone();
         sorted.sort_unstable();
         sorted.dedup();

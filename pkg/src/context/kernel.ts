@@ -12,7 +12,7 @@ import {
 } from '../core/read.js';
 import { argumentError, checked } from '../errors/index.js';
 import { rules } from '../core/wasm.js';
-import { FORMAT_RULES, RULE_OPTIONS } from '../core/protocol.js';
+import { DEFAULT_SUMMARY_PROMPT, FORMAT_RULES, RULE_OPTIONS } from '../core/protocol.js';
 import type { MediaRules } from './media.js';
 import { recallTool } from './recall.js';
 import type { CompactionEvent, CompactionNotice, ContextBuild, ContextFormat, ContextReminder, LedgerRecord, ContextWarning } from './types.js';
@@ -69,7 +69,7 @@ function reminders(value: unknown): ContextReminder[] {
 /** The summarizing instruction: the host's, or the rules' built-in one. */
 function summaryPrompt(field: string, value: unknown): string {
   const text = optionalString(field, value);
-  if (text === undefined) return rules.defaultSummaryPrompt();
+  if (text === undefined) return DEFAULT_SUMMARY_PROMPT;
   if (rules.isBlank(text)) throw argumentError(TypeError, field, 'must be a non-empty instruction, or left out for the built-in one');
   return text;
 }

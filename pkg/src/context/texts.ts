@@ -9,7 +9,6 @@ import { utf8Length } from '../core/runtime.js';
 import { textKey } from '../core/text-key.js';
 import { within } from '../core/timeout.js';
 import { count } from '../tokens/count.js';
-import { rules } from '../core/wasm.js';
 import { Kind } from './codes.js';
 import type { Core, History, KeptPart } from './history.js';
 import { storedText } from '../providers/media.js';
@@ -17,6 +16,7 @@ import { shortenedCall } from './render.js';
 import type { Undo } from './undo.js';
 import type { TokenCounter } from '../seeds/types.js';
 import type { Need } from '../core/protocol.js';
+import { BODY_FRAMES, INDEX_HEADER, INDEX_HEADER_RECALL } from '../core/protocol.js';
 
 /** Need `K`, with its fields and what it carries. */
 type Needed<K extends Need['kind']> = Extract<Need, { kind: K }>;
@@ -24,7 +24,7 @@ type Needed<K extends Need['kind']> = Extract<Need, { kind: K }>;
 /** A stored text's body as an index line, as a placeholder, and an unknown text's body (`index.rs`). */
 export const BODY = (() => {
   let frames: Array<(hosts: readonly string[]) => string> | undefined;
-  const at = (n: number) => (hosts: readonly string[]) => (frames ??= frameTemplates(rules.bodyFrames()))[n](hosts);
+  const at = (n: number) => (hosts: readonly string[]) => (frames ??= frameTemplates(BODY_FRAMES))[n](hosts);
   return { line: at(0), placeholder: at(1), unknown: at(2) };
 })();
 
@@ -176,7 +176,7 @@ export class StoredTexts {
     const ids = this.#core.index_ids();
     if (ids === this.#index.ids) return this.#index.text;
     const lines = frameTexts(ids).map((id) => BODY.line([this.#body(id)]));
-    const text = lines.length ? [frameText(rules.indexHeader(this.#o.recall === true), []), ...lines].join('\n') : '';
+    const text = lines.length ? [frameText(this.#o.recall === true ? INDEX_HEADER_RECALL : INDEX_HEADER, []), ...lines].join('\n') : '';
     this.#index = { ids, text };
     return text;
   }

@@ -299,6 +299,30 @@ export const MANAGER_OPTIONS = [
   'reminders',
 ] as const;
 
+/** The manager's own words as a frame: `[summary message over [summary], unanswered result, left-out note]` (`transcript::own_texts`). */
+export const MANAGER_TEXTS = '[Summary of the earlier conversation, folded away to fit the context budget]\u000a\ufdd00\ufdd1\ufdd2[No result was recorded for this call: it was interrupted.]\ufdd2[The earliest turns of this conversation were left out to fit the context budget.]\ufdd2';
+
+/** A stored text's one-line body as the request shows it: `[index line over [body], placeholder over [body], body of an unknown text over [id]]` (`index::line`, `index::placeholder`, `index::unknown_body`). */
+export const BODY_FRAMES = '- \ufdd00\ufdd1\ufdd2[\ufdd00\ufdd1]\ufdd2stored text \ufdd00\ufdd1\ufdd2';
+
+/** The recall tool: `[name, description, parameters as JSON Schema text]`, one text each (`recall::TOOL`, `DESCRIPTION`, `PARAMETERS`). */
+export const RECALL_TOOL = 'recall\ufdd2Read back a text this conversation stored whole: an output or message shown as a placeholder or cut ("stored as 17"), or a transcript or listing named in the index of stored texts. Give the id. Long texts come a page at a time: the answer says which characters it holds and the offset to ask for next. With query, you get the lines that contain it instead, with their line numbers.\ufdd2{"type":"object","properties":{"id":{"type":"string","description":"The store id, as the conversation names it"},"offset":{"type":"integer","minimum":0,"description":"The first character to read (default 0)"},"length":{"type":"integer","minimum":1,"description":"How many characters to read at most (default: as many as one answer holds)"},"query":{"type":"string","description":"Only the lines that contain this text (case-insensitive)"}},"required":["id"],"additionalProperties":false}\ufdd2';
+
+/** The index's heading without the recall tool (`index::header`). */
+export const INDEX_HEADER = '[Texts folded out of this conversation, stored whole, by id:]\ufdd2';
+
+/** The index's heading when the agent has the recall tool (`index::header`). */
+export const INDEX_HEADER_RECALL = '[Texts folded out of this conversation, stored whole. Read one back with the recall tool, by its id:]\ufdd2';
+
+/** The built-in summarizing instruction, which a host's `summaryPrompt` replaces (`transcript::DEFAULT_SUMMARY_INSTRUCTION`). */
+export const DEFAULT_SUMMARY_PROMPT = 'Summarize the earlier part of a coding agent\'s conversation, so that the agent can continue from your summary alone. Keep every store id you see. Write these sections, each a heading then short points:\u000a### Task\u000aWhat the user asked for, in the user\'s own words where they are short, and every constraint they set.\u000a### Decisions\u000aWhat was decided, and why.\u000a### Files and artifacts\u000aEvery file read, created or changed, every command run, and every URL and store id that matters, exactly as written.\u000a### Errors\u000aThe errors met, and how each was fixed or why it was left.\u000a### Next steps\u000aWhat is left to do, in order.';
+
+/** Units a cut's probes reach past its bounds, to end on a line break (`render::LINE_WINDOW`). */
+export const CUT_WINDOW = 240;
+
+/** The rules' decisions on replay, numbered (`migrate::DECISIONS`). */
+export const RULE_DECISIONS = 3;
+
 /** The formats the rules have an image rule for (`bill::Format`): a format the shell writes that is not here does not compile where its rule is read. */
 export const FORMAT_RULES = [
   'anthropic',
