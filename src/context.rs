@@ -6,7 +6,7 @@
 use devs_context_errors::FieldError;
 use devs_context_rules::base::text::split_texts;
 use devs_context_rules::context::config::{Config, Options};
-use devs_context_rules::context::{Kind, Manager, Rejection, index, recall, render, transcript};
+use devs_context_rules::context::{Kind, Manager, Rejection, index, recall, render};
 use wasm_bindgen::prelude::*;
 
 use crate::{Out, frame, probe, report};
@@ -51,18 +51,6 @@ impl ManagerCore {
         Ok(ManagerCore {
             m: report(Manager::new(prefix, config, system_tokens, pinned_tokens))?,
             journal: crate::journal_out::JournalOut::default(),
-        })
-    }
-
-    /// The ids of the transcripts a merge of `count` takes, oldest first, one text each.
-    pub fn merged_ids(&self, count: usize) -> String {
-        let (ids, _, _) = self.m.index.merged(count);
-        frame(|f| {
-            for id in ids {
-                f.text(|p| {
-                    p.lit(id);
-                });
-            }
         })
     }
 
@@ -133,38 +121,10 @@ impl ManagerCore {
         })
     }
 
-    /// The listing of the oldest `count` entries (with those listed before them): its
-    /// heading, then its body over `[id, label]`.
-    pub fn group_body(&self, count: usize) -> String {
-        let count = count + self.m.index.group.as_ref().map_or(0, |g| g.1);
-        frame(|f| {
-            f.text(index::listing_header);
-            f.text(|p| index::body(p, index::What::Group { count }, 0.0, "", &[]));
-        })
-    }
-
-    /// The transcript of messages `from..to` over `[(text as shown, label) per part]`.
-    pub fn transcript(&self, from: usize, to: usize) -> String {
-        frame(|f| {
-            f.text(|p| transcript::transcript(p, &self.m, from, to));
-        })
-    }
-
     /// The store ids the index names, in the order it lists them, one text each.
     pub fn index_ids(&self) -> String {
         frame(|f| {
             for id in self.m.index.ids() {
-                f.text(|p| {
-                    p.lit(id);
-                });
-            }
-        })
-    }
-
-    /// The store ids a listing of `count` entries holds, in order, one text each.
-    pub fn grouped_ids(&self, count: usize) -> String {
-        frame(|f| {
-            for id in self.m.index.grouped_ids(count) {
                 f.text(|p| {
                     p.lit(id);
                 });
@@ -197,15 +157,6 @@ impl ManagerCore {
         self.m.recall_fit(units, tokens).unwrap_or(0)
     }
 
-    /// The call a result answers, `[message, part]`, or `[]`.
-    pub fn call_of(&self, message: usize, part: usize) -> Vec<f64> {
-        let h = &self.m.history;
-        h.messages[message].parts[part]
-            .call
-            .and_then(|c| h.calls.get(c as usize))
-            .map_or_else(Vec::new, |c| vec![c.message as f64, c.part as f64])
-    }
-
     /// The record of the build in flight, as JSON.
     pub fn ledger(&mut self, ms: f64, counter: &str) -> String {
         self.m.record.ms = ms;
@@ -235,27 +186,6 @@ impl ManagerCore {
     /// The store id of a part, or `None`.
     pub fn store_id(&self, message: usize, part: usize) -> Option<String> {
         self.m.store_id(message, part).map(String::from)
-    }
-
-    /// The whole tokens of a part (what a placeholder stands for).
-    pub fn part_tokens(&self, message: usize, part: usize) -> f64 {
-        self.m.part(message, part).tokens
-    }
-
-    /// The summarizer's prompt for messages `from..to` over `[instruction, summary so far,
-    /// (text, label) per part of each message]`.
-    pub fn summarizer_prompt(&self, from: usize, to: usize) -> String {
-        frame(|f| {
-            f.text(|p| transcript::summarizer_prompt(p, &self.m, from, to));
-        })
-    }
-
-    /// The instruction that ends a summarizer request made of the last request, over
-    /// `[the start of the text of message to - 1, the instruction]`.
-    pub fn summarizer_instruction(&self, from: usize, to: usize) -> String {
-        frame(|f| {
-            f.text(|p| transcript::summarizer_instruction(p, &self.m, from, to));
-        })
     }
 
     /// `[overhead, ratio, samples]`.
@@ -347,13 +277,6 @@ fn what_of(
     }
 }
 
-/// The rules' decisions on replay, numbered (`migrate::DECISIONS`): what data records as
-/// the rules it was written by.
-#[wasm_bindgen(js_name = ruleDecisions)]
-pub fn rule_decisions() -> u32 {
-    devs_context_rules::context::migrate::DECISIONS
-}
-
 /// Where the first event out of a build's shape is, among `tags` (a journal's events' tags,
 /// or a call log's as events), -1 for none (`migrate::misshapen`).
 #[wasm_bindgen(js_name = misshapen)]
@@ -430,24 +353,6 @@ pub fn rejection_words(code: u8) -> String {
         .into()
 }
 
-/// `[summary message over [summary], unanswered result, left-out note]` (see
-/// `transcript::own_texts`).
-#[wasm_bindgen(js_name = managerTexts)]
-pub fn manager_texts() -> String {
-    frame(transcript::own_texts)
-}
-
-/// The frames of a stored text's one-line body as the request shows it: `[index line
-/// over [body], placeholder over [body], body of an unknown text over [id]]`.
-#[wasm_bindgen(js_name = bodyFrames)]
-pub fn body_frames() -> String {
-    frame(|f| {
-        f.text(index::line);
-        f.text(index::placeholder);
-        f.text(index::unknown_body);
-    })
-}
-
 /// A recall as the rules read it: NaN and "" for what was not asked.
 pub(crate) fn ask(offset: f64, length: f64, query: &str) -> recall::Ask {
     let whole = |v: f64| (v.is_finite() && v >= 0.0).then_some(v as usize);
@@ -519,36 +424,6 @@ pub fn recall_media_heading(
     })
 }
 
-/// The recall tool: `[name, description, parameters as JSON Schema text]`, one text each.
-#[wasm_bindgen(js_name = recallTool)]
-pub fn recall_tool() -> String {
-    frame(|f| {
-        f.text(|p| {
-            p.lit(recall::TOOL);
-        });
-        f.text(|p| {
-            p.lit(recall::DESCRIPTION);
-        });
-        f.text(|p| {
-            p.lit(recall::PARAMETERS);
-        });
-    })
-}
-
-/// Units a cut's probes reach past its bounds (`render::LINE_WINDOW`).
-#[wasm_bindgen(js_name = cutWindow)]
-pub fn cut_window() -> usize {
-    render::LINE_WINDOW
-}
-
-/// The index's heading; `recall`: the agent has the recall tool.
-#[wasm_bindgen(js_name = indexHeader)]
-pub fn index_header(recall: bool) -> String {
-    frame(|f| {
-        f.text(|p| index::header(p, recall));
-    })
-}
-
 /// A head-and-tail cut over `[text, storeId]`, on line breaks where near and off surrogate
 /// pairs: `head_window` holds units `head - LINE_WINDOW ..= head`, `tail_window` units
 /// `units - tail - 1 ..= units - tail + LINE_WINDOW` (`render::LINE_WINDOW`, `cutWindow()`).
@@ -569,11 +444,4 @@ pub fn cut_text(
     f.num(head as f64).num(tail as f64);
     f.text(|p| render::cut_text(p, units, head, tail, stored));
     f.into_string()
-}
-
-/// The built-in summarizing instruction (`defaultSummaryPrompt`), which a host's
-/// `summaryPrompt` replaces.
-#[wasm_bindgen(js_name = defaultSummaryPrompt)]
-pub fn default_summary_prompt() -> String {
-    transcript::DEFAULT_SUMMARY_INSTRUCTION.to_string()
 }

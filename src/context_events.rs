@@ -20,8 +20,8 @@ impl ManagerCore {
         Ok(need)
     }
 
-    fn answer(&mut self, e: Event) -> Out<Vec<f64>> {
-        self.event(e).map(|n| n.encode())
+    fn answer(&mut self, e: Event) -> Out<Vec<u8>> {
+        self.event(e).map(|n| n.encode(&self.m))
     }
 }
 
@@ -185,58 +185,18 @@ impl ManagerCore {
         }
     }
 
-    pub fn plan(&mut self) -> Out<Vec<f64>> {
+    /// The build's first need (`need::Need::encode`, read by `decodeNeed`).
+    pub fn plan(&mut self) -> Out<Vec<u8>> {
         self.answer(Event::Plan)
     }
 
-    /// The part was stored as `id` (`None`: the store failed), with an index line of
-    /// `line_tokens` (NaN or none: not counted).
-    pub fn persisted(&mut self, id: Option<String>, line_tokens: Option<f64>) -> Out<Vec<f64>> {
-        self.answer(Event::Stored {
-            id,
-            line: line_tokens.unwrap_or(f64::NAN),
-        })
-    }
-
-    /// The span's transcript was stored as `id` (`None`: the store failed).
-    pub fn span_persisted(&mut self, id: Option<String>, line_tokens: f64) -> Out<Vec<f64>> {
-        self.answer(Event::SpanStored {
-            id,
-            line: line_tokens,
-        })
-    }
-
-    /// The index's listing was stored as `id` (`None`: the store failed).
-    pub fn group_persisted(&mut self, id: Option<String>, line_tokens: f64) -> Out<Vec<f64>> {
-        self.answer(Event::Listed {
-            id,
-            line: line_tokens,
-        })
-    }
-
-    /// The merge of the transcripts was stored as `id` (`None`: they could not be read
-    /// back, or the store failed).
-    pub fn spans_merged(&mut self, id: Option<String>, line_tokens: f64) -> Out<Vec<f64>> {
-        self.answer(Event::Merged {
-            id,
-            line: line_tokens,
-        })
-    }
-
-    pub fn measured(&mut self, tokens: f64) -> Out<Vec<f64>> {
-        self.answer(Event::Measured(tokens))
-    }
-
-    pub fn summarized(&mut self, tokens: f64) -> Out<Vec<f64>> {
-        self.answer(Event::Summarized(tokens))
-    }
-
-    pub fn summary_failed(&mut self) -> Out<Vec<f64>> {
-        self.answer(Event::SummaryFailed)
-    }
-
-    pub fn no_summarizer(&mut self) -> Out<Vec<f64>> {
-        self.answer(Event::NoSummarizer)
+    /// Takes the answer to the need in flight, encoded as its journal event (`encodeAnswer`
+    /// in `pkg/src/core/protocol.ts`, `journal::ANSWERS`), applies and journals it, and
+    /// returns the next need: one crossing per answer.
+    pub fn advance(&mut self, answer: &[u8]) -> Out<Vec<u8>> {
+        let e =
+            journal::decode_answer(answer).map_err(|e| crate::fail(e.field_error("journal")))?;
+        self.answer(e)
     }
 
     /// Tokens of the host's text after the conversation (see `Manager::set_tail`).

@@ -29,21 +29,18 @@ pub fn image_rule(field: &str, provider: &str, model: &str) -> Out<Vec<f64>> {
         })
 }
 
-/// The rule a format bills by when the host names none: Anthropic's for `anthropic`,
-/// OpenAI's for its two formats, Gemini's for `gemini`, and the larger of Anthropic's and
-/// OpenAI's for one that names no provider (`ai-sdk`, `vscode`).
+/// The rule format `format` bills by when the host names none (`Rule::of_format`); an
+/// error naming `field` for a format the rules do not know.
 #[wasm_bindgen(js_name = formatImageRule)]
-pub fn format_image_rule(format: &str) -> Vec<f64> {
-    let provider = match format {
-        "anthropic" => "anthropic",
-        "openai-chat" | "openai-responses" => "openai",
-        "gemini" => "gemini",
-        _ => "",
-    };
-    Rule::of(provider, "")
-        .unwrap_or(Rule::Larger)
-        .encode()
-        .to_vec()
+pub fn format_image_rule(field: &str, format: &str) -> Out<Vec<f64>> {
+    media::bill::Format::from_code(format)
+        .map(|f| Rule::of_format(f).encode().to_vec())
+        .ok_or_else(|| {
+            fail(FieldError::type_error(
+                field.to_string(),
+                format!("is {format:?}, a format with no rule for its images"),
+            ))
+        })
 }
 
 /// Measures media parts in one crossing. Per part: its `source` (`media::Source`), its

@@ -5,12 +5,16 @@
 //! hand. `tests/committed.rs` fails when the committed file is not what this writes.
 
 use devs_context_rules::base::args::ErrorClass;
+use devs_context_rules::base::frame::Frame;
 use devs_context_rules::context::config::{MANAGER_OPTION_NAMES, OPTION_NAMES};
 use devs_context_rules::context::history::PART_FLAGS;
+use devs_context_rules::context::journal::ANSWERS;
 use devs_context_rules::context::ledger::{SHELL_WARNINGS, Warning};
 use devs_context_rules::context::recall::{CheckCode, Refusal};
 use devs_context_rules::context::render::{Op, ShownCode};
-use devs_context_rules::context::{Kind, NeedKind, Role};
+use devs_context_rules::context::{Kind, NEEDS, NeedKind, Role};
+use devs_context_rules::context::{index, migrate, recall, render, transcript};
+use devs_context_rules::media::bill::Format;
 use devs_context_rules::media::{DetailCode, MediaWarning, Source};
 use devs_context_rules::seeds::management::{ManagementNeed, NEED_SCALE};
 use devs_context_rules::seeds::runner::{STEP_BASE, Step};
@@ -154,6 +158,8 @@ pub fn warning_codes() -> Vec<&'static str> {
 /// The TypeScript file, as it is committed.
 pub fn typescript() -> String {
     let mut out = String::from(HEADER);
+    out.push_str("\nimport { WireReader, WireWriter } from './wire.js';\n");
+    channel(&mut out);
     for t in TABLES {
         out.push_str(&format!(
             "\n/** {} */\nexport const {} = {{\n",
@@ -178,6 +184,12 @@ pub fn typescript() -> String {
         }
         out.push_str("] as const;\n");
     }
+    constants(&mut out);
+    out.push_str("\n/** The formats the rules have an image rule for (`bill::Format`): a format the shell writes that is not here does not compile where its rule is read. */\nexport const FORMAT_RULES = [\n");
+    for f in Format::ALL {
+        out.push_str(&format!("  {},\n", quoted(f.code())));
+    }
+    out.push_str("] as const;\n");
     out.push_str(
         "\n/** What a `ContextWarning` is about: the rules' warnings (`ledger::Warning`, then `media::MediaWarning`), then the shell's own (`ledger::SHELL_WARNINGS`). */\nexport type WarningCode =\n",
     );
@@ -185,6 +197,169 @@ pub fn typescript() -> String {
         out.push_str(&format!("  | {}\n", quoted(code)));
     }
     out.push_str(";\n");
+    out
+}
+
+/// The need/answer channel: the named union of needs and its decoder (`need::NEEDS`), the
+/// named union of answers and its encoder (`journal::ANSWERS`).
+fn channel(out: &mut String) {
+    let member = |name: &str, key: &str, fields: &[(&str, _)]| {
+        let mut m = format!("  | {{ {key}: {}", quoted(name));
+        for (f, c) in fields {
+            let c: &devs_context_rules::context::Codec = c;
+            m.push_str(&format!("; {}: {}", camel(f), c.ts()));
+        }
+        m.push_str(" }\n");
+        m
+    };
+    out.push_str("\n/** What the rules need of the shell next, by name, with what the shell needs to answer it (`context::need::NEEDS`). */\nexport type Need =\n");
+    for n in NEEDS {
+        out.push_str(&member(n.name, "kind", n.fields));
+    }
+    out.push_str(";\n\n/** A need as the rules encode it (`Need::encode`): its code, then its fields in order. */\nexport function decodeNeed(bytes: Uint8Array): Need {\n  const r = new WireReader(bytes);\n  const code = r.byte();\n  switch (code) {\n");
+    for n in NEEDS {
+        let mut fields = String::new();
+        for (f, c) in n.fields {
+            fields.push_str(&format!(", {}: r.{}()", camel(f), c.method()));
+        }
+        out.push_str(&format!(
+            "    case {}:\n      return {{ kind: {}{fields} }};\n",
+            n.code,
+            quoted(n.name)
+        ));
+    }
+    out.push_str("  }\n  throw Object.assign(new Error(`context engine: unknown need ${code}`), { code: 'ERR_INTERNAL' });\n}\n");
+    out.push_str("\n/** An answer to a need: a journal event (`journal::ANSWERS`), what `ManagerCore.advance` takes. */\nexport type Answer =\n");
+    for a in ANSWERS {
+        out.push_str(&member(a.name, "kind", a.fields));
+    }
+    out.push_str(";\n\n/** An answer as the journal encodes it (`journal::Event::encode`). */\nexport function encodeAnswer(a: Answer): Uint8Array {\n  const w = new WireWriter();\n  switch (a.kind) {\n");
+    for a in ANSWERS {
+        out.push_str(&format!(
+            "    case {}:\n      w.byte({});\n",
+            quoted(a.name),
+            a.tag
+        ));
+        for (f, c) in a.fields {
+            out.push_str(&format!("      w.{}(a.{});\n", c.method(), camel(f)));
+        }
+        out.push_str("      break;\n");
+    }
+    out.push_str("  }\n  return w.bytes();\n}\n");
+}
+
+/// A string for TypeScript whatever it holds: quoted, with everything but printable ASCII
+/// escaped by its UTF-16 units (a frame's marks are noncharacters).
+fn js_string(s: &str) -> String {
+    let mut out = String::from("'");
+    for c in s.chars() {
+        match c {
+            '\'' => out.push_str("\\'"),
+            '\\' => out.push_str("\\\\"),
+            ' '..='~' => out.push(c),
+            _ => {
+                let mut units = [0u16; 2];
+                for u in c.encode_utf16(&mut units) {
+                    out.push_str(&format!("\\u{u:04x}"));
+                }
+            }
+        }
+    }
+    out.push('\'');
+    out
+}
+
+/// A frame of the rules' own words, made as the binding made it.
+fn framed(build: impl FnOnce(&mut Frame)) -> String {
+    let mut f = Frame::new();
+    build(&mut f);
+    f.into_string()
+}
+
+/// What the rules say that depends on no input: written here rather than asked of the wasm.
+fn constants(out: &mut String) {
+    let texts: [(&str, &str, String); 6] = [
+        (
+            "MANAGER_TEXTS",
+            "The manager's own words as a frame: `[summary message over [summary], unanswered result, left-out note]` (`transcript::own_texts`).",
+            framed(transcript::own_texts),
+        ),
+        (
+            "BODY_FRAMES",
+            "A stored text's one-line body as the request shows it: `[index line over [body], placeholder over [body], body of an unknown text over [id]]` (`index::line`, `index::placeholder`, `index::unknown_body`).",
+            framed(|f| {
+                f.text(index::line);
+                f.text(index::placeholder);
+                f.text(index::unknown_body);
+            }),
+        ),
+        (
+            "RECALL_TOOL",
+            "The recall tool: `[name, description, parameters as JSON Schema text]`, one text each (`recall::TOOL`, `DESCRIPTION`, `PARAMETERS`).",
+            framed(|f| {
+                for t in [recall::TOOL, recall::DESCRIPTION, recall::PARAMETERS] {
+                    f.text(|p| {
+                        p.lit(t);
+                    });
+                }
+            }),
+        ),
+        (
+            "INDEX_HEADER",
+            "The index's heading without the recall tool (`index::header`).",
+            framed(|f| {
+                f.text(|p| index::header(p, false));
+            }),
+        ),
+        (
+            "INDEX_HEADER_RECALL",
+            "The index's heading when the agent has the recall tool (`index::header`).",
+            framed(|f| {
+                f.text(|p| index::header(p, true));
+            }),
+        ),
+        (
+            "DEFAULT_SUMMARY_PROMPT",
+            "The built-in summarizing instruction, which a host's `summaryPrompt` replaces (`transcript::DEFAULT_SUMMARY_INSTRUCTION`).",
+            transcript::DEFAULT_SUMMARY_INSTRUCTION.to_string(),
+        ),
+    ];
+    for (name, doc, text) in texts {
+        out.push_str(&format!(
+            "\n/** {doc} */\nexport const {name} = {};\n",
+            js_string(&text)
+        ));
+    }
+    for (name, doc, value) in [
+        (
+            "CUT_WINDOW",
+            "Units a cut's probes reach past its bounds, to end on a line break (`render::LINE_WINDOW`).",
+            render::LINE_WINDOW as u64,
+        ),
+        (
+            "RULE_DECISIONS",
+            "The rules' decisions on replay, numbered (`migrate::DECISIONS`).",
+            u64::from(migrate::DECISIONS),
+        ),
+    ] {
+        out.push_str(&format!("\n/** {doc} */\nexport const {name} = {value};\n"));
+    }
+}
+
+/// A field's name in TypeScript: `opening_start` is `openingStart`.
+fn camel(name: &str) -> String {
+    let mut out = String::new();
+    let mut up = false;
+    for c in name.chars() {
+        if c == '_' {
+            up = true;
+        } else if up {
+            out.extend(c.to_uppercase());
+            up = false;
+        } else {
+            out.push(c);
+        }
+    }
     out
 }
 

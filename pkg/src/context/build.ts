@@ -10,7 +10,8 @@ import { within } from '../core/timeout.js';
 import { count } from '../tokens/count.js';
 import { rules } from '../core/wasm.js';
 import type { Adapter } from '../providers/neutral.js';
-import { Kind, NeedKind, Role } from './codes.js';
+import { Kind, Role } from './codes.js';
+import { type Answer, decodeNeed, encodeAnswer, type Need } from '../core/protocol.js';
 import { type Core, type History, namesOf } from './history.js';
 import { cutText, ownText, planOf, shortenedCall } from './render.js';
 import type { StoreOptions, StoredTexts } from './texts.js';
@@ -60,7 +61,7 @@ export interface Built {
 }
 
 /** A summarizer's answer, read. */
-type Answer = ReturnType<typeof summaryAnswer>;
+type SummaryRead = ReturnType<typeof summaryAnswer>;
 
 /** Summarizer answers a build may take again: enough for the summaries of a few retries. */
 const SUMMARIES_KEPT = 8;
@@ -79,9 +80,9 @@ export class Held {
    * by a rollback, as the store ids of texts stored are not (`StoredTexts.storedBefore`);
    * cleared on commit.
    */
-  readonly answered = new Map<string, { after: Request | undefined; answer: Answer }>();
+  readonly answered = new Map<string, { after: Request | undefined; answer: SummaryRead }>();
 
-  keepAnswer(prompt: string, after: Request | undefined, answer: Answer): void {
+  keepAnswer(prompt: string, after: Request | undefined, answer: SummaryRead): void {
     this.answered.delete(prompt);
     this.answered.set(prompt, { after, answer });
     if (this.answered.size > SUMMARIES_KEPT) this.answered.delete(this.answered.keys().next().value as string);
@@ -128,71 +129,68 @@ interface Failures {
   summarizer: unknown[];
 }
 
-/** A need as the rules encode it: its kind, then its fields (`Need::encode`). */
-type Need = Float64Array;
+/** The rules' next need, from the bytes they encode it as (`Need::encode`). */
+const next = (bytes: () => Uint8Array): Need => decodeNeed(checked(bytes));
+
+/** Gives the rules the answer to the need in flight, as its journal event: their next need. */
+const advance = (core: Core, answer: Answer): Need => next(() => core.advance(encodeAnswer(answer)));
+
+/** The need to summarize. */
+type Summarize = Extract<Need, { kind: 'Summarize' }>;
 
 /** Every need but `Done`, by name: each has its answer below. */
-type NeedName = Exclude<keyof typeof NeedKind, 'Done'>;
+type NeedName = Exclude<Need['kind'], 'Done'>;
+
+/** How the shell answers need `K`: its work in JS, then the rules' next need. */
+type Answering<K extends NeedName> = (b: Building, need: Extract<Need, { kind: K }>, failures: Failures) => Need | Promise<Need>;
 
 /**
- * How the shell answers each need the rules can ask, one row per need (crates/rules/src/
- * context/build.rs `Need`): a need added to `NeedKind` without its row here does not
- * compile. Each does the need's work in JS and gives the rules' next need.
+ * How the shell answers each need the rules can ask, one row per need, by its fields'
+ * names (crates/rules/src/context/need.rs `needs!`, written into core/protocol.ts): a need
+ * declared without its row here does not compile.
  */
-const ANSWERS: { readonly [K in NeedName]: (b: Building, need: Need, failures: Failures) => Need | Promise<Need> } = {
-  Persist: async ({ core, texts }, [, a, c], f) => {
-    const [id, line] = await texts.persist(a, c, f.store);
-    return checked(() => core.persisted(id, line));
+const ANSWERS: { readonly [K in NeedName]: Answering<K> } = {
+  Persist: async ({ core, texts }, need, f) => {
+    const [id, line] = await texts.persist(need, f.store);
+    return advance(core, { kind: 'Stored', id, line: line ?? NaN });
   },
-  PersistSpan: async ({ core, texts }, [, a, c], f) => {
-    const [id, line] = await texts.persistSpan(a, c, f.store);
-    return checked(() => core.span_persisted(id, line));
+  PersistSpan: async ({ core, texts }, need, f) => {
+    const [id, line] = await texts.persistSpan(need, f.store);
+    return advance(core, { kind: 'SpanStored', id, line });
   },
-  PersistGroup: async ({ core, texts }, [, a], f) => {
-    const [id, line] = await texts.persistGroup(a, f.store);
-    return checked(() => core.group_persisted(id, line));
+  PersistGroup: async ({ core, texts }, need, f) => {
+    const [id, line] = await texts.persistGroup(need, f.store);
+    return advance(core, { kind: 'Listed', id, line });
   },
-  MergeSpans: async ({ core, texts }, [, a], f) => {
-    const [id, line] = await texts.mergeSpans(a, f.store);
-    return checked(() => core.spans_merged(id, line));
+  MergeSpans: async ({ core, texts }, need, f) => {
+    const [id, line] = await texts.mergeSpans(need, f.store);
+    return advance(core, { kind: 'Merged', id, line });
   },
-  Placeholder: (b, [, a, c]) => {
-    const tokens = show(b, a, c, b.texts.placeholder(a, c));
-    return checked(() => b.core.measured(tokens));
+  Placeholder: (b, need) => {
+    const tokens = show(b, need.message, need.part, b.texts.placeholder(need));
+    return advance(b.core, { kind: 'Measured', tokens });
   },
-  Cut: (b, [, a, c, d, e]) => {
-    const part = b.history.messages[a].parts[c];
-    const id = b.core.store_id(a, c);
+  Cut: (b, { message, part: k, head, tail, id }) => {
+    const part = b.history.messages[message].parts[k];
     // A call's input is cut as the JSON its tool takes; anything else, head and tail.
-    const call = part.kind === Kind.Call || part.kind === Kind.ServerCall ? shortenedCall(part.text, d + e, id) : undefined;
-    const tokens = show(b, a, c, call ?? cutText(part.text, d, e, id));
-    return checked(() => b.core.measured(tokens));
+    const call = part.kind === Kind.Call || part.kind === Kind.ServerCall ? shortenedCall(part.text, head + tail, id) : undefined;
+    const tokens = show(b, message, k, call ?? cutText(part.text, head, tail, id));
+    return advance(b.core, { kind: 'Measured', tokens });
   },
-  Summarize: (b, [, a, c], f) => summarize(b, a, c, f.summarizer),
-  TooLarge: ({ core, history }, [, a, c]) => {
+  Summarize: (b, need, f) => summarize(b, need, f.summarizer),
+  TooLarge: ({ core, history }, { message, part }) => {
     // Nothing more can go: refused, naming the part as the host wrote it; the caller takes the build back.
-    const path = history.messages[a]?.parts[c]?.path;
-    checked(() => core.too_large(a, c, path ? `messages[${a}].${path}` : `messages[${a}]`));
+    const path = history.messages[message]?.parts[part]?.path;
+    checked(() => core.too_large(message, part, path ? `messages[${message}].${path}` : `messages[${message}]`));
     throw Object.assign(new Error('context engine: a part too large was not refused'), { code: 'ERR_INTERNAL' });
   },
 };
 
-/** The answers by the need's code, as the rules send it. */
-const BY_CODE = (() => {
-  const out: Array<(typeof ANSWERS)[NeedName] | undefined> = [];
-  for (const name of Object.keys(ANSWERS) as NeedName[]) out[NeedKind[name]] = ANSWERS[name];
-  return out;
-})();
-
 async function planned(b: Building, started: number): Promise<Built> {
   const { core, o, history, texts, held } = b;
   const failures: Failures = { store: [], summarizer: [] };
-  let need: Need = checked(() => core.plan());
-  while (need[0] !== NeedKind.Done) {
-    const answer = BY_CODE[need[0]];
-    if (answer === undefined) throw Object.assign(new Error(`context engine: unknown need ${need[0]}`), { code: 'ERR_INTERNAL' });
-    need = await answer(b, need, failures);
-  }
+  let need = next(() => core.plan());
+  while (need.kind !== 'Done') need = await (ANSWERS[need.kind] as Answering<NeedName>)(b, need as Extract<Need, { kind: NeedName }>, failures);
   const encoded = checked(() => core.render(o.system !== undefined || o.pinned.length > 0));
   // Read from the rules only when a step asks (a crossing most builds need not make).
   let has: boolean | undefined;
@@ -259,9 +257,8 @@ function carry(b: Building, from: number, to: number, before: Carried[]): { fres
  * whole), newest first, then what the summary so far carried of it: as much as the room the
  * summary's share leaves beside `body` (the rules say).
  */
-function userWords(b: Building, from: number, to: number, before: Carried[], body: string): Carried[] {
+function userWords(b: Building, { from, to, openingStart: start, openingEnd: end }: Summarize, before: Carried[], body: string): Carried[] {
   const { core, o, history } = b;
-  const [start, end] = core.opening;
   const fresh: Carried[] = [];
   for (let i = to - 1; i >= from; i--) {
     const m = history.messages[i];
@@ -279,42 +276,46 @@ function userWords(b: Building, from: number, to: number, before: Carried[], bod
 }
 
 /** Summarizes messages `from..to` with the host's summarizer, or says it failed: the rules' next need. */
-async function summarize(b: Building, from: number, to: number, failed: unknown[]): Promise<Float64Array> {
-  const { core, o, history, held } = b;
+async function summarize(b: Building, need: Summarize, failed: unknown[]): Promise<Need> {
+  const { core, o, held } = b;
+  const { from, to } = need;
   const summarizer = o.summarizer;
   const before = splitSummary(held.summary);
   const kept = carry(b, from, to, before.carried);
   // With no summarizer, turns that hold protected texts are still folded into a summary:
   // one of those texts alone.
-  if (!summarizer && !kept.fresh) return checked(() => core.no_summarizer());
-  const summary = summarizer ? await summaryText(b, from, to, before.body, failed) : before.body;
-  if (summary === undefined) return checked(() => core.summary_failed());
+  if (!summarizer && !kept.fresh) return advance(core, { kind: 'NoSummarizer' });
+  const summary = summarizer ? await summaryText(b, need, before.body, failed) : before.body;
+  if (summary === undefined) return advance(core, { kind: 'SummaryFailed' });
   // The user's words, newest first, in the room the summary's share leaves; then the protected texts.
-  const words = userWords(b, from, to, before.carried, summary);
+  const words = userWords(b, need, before.carried, summary);
   return summarized(b, to, joinSummary(summary, [...words, ...kept.carried]));
 }
 
 /** The summarizer's summary of messages `from..to`, or undefined when it failed. */
-async function summaryText(b: Building, from: number, to: number, soFar: string, failed: unknown[]): Promise<string | undefined> {
-  const { core, o, history, held } = b;
+async function summaryText(b: Building, need: Summarize, soFar: string, failed: unknown[]): Promise<string | undefined> {
+  const { o, history, held } = b;
+  const { from, to, ids } = need;
   const summarizer = o.summarizer!;
   const instruction = b.instruction ?? o.summaryPrompt;
   const hosts = [instruction, soFar];
+  let n = 0;
   for (let i = from; i < to; i++) {
     const m = history.messages[i];
     m.parts.forEach((p, k) => {
       const shown = m.display?.[k];
+      const id = ids[n++];
       // An image or a document is named by its store id, never given by its bytes.
-      hosts.push(p.media ? core.store_id(i, k) ?? '' : shown === null ? '' : shown ?? p.text, history.label(i, k));
+      hosts.push(p.media ? id ?? '' : shown === null ? '' : shown ?? p.text, history.label(i, k));
     });
   }
-  const prompt = frameText(core.summarizer_prompt(from, to), hosts);
+  const prompt = frameText(need.prompt, hosts);
   const args: unknown[] = [prompt];
   const last = held.lastRequest;
   if (last && o.adapter.format !== 'text') {
     // The request as it was sent, then the instruction: its prefix is in the provider's cache.
     const end = history.messages[to - 1]?.parts.find((p) => p.kind === Kind.Text)?.text ?? '';
-    const ending = frameText(core.summarizer_instruction(from, to), [end.slice(0, 100), instruction]);
+    const ending = frameText(need.instruction, [end.slice(0, 100), instruction]);
     args.push({ ...last, messages: [...last.messages, o.adapter.reminder!(ending)] });
   }
   // The same prompt after the same request, asked by a build that was then rolled back: the
@@ -338,17 +339,17 @@ async function summaryText(b: Building, from: number, to: number, soFar: string,
 }
 
 /** A summarizer's answer taken by the build: its usage added to the build's. */
-function took(b: Building, read: Answer): string {
+function took(b: Building, read: SummaryRead): string {
   if (read.usage) b.summaryUsage = addUsage(b.summaryUsage, read.usage);
   return read.summary;
 }
 
 /** The summary of messages up to `to` came: told to the rules, and held once they take it. */
-function summarized(b: Building, to: number, summary: string): Float64Array {
+function summarized(b: Building, to: number, summary: string): Need {
   const { core, o, held } = b;
   // Counted as sent: in the manager's wrapper, with a message's framing.
   const tokens = count(o.counter, ownText(0, summary), 'summarizer.summarize()') + o.adapter.framing.message;
-  const need = checked(() => core.summarized(tokens));
+  const need = advance(core, { kind: 'Summarized', tokens });
   if (core.has_summary && core.first_live === to) {
     const before = held.summary;
     b.undo.push(() => {

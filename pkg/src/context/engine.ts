@@ -25,6 +25,7 @@ import { measureMedia } from './media.js';
 import { adopt, watch } from '../core/host.js';
 import type { NeutralPart } from '../providers/neutral.js';
 import type { KeptMessage, LedgerRecord } from './types.js';
+import { RULE_DECISIONS } from '../core/protocol.js';
 
 export type { Built, EngineOptions } from './build.js';
 export { foldChanges, type EngineChanges, type EngineState } from './state.js';
@@ -99,7 +100,7 @@ export class Engine {
     // The rules' state, not the journal that made it: what it costs is its size, not its age.
     const state: EngineState = {
       rules: encodeBase64(this.core.state()), messages, calls, summary: this.#held.summary, tail: this.#held.tail, ledger, ledgerFrom: this.requestCount - ledger.length,
-      decisions: rules.ruleDecisions(),
+      decisions: RULE_DECISIONS,
     };
     // The lines the index will need: those it names, and those of the parts still shown.
     const needed = frameTexts(this.core.needed_lines()).filter((id) => lines.has(id));
@@ -135,7 +136,7 @@ export class Engine {
       calls: h.callIds.slice(given.calls).map((id, c): [string, string] => [id, h.callNames[given.calls + c]]),
       ledgerFrom,
       ledger: this.records.slice(Math.max(0, ledgerFrom - this.#ledgerBase)),
-      decisions: rules.ruleDecisions(),
+      decisions: RULE_DECISIONS,
     };
     const { summary, tail } = this.#held;
     if (summary !== given.summary) changes.summary = summary;

@@ -356,10 +356,9 @@ export class History {
     return this.protects.has(this.label(i, k));
   }
 
-  /** The arguments of the call a result answers ('' for any other part). */
-  args(i: number, k: number): string {
-    if (this.messages[i].parts[k].kind !== Kind.Result) return '';
-    const [m, c] = this.#core.call_of(i, k);
+  /** The arguments of the call a result answers, at `call` (`[message, part]`, as a need carries it; '' for none). */
+  args(call: readonly number[]): string {
+    const [m, c] = call;
     return m === undefined ? '' : this.messages[m]?.parts[c]?.text ?? '';
   }
 

@@ -10,6 +10,7 @@
 import { argumentError, checked, ruleError } from '../errors/index.js';
 import { decodeBase64, encodeBase64 } from '../core/base64.js';
 import { rules } from '../core/wasm.js';
+import { encodeAnswer } from '../core/protocol.js';
 
 /** The code of a journal's event (or a log's call) the rules did not ask for (`context_events::OUT_OF_PLACE`). */
 export const OUT_OF_PLACE = 'ERR_OUT_OF_PLACE';
@@ -105,6 +106,10 @@ export function eventTags(log: readonly LoggedCall[] | undefined, chunks: readon
   return Uint8Array.from(tags);
 }
 
+/** Format 1's answer that a text was stored as `a[0]` (null: it failed), its line `a[1]` tokens (null: not counted). */
+const stored = (kind: 'Stored' | 'SpanStored' | 'Listed' | 'Merged') => (c: Core, a: unknown[]) =>
+  c.advance(encodeAnswer({ kind, id: (a[0] as string | null) ?? undefined, line: (a[1] as number | null) ?? NaN }));
+
 /** Format 1's calls: each name, the shapes of its arguments, and the call it makes. */
 const V1: Record<string, { args: Array<(v: unknown) => boolean>; run: (core: Core, a: unknown[]) => unknown }> = {
   append: {
@@ -118,14 +123,14 @@ const V1: Record<string, { args: Array<(v: unknown) => boolean>; run: (core: Cor
   begin: { args: [], run: (c) => c.begin() },
   commit: { args: [], run: (c) => c.commit() },
   plan: { args: [], run: (c) => c.plan() },
-  persisted: { args: [idOrNull, lineOrNull], run: (c, a) => c.persisted((a[0] as string | null) ?? undefined, (a[1] as number | null) ?? undefined) },
-  span_persisted: { args: [idOrNull, lineOrNull], run: (c, a) => c.span_persisted((a[0] as string | null) ?? undefined, (a[1] as number | null) ?? NaN) },
-  group_persisted: { args: [idOrNull, lineOrNull], run: (c, a) => c.group_persisted((a[0] as string | null) ?? undefined, (a[1] as number | null) ?? NaN) },
-  spans_merged: { args: [idOrNull, lineOrNull], run: (c, a) => c.spans_merged((a[0] as string | null) ?? undefined, (a[1] as number | null) ?? NaN) },
-  measured: { args: [num], run: (c, a) => c.measured(a[0] as number) },
-  summarized: { args: [num], run: (c, a) => c.summarized(a[0] as number) },
-  summary_failed: { args: [], run: (c) => c.summary_failed() },
-  no_summarizer: { args: [], run: (c) => c.no_summarizer() },
+  persisted: { args: [idOrNull, lineOrNull], run: stored('Stored') },
+  span_persisted: { args: [idOrNull, lineOrNull], run: stored('SpanStored') },
+  group_persisted: { args: [idOrNull, lineOrNull], run: stored('Listed') },
+  spans_merged: { args: [idOrNull, lineOrNull], run: stored('Merged') },
+  measured: { args: [num], run: (c, a) => c.advance(encodeAnswer({ kind: 'Measured', tokens: a[0] as number })) },
+  summarized: { args: [num], run: (c, a) => c.advance(encodeAnswer({ kind: 'Summarized', tokens: a[0] as number })) },
+  summary_failed: { args: [], run: (c) => c.advance(encodeAnswer({ kind: 'SummaryFailed' })) },
+  no_summarizer: { args: [], run: (c) => c.advance(encodeAnswer({ kind: 'NoSummarizer' })) },
   set_tail: { args: [num], run: (c, a) => c.set_tail(a[0] as number) },
   compact: { args: [], run: (c) => c.compact() },
   render: { args: [(v) => typeof v === 'boolean'], run: (c, a) => c.render(a[0] as boolean) },

@@ -12,7 +12,7 @@ import {
 } from '../core/read.js';
 import { argumentError, checked } from '../errors/index.js';
 import { rules } from '../core/wasm.js';
-import { RULE_OPTIONS } from '../core/protocol.js';
+import { DEFAULT_SUMMARY_PROMPT, FORMAT_RULES, RULE_OPTIONS } from '../core/protocol.js';
 import type { MediaRules } from './media.js';
 import { recallTool } from './recall.js';
 import type { CompactionEvent, CompactionNotice, ContextBuild, ContextFormat, ContextReminder, LedgerRecord, ContextWarning } from './types.js';
@@ -38,11 +38,11 @@ function protectedTools(field: string, value: unknown): string[] {
   return [...new Set(names)].sort();
 }
 
-/** How images and documents are counted: the option, or the format's provider's rule. */
-function mediaRules(field: string, value: unknown, format: string): MediaRules {
+/** How images and documents are counted: the option, or the format's provider's rule (a format the rules have no rule for does not compile here). */
+function mediaRules(field: string, value: unknown, format: (typeof FORMAT_RULES)[number]): MediaRules {
   const at = `${field}.imageTokens`;
-  if (value === undefined) return { rule: rules.formatImageRule(format), field: at };
-  if (typeof value === 'function') return { rule: rules.formatImageRule(format), tokens: value as MediaRules['tokens'], field: at };
+  if (value === undefined) return { rule: checked(() => rules.formatImageRule(at, format)), field: at };
+  if (typeof value === 'function') return { rule: checked(() => rules.formatImageRule(at, format)), tokens: value as MediaRules['tokens'], field: at };
   if (typeof value === 'string') return { rule: checked(() => rules.imageRule(at, value, '')), field: at };
   if (isObject(value)) {
     const provider = optionalString(`${at}.provider`, value.provider) ?? '';
@@ -69,7 +69,7 @@ function reminders(value: unknown): ContextReminder[] {
 /** The summarizing instruction: the host's, or the rules' built-in one. */
 function summaryPrompt(field: string, value: unknown): string {
   const text = optionalString(field, value);
-  if (text === undefined) return rules.defaultSummaryPrompt();
+  if (text === undefined) return DEFAULT_SUMMARY_PROMPT;
   if (rules.isBlank(text)) throw argumentError(TypeError, field, 'must be a non-empty instruction, or left out for the built-in one');
   return text;
 }

@@ -2,7 +2,7 @@
 // its own so that the public declarations of `recallSpec` name no internal type.
 import { frameTexts } from '../core/frame.js';
 import type { ToolSpec } from './types.js';
-import { rules } from '../core/wasm.js';
+import { RECALL_TOOL } from '../core/protocol.js';
 
 let spec: ToolSpec | undefined;
 /**
@@ -20,7 +20,7 @@ let spec: ToolSpec | undefined;
  */
 export function recallSpec(): ToolSpec {
   if (!spec) {
-    const [name, description, parameters] = frameTexts(rules.recallTool());
+    const [name, description, parameters] = frameTexts(RECALL_TOOL);
     spec = { name, description, parameters: JSON.parse(parameters) as Record<string, unknown> };
   }
   return JSON.parse(JSON.stringify(spec)) as ToolSpec;

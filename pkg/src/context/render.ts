@@ -8,23 +8,20 @@ import { type NeutralMessage, type Plan, WHOLE } from '../providers/neutral.js';
 import { ShownCode } from './codes.js';
 import { type History, RELEASED } from './history.js';
 import { readPlan } from './plan.js';
+import { CUT_WINDOW, MANAGER_TEXTS } from '../core/protocol.js';
 
 /** The manager's own words (`render::own_texts`): 0 the summary message over `summary`, 1 an unanswered call's result, 2 the note for dropped turns. */
-let own: string | undefined;
 export function ownText(n: 0 | 1 | 2, summary = ''): string {
-  const reader = new FrameReader((own ??= rules.managerTexts()));
+  const reader = new FrameReader(MANAGER_TEXTS);
   let text = '';
   for (let i = 0; i <= n; i++) text = reader.text(i === 0 ? [summary] : []);
   return text;
 }
 
-/** Units a cut's probes reach past its bounds, to end on a line break (`render::LINE_WINDOW`). */
-let cutWindow: number | undefined;
-
 /** `whole` cut to about `head` and `tail` units (`render::cut_text`), naming `id` when it is stored. */
 export function cutText(whole: string, head: number, tail: number, id: string | undefined): string {
   const tailStart = Math.max(0, whole.length - tail);
-  const w = (cutWindow ??= rules.cutWindow());
+  const w = CUT_WINDOW;
   const frame = new FrameReader(rules.cutText(whole.length, head, whole.slice(Math.max(0, head - w), head + 1), tail,
     whole.slice(Math.max(0, tailStart - 1), tailStart + w), id !== undefined));
   frame.num();

@@ -1,6 +1,6 @@
-// The built-in summarizing instruction, as the rules hold it: a module of its own so that a
+// The built-in summarizing instruction, as the rules hold it (written into core/protocol.ts): a module of its own so that a
 // host can start its own `summaryPrompt` from it without loading a manager.
-import { rules } from '../core/wasm.js';
+import { DEFAULT_SUMMARY_PROMPT } from '../core/protocol.js';
 
 /**
  * The instruction a summarizer is given when `summaryPrompt` is left out: sections for the
@@ -16,5 +16,5 @@ import { rules } from '../core/wasm.js';
  * console.log(defaultSummaryPrompt().includes('### Next steps')); // true
  */
 export function defaultSummaryPrompt(): string {
-  return rules.defaultSummaryPrompt();
+  return DEFAULT_SUMMARY_PROMPT;
 }

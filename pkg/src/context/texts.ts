@@ -9,18 +9,22 @@ import { utf8Length } from '../core/runtime.js';
 import { textKey } from '../core/text-key.js';
 import { within } from '../core/timeout.js';
 import { count } from '../tokens/count.js';
-import { rules } from '../core/wasm.js';
 import { Kind } from './codes.js';
 import type { Core, History, KeptPart } from './history.js';
 import { storedText } from '../providers/media.js';
 import { shortenedCall } from './render.js';
 import type { Undo } from './undo.js';
 import type { TokenCounter } from '../core/types.js';
+import type { Need } from '../core/protocol.js';
+import { BODY_FRAMES, INDEX_HEADER, INDEX_HEADER_RECALL } from '../core/protocol.js';
+
+/** Need `K`, with its fields and what it carries. */
+type Needed<K extends Need['kind']> = Extract<Need, { kind: K }>;
 
 /** A stored text's body as an index line, as a placeholder, and an unknown text's body (`index.rs`). */
 export const BODY = (() => {
   let frames: Array<(hosts: readonly string[]) => string> | undefined;
-  const at = (n: number) => (hosts: readonly string[]) => (frames ??= frameTemplates(rules.bodyFrames()))[n](hosts);
+  const at = (n: number) => (hosts: readonly string[]) => (frames ??= frameTemplates(BODY_FRAMES))[n](hosts);
   return { line: at(0), placeholder: at(1), unknown: at(2) };
 })();
 
@@ -68,14 +72,14 @@ export class StoredTexts {
   }
 
   /** Stores part `k` of message `i` whole: its id and its index line's tokens, or nothing when the store failed. */
-  async persist(i: number, k: number, failed: unknown[]): Promise<[string?, number?]> {
+  async persist({ message: i, part: k, call }: Needed<'Persist'>, failed: unknown[]): Promise<[string?, number?]> {
     const h = this.#history;
     const p = h.messages[i].parts[k];
     // An image or a document is stored as one text of its bytes (`media.ts`); its line says its size, not its bytes.
     const raw = p.media ? storedText(p.media) : p.raw ?? p.text;
     const id = await this.#storeText(`message-${i}/part-${k}`, raw, p.media ? p.media.kind : h.label(i, k), failed);
     if (id === undefined) return [];
-    const body = p.media ? this.#core.index_body(i, k, '', '', dimensions(p)) : this.#core.index_body(i, k, raw, h.args(i, k), NO_MEDIA);
+    const body = p.media ? this.#core.index_body(i, k, '', '', dimensions(p)) : this.#core.index_body(i, k, raw, h.args(call), NO_MEDIA);
     return [id, this.#line(id, body, h.label(i, k))];
   }
 
@@ -83,29 +87,28 @@ export class StoredTexts {
    * Stores the transcript of messages `from..to` for the index: each text whole, outputs
    * stored before read back from the store, so one recall of it gives back the whole span.
    */
-  async persistSpan(from: number, to: number, failed: unknown[]): Promise<[string | undefined, number]> {
+  async persistSpan({ from, to, transcript, ids }: Needed<'PersistSpan'>, failed: unknown[]): Promise<[string | undefined, number]> {
     const h = this.#history;
-    const core = this.#core;
     const hosts: Array<string | Promise<string>> = [];
+    let n = 0;
     for (let i = from; i < to; i++) {
       const m = h.messages[i];
       m.parts.forEach((p, k) => {
         const shown = m.display?.[k];
-        const id = core.store_id(i, k);
+        const id = ids[n++];
         // An image or a document is named by its store id, never given by its bytes.
         const whole = p.media ? id ?? '' : p.baked && id !== undefined ? this.read(id).then((t) => t ?? p.text) : p.raw ?? p.text;
         hosts.push(shown === null && p.kind === Kind.Thinking ? '' : whole, h.label(i, k));
       });
     }
-    const text = frameText(core.transcript(from, to), await Promise.all(hosts));
+    const text = frameText(transcript, await Promise.all(hosts));
     const id = await this.#storeText(`messages-${from}-${to}`, text, 'transcript', failed);
-    return id === undefined ? [undefined, NaN] : [id, this.#line(id, core.span_body(from, to, text), '')];
+    return id === undefined ? [undefined, NaN] : [id, this.#line(id, this.#core.span_body(from, to, text), '')];
   }
 
   /** Stores the listing of the index's oldest `count` entries, after the listing before them. */
-  async persistGroup(count: number, failed: unknown[]): Promise<[string | undefined, number]> {
-    const ids = frameTexts(this.#core.grouped_ids(count));
-    const frame = new FrameReader(this.#core.group_body(count));
+  async persistGroup({ ids, listing: listed }: Needed<'PersistGroup'>, failed: unknown[]): Promise<[string | undefined, number]> {
+    const frame = new FrameReader(listed);
     const listing = [frame.text([]), ...ids.map((id) => BODY.line([this.#body(id)]))].join('\n');
     const id = await this.#storeText(`index-${ids.join(',')}`, listing, 'index', failed);
     if (id === undefined) return [undefined, NaN];
@@ -117,8 +120,8 @@ export class StoredTexts {
    * Stores the oldest `count` transcripts of the index, read back and joined, as one: every
    * span stays one recall away however long the session. Nothing when one cannot be read.
    */
-  async mergeSpans(count: number, failed: unknown[]): Promise<[string | undefined, number]> {
-    const texts = await Promise.all(frameTexts(this.#core.merged_ids(count)).map((id) => this.read(id)));
+  async mergeSpans({ count, ids }: Needed<'MergeSpans'>, failed: unknown[]): Promise<[string | undefined, number]> {
+    const texts = await Promise.all(ids.map((id) => this.read(id)));
     if (texts.some((t) => t === undefined)) return [undefined, NaN];
     const text = texts.join('\n\n');
     const id = await this.#storeText(`merge-${count}-${text.length}`, text, 'transcript', failed);
@@ -137,17 +140,16 @@ export class StoredTexts {
     }
   }
 
-  /** The placeholder of part `k` of message `i` (`index::placeholder`): what it was, and its store id. */
-  placeholder(i: number, k: number): string {
+  /** The placeholder of a part (`index::placeholder`): what it was, and its store id. */
+  placeholder({ message: i, part: k, id, call }: Needed<'Placeholder'>): string {
     const h = this.#history;
     const p = h.messages[i].parts[k];
-    const id = this.#core.store_id(i, k);
     // A call keeps its keys, its long strings each a mark naming the stored input.
     if (p.kind === Kind.Call || p.kind === Kind.ServerCall) {
       const call = shortenedCall(p.text, NaN, id);
       if (call !== undefined) return call;
     }
-    const body = frameText(this.#core.placeholder_body(i, k, h.args(i, k), p.media ? dimensions(p) : NO_MEDIA), [id ?? '', h.label(i, k)]);
+    const body = frameText(this.#core.placeholder_body(i, k, h.args(call), p.media ? dimensions(p) : NO_MEDIA), [id ?? '', h.label(i, k)]);
     return BODY.placeholder([body]);
   }
 
@@ -174,7 +176,7 @@ export class StoredTexts {
     const ids = this.#core.index_ids();
     if (ids === this.#index.ids) return this.#index.text;
     const lines = frameTexts(ids).map((id) => BODY.line([this.#body(id)]));
-    const text = lines.length ? [frameText(rules.indexHeader(this.#o.recall === true), []), ...lines].join('\n') : '';
+    const text = lines.length ? [frameText(this.#o.recall === true ? INDEX_HEADER_RECALL : INDEX_HEADER, []), ...lines].join('\n') : '';
     this.#index = { ids, text };
     return text;
   }

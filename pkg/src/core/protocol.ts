@@ -5,6 +5,102 @@
 // crates/protocol/tests/committed.rs fails while the committed one differs. Plain objects,
 // not the wasm's: the shell reads them per part, and before an entry has provided the rules.
 
+import { WireReader, WireWriter } from './wire.js';
+
+/** What the rules need of the shell next, by name, with what the shell needs to answer it (`context::need::NEEDS`). */
+export type Need =
+  | { kind: 'Persist'; message: number; part: number; call: number[] }
+  | { kind: 'Placeholder'; message: number; part: number; id: string | undefined; call: number[] }
+  | { kind: 'Cut'; message: number; part: number; head: number; tail: number; id: string | undefined }
+  | { kind: 'Summarize'; from: number; to: number; prompt: string; instruction: string; ids: Array<string | undefined>; openingStart: number; openingEnd: number }
+  | { kind: 'Done' }
+  | { kind: 'PersistSpan'; from: number; to: number; transcript: string; ids: Array<string | undefined> }
+  | { kind: 'PersistGroup'; count: number; ids: string[]; listing: string }
+  | { kind: 'MergeSpans'; count: number; ids: string[] }
+  | { kind: 'TooLarge'; message: number; part: number }
+;
+
+/** A need as the rules encode it (`Need::encode`): its code, then its fields in order. */
+export function decodeNeed(bytes: Uint8Array): Need {
+  const r = new WireReader(bytes);
+  const code = r.byte();
+  switch (code) {
+    case 0:
+      return { kind: 'Persist', message: r.uint(), part: r.uint(), call: r.uints() };
+    case 1:
+      return { kind: 'Placeholder', message: r.uint(), part: r.uint(), id: r.optionalText(), call: r.uints() };
+    case 2:
+      return { kind: 'Cut', message: r.uint(), part: r.uint(), head: r.uint(), tail: r.uint(), id: r.optionalText() };
+    case 3:
+      return { kind: 'Summarize', from: r.uint(), to: r.uint(), prompt: r.text(), instruction: r.text(), ids: r.optionalTexts(), openingStart: r.uint(), openingEnd: r.uint() };
+    case 4:
+      return { kind: 'Done' };
+    case 5:
+      return { kind: 'PersistSpan', from: r.uint(), to: r.uint(), transcript: r.text(), ids: r.optionalTexts() };
+    case 6:
+      return { kind: 'PersistGroup', count: r.uint(), ids: r.texts(), listing: r.text() };
+    case 7:
+      return { kind: 'MergeSpans', count: r.uint(), ids: r.texts() };
+    case 8:
+      return { kind: 'TooLarge', message: r.uint(), part: r.uint() };
+  }
+  throw Object.assign(new Error(`context engine: unknown need ${code}`), { code: 'ERR_INTERNAL' });
+}
+
+/** An answer to a need: a journal event (`journal::ANSWERS`), what `ManagerCore.advance` takes. */
+export type Answer =
+  | { kind: 'Stored'; id: string | undefined; line: number }
+  | { kind: 'SpanStored'; id: string | undefined; line: number }
+  | { kind: 'Listed'; id: string | undefined; line: number }
+  | { kind: 'Merged'; id: string | undefined; line: number }
+  | { kind: 'Measured'; tokens: number }
+  | { kind: 'Summarized'; tokens: number }
+  | { kind: 'SummaryFailed' }
+  | { kind: 'NoSummarizer' }
+;
+
+/** An answer as the journal encodes it (`journal::Event::encode`). */
+export function encodeAnswer(a: Answer): Uint8Array {
+  const w = new WireWriter();
+  switch (a.kind) {
+    case 'Stored':
+      w.byte(5);
+      w.optionalText(a.id);
+      w.float(a.line);
+      break;
+    case 'SpanStored':
+      w.byte(6);
+      w.optionalText(a.id);
+      w.float(a.line);
+      break;
+    case 'Listed':
+      w.byte(7);
+      w.optionalText(a.id);
+      w.float(a.line);
+      break;
+    case 'Merged':
+      w.byte(8);
+      w.optionalText(a.id);
+      w.float(a.line);
+      break;
+    case 'Measured':
+      w.byte(9);
+      w.float(a.tokens);
+      break;
+    case 'Summarized':
+      w.byte(10);
+      w.float(a.tokens);
+      break;
+    case 'SummaryFailed':
+      w.byte(11);
+      break;
+    case 'NoSummarizer':
+      w.byte(12);
+      break;
+  }
+  return w.bytes();
+}
+
 /** What the shell must do next: the first number of a need (`context::NeedKind`). */
 export const NeedKind = {
   Persist: 0,
@@ -201,6 +297,41 @@ export const MANAGER_OPTIONS = [
   'keepImages',
   'callbackTimeoutMs',
   'reminders',
+] as const;
+
+/** The manager's own words as a frame: `[summary message over [summary], unanswered result, left-out note]` (`transcript::own_texts`). */
+export const MANAGER_TEXTS = '[Summary of the earlier conversation, folded away to fit the context budget]\u000a\ufdd00\ufdd1\ufdd2[No result was recorded for this call: it was interrupted.]\ufdd2[The earliest turns of this conversation were left out to fit the context budget.]\ufdd2';
+
+/** A stored text's one-line body as the request shows it: `[index line over [body], placeholder over [body], body of an unknown text over [id]]` (`index::line`, `index::placeholder`, `index::unknown_body`). */
+export const BODY_FRAMES = '- \ufdd00\ufdd1\ufdd2[\ufdd00\ufdd1]\ufdd2stored text \ufdd00\ufdd1\ufdd2';
+
+/** The recall tool: `[name, description, parameters as JSON Schema text]`, one text each (`recall::TOOL`, `DESCRIPTION`, `PARAMETERS`). */
+export const RECALL_TOOL = 'recall\ufdd2Read back a text this conversation stored whole: an output or message shown as a placeholder or cut ("stored as 17"), or a transcript or listing named in the index of stored texts. Give the id. Long texts come a page at a time: the answer says which characters it holds and the offset to ask for next. With query, you get the lines that contain it instead, with their line numbers.\ufdd2{"type":"object","properties":{"id":{"type":"string","description":"The store id, as the conversation names it"},"offset":{"type":"integer","minimum":0,"description":"The first character to read (default 0)"},"length":{"type":"integer","minimum":1,"description":"How many characters to read at most (default: as many as one answer holds)"},"query":{"type":"string","description":"Only the lines that contain this text (case-insensitive)"}},"required":["id"],"additionalProperties":false}\ufdd2';
+
+/** The index's heading without the recall tool (`index::header`). */
+export const INDEX_HEADER = '[Texts folded out of this conversation, stored whole, by id:]\ufdd2';
+
+/** The index's heading when the agent has the recall tool (`index::header`). */
+export const INDEX_HEADER_RECALL = '[Texts folded out of this conversation, stored whole. Read one back with the recall tool, by its id:]\ufdd2';
+
+/** The built-in summarizing instruction, which a host's `summaryPrompt` replaces (`transcript::DEFAULT_SUMMARY_INSTRUCTION`). */
+export const DEFAULT_SUMMARY_PROMPT = 'Summarize the earlier part of a coding agent\'s conversation, so that the agent can continue from your summary alone. Keep every store id you see. Write these sections, each a heading then short points:\u000a### Task\u000aWhat the user asked for, in the user\'s own words where they are short, and every constraint they set.\u000a### Decisions\u000aWhat was decided, and why.\u000a### Files and artifacts\u000aEvery file read, created or changed, every command run, and every URL and store id that matters, exactly as written.\u000a### Errors\u000aThe errors met, and how each was fixed or why it was left.\u000a### Next steps\u000aWhat is left to do, in order.';
+
+/** Units a cut's probes reach past its bounds, to end on a line break (`render::LINE_WINDOW`). */
+export const CUT_WINDOW = 240;
+
+/** The rules' decisions on replay, numbered (`migrate::DECISIONS`). */
+export const RULE_DECISIONS = 3;
+
+/** The formats the rules have an image rule for (`bill::Format`): a format the shell writes that is not here does not compile where its rule is read. */
+export const FORMAT_RULES = [
+  'anthropic',
+  'openai-chat',
+  'openai-responses',
+  'gemini',
+  'ai-sdk',
+  'vscode',
+  'text',
 ] as const;
 
 /** What a `ContextWarning` is about: the rules' warnings (`ledger::Warning`, then `media::MediaWarning`), then the shell's own (`ledger::SHELL_WARNINGS`). */

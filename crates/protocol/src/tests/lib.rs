@@ -22,6 +22,17 @@ fn names_are_distinct_across_the_file() {
     names.extend(NUMBERS.iter().map(|n| n.0));
     names.extend(LISTS.iter().map(|l| l.0));
     names.push("WarningCode");
+    names.push("FORMAT_RULES");
+    names.extend([
+        "MANAGER_TEXTS",
+        "BODY_FRAMES",
+        "RECALL_TOOL",
+        "INDEX_HEADER",
+        "INDEX_HEADER_RECALL",
+        "DEFAULT_SUMMARY_PROMPT",
+        "CUT_WINDOW",
+        "RULE_DECISIONS",
+    ]);
     let mut sorted = names.clone();
     sorted.sort_unstable();
     sorted.dedup();

@@ -119,3 +119,111 @@ impl Reader<'_> {
         }
     }
 }
+
+/// How a value of the channel between the rules and the shell is written: the journal's
+/// primitives above, named so `crates/protocol` writes the shell's reader and writer of each.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Codec {
+    /// A whole number (LEB128).
+    Uint,
+    Float,
+    Text,
+    OptionalText,
+    /// A count, then each text.
+    Texts,
+    /// A count, then each optional text.
+    OptionalTexts,
+    /// A count, then each whole number.
+    Uints,
+}
+
+impl Codec {
+    /// The value's type in TypeScript.
+    pub fn ts(self) -> &'static str {
+        match self {
+            Codec::Uint | Codec::Float => "number",
+            Codec::Text => "string",
+            Codec::OptionalText => "string | undefined",
+            Codec::Texts => "string[]",
+            Codec::OptionalTexts => "Array<string | undefined>",
+            Codec::Uints => "number[]",
+        }
+    }
+
+    /// The method of the shell's `WireReader` and `WireWriter` (`pkg/src/core/wire.ts`).
+    pub fn method(self) -> &'static str {
+        match self {
+            Codec::Uint => "uint",
+            Codec::Float => "float",
+            Codec::Text => "text",
+            Codec::OptionalText => "optionalText",
+            Codec::Texts => "texts",
+            Codec::OptionalTexts => "optionalTexts",
+            Codec::Uints => "uints",
+        }
+    }
+}
+
+/// A value that crosses the channel: its codec, and its encoding.
+pub trait Wire {
+    const CODEC: Codec;
+    fn wire(&self, out: &mut Vec<u8>);
+}
+
+impl Wire for usize {
+    const CODEC: Codec = Codec::Uint;
+    fn wire(&self, out: &mut Vec<u8>) {
+        uint(out, *self as u64);
+    }
+}
+
+impl Wire for f64 {
+    const CODEC: Codec = Codec::Float;
+    fn wire(&self, out: &mut Vec<u8>) {
+        float(out, *self);
+    }
+}
+
+impl Wire for String {
+    const CODEC: Codec = Codec::Text;
+    fn wire(&self, out: &mut Vec<u8>) {
+        text(out, self);
+    }
+}
+
+impl Wire for Option<String> {
+    const CODEC: Codec = Codec::OptionalText;
+    fn wire(&self, out: &mut Vec<u8>) {
+        optional_text(out, self.as_deref());
+    }
+}
+
+impl Wire for Vec<String> {
+    const CODEC: Codec = Codec::Texts;
+    fn wire(&self, out: &mut Vec<u8>) {
+        uint(out, self.len() as u64);
+        for s in self {
+            text(out, s);
+        }
+    }
+}
+
+impl Wire for Vec<Option<String>> {
+    const CODEC: Codec = Codec::OptionalTexts;
+    fn wire(&self, out: &mut Vec<u8>) {
+        uint(out, self.len() as u64);
+        for s in self {
+            optional_text(out, s.as_deref());
+        }
+    }
+}
+
+impl Wire for Vec<usize> {
+    const CODEC: Codec = Codec::Uints;
+    fn wire(&self, out: &mut Vec<u8>) {
+        uint(out, self.len() as u64);
+        for v in self {
+            uint(out, *v as u64);
+        }
+    }
+}

@@ -12,7 +12,7 @@
 //! newer version is refused naming where; an event out of place (an answer to a need the
 //! manager does not have) is refused by `apply`.
 
-use super::codec::{Reader, float, optional_text, text, uint};
+use super::codec::{Codec, Reader, float, optional_text, text, uint};
 use super::history::{NewMessage, Part, Refused, Role};
 use super::recall::Ask;
 use devs_context_errors::FieldError;
@@ -88,6 +88,80 @@ pub enum Event {
     /// The host's `beforeCompaction` deferred this build's compaction while the request
     /// still fits the budget.
     Defer,
+}
+
+/// An event that answers a build's need, as the shell writes it (`encodeAnswer` in
+/// `pkg/src/core/protocol.ts`, written by `crates/protocol` from this table): its name,
+/// its tag, and its fields in the order [`Event::encode`] writes them (a test checks).
+#[derive(Debug)]
+pub struct AnswerRow {
+    pub name: &'static str,
+    pub tag: u8,
+    pub fields: &'static [(&'static str, Codec)],
+}
+
+const STORED: &[(&str, Codec)] = &[("id", Codec::OptionalText), ("line", Codec::Float)];
+
+/// Every answer the shell gives to a need: what `advance` takes.
+pub const ANSWERS: &[AnswerRow] = &[
+    AnswerRow {
+        name: "Stored",
+        tag: 5,
+        fields: STORED,
+    },
+    AnswerRow {
+        name: "SpanStored",
+        tag: 6,
+        fields: STORED,
+    },
+    AnswerRow {
+        name: "Listed",
+        tag: 7,
+        fields: STORED,
+    },
+    AnswerRow {
+        name: "Merged",
+        tag: 8,
+        fields: STORED,
+    },
+    AnswerRow {
+        name: "Measured",
+        tag: 9,
+        fields: &[("tokens", Codec::Float)],
+    },
+    AnswerRow {
+        name: "Summarized",
+        tag: 10,
+        fields: &[("tokens", Codec::Float)],
+    },
+    AnswerRow {
+        name: "SummaryFailed",
+        tag: 11,
+        fields: &[],
+    },
+    AnswerRow {
+        name: "NoSummarizer",
+        tag: 12,
+        fields: &[],
+    },
+];
+
+/// One answer (an event of [`ANSWERS`]), checked whole: anything else is refused, naming
+/// where (`answer`, `answer.stored.id`).
+pub fn decode_answer(bytes: &[u8]) -> Result<Event, DecodeError> {
+    let mut r = Reader { bytes, at: 0 };
+    let tag = r.byte().map_err(|_| fail("answer", "is empty"))?;
+    if !ANSWERS.iter().any(|a| a.tag == tag) {
+        return Err(fail(
+            "answer",
+            &format!("is event {tag}, not an answer to a need"),
+        ));
+    }
+    let event = read_event(&mut r, tag, &|what: &str| format!("answer{what}"))?;
+    if r.at < bytes.len() {
+        return Err(fail("answer", "has bytes after its last field"));
+    }
+    Ok(event)
 }
 
 /// Why an event could not be applied.

@@ -35,6 +35,7 @@ pub mod journal;
 pub mod ledger;
 pub mod migrate;
 pub mod names;
+pub mod need;
 pub mod policy;
 pub mod protect;
 pub mod recall;
@@ -47,103 +48,15 @@ pub mod transcript;
 use std::collections::{BTreeMap, VecDeque};
 
 use calibration::Calibration;
+pub use codec::Codec;
 use config::Config;
 use devs_context_errors::FieldError;
 pub use history::{
     ByName, Call, History, Kind, Message, NewMessage, Part, Refused, Rejection, Role, Shown, Stored,
 };
 use ledger::{Ledger, Warning};
+pub use need::{NEEDS, Need, NeedKind};
 use steps::Phase;
-
-/// What the host must do next.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Need {
-    /// Store the whole text of part `part` of message `message`; answer [`Manager::persisted`].
-    Persist { message: usize, part: usize },
-    /// Show the part as a placeholder; answer [`Manager::measured`] with its tokens.
-    Placeholder { message: usize, part: usize },
-    /// Show the part cut to `head` and `tail` UTF-16 units; answer [`Manager::measured`].
-    Cut {
-        message: usize,
-        part: usize,
-        head: usize,
-        tail: usize,
-    },
-    /// Summarize messages `from..to` with the summary so far; answer
-    /// [`Manager::summarized`] or [`Manager::summary_failed`].
-    Summarize { from: usize, to: usize },
-    /// Messages `from..to` left the request: store their transcript (as shown) and write
-    /// its index line; answer [`Manager::span_persisted`].
-    PersistSpan { from: usize, to: usize },
-    /// The index passed its share: store the listing of its oldest `count` entries (after
-    /// the listing before them, if any) and write its line; answer
-    /// [`Manager::group_persisted`].
-    PersistGroup { count: usize },
-    /// The index is past its share with its outputs listed away: store the oldest `count`
-    /// transcripts not merged yet (`index.merged`), read back and joined, as one, and write
-    /// its line; answer [`Manager::spans_merged`].
-    MergeSpans { count: usize },
-    /// The request fits: render it ([`render`]).
-    Done,
-    /// Nothing more can be taken out of the request without making it invalid, and it is
-    /// still over the budget: the build fails, naming part `part` of message `message`, the
-    /// largest it holds ([`Manager::too_large`]), and is taken back.
-    TooLarge { message: usize, part: usize },
-}
-
-crate::codes! {
-    /// A [`Need`]'s kind: the first number of its encoding ([`Need::encode`]).
-    pub enum NeedKind {
-        Persist = 0,
-        Placeholder = 1,
-        Cut = 2,
-        Summarize = 3,
-        Done = 4,
-        PersistSpan = 5,
-        PersistGroup = 6,
-        MergeSpans = 7,
-        TooLarge = 8,
-    }
-}
-
-impl Need {
-    pub fn kind(&self) -> NeedKind {
-        match self {
-            Need::Persist { .. } => NeedKind::Persist,
-            Need::Placeholder { .. } => NeedKind::Placeholder,
-            Need::Cut { .. } => NeedKind::Cut,
-            Need::Summarize { .. } => NeedKind::Summarize,
-            Need::PersistSpan { .. } => NeedKind::PersistSpan,
-            Need::PersistGroup { .. } => NeedKind::PersistGroup,
-            Need::MergeSpans { .. } => NeedKind::MergeSpans,
-            Need::TooLarge { .. } => NeedKind::TooLarge,
-            Need::Done => NeedKind::Done,
-        }
-    }
-
-    /// The need as the shell reads it (`pkg/src/context/build.ts`): its kind's code, then
-    /// its fields in the order they are declared above, `[kind, a, b, c, d]` at most.
-    pub fn encode(&self) -> Vec<f64> {
-        let args: &[usize] = match *self {
-            Need::Persist { message, part }
-            | Need::Placeholder { message, part }
-            | Need::TooLarge { message, part } => &[message, part],
-            Need::Cut {
-                message,
-                part,
-                head,
-                tail,
-            } => &[message, part, head, tail],
-            Need::Summarize { from, to } | Need::PersistSpan { from, to } => &[from, to],
-            Need::PersistGroup { count } | Need::MergeSpans { count } => &[count],
-            Need::Done => &[],
-        };
-        let mut out = Vec::with_capacity(1 + args.len());
-        out.push(f64::from(self.kind().code()));
-        out.extend(args.iter().map(|&a| a as f64));
-        out
-    }
-}
 
 /// What a build changed, to put back if the build fails.
 #[derive(Debug, Clone)]

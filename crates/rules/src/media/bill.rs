@@ -342,7 +342,36 @@ impl Rule {
 /// A provider's name as a host writes it (`imageTokens.provider`).
 pub const PROVIDERS: [&str; 3] = ["anthropic", "openai", "gemini"];
 
+crate::text_codes! {
+    /// The formats an engine writes (the shell's `ContextFormat`, and `text`, the runner's
+    /// one-string prompt), each billed by its provider's rule when the host names none
+    /// ([`Rule::of_format`]): a format added here without its rule does not compile, and
+    /// the shell's list is checked against this one (`FORMAT_RULES` in `protocol.ts`).
+    pub enum Format {
+        Anthropic = "anthropic",
+        OpenAiChat = "openai-chat",
+        OpenAiResponses = "openai-responses",
+        Gemini = "gemini",
+        AiSdk = "ai-sdk",
+        Vscode = "vscode",
+        Text = "text",
+    }
+}
+
 impl Rule {
+    /// The rule a format bills by when the host names none: Anthropic's for `anthropic`,
+    /// OpenAI's for its two formats, Gemini's for `gemini`, and the larger of Anthropic's
+    /// and OpenAI's for one that names no provider (`ai-sdk`, `vscode`, `text`).
+    pub fn of_format(format: Format) -> Rule {
+        let provider = match format {
+            Format::Anthropic => "anthropic",
+            Format::OpenAiChat | Format::OpenAiResponses => "openai",
+            Format::Gemini => "gemini",
+            Format::AiSdk | Format::Vscode | Format::Text => return Rule::Larger,
+        };
+        Rule::of(provider, "").unwrap_or(Rule::Larger)
+    }
+
     /// The rule of `provider` (one of [`PROVIDERS`]; `""`: told by the model's name) for
     /// `model` (`""`: its most common models'). The model names the figures where they
     /// differ: Anthropic's high-resolution models, OpenAI's tile bases and patch models.

@@ -132,6 +132,7 @@ impl Host {
             .apply(&e)
             .unwrap_or_else(|r| panic!("{} refused: {r:?}", e.name()));
         self.events.push(e);
+        channel::reads_as_declared(&need.encode(m));
         need
     }
 
@@ -420,6 +421,7 @@ fn tool_turn(h: &mut Host, m: &mut Manager, size: usize, seed: usize) {
 mod anchor;
 mod budget;
 mod cache;
+mod channel;
 mod compaction;
 mod cut;
 mod fold;

@@ -181,3 +181,16 @@ fn the_larger_rule_is_never_under_either_and_documents_bill_by_the_page() {
     assert_eq!(ANTHROPIC.document(Some(6)), 9_000.0);
     assert_eq!(OPENAI.document(None), 15_000.0);
 }
+
+#[test]
+fn a_format_bills_by_its_providers_rule_and_one_that_names_none_by_the_larger() {
+    let of = |p| Rule::of(p, "").unwrap();
+    assert_eq!(Rule::of_format(Format::Anthropic), of("anthropic"));
+    assert_eq!(Rule::of_format(Format::OpenAiChat), of("openai"));
+    assert_eq!(Rule::of_format(Format::OpenAiResponses), of("openai"));
+    assert_eq!(Rule::of_format(Format::Gemini), of("gemini"));
+    for f in [Format::AiSdk, Format::Vscode, Format::Text] {
+        assert_eq!(Rule::of_format(f), Rule::Larger);
+    }
+    assert_eq!(Format::from_code("openai"), None);
+}

@@ -1,0 +1,104 @@
+// The channel's primitives, as the rules write them (crates/rules/src/context/codec.rs):
+// whole numbers as LEB128, f64 little-endian, a text as its UTF-8 length and bytes, an
+// optional text as a flag then the text. `protocol.ts` (generated) reads a need and writes
+// an answer with these, field by field, in the order the rules declare them.
+
+const utf8 = new TextDecoder();
+const encoder = new TextEncoder();
+
+export class WireReader {
+  #at = 0;
+  readonly #bytes: Uint8Array;
+  readonly #view: DataView;
+
+  constructor(bytes: Uint8Array) {
+    this.#bytes = bytes;
+    this.#view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+
+  byte(): number {
+    return this.#bytes[this.#at++];
+  }
+
+  uint(): number {
+    let v = 0;
+    let scale = 1;
+    for (;;) {
+      const b = this.#bytes[this.#at++];
+      v += (b & 0x7f) * scale;
+      if (b < 0x80) return v;
+      scale *= 128;
+    }
+  }
+
+  float(): number {
+    const v = this.#view.getFloat64(this.#at, true);
+    this.#at += 8;
+    return v;
+  }
+
+  text(): string {
+    const n = this.uint();
+    const s = utf8.decode(this.#bytes.subarray(this.#at, this.#at + n));
+    this.#at += n;
+    return s;
+  }
+
+  optionalText(): string | undefined {
+    return this.byte() === 0 ? undefined : this.text();
+  }
+
+  texts(): string[] {
+    return Array.from({ length: this.uint() }, () => this.text());
+  }
+
+  optionalTexts(): Array<string | undefined> {
+    return Array.from({ length: this.uint() }, () => this.optionalText());
+  }
+
+  uints(): number[] {
+    return Array.from({ length: this.uint() }, () => this.uint());
+  }
+}
+
+export class WireWriter {
+  readonly #out: number[] = [];
+
+  byte(v: number): void {
+    this.#out.push(v);
+  }
+
+  uint(v: number): void {
+    let rest = v;
+    while (rest >= 0x80) {
+      this.#out.push((rest % 128) | 0x80);
+      rest = Math.floor(rest / 128);
+    }
+    this.#out.push(rest);
+  }
+
+  float(v: number): void {
+    const b = new Uint8Array(8);
+    new DataView(b.buffer).setFloat64(0, v, true);
+    this.#out.push(...b);
+  }
+
+  text(s: string): void {
+    const b = encoder.encode(s);
+    this.uint(b.length);
+    for (const x of b) this.#out.push(x);
+  }
+
+  optionalText(s: string | undefined): void {
+    if (s === undefined) {
+      this.#out.push(0);
+    } else {
+      this.#out.push(1);
+      this.text(s);
+    }
+  }
+
+  bytes(): Uint8Array {
+    return Uint8Array.from(this.#out);
+  }
+}
