@@ -77,21 +77,21 @@ impl RunnerCore {
         )
     }
 
+    /// Records the response's tokens and answers with the steps that planned, as
+    /// [`RunnerCore::steps`] would: one crossing.
     pub fn record(
         &mut self,
         response_tokens: f64,
         context_tokens: f64,
         has_envelope: bool,
-    ) -> Out<()> {
-        match self.turn.as_mut() {
-            Some(turn) => {
-                report(
-                    self.runner
-                        .record(turn, response_tokens, context_tokens, has_envelope),
-                )
-            }
-            None => Ok(()),
+    ) -> Out<f64> {
+        if let Some(turn) = self.turn.as_mut() {
+            report(
+                self.runner
+                    .record(turn, response_tokens, context_tokens, has_envelope),
+            )?;
         }
+        Ok(self.steps())
     }
 
     pub fn commit(&mut self) {

@@ -282,12 +282,12 @@ export class AgentRunner {
       } = RunnerStep;
       const steps: number[] = [];
       // The rules hand out the steps they planned as base-STEP_BASE digits after a leading 1 (`runner::pack_steps`).
-      const plan = () => {
+      const plan = (packed: number) => {
         const planned: number[] = [];
-        for (let v = core.steps(); v > 1; v = Math.floor(v / STEP_BASE)) planned.push(v % STEP_BASE);
+        for (let v = packed; v > 1; v = Math.floor(v / STEP_BASE)) planned.push(v % STEP_BASE);
         steps.push(...planned.reverse());
       };
-      plan();
+      plan(core.steps());
       for (let step = steps.shift(); step !== undefined; step = steps.shift()) {
         switch (step) {
           case ADD_INPUT:
@@ -362,9 +362,10 @@ export class AgentRunner {
                   + count(cfg.counter, observation.output, 'envelope.observation.output');
               }
             }
-            checked(() => core.record(tokens, contextTokens, has));
+            // Recording answers with the steps it planned.
+            const next = checked(() => core.record(tokens, contextTokens, has));
             monitorTokens = monitorBefore + (cfg.refreshOnContext ? contextTokens : tokens);
-            plan();
+            plan(next);
             break;
           }
           case HANDOFF: {
