@@ -1,8 +1,8 @@
 //! `applyContextManagement`'s machine.
 
 use devs_context_rules::base::args::non_negative;
-use devs_context_rules::base::tokens::approx_tokens;
 use devs_context_rules::base::frame::Frame;
+use devs_context_rules::base::tokens::approx_tokens;
 use devs_context_rules::seeds::management::{Need, Run, persist_warning};
 use devs_context_rules::seeds::pruner::{AgentRole, Kept, should_prune_checked};
 use wasm_bindgen::prelude::*;

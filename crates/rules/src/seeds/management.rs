@@ -89,7 +89,10 @@ impl Need {
             Need::Recount { turns_changed } => (C::Recount, f64::from(u8::from(turns_changed))),
             Need::Done {
                 pruned, truncated, ..
-            } => (C::Done, f64::from(u8::from(pruned)) + 2.0 * truncated as f64),
+            } => (
+                C::Done,
+                f64::from(u8::from(pruned)) + 2.0 * truncated as f64,
+            ),
         }
     }
 
