@@ -48,7 +48,13 @@ impl Frame {
 
     pub fn num(&mut self, value: f64) -> &mut Self {
         self.out.push(NUM);
-        self.out.push_str(&crate::base::number::show_number(value));
+        // A whole number >= 0 below 2^53, nearly every number a frame carries, is written as
+        // `show_number` writes it, without its formatting machinery (a seed's turn writes several).
+        if (0.0..9_007_199_254_740_992.0).contains(&value) && value.fract() == 0.0 {
+            push_decimal(&mut self.out, value as u64);
+        } else {
+            self.out.push_str(&crate::base::number::show_number(value));
+        }
         self.out.push(REF_END);
         self
     }
@@ -174,6 +180,28 @@ impl<'a> Reader<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_number_is_written_as_show_number_writes_it() {
+        let whole = 9_007_199_254_740_992.0;
+        for v in [
+            0.0,
+            -0.0,
+            1.0,
+            42.0,
+            whole - 1.0,
+            whole,
+            1e21,
+            0.5,
+            -3.0,
+            f64::NAN,
+        ] {
+            let mut frame = Frame::new();
+            frame.num(v);
+            let shown = crate::base::number::show_number(v);
+            assert_eq!(frame.into_string(), format!("{NUM}{shown}{REF_END}"), "{v}");
+        }
+    }
 
     #[test]
     fn numbers_and_texts_read_back_in_order() {
