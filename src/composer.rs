@@ -1,6 +1,7 @@
 //! `WindowComposer` and the budget.
 
 use devs_context_rules::base::text::cut_end;
+use devs_context_rules::base::tokens::approx_tokens;
 use devs_context_rules::seeds::budget::WindowBudget;
 use devs_context_rules::seeds::window_composer::{
     Candidate, ComposerConfig, envelopes_to_render, select_recent,
@@ -32,6 +33,16 @@ pub fn cut_end_of(window: &str, start: usize, max: usize, at_space: bool) -> f64
 #[wasm_bindgen]
 pub struct Composer(ComposerConfig);
 
+/// A host counter's tokens, or (`approx`, the default counter) a text's length, counted
+/// here so that it crosses with the call that reads it.
+fn tokens(count: f64, approx: bool) -> f64 {
+    if approx {
+        approx_tokens(count as usize) as f64
+    } else {
+        count
+    }
+}
+
 #[wasm_bindgen]
 impl Composer {
     #[wasm_bindgen(constructor)]
@@ -49,9 +60,13 @@ impl Composer {
         self.0.max_recent
     }
 
-    /// Goal (0) or Map (1): at most this many units, or -1 when it fits.
-    pub fn slot_cut(&self, slot: usize, tokens: f64) -> f64 {
-        self.0.slot_cut(slot, tokens).map_or(-1.0, |n| n as f64)
+    /// Goal (0) or Map (1) of `count` ([`tokens`]): its tokens (>= 0) when it fits, or
+    /// `-1 - n` when it must be cut to at most `n` units.
+    pub fn slot_cut(&self, slot: usize, count: f64, approx: bool) -> f64 {
+        let tokens = tokens(count, approx);
+        self.0
+            .slot_cut(slot, tokens)
+            .map_or(tokens, |n| -1.0 - n as f64)
     }
 
     /// `[1, i…]`: the envelopes to render, newest first; `[0, i]`: envelope `i` is invalid.
@@ -64,12 +79,16 @@ impl Composer {
         }
     }
 
-    /// `[truncated, cutNewest or -1, taken…]` over the rendered candidates.
-    pub fn select(&self, turn_indexes: &[f64], tokens: &[f64]) -> Vec<f64> {
+    /// `[truncated, cutNewest or -1, taken…]` over the rendered candidates, of `counts`
+    /// ([`tokens`]) each.
+    pub fn select(&self, turn_indexes: &[f64], counts: &[f64], approx: bool) -> Vec<f64> {
         let candidates: Vec<Candidate> = turn_indexes
             .iter()
-            .zip(tokens)
-            .map(|(&turn_index, &tokens)| Candidate { turn_index, tokens })
+            .zip(counts)
+            .map(|(&turn_index, &count)| Candidate {
+                turn_index,
+                tokens: tokens(count, approx),
+            })
             .collect();
         let s = select_recent(&candidates, self.0.max_recent, self.0.budget.recent_past);
         let mut out = vec![
@@ -84,9 +103,10 @@ impl Composer {
         self.0.output_room(frame_tokens)
     }
 
-    /// `[totalTokensUsed, budgetExceeded]`.
-    pub fn totals(&self, slot_tokens: &[f64]) -> Vec<f64> {
-        let (total, exceeded) = self.0.totals(slot_tokens);
-        vec![total, f64::from(u8::from(exceeded))]
+    /// `totalTokensUsed` of the three slots' tokens, or `-1 - totalTokensUsed` when the
+    /// budget is exceeded: one number, no array either way.
+    pub fn totals(&self, goal: f64, map: f64, recent_past: f64) -> f64 {
+        let (total, exceeded) = self.0.totals(&[goal, map, recent_past]);
+        if exceeded { -1.0 - total } else { total }
     }
 }

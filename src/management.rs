@@ -2,8 +2,9 @@
 
 use devs_context_rules::base::args::non_negative;
 use devs_context_rules::base::frame::Frame;
+use devs_context_rules::base::tokens::approx_tokens;
 use devs_context_rules::seeds::management::{Need, Run, persist_warning};
-use devs_context_rules::seeds::pruner::{AgentRole, Kept};
+use devs_context_rules::seeds::pruner::{AgentRole, Kept, should_prune_checked};
 use wasm_bindgen::prelude::*;
 
 use crate::pending::PendingIndex;
@@ -13,6 +14,17 @@ use devs_context_rules::base::text::split_texts;
 #[wasm_bindgen]
 pub struct Management(Run, Need);
 
+/// Step (1)'s counts: the host counter's tokens, or (`approx`, the default counter) the
+/// turns' lengths, counted here so that they cross once.
+fn turn_tokens(mut counts: Vec<f64>, approx: bool) -> Vec<f64> {
+    if approx {
+        for n in counts.iter_mut() {
+            *n = approx_tokens(*n as usize) as f64;
+        }
+    }
+    counts
+}
+
 #[wasm_bindgen]
 impl Management {
     /// `done_outputs[i]` is 1 when pending output `i` is already truncated.
@@ -20,14 +32,16 @@ impl Management {
     pub fn new(
         total_budget: f64,
         ratio: f64,
-        turn_tokens: Vec<f64>,
+        turn_counts: Vec<f64>,
+        approx: bool,
         already_pruned: bool,
         done_outputs: &[u8],
     ) -> Out<Management> {
         let total = report(non_negative("context.budget.totalBudget", total_budget))?;
         let done = done_outputs.iter().map(|&d| d == 1).collect();
+        let turns = turn_tokens(turn_counts, approx);
         Ok(Management(
-            Run::new(total, ratio, turn_tokens, already_pruned, done),
+            Run::new(total, ratio, turns, already_pruned, done),
             Need::Compose,
         ))
     }
@@ -38,7 +52,8 @@ impl Management {
     pub fn indexed(
         total_budget: f64,
         ratio: f64,
-        turn_tokens: Vec<f64>,
+        turn_counts: Vec<f64>,
+        approx: bool,
         already_pruned: bool,
         index: &PendingIndex,
         own_pruner: bool,
@@ -51,7 +66,13 @@ impl Management {
         } else {
             index.0.done()
         };
-        let mut run = Run::new(total, ratio, turn_tokens, already_pruned, done);
+        let mut run = Run::new(
+            total,
+            ratio,
+            turn_tokens(turn_counts, approx),
+            already_pruned,
+            done,
+        );
         if own_pruner {
             run.due_known(index.0.due_outputs());
         }
@@ -68,8 +89,24 @@ impl Management {
         self.answer(|run| run.start())
     }
 
-    pub fn composed(&mut self, total_tokens_used: f64) -> f64 {
-        self.answer(|run| run.composed(total_tokens_used))
+    /// With this package's `ContextPruner` (`prune_ratio`, its saturation ratio, and the
+    /// budget's `total_budget`), `shouldPrune` is answered here, as the pruner answers it,
+    /// in the same crossing; with a host's (`prune_ratio` NaN) the need goes to the host.
+    pub fn composed(
+        &mut self,
+        total_tokens_used: f64,
+        prune_ratio: f64,
+        total_budget: f64,
+    ) -> Out<f64> {
+        let need = self.0.composed(total_tokens_used);
+        self.1 = match need {
+            Need::ShouldPrune { tokens } if !prune_ratio.is_nan() => {
+                let yes = report(should_prune_checked(tokens, total_budget, prune_ratio))?;
+                self.0.should_prune(yes)
+            }
+            need => need,
+        };
+        Ok(self.1.encode())
     }
 
     pub fn should_prune(&mut self, yes: bool) -> f64 {
@@ -102,11 +139,12 @@ impl Management {
         self.answer(|run| run.should_truncate_all(&due))
     }
 
-    /// The tokens `shouldPrune` is asked about.
+    /// The tokens `shouldPrune` is asked about; once done, the window's used tokens.
     #[wasm_bindgen(getter)]
     pub fn tokens(&self) -> f64 {
         match self.1 {
             Need::ShouldPrune { tokens } => tokens,
+            Need::Done { used_tokens, .. } => used_tokens,
             _ => 0.0,
         }
     }
@@ -117,18 +155,6 @@ impl Management {
         match self.1 {
             Need::Keep(Kept::Cut { share, .. }) => share as f64,
             _ => 0.0,
-        }
-    }
-
-    /// `[windowUsedTokens, truncatedOutputCount]` once done.
-    pub fn result(&self) -> Vec<f64> {
-        match self.1 {
-            Need::Done {
-                used_tokens,
-                truncated,
-                ..
-            } => vec![used_tokens, truncated as f64],
-            _ => vec![],
         }
     }
 

@@ -79,18 +79,13 @@ impl PendingIndex {
         self.0.truncated(i, tokens_of(units, tokens));
     }
 
-    /// The prompt over the kept Tool outputs text: `[from, count]`, then a text per output
+    /// The prompt over the kept Tool outputs text (`turns` as `runner::turn_metas` reads
+    /// them): `[from, count]`, then a text per output
     /// `from..count` over `[toolName, shown]` (the shell appends each to the text it keeps,
     /// started anew when `from` is 0), then the prompt over `[goal, map, recentPast, kept,
     /// content0…]`. Every output counts as shown from then on.
-    pub fn prompt(
-        &mut self,
-        slots: bool,
-        turn_indexes: &[f64],
-        roles: &str,
-        role_lens: &[u32],
-    ) -> Out<String> {
-        let metas = turn_metas(turn_indexes, roles, role_lens)?;
+    pub fn prompt(&mut self, slots: bool, turns: &[f64], roles: &str) -> Out<String> {
+        let metas = turn_metas(turns, roles)?;
         let (from, count) = (self.0.tools_from(), self.0.len());
         let mut f = Frame::new();
         f.num(from as f64).num(count as f64);

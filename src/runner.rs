@@ -77,21 +77,21 @@ impl RunnerCore {
         )
     }
 
+    /// Records the response's tokens and answers with the steps that planned, as
+    /// [`RunnerCore::steps`] would: one crossing.
     pub fn record(
         &mut self,
         response_tokens: f64,
         context_tokens: f64,
         has_envelope: bool,
-    ) -> Out<()> {
-        match self.turn.as_mut() {
-            Some(turn) => {
-                report(
-                    self.runner
-                        .record(turn, response_tokens, context_tokens, has_envelope),
-                )
-            }
-            None => Ok(()),
+    ) -> Out<f64> {
+        if let Some(turn) = self.turn.as_mut() {
+            report(
+                self.runner
+                    .record(turn, response_tokens, context_tokens, has_envelope),
+            )?;
         }
+        Ok(self.steps())
     }
 
     pub fn commit(&mut self) {
@@ -125,28 +125,23 @@ pub fn observation_text(window: &str, start: usize, output_len: usize) -> String
     f.into_string()
 }
 
-/// The prompt over `[goal, map, recentPast, content0…, toolName0, shown0, …]`.
+/// The prompt over `[goal, map, recentPast, content0…, toolName0, shown0, …]`; `turns` as
+/// [`turn_metas`] reads them.
 #[wasm_bindgen(js_name = promptText)]
-pub fn prompt_text(
-    slots: bool,
-    turn_indexes: &[f64],
-    roles: &str,
-    role_lens: &[u32],
-    tool_outputs: usize,
-) -> Out<String> {
-    let metas = turn_metas(turn_indexes, roles, role_lens)?;
+pub fn prompt_text(slots: bool, turns: &[f64], roles: &str, tool_outputs: usize) -> Out<String> {
+    let metas = turn_metas(turns, roles)?;
     let mut f = Frame::new();
     f.text(|p| render(p, slots, &metas, tool_outputs));
     Ok(f.into_string())
 }
 
-/// The window's turns as the prompt reads them: each role checked, named by its place.
-pub(crate) fn turn_metas(
-    turn_indexes: &[f64],
-    roles: &str,
-    role_lens: &[u32],
-) -> Out<Vec<TurnMeta<'static>>> {
-    split_texts(roles, role_lens)
+/// The window's turns as the prompt reads them, from `turns`, each turn's `turnIndex` and
+/// its role's UTF-16 length, one after the other (one array crosses, not two), over the
+/// roles joined: each role checked, named by its place.
+pub(crate) fn turn_metas(turns: &[f64], roles: &str) -> Out<Vec<TurnMeta<'static>>> {
+    let role_lens: Vec<u32> = turns.iter().skip(1).step_by(2).map(|&n| n as u32).collect();
+    let turn_indexes = turns.iter().step_by(2);
+    split_texts(roles, &role_lens)
         .iter()
         .zip(turn_indexes)
         .enumerate()

@@ -12,6 +12,7 @@
 //! which is one unit too.
 
 use devs_context_errors::FieldError;
+use devs_context_rules::base::text::split_texts;
 use devs_context_rules::seeds::saop::{Kind, Node, validate_envelope};
 use wasm_bindgen::prelude::*;
 
@@ -247,11 +248,15 @@ impl Node for View<'_, '_> {
     }
 }
 
-/// Validates each skeleton in `skeletons` (one after another). A fault's field is named
-/// under `prefix`: `{prefix}[{indexes[k]}].{field}` when `indexes` are given, else
-/// `{prefix}.{field}` (the envelope itself is `{prefix}`), or as is when `prefix` is empty.
+/// Validates each skeleton after the first `prefix_len` UTF-16 units of `text` (one
+/// skeleton after another), which are the `prefix` a fault's field is named under:
+/// `{prefix}[{indexes[k]}].{field}` when `indexes` are given, else `{prefix}.{field}` (the
+/// envelope itself is `{prefix}`), or as is when `prefix` is empty. One string crosses.
 #[wasm_bindgen(js_name = validateSkeletons)]
-pub fn validate_skeletons(skeletons: &str, prefix: &str, indexes: &[u32]) -> Out<()> {
+pub fn validate_skeletons(text: &str, prefix_len: u32, indexes: Option<Vec<u32>>) -> Out<()> {
+    let prefix = split_texts(text, &[prefix_len])[0];
+    let skeletons = &text[prefix.len()..];
+    let indexes = indexes.unwrap_or_default();
     let mut parser = Parser {
         src: skeletons,
         at: 0,

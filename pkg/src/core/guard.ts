@@ -83,15 +83,26 @@ function restart(g: Glue, op: string, trap: Error): Error {
   return error;
 }
 
-function guarded<T>(g: Glue, op: string, fn: () => T): T {
-  try {
-    return fn();
-  } catch (thrown) {
-    // A panic (`unreachable`) or any other trap; and the stack running out inside the
-    // module, which stops it as midway.
-    if (thrown instanceof WebAssembly.RuntimeError || (thrown instanceof RangeError && /call stack/i.test(thrown.message))) throw restart(g, op, thrown);
-    throw thrown;
-  }
+/**
+ * What a call that threw `thrown` throws: a trap (a panic, `unreachable`, or the stack
+ * running out inside the module, which stops it as midway) restarts the rules; anything
+ * else is thrown as it is. The wrappers below catch inline rather than through a closure:
+ * every crossing of a turn goes through one, and a closure per call costs more than the call.
+ */
+function rethrown(g: Glue, op: string, thrown: unknown): unknown {
+  if (thrown instanceof WebAssembly.RuntimeError || (thrown instanceof RangeError && /call stack/i.test(thrown.message))) return restart(g, op, thrown);
+  return thrown;
+}
+
+/** `fn` called on `self`, a trap in it survived. */
+function guardedFunction(g: Glue, op: string, fn: (...args: unknown[]) => unknown, self: unknown): (...args: unknown[]) => unknown {
+  return (...args: unknown[]) => {
+    try {
+      return fn.apply(self, args);
+    } catch (thrown) {
+      throw rethrown(g, op, thrown);
+    }
+  };
 }
 
 const isClass = (f: unknown): f is new (...args: unknown[]) => object => typeof f === 'function' && /^class\b/.test(Function.prototype.toString.call(f));
@@ -116,13 +127,21 @@ function guardClass(g: Glue, name: string, cls: { prototype: object }): void {
       const method = d.value as (...args: unknown[]) => unknown;
       d.value = function (this: Native, ...args: unknown[]) {
         if (this.__wbg_wasm !== undefined && this.__wbg_wasm !== instance) throw lost(op);
-        return guarded(g, op, () => method.apply(this, args));
+        try {
+          return method.apply(this, args);
+        } catch (thrown) {
+          throw rethrown(g, op, thrown);
+        }
       };
     } else if (d.get) {
       const get = d.get;
       d.get = function (this: Native) {
         if (this.__wbg_wasm !== undefined && this.__wbg_wasm !== instance) throw lost(op);
-        return guarded(g, op, () => get.call(this));
+        try {
+          return get.call(this);
+        } catch (thrown) {
+          throw rethrown(g, op, thrown);
+        }
       };
     } else continue;
     Object.defineProperty(proto, key, d);
@@ -141,18 +160,28 @@ export function guard(rules: Rules): Rules {
       out[name] = value;
     } else if (isClass(value)) {
       guardClass(g, name, value);
+      // A static member is wrapped once, not on every read.
+      const statics = new Map<string, [unknown, unknown]>();
       out[name] = new Proxy(value, {
-        construct: (target, args, newTarget) => guarded(g, `new ${name}`, () => Reflect.construct(target, args, newTarget)),
+        construct: (target, args, newTarget) => {
+          try {
+            return Reflect.construct(target, args, newTarget);
+          } catch (thrown) {
+            throw rethrown(g, `new ${name}`, thrown);
+          }
+        },
         get: (target, key, receiver) => {
           const member = Reflect.get(target, key, receiver) as unknown;
-          return typeof member === 'function' && typeof key === 'string' && !PLUMBING.has(key)
-            ? (...args: unknown[]) => guarded(g, `${name}.${key}`, () => (member as (...a: unknown[]) => unknown).apply(target, args))
-            : member;
+          if (typeof member !== 'function' || typeof key !== 'string' || PLUMBING.has(key)) return member;
+          const known = statics.get(key);
+          if (known && known[0] === member) return known[1];
+          const wrapped = guardedFunction(g, `${name}.${key}`, member as (...a: unknown[]) => unknown, target);
+          statics.set(key, [member, wrapped]);
+          return wrapped;
         },
       });
     } else {
-      const fn = value as (...args: unknown[]) => unknown;
-      out[name] = (...args: unknown[]) => guarded(g, name, () => fn(...args));
+      out[name] = guardedFunction(g, name, value as (...args: unknown[]) => unknown, undefined);
     }
   }
   return out as unknown as Rules;

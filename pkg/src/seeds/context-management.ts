@@ -6,10 +6,10 @@
 import { checked } from '../errors/index.js';
 import { frameText } from '../core/frame.js';
 import { array, callMethod, holder, joinTexts, number, object, probe, string, type Bag } from '../core/read.js';
-import { countAll, countEach, count, counterOption, sum } from '../tokens/count.js';
+import { countAll, countEach, count, counterOption, measureEach, sum } from '../tokens/count.js';
 import type { AgentTurn, AppliedContextResult, ComposedWindow, ContextManagementDeps, OrchestratorContext, TokenCounter } from './types.js';
 import { readBudget } from './window-composer.js';
-import { DUE_ALL, ToolOutputPruner } from './pruners.js';
+import { ContextPruner, DUE_ALL, PRUNE_RATIO, ToolOutputPruner } from './pruners.js';
 import { shownText, type PendingOutputs } from './pending.js';
 import { answer, within } from '../core/timeout.js';
 import { rules } from '../core/wasm.js';
@@ -108,15 +108,15 @@ export function applyContextManagement(context: OrchestratorContext, deps: Conte
 
 export async function run(job: Job): Promise<Applied> {
   const { context, turns, outputs, counter } = job;
-  // (1) count
-  const turnTokens = countEach(counter, turns, 'content', 'context.turns');
+  // (1) count: the default counter's counts are the turns' lengths, counted by the rules as they cross.
+  const turnCounts = measureEach(counter, turns, 'content', 'context.turns');
   const alreadyPruned = turns.length === 1 && summaryTurns.has(turns[0] as object);
   const pending = job.pending ?? null;
   const done = pending ? new Uint8Array(0) : Uint8Array.from(outputs, (o) => (isTruncated(o) ? 1 : 0));
   const ratio = guardRatio(typeof job.pruner.saturationRatio === 'number' ? job.pruner.saturationRatio : undefined);
   const machine = checked(() => (pending
-    ? rules.Management.indexed(job.totalBudget, ratio, turnTokens, alreadyPruned, pending.core, ownPruner(job.toolPruner))
-    : new rules.Management(job.totalBudget, ratio, turnTokens, alreadyPruned, done)));
+    ? rules.Management.indexed(job.totalBudget, ratio, turnCounts, !counter, alreadyPruned, pending.core, ownPruner(job.toolPruner))
+    : new rules.Management(job.totalBudget, ratio, turnCounts, !counter, alreadyPruned, done)));
   try {
     let newTurns: unknown[] = turns.slice();
     const newOutputs: unknown[] = outputs.slice();
@@ -138,7 +138,11 @@ export async function run(job: Job): Promise<Applied> {
         case COMPOSE: {
           const got = answer(job.timeoutMs, callMethod(job.composer, 'compose', 'deps.compose', [context.goal, context.map, context.envelopes]), 'deps.composer.compose');
           composed = object('composer.compose()', got instanceof Promise ? await got : got);
-          need = machine.composed(number('composer.compose().totalTokensUsed', composed.totalTokensUsed));
+          const used = number('composer.compose().totalTokensUsed', composed.totalTokensUsed);
+          // This package's pruner is answered by the rules in the same crossing, as it would answer.
+          const own = ownContextPruner(job.pruner);
+          const total = own ? number('budget.totalBudget', object('budget', context.budget).totalBudget) : NaN;
+          need = checked(() => machine.composed(used, own ? (job.pruner as unknown as ContextPruner)[PRUNE_RATIO]() : NaN, total));
           break;
         }
         case SHOULD_PRUNE: {
@@ -220,12 +224,13 @@ export async function run(job: Job): Promise<Applied> {
           break;
         }
         case DONE: {
-          const [used, truncated] = machine.result();
+          // The argument is `pruned + 2 * truncated` (`management::Need::kind`).
+          const pruned = a % 2;
           context.turns = newTurns;
           context.pendingToolOutputs = newOutputs;
           pending?.written(newOutputs);
           return {
-            result: { windowUsedTokens: used, prunedOccurred: a === 1, truncatedOutputCount: truncated },
+            result: { windowUsedTokens: machine.tokens, prunedOccurred: pruned === 1, truncatedOutputCount: (a - pruned) / 2 },
             composed: composed as unknown as ComposedWindow,
           };
         }
@@ -247,6 +252,11 @@ function guardRatio(saturation: number | undefined): number {
     if (guardRatios.size < 64) guardRatios.set(saturation, ratio);
   }
   return ratio;
+}
+
+/** This package's `ContextPruner`, with its own `shouldPrune`. */
+function ownContextPruner(pruner: Bag): boolean {
+  return pruner instanceof ContextPruner && pruner.shouldPrune === ContextPruner.prototype.shouldPrune;
 }
 
 /** This package's `ToolOutputPruner`, with its own `shouldTruncate`. */

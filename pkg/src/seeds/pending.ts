@@ -5,7 +5,7 @@
 // array the index describes, the entries' ages as a clock, and the Tool outputs text.
 import { checked } from '../errors/index.js';
 import { FrameReader } from '../core/frame.js';
-import { isObject, joinTexts, string, type Bag } from '../core/read.js';
+import { isObject, string, type Bag } from '../core/read.js';
 import { countAll } from '../tokens/count.js';
 import type { TokenCounter } from './types.js';
 import { rules } from '../core/wasm.js';
@@ -237,9 +237,8 @@ export class PendingOutputs {
    * the outputs added (or changed) since pasted on, so an output pending for a thousand
    * turns is written into the text once.
    */
-  prompt(indexes: Float64Array, roles: string[], hosts: string[]): string {
-    const [joined, lens] = joinTexts(roles);
-    const frame = new FrameReader(checked(() => this.core.prompt(true, indexes, joined, lens)));
+  prompt(metas: Float64Array, roles: string, hosts: string[]): string {
+    const frame = new FrameReader(checked(() => this.core.prompt(true, metas, roles)));
     const from = frame.num();
     const count = frame.num();
     let tools = from === 0 ? '' : this.tools;

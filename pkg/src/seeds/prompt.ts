@@ -2,7 +2,7 @@
 // order are the rules' (`devs_context_rules::seeds::prompt`).
 import { checked } from '../errors/index.js';
 import { frameText } from '../core/frame.js';
-import { array, isObject, joinTexts, number, object, string, type Bag } from '../core/read.js';
+import { array, isObject, number, object, string, type Bag } from '../core/read.js';
 import type { Applied } from './context-management.js';
 import { shownText, type PendingOutputs } from './pending.js';
 import type { ContextWindow } from './types.js';
@@ -19,20 +19,23 @@ export function buildPrompt(taskGoal: string, pending: PendingOutputs | null, co
   } else {
     hosts.push(taskGoal, '', '');
   }
-  const indexes = new Float64Array(turns.length);
-  const roles: string[] = [];
+  // Each turn's index and its role's length, one after the other, over the roles joined: one array and one string cross.
+  const metas = new Float64Array(2 * turns.length);
+  let roles = '';
   // Each field is named only for a bad value: names made per turn per prompt are most of the walk.
   turns.forEach((t, i) => {
     const turn = isObject(t) ? t : object(`${field}[${i}]`, t);
     const role = turn.role;
-    roles.push(typeof role === 'string' ? role : string(`${field}[${i}].role`, role));
+    const r = typeof role === 'string' ? role : string(`${field}[${i}].role`, role);
+    roles += r;
+    metas[2 * i + 1] = r.length;
     const index = turn.turnIndex;
-    indexes[i] = typeof index === 'number' ? index : number(`${field}[${i}].turnIndex`, index);
+    metas[2 * i] = typeof index === 'number' ? index : number(`${field}[${i}].turnIndex`, index);
     const content = turn.content;
     hosts.push(typeof content === 'string' ? content : string(`${field}[${i}].content`, content));
   });
   const kept = applied && pending && pending.array === context?.pendingToolOutputs ? pending : null;
-  if (kept) return kept.prompt(indexes, roles, hosts);
+  if (kept) return kept.prompt(metas, roles, hosts);
   let tools = 0;
   if (applied && context) {
     const outputs = array('context.pendingToolOutputs', context.pendingToolOutputs);
@@ -42,7 +45,6 @@ export function buildPrompt(taskGoal: string, pending: PendingOutputs | null, co
       tools++;
     }
   }
-  const [joined, lens] = joinTexts(roles);
-  const values = checked(() => rules.promptText(applied !== null, indexes, joined, lens, tools));
+  const values = checked(() => rules.promptText(applied !== null, metas, roles, tools));
   return frameText(values, hosts);
 }

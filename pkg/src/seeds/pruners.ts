@@ -22,6 +22,8 @@ export function readAgentTurns(field: string, value: unknown): [string[], string
   return [roles, contents];
 }
 
+export const PRUNE_RATIO = Symbol('prune ratio');
+
 /**
  * Summarizes the conversation once it reaches `saturationRatio` (default 0.90) of the
  * budget, keeping the Plan, the TAS and the current failing Observation verbatim.
@@ -52,6 +54,12 @@ export class ContextPruner {
 
   /** The fraction of the budget at which `shouldPrune` answers true. */
   get saturationRatio(): number {
+    this.#live();
+    return this.#ratio;
+  }
+
+  /** @internal Its ratio, for the rules to answer `shouldPrune` as it would (`applyContextManagement`). */
+  [PRUNE_RATIO](): number {
     this.#live();
     return this.#ratio;
   }

@@ -17,7 +17,7 @@ import { validateAll } from './saop.js';
 import { vouch, vouched } from './shape.js';
 import { answer, timeoutOption, within } from '../core/timeout.js';
 import { count, counterOption } from '../tokens/count.js';
-import { TRACKER_STATE, TurnTracker } from './tracker.js';
+import { NEXT_ATTACH, TRACKER_STATE, TurnTracker } from './tracker.js';
 import type { LedgerRecord } from '../context/types.js';
 import type { AgentRunnerOptions, AgentRunnerSnapshot, AgentTurnResult, BoundedOptions } from './runner-types.js';
 import type { ContextWindow, MediumTermSummary, SaopEnvelope, TokenCounter, TurnEntry } from './types.js';
@@ -282,12 +282,12 @@ export class AgentRunner {
       } = RunnerStep;
       const steps: number[] = [];
       // The rules hand out the steps they planned as base-STEP_BASE digits after a leading 1 (`runner::pack_steps`).
-      const plan = () => {
+      const plan = (packed: number) => {
         const planned: number[] = [];
-        for (let v = core.steps(); v > 1; v = Math.floor(v / STEP_BASE)) planned.push(v % STEP_BASE);
+        for (let v = packed; v > 1; v = Math.floor(v / STEP_BASE)) planned.push(v % STEP_BASE);
         steps.push(...planned.reverse());
       };
-      plan();
+      plan(core.steps());
       for (let step = steps.shift(); step !== undefined; step = steps.shift()) {
         switch (step) {
           case ADD_INPUT:
@@ -362,9 +362,10 @@ export class AgentRunner {
                   + count(cfg.counter, observation.output, 'envelope.observation.output');
               }
             }
-            checked(() => core.record(tokens, contextTokens, has));
+            // Recording answers with the steps it planned.
+            const next = checked(() => core.record(tokens, contextTokens, has));
             monitorTokens = monitorBefore + (cfg.refreshOnContext ? contextTokens : tokens);
-            plan();
+            plan(next);
             break;
           }
           case HANDOFF: {
@@ -387,6 +388,10 @@ export class AgentRunner {
             break;
           }
           case STAMP:
+            if (ownStamp(cfg.tracker)) {
+              envelope = (cfg.tracker as unknown as TurnTracker)[NEXT_ATTACH](envelope as SaopEnvelope);
+              break;
+            }
             callMethod(cfg.tracker as Bag, 'nextIndex', 'tracker.nextIndex', []);
             envelope = callMethod(cfg.tracker as Bag, 'attach', 'tracker.attach', [envelope]);
             break;
@@ -440,6 +445,11 @@ export class AgentRunner {
     if (!bounded && cfg.counter) Object.defineProperty(result, 'promptTokens', Object.getOwnPropertyDescriptor(request as Bag, 'promptTokens') as PropertyDescriptor);
     return result;
   }
+}
+
+/** This package's `TurnTracker` with its own `nextIndex` and `attach`: stamped in one crossing. */
+function ownStamp(tracker: Bag | null): boolean {
+  return tracker instanceof TurnTracker && tracker.nextIndex === TurnTracker.prototype.nextIndex && tracker.attach === TurnTracker.prototype.attach;
 }
 
 /** `target[key]`: `counter(text)`, computed on first read and kept. */

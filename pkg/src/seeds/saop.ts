@@ -78,10 +78,11 @@ function skeleton(value: unknown, ancestors: object[], place: Place = ROOT, read
  * `indexes` are given, else `prefix.field`). Each one valid is vouched for as it is
  * (`shape.ts`): unchanged, it is not sent to the rules again.
  */
-export function validateAll(envelopes: readonly unknown[], prefix: string, indexes: Uint32Array = new Uint32Array(0)): void {
-  let skeletons = '';
-  for (const e of envelopes) skeletons += skeleton(e, []);
-  checked(() => rules.validateSkeletons(skeletons, prefix, indexes));
+export function validateAll(envelopes: readonly unknown[], prefix: string, indexes?: Uint32Array): void {
+  // The prefix and the skeletons cross as one string.
+  let text = prefix;
+  for (const e of envelopes) text += skeleton(e, []);
+  checked(() => rules.validateSkeletons(text, prefix.length, indexes));
   for (const e of envelopes) vouch(e);
 }
 

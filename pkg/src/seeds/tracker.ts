@@ -9,6 +9,8 @@ import { rules } from '../core/wasm.js';
 
 /** Internal: the runner snapshots and restores a tracker around a turn. */
 export const TRACKER_STATE = Symbol('tracker state');
+/** Internal: `nextIndex()` then `attach(envelope)`, in one crossing (the runner's stamp). */
+export const NEXT_ATTACH = Symbol('next and attach');
 
 /** A strictly increasing nanosecond time: it never repeats and never goes backwards. */
 export function monotonicNowNs(): bigint {
@@ -74,6 +76,14 @@ export class TurnTracker {
     const core = live(this.#core, 'TurnTracker');
     const stamped = { ...(object('envelope', envelope) as unknown as SaopEnvelope), turn_index: core.index };
     // A valid envelope stamped with the tracker's index (a whole number >= 0) is valid.
+    if (vouched(envelope)) vouch(stamped);
+    return stamped;
+  }
+
+  /** @internal `nextIndex()` then `attach(envelope)`: the index `next` returns is the one `attach` reads. */
+  [NEXT_ATTACH](envelope: SaopEnvelope): SaopEnvelope {
+    const index = live(this.#core, 'TurnTracker').next();
+    const stamped = { ...(object('envelope', envelope) as unknown as SaopEnvelope), turn_index: index };
     if (vouched(envelope)) vouch(stamped);
     return stamped;
   }

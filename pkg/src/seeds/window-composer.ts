@@ -4,7 +4,7 @@ import { live, type WasmObject } from '../core/lifetime.js';
 import { array, number, object, optionalNumber, probe, string, type Bag } from '../core/read.js';
 import { validateAll } from './saop.js';
 import { plainJson, same, vouched, walkOf } from './shape.js';
-import { count, countAll, counterOption } from '../tokens/count.js';
+import { count, countAll, counterOption, measureAll } from '../tokens/count.js';
 import type { ComposedSlot, ComposedWindow, SaopEnvelope, TokenCounter, WindowBudget, WindowComposerOptions } from './types.js';
 import { rules } from '../core/wasm.js';
 
@@ -113,8 +113,9 @@ export class WindowComposer {
     const list = array('envelopes', envelopes);
     const now = Date.now();
     const slots = [this.#textSlot(core, 'goal', 0, goalText, now), this.#textSlot(core, 'map', 1, mapText, now), this.#recentPast(core, list, now)];
-    const [total, exceeded] = core.totals(new Float64Array(slots.map((s) => s.tokenCount)));
-    return { slots, totalTokensUsed: total, budgetExceeded: exceeded === 1 };
+    // One number: the total, or `-1 - total` when it exceeds the budget.
+    const total = core.totals(slots[0].tokenCount, slots[1].tokenCount, slots[2].tokenCount);
+    return { slots, totalTokensUsed: total < 0 ? -1 - total : total, budgetExceeded: total < 0 };
   }
 
   /** Frees the composer's wasm state now; it is also reclaimed when collected. */
@@ -124,9 +125,11 @@ export class WindowComposer {
   }
 
   #textSlot(core: InstanceType<typeof rules.Composer>, kind: 'goal' | 'map', index: number, text: string, now: number): ComposedSlot {
-    const tokens = count(this.#counter, text, kind);
-    const max = core.slot_cut(index, tokens);
-    if (max < 0) return slot(kind, text, tokens, now, false);
+    // The default counter's count is the text's length, counted by the rules in the same crossing.
+    const counter = this.#counter;
+    const fit = core.slot_cut(index, counter ? count(counter, text, kind) : text.length, !counter);
+    if (fit >= 0) return slot(kind, text, fit, now, false);
+    const max = -1 - fit;
     const end = rules.cutEnd(...probe(text, max, true), max, true);
     const content = end < 0 ? text : text.slice(0, end);
     return slot(kind, content, count(this.#counter, content, kind), now, true);
@@ -159,8 +162,8 @@ export class WindowComposer {
     // Only the newest few can appear: validate and render just those (or name the fault).
     const [texts, validated] = rendered(picked, order, this.#validated);
     this.#validated = validated;
-    const tokens = countAll(this.#counter, texts, SEPARATOR);
-    const selection = core.select(pickedIndexes, tokens);
+    const counter = this.#counter;
+    const selection = core.select(pickedIndexes, counter ? countAll(counter, texts, SEPARATOR) : measureAll(texts, SEPARATOR), !counter);
     // Joined by concatenation: the slot's text is the envelopes' texts, not yet one more
     // copy of them (the prompt it goes into is copied whole when the host sends it).
     let content = '';

@@ -83,6 +83,12 @@ const counted = new WeakMap<TokenCounter, WeakMap<object, { text: string; tokens
  * `field` names the array in errors: `context.turns` → `context.turns[3].content`.
  */
 export function countEach(counter: TokenCounter | undefined, items: readonly unknown[], key: string, field: string): Float64Array {
+  const out = measureEach(counter, items, key, field);
+  return counter ? out : rules.approxEach(out);
+}
+
+/** `countEach`, but for the default counter the texts' lengths, for a rule that counts them as they cross. */
+export function measureEach(counter: TokenCounter | undefined, items: readonly unknown[], key: string, field: string): Float64Array {
   const out = new Float64Array(items.length);
   let cache = counter && counted.get(counter);
   if (counter && !cache) counted.set(counter, (cache = new WeakMap()));
@@ -104,18 +110,22 @@ export function countEach(counter: TokenCounter | undefined, items: readonly unk
       out[i] = tokens;
     }
   }
-  return counter ? out : rules.approxEach(out);
+  return out;
 }
 
 /** Tokens of each of `texts` (strings already) followed by `suffix`, in one crossing either way. */
 export function countAll(counter: TokenCounter | undefined, texts: readonly string[], suffix = ''): Float64Array {
+  if (!counter) return rules.approxEach(measureAll(texts, suffix));
   const out = new Float64Array(texts.length);
-  if (!counter) {
-    for (let i = 0; i < texts.length; i++) out[i] = texts[i].length + suffix.length;
-    return rules.approxEach(out);
-  }
   for (let i = 0; i < texts.length; i++) out[i] = memoCount(counter, suffix === '' ? texts[i] : texts[i] + suffix);
   checked(() => rules.checkedTotal(out));
+  return out;
+}
+
+/** The lengths of each of `texts` followed by `suffix`: the default counter's counts, for a rule that counts them as they cross. */
+export function measureAll(texts: readonly string[], suffix = ''): Float64Array {
+  const out = new Float64Array(texts.length);
+  for (let i = 0; i < texts.length; i++) out[i] = texts[i].length + suffix.length;
   return out;
 }
 

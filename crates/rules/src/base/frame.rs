@@ -48,7 +48,13 @@ impl Frame {
 
     pub fn num(&mut self, value: f64) -> &mut Self {
         self.out.push(NUM);
-        self.out.push_str(&crate::base::number::show_number(value));
+        // A whole number >= 0 below 2^53, nearly every number a frame carries, is written as
+        // `show_number` writes it, without its formatting machinery (a seed's turn writes several).
+        if (0.0..9_007_199_254_740_992.0).contains(&value) && value.fract() == 0.0 {
+            push_decimal(&mut self.out, value as u64);
+        } else {
+            self.out.push_str(&crate::base::number::show_number(value));
+        }
         self.out.push(REF_END);
         self
     }

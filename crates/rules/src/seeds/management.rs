@@ -70,8 +70,8 @@ pub const NEED_SCALE: u32 = 16;
 
 impl Need {
     /// The need's kind, and the one number it carries to the shell (an output's or a turn's
-    /// index, or a flag); what does not fit (tokens, a cut's share, the result) the shell
-    /// reads by getters.
+    /// index, or a flag; `Done`'s is `pruned + 2 * truncated`, the result but its tokens);
+    /// what does not fit (tokens, a cut's share) the shell reads by getters.
     pub fn kind(&self) -> (ManagementNeed, f64) {
         use ManagementNeed as C;
         match *self {
@@ -87,7 +87,12 @@ impl Need {
             Need::WarnPersistFailed { output } => (C::WarnPersistFailed, output as f64),
             Need::Truncate { output } => (C::Truncate, output as f64),
             Need::Recount { turns_changed } => (C::Recount, f64::from(u8::from(turns_changed))),
-            Need::Done { pruned, .. } => (C::Done, f64::from(u8::from(pruned))),
+            Need::Done {
+                pruned, truncated, ..
+            } => (
+                C::Done,
+                f64::from(u8::from(pruned)) + 2.0 * truncated as f64,
+            ),
         }
     }
 

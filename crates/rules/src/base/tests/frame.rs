@@ -1,6 +1,28 @@
 use super::*;
 
 #[test]
+fn a_number_is_written_as_show_number_writes_it() {
+    let whole = 9_007_199_254_740_992.0;
+    for v in [
+        0.0,
+        -0.0,
+        1.0,
+        42.0,
+        whole - 1.0,
+        whole,
+        1e21,
+        0.5,
+        -3.0,
+        f64::NAN,
+    ] {
+        let mut frame = Frame::new();
+        frame.num(v);
+        let shown = crate::base::number::show_number(v);
+        assert_eq!(frame.into_string(), format!("{NUM}{shown}{REF_END}"), "{v}");
+    }
+}
+
+#[test]
 fn numbers_and_texts_read_back_in_order() {
     let mut frame = Frame::new();
     frame.num(7.0).text(|p| {

@@ -22,6 +22,13 @@ fn a_need_is_its_code_plus_the_scale_times_its_argument() {
         .encode(),
         11.0 + 16.0
     );
+    // The result but its tokens: pruned, and 3 outputs truncated.
+    let done = Need::Done {
+        used_tokens: 9.0,
+        pruned: true,
+        truncated: 3,
+    };
+    assert_eq!(done.encode(), 12.0 + 16.0 * (1.0 + 2.0 * 3.0));
 }
 
 #[test]
