@@ -1,19 +1,19 @@
 // When a session writes its next checkpoint. A checkpoint holds the live state, so taking
 // one every so many calls costs its size over and over, whatever the calls wrote: the
 // checkpoints of a long session with images outgrew what it held. One is due once the rows
-// written since the last outweigh it `RATIO` times over (so checkpoints are at most about
-// 1/RATIO of the rows), and never fewer than `MIN_CALLS` nor more than `MAX_CALLS` calls
-// apart: opening a session replays at most `MAX_CALLS` rows, and at most `RATIO` times the
-// checkpoint's bytes unless the calls are that few. A session opened again counts the same
+// written since the last outweigh it (so the checkpoints weigh at most what the rows do,
+// or one per `MIN_CALLS` calls where those weigh more), and never fewer than `MIN_CALLS`
+// nor more than `MAX_CALLS` calls apart: opening a session replays at most `MAX_CALLS`
+// rows (the rules' replay of them is most of what opening costs). A session opened again counts the same
 // from its rows, so it takes its checkpoints where the process that wrote it would have.
 import type { SessionRows } from '../../stores/types.js';
 
 /** Calls at least between two checkpoints: no more often than before. */
 export const MIN_CALLS = 64;
 /** Calls at most between two checkpoints: what an open replays, at most. */
-export const MAX_CALLS = 512;
+export const MAX_CALLS = 256;
 /** The rows' bytes since the last checkpoint, against its own, that make the next one due. */
-export const RATIO = 4;
+export const RATIO = 1;
 
 export class Spacing {
   /** Rows since the last checkpoint, its own included; a session starts as if from one at version 0. */
