@@ -50,6 +50,25 @@ describe('a durable session with a screenshot every 5 turns', () => {
     store.close();
   });
 
+  it('a string that starts with NUL, or looks like a reference, short or long, reads back as written', async () => {
+    const store = fresh();
+    const texts = ['\u0000', '\u0000\u0000ab', '\u00001/0/3/abc', `\u0000${'x'.repeat(2_000)}`, `\u00001/0/3/${'y'.repeat(2_000)}`, 'z'.repeat(1_024)];
+    const a = await ContextManager.open(storageOptions('nul-a', store));
+    const b = await ContextManager.open(storageOptions('nul-b', store));
+    for (const c of [a, b]) {
+      await c.append(texts.map((text, i) => ({ role: i % 2 ? 'assistant' : 'user', content: [{ type: 'text', text }] })));
+      await c.build();
+    }
+    await a.close();
+    const opened = await ContextManager.open(storageOptions('nul-a', store));
+    const [x, y] = [await opened.build(), await b.build()];
+    assert.ok(request(x) === request(y).replaceAll('nul-b:', 'nul-a:'), 'the same request');
+    for (const text of texts) assert.ok(request(x).includes(JSON.stringify(text)), `${JSON.stringify(text.slice(0, 12))}… is sent as written`);
+    await opened.close();
+    await b.close();
+    store.close();
+  });
+
   it('opened again at any turn, builds what one never closed builds', async () => {
     const store = fresh();
     const a = await ContextManager.open(storageOptions('stop-a', store));

@@ -60,6 +60,11 @@ function parseRef(text: string): [number, number, number, string] | undefined {
 
 const isPlain = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** Sets own property `key` (a message may have one named `__proto__`, which `=` would take for the prototype). */
+function put(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+}
+
 /** Stores a new text of the session now (with the call's row), giving its number. */
 export type AddText = (text: string, toolName: string) => number;
 
@@ -167,7 +172,7 @@ export class StoredOnce {
     }
     if (isPlain(value)) {
       const out: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(value)) out[k] = await this.#encode(v, isPlain(was) ? was[k] : undefined, media, add, named);
+      for (const [k, v] of Object.entries(value)) put(out, k, await this.#encode(v, isPlain(was) ? Object.getOwnPropertyDescriptor(was, k)?.value : undefined, media, add, named));
       return out;
     }
     return value;
@@ -222,7 +227,7 @@ export class StoredOnce {
       return value;
     }
     if (isPlain(value)) {
-      for (const k of Object.keys(value)) value[k] = await this.#decode(value[k], `${field}.${k}`, outputs, cache);
+      for (const [k, v] of Object.entries(value)) put(value, k, await this.#decode(v, `${field}.${k}`, outputs, cache));
     }
     return value;
   }
