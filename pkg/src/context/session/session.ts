@@ -37,7 +37,6 @@ const SHARED_ATTEMPTS = 20;
 /** Sessions open in this process, per store: a second `open` of one is a conflict. */
 const OPEN = new WeakMap<object, Set<string>>();
 
-
 /**
  * A `ContextManager` kept in a store (`ContextManager.open`): `append`, `build` and
  * `recordUsage` each resolve once the call is written, in one transaction, so what they
