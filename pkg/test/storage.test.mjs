@@ -15,7 +15,7 @@ const require = createRequire(import.meta.url);
 const { ContextManager } = require('@devs/context');
 const { SqliteStateRepository } = require('@devs/context/sqlite');
 
-const TURNS = 300;
+const TURNS = 200;
 const fresh = () => new SqliteStateRepository(join(mkdtempSync(join(tmpdir(), 'storage-')), 'state.sqlite'));
 /** UTF-8 bytes of the session's rows, checkpoints and stored texts, as SQLite holds them. */
 const stored = (store, id) => store.db.prepare(`SELECT
@@ -74,7 +74,7 @@ describe('a durable session with a screenshot every 5 turns', () => {
     const a = await ContextManager.open(storageOptions('stop-a', store));
     const b = await ContextManager.open(storageOptions('stop-b', store));
     let opened = a;
-    for (let t = 0; t < 160; t++) {
+    for (let t = 0; t < 100; t++) {
       // Closed and opened again every 23 turns: from a checkpoint, and between them.
       if (t % 23 === 22) {
         await opened.close();
