@@ -264,7 +264,7 @@ const entries = [
   // wasm-bindgen's glue of the rules, once per format, for the three entries.
   { name: 'glue', entry: join(dist, 'wasm/devs_context.js'), browserSafe: true },
   { name: 'shell', entry: join(src, 'index.ts'), plugins: (format) => [shared(format), limits], browserSafe: true },
-  { name: 'index', entry: join(src, 'entries/node.ts'), plugins: (format) => [shared(format, { shell: true }), inlineWasm], options: { external: ['node:async_hooks'] } },
+  { name: 'index', entry: join(src, 'entries/node.ts'), plugins: (format) => [shared(format, { shell: true }), inlineWasm], options: { external: ['node:async_hooks', 'node:crypto'] } },
   { name: 'index.browser', entry: join(src, 'entries/browser.ts'), plugins: (format) => [shared(format, { shell: true }), inlineWasm], browserSafe: true },
   { name: 'slim', entry: 'slim:entry', plugins: (format) => [shared(format, { shell: true }), slimWasm(format)], browserSafe: true },
   { name: 'tokenizers', entry: join(src, 'tokens/tokenizers.ts'), plugins: [inlineWasm], browserSafe: true },

@@ -33,10 +33,16 @@ export interface TurnScope {
 
 export let turnScope: TurnScope | undefined;
 
+/** SHA-256 of a string's UTF-8 (`'utf8'`, a well-formed one) or UTF-16 units (`'utf16le'`), base64url, at once (Node's): Web Crypto's is async, and slower for short texts. */
+export type Sha256 = (text: string, encoding: 'utf8' | 'utf16le') => string;
+
+export let sha256: Sha256 | undefined;
+
 /** Called by an entry, once, as it loads. */
-export function provide(api: { rules?: Rules; specFiles?: SpecFiles; turnScope?: TurnScope }): void {
+export function provide(api: { rules?: Rules; specFiles?: SpecFiles; turnScope?: TurnScope; sha256?: Sha256 }): void {
   // Guarded: a trap in the rules is survived (`guard.ts`).
   if (api.rules) rules = guard(api.rules);
   if (api.specFiles) specFiles = api.specFiles;
   if (api.turnScope) turnScope = api.turnScope;
+  if (api.sha256) sha256 = api.sha256;
 }

@@ -19,6 +19,9 @@ import { readSnapshot, toSnapshot } from '../snapshot.js';
 import { checkedStart, ownerId, promptKey, readChanges, sameCall } from './rows.js';
 import { fitsText } from '../../core/exact-text.js';
 import { Queue } from '../../core/queue.js';
+import { LONG, StoredOnce, readStored, type AddText } from './stored-once.js';
+import { utf8Length } from '../../core/runtime.js';
+import { Spacing } from './spacing.js';
 
 /**
  * A claim lapses this long after its holder last renewed it; a live holder renews it
@@ -33,9 +36,6 @@ const SHARED_ATTEMPTS = 20;
 
 /** Sessions open in this process, per store: a second `open` of one is a conflict. */
 const OPEN = new WeakMap<object, Set<string>>();
-
-/** Calls between a session's checkpoints: opening it applies at most this many calls after the newest. */
-const CHECKPOINT_EVERY = 64;
 
 /**
  * A `ContextManager` kept in a store (`ContextManager.open`): `append`, `build` and
@@ -88,6 +88,10 @@ export class ContextSession<Message = unknown, Format extends ContextFormat = Co
   readonly #calls = new Queue();
   /** Summaries paid for that the store could not keep yet (it was down): never asked for again here. */
   readonly #paid = new Map<string, string>();
+  /** Long strings of its rows and checkpoints, stored once (ADR 0011). */
+  #once: StoredOnce | null = null;
+  /** When the next checkpoint is due. */
+  readonly #spacing = new Spacing();
   /** Who this manager is in a summary's claim. */
   readonly #owner = ownerId();
   #summarizerTimeoutMs = 0;
@@ -266,11 +270,19 @@ export class ContextSession<Message = unknown, Format extends ContextFormat = Co
     for (;;) {
       if (this.#stale) await this.#load();
       const engine = this.#engine as Engine;
-      // Every so many calls, the state before the call is written with it: opening the
+      const once = this.#once as StoredOnce;
+      // Now and then the state before the call is written with it (`Spacing`): opening the
       // session reads the newest, and the calls from it on, however old the session.
-      const checkpoint = (this.#version + 1) % CHECKPOINT_EVERY === 0 || this.#checkpointNext ? JSON.stringify(toSnapshot(engine.state(), this.#parts.format, engine.config)) : undefined;
+      let checkpoint: string | undefined;
+      if (this.#checkpointNext || this.#spacing.due()) {
+        const snapshot = toSnapshot(engine.state(), this.#parts.format, engine.config) as unknown as { messages: Array<{ source: unknown } | null | number> };
+        await once.checkpoint(snapshot.messages, this.#add);
+        checkpoint = JSON.stringify({ ...snapshot, stored: 1 });
+      }
       const result = await body(engine, inbox);
-      const changes = JSON.stringify(engine.changes());
+      const made = engine.changes();
+      await once.row(made.messages, this.#add);
+      const changes = JSON.stringify({ ...made, stored: 1 });
       const landed = this.#landed;
       this.#landed = null;
       if (landed === null) {
@@ -282,6 +294,7 @@ export class ContextSession<Message = unknown, Format extends ContextFormat = Co
         this.#stale = true;
         continue;
       } else this.#written(this.#pending.length);
+      this.#spacing.wrote(changes, checkpoint);
       written();
       return result;
     }
@@ -302,7 +315,7 @@ export class ContextSession<Message = unknown, Format extends ContextFormat = Co
           // Texts this worker stored and never wrote are numbered from a count others moved on.
           // A checkpoint since: the rows before it are not given, so the session is read anew.
           if (this.#pending.length || rows.checkpoint) await this.#load();
-          else this.#catchUp(rows);
+          else await this.#catchUp(rows);
         }
         try {
           return await this.#run(body, written, takesIn ? rows?.inbox ?? [] : []);
@@ -316,17 +329,21 @@ export class ContextSession<Message = unknown, Format extends ContextFormat = Co
   }
 
   /** Applies what other workers wrote after this one's version. */
-  #catchUp(rows: SessionRows): void {
+  async #catchUp(rows: SessionRows): Promise<void> {
     const engine = this.#engine as Engine;
     try {
       checkedStart(this.sessionId, rows, this.#version);
       const fieldOf = (i: number) => `store: session ${this.sessionId}, version ${this.#version + i + 1}`;
-      engine.applyAll(rows.changes.map((c, i) => readChanges(c, fieldOf(i))), `store: session ${this.sessionId}, versions ${this.#version + 1} to ${rows.version}`, fieldOf);
+      const changes = rows.changes.map((c, i) => readChanges(c, fieldOf(i)));
+      const cache = new Map<number, string>();
+      for (const [i, c] of changes.entries()) await readStored(this.#once as StoredOnce, c, rows.outputs, cache, fieldOf(i));
+      engine.applyAll(changes, `store: session ${this.sessionId}, versions ${this.#version + 1} to ${rows.version}`, fieldOf);
       engine.verify(`store: session ${this.sessionId}, version ${rows.version}`);
     } catch (error) {
       this.#stale = true;
       throw error;
     }
+    this.#spacing.caughtUp(rows.changes);
     this.#version = rows.version;
     this.#outputs = rows.outputs;
   }
@@ -424,6 +441,10 @@ export class ContextSession<Message = unknown, Format extends ContextFormat = Co
     this.#summarizerTimeoutMs = o.summarizerTimeoutMs;
     // The bound is on the host's summarizer (`#summarize`), not on waiting for another worker's answer.
     let engine = new Engine({ ...o, summarizerTimeoutMs: undefined });
+    // Texts are read back from the store only: what a call in flight stored is not the session's.
+    this.#pending = [];
+    const once = new StoredOnce(p.adapter, (seq) => this.#text(seq));
+    const cache = new Map<number, string>();
     // A shared session may have appends queued before its first call is written.
     if (rows && rows.version > 0) {
       if (rows.format !== p.format) throw argumentError(TypeError, 'options.format', `is '${p.format}', but session ${JSON.stringify(this.sessionId)} was made with ${JSON.stringify(rows.format)}`);
@@ -441,9 +462,11 @@ export class ContextSession<Message = unknown, Format extends ContextFormat = Co
           if (error instanceof TypeError) throw error;
           throw argumentError(TypeError, field, 'is not JSON: the row was altered or cut short');
         }
+        await readStored(once, value, rows.outputs, cache, field, true);
         base = readSnapshot(value, p.format, engine.config, field);
       }
       const changes = rows.changes.map((c, i) => readChanges(c, `store: session ${this.sessionId}, version ${after + i + 1}`));
+      for (const [i, c] of changes.entries()) await readStored(once, c, rows.outputs, cache, `store: session ${this.sessionId}, version ${after + i + 1}`);
       // The checkpoint, then each call after it, as a worker catching up applies them.
       try {
         if (base) {
@@ -466,6 +489,8 @@ export class ContextSession<Message = unknown, Format extends ContextFormat = Co
     }
     this.#engine?.core.free();
     this.#engine = engine;
+    this.#once = once;
+    this.#spacing.loaded(rows);
     this.#version = rows?.version ?? 0;
     this.#outputs = rows?.outputs ?? 0;
     this.#pending = [];
@@ -474,12 +499,39 @@ export class ContextSession<Message = unknown, Format extends ContextFormat = Co
     this.#landed = landed;
   }
 
-  /** The engine stores a text: it is written with the call, under the session's next number. */
-  #stash(entry: ToolOutputEntry): string {
+  /**
+   * The engine stores a text: it is written with the call, under the session's next number,
+   * unless the session holds it already (an image stored as it was appended): then that one.
+   */
+  #stash(entry: ToolOutputEntry): string | Promise<string> {
     validateToolOutputEntry(entry);
+    // Numbered now, so texts are numbered in the order stored, whatever the look-up takes.
     const seq = this.#outputs + this.#pending.length + 1;
-    this.#pending.push({ ...entry, seq });
-    return `${this.sessionId}:${seq}`;
+    const slot = { ...entry, seq };
+    this.#pending.push(slot);
+    const id = (n: number) => `${this.sessionId}:${n}`;
+    if (entry.rawContent.length < LONG) return id(seq);
+    return (this.#once as StoredOnce).find(entry.rawContent).then((held) => {
+      // Taken back only if it is still the newest: never a gap in the numbers.
+      if (held === undefined || this.#pending[this.#pending.length - 1] !== slot) return id(seq);
+      this.#pending.pop();
+      return id(held);
+    });
+  }
+
+  /** Stores a long string of a row or a checkpoint (`StoredOnce`) with the call: its number. */
+  readonly #add: AddText = (text, toolName) => {
+    const seq = this.#outputs + this.#pending.length + 1;
+    this.#pending.push({ toolName, rawContent: text, byteSize: utf8Length(text), turnAge: 0, capturedAt: Date.now(), seq });
+    return seq;
+  };
+
+  /** Text `seq` of the session: one of the call in flight, or the store's. */
+  async #text(seq: number): Promise<string | undefined> {
+    const pending = this.#pending.find((e) => e.seq === seq);
+    if (pending) return pending.rawContent;
+    const row = (await callMethod(this.#store, 'getRawToolOutput', 'options.store.getRawToolOutput', [`${this.sessionId}:${seq}`])) as Bag | undefined;
+    return typeof row?.rawContent === 'string' ? row.rawContent : undefined;
   }
 
   /**
