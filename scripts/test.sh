@@ -66,18 +66,32 @@ count_warnings() {
 }
 count_none() { stage_failed_tests=0 detail=''; }
 
+# The CPU seconds this shell's finished children used (user and system), one decimal: a
+# stage's time on a machine other work shares is its wall time, but its CPU time is its own.
+cpu_file=$(mktemp)
+trap 'rm -f "$cpu_file"' EXIT
+# `times` runs here, not in a $(…) subshell, whose children are none of these.
+cpu_now() {
+  times >"$cpu_file"
+  cpu=$(awk 'NR == 2 { s = 0; for (k = 1; k <= 2; k++) { split($k, p, /[ms]/); s += p[1] * 60 + p[2] } printf "%.1f", s }' "$cpu_file")
+}
+
 # stage SLUG COUNTER TITLE -- COMMAND...: runs COMMAND with its output in the stage's log.
 stage() {
-  local slug=$1 counter=$2 title=$3 log="$logs/$1.log" t0=$EPOCHREALTIME rc
+  local slug=$1 counter=$2 title=$3 log="$logs/$1.log" t0=$EPOCHREALTIME c0 rc
   shift 4
-  printf '==> %-44s ' "$title"
+  printf '==> %-52s ' "$title"
+  cpu_now
+  c0=$cpu
   "$@" >"$log" 2>&1
   rc=$?
+  cpu_now
+  cpu=$(awk -v a="$c0" -v b="$cpu" 'BEGIN { printf "%.1f", b - a }')
   count_"$counter" "$log"
   if ((rc == 0)); then
-    printf 'ok (%s s%s)\n' "$(since "$t0")" "$detail"
+    printf 'ok (%s s, CPU %s s%s)\n' "$(since "$t0")" "$cpu" "$detail"
   else
-    printf 'FAILED (%s s%s, exit %d)\n' "$(since "$t0")" "$detail" "$rc"
+    printf 'FAILED (%s s, CPU %s s%s, exit %d)\n' "$(since "$t0")" "$cpu" "$detail" "$rc"
     failures+=("$title")
     if ((stage_failed_tests == 0)); then failed=$((failed + 1)); fi
     local lines=${TEST_LOG_TAIL:-60}
@@ -105,7 +119,8 @@ finish() {
   if ((${#failures[@]})); then
     printf 'failed: %s\n' "$(IFS=';'; echo "${failures[*]}" | sed 's/;/; /g')"
   fi
-  printf 'full logs: %s/   total time: %s s\n' "$logs" "$(since "$started")"
+  cpu_now
+  printf 'full logs: %s/   total time: %s s, CPU %s s\n' "$logs" "$(since "$started")" "$cpu"
   if ((skipped)); then
     printf 'total: %d passed, %d failed, %d skipped\n' "$passed" "$failed" "$skipped"
   else
