@@ -3,20 +3,25 @@
 # `bash scripts/test.sh fast|corpus|packaging` (or several) runs those alone. Sets
 # everything up first on a fresh machine, and builds pkg/dist when a source changed.
 #
-#   fast       every commit, under 2 minutes once built: cargo fmt --check, clippy (native,
-#              warnings denied), cargo test --workspace (the rules' fuzz at 10 cases),
-#              the wasm build, and the JS tests on synthetic data (pkg/test/*.test.mjs but
-#              the lists below).
+#   fast       every commit, under 2 minutes once built: cargo fmt --check; clippy
+#              natively, warnings denied; cargo test --workspace but the tokenizer's
+#              crate, with the rules' fuzz at 10 cases; the wasm build; and the JS tests on
+#              synthetic data (every pkg/test/*.test.mjs the two lists below do not name).
 #   corpus     real sessions and data: the rules' fuzz at its CI count (60 cases,
-#              crates/rules/tests/fuzz/, FUZZ_CASES to change it), and $CORPUS: the real sessions, the past formats and
-#              stores, the JS fuzzers, the fleet, and every PostgreSQL test, on ONE
-#              PostgreSQL cluster for the run (pkg/test/postgres-cluster.mjs; each
-#              startPostgres() gets a role and schema of its own in it; postgres-server and
-#              session.test.mjs stop and kill theirs, so they start their own).
+#              crates/rules/tests/fuzz/; FUZZ_CASES changes it); the tokenizer's crate
+#              (every token, random and adversarial pieces against the merge: some 40 s
+#              in debug); and CORPUS: the real sessions, the past formats and stores, the
+#              JS fuzzers, the fleet, and every PostgreSQL test, on ONE PostgreSQL cluster
+#              for the run (pkg/test/postgres-cluster.mjs: each startPostgres() takes a
+#              role and a schema of its own in it; postgres-server and session, which stop
+#              and kill their server, start their own).
 #   packaging  clippy for wasm32, and what a user installs: pkg/test/packaging/*.test.mjs
-#              and $PACKAGING, on ONE `npm pack` and ONE installed host project made
-#              first in target/test-run/ (pkg/test/packaging/prepare.mjs; the harness copies
-#              it instead of installing again), on Node 20, 22 and 24, with one Chromium.
+#              and PACKAGING, on ONE `npm pack` and ONE installed host project made first
+#              in target/test-run/ (pkg/test/packaging/prepare.mjs; each host project
+#              copies it), one tsc per set of SDK releases over the README's and the
+#              guides' blocks (docs-code.mjs), the packed package on Node 20, 22 and 24.
+# Test files run side by side, one per core (TEST_JOBS changes it). Each stage prints its
+# wall time and the CPU time it used, which other work on the machine does not inflate.
 # Out of the suite: the benches (bench/, they measure and assert nothing) and the full
 # fuzz (FUZZ_CASES=100000 cargo test --release -p devs-context-rules --test fuzz).
 # A new test file is in the fast tier unless a list below names it.
@@ -195,7 +200,7 @@ stage setup none "setup (scripts/setup.sh)" -- bash scripts/setup.sh || finish
 if wants fast; then
   stage fmt none "fast: cargo fmt --check" -- cargo fmt --all --check
   stage clippy none "fast: cargo clippy, native (warnings denied)" -- cargo clippy --workspace --all-targets -- -D warnings
-  stage cargo-test cargo "fast: cargo test --workspace" -- env FUZZ_CASES="$FAST_FUZZ_CASES" cargo test --workspace
+  stage cargo-test cargo "fast: cargo test (the tokenizer's aside)" -- env FUZZ_CASES="$FAST_FUZZ_CASES" cargo test --workspace --exclude devs-context-tokenizer
 fi
 # Through demo.sh, which records the build's inputs: it builds only when a source changed
 # since the last build (a clean clone always builds), and the demo does not build again.
@@ -205,6 +210,7 @@ if stage build warnings "wasm build (pkg/dist)" -- bash scripts/demo.sh --build-
   fi
   if wants corpus; then
     stage fuzz cargo "corpus: the rules' fuzz (FUZZ_CASES=$CORPUS_FUZZ_CASES)" -- env FUZZ_CASES="$CORPUS_FUZZ_CASES" cargo test -p devs-context-rules --test fuzz
+    stage cargo-tokenizer cargo "corpus: cargo test -p devs-context-tokenizer" -- cargo test -p devs-context-tokenizer
     stage corpus node "corpus: real sessions, past formats, fuzz, PostgreSQL" -- with_postgres node_tests "${corpus_files[@]}"
   fi
   if wants packaging; then
