@@ -57,7 +57,9 @@ process.on('exit', () => {
   for (const dir of made) rmSync(dir, { recursive: true, force: true });
 });
 
-export function tempDir(label) {
+/** A new dir for `label`, removed at exit; under `root` instead, it is its owner's to remove. */
+export function tempDir(label, root) {
+  if (root) return mkdtempSync(join(root, `${label}-`));
   const dir = mkdtempSync(join(tmpdir(), `devs-context-${label}-`));
   made.push(dir);
   return dir;
@@ -103,8 +105,8 @@ export function packedTarball() {
  * never caches, so it fails on a cold cache with --offline. In a run of scripts/test.sh,
  * the run's one install is copied in (bin links and npm's own records with it).
  */
-export function hostProject(label, files, pkgJson = {}, linked = [], sources = {}) {
-  const dir = tempDir(label);
+export function hostProject(label, files, pkgJson = {}, linked = [], sources = {}, root = undefined) {
+  const dir = tempDir(label, root);
   const dependencies = shared ? { dependencies: { '@devs/context': `file:${packedTarball()}` } } : {};
   writeFiles(dir, { 'package.json': JSON.stringify({ name: `host-${label}`, private: true, ...pkgJson, ...dependencies }), ...files });
   if (shared) cpSync(join(shared, 'host', 'node_modules'), join(dir, 'node_modules'), { recursive: true, verbatimSymlinks: true });
@@ -123,7 +125,7 @@ export function hostProject(label, files, pkgJson = {}, linked = [], sources = {
  * over `src` with `skipLibCheck: false`, the spec files the examples mention, and `files`
  * (the blocks). The provider SDKs' own type files check the examples of each format.
  */
-export function docsProject(label, files, sources = {}) {
+export function docsProject(label, files, sources = {}, root = undefined) {
   return hostProject(label, {
     'tsconfig.json': JSON.stringify({
       compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, skipLibCheck: false, types: ['node'], outDir: 'out', rootDir: 'src' },
@@ -132,7 +134,7 @@ export function docsProject(label, files, sources = {}) {
     '.devs/specs/tas_summary.md': 'TAS: a Pratt parser over a hand-written lexer.\n',
     '.devs/specs/prd_summary.md': 'PRD: every parser test passes.\n',
     ...files,
-  }, {}, ['@types/node', 'better-sqlite3', 'pg', '@types/pg', '@anthropic-ai/sdk', 'openai', '@google/genai', 'ai', '@ai-sdk/provider', '@types/vscode', '@opentelemetry/api', '@opentelemetry/sdk-trace-base', '@opentelemetry/context-async-hooks'], sources);
+  }, {}, ['@types/node', 'better-sqlite3', 'pg', '@types/pg', '@anthropic-ai/sdk', 'openai', '@google/genai', 'ai', '@ai-sdk/provider', '@types/vscode', '@opentelemetry/api', '@opentelemetry/sdk-trace-base', '@opentelemetry/context-async-hooks'], sources, root);
 }
 
 /**
