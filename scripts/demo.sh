@@ -6,15 +6,17 @@
 #
 #   bash scripts/demo.sh [demo options]   the demo; see --help
 #   bash scripts/demo.sh --help           the demo's help, with no setup and no build
-#   bash scripts/demo.sh --build          build now, record the hash, and stop (scripts/test.sh uses it)
+#   bash scripts/demo.sh --build          build now, record the hash, and stop
+#   bash scripts/demo.sh --build-if-stale build only if a source changed, and stop (scripts/test.sh uses it)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-build_now=false
+build_now=false build_only=false
 for arg in "$@"; do
   case $arg in
     -h | --help) exec node examples/demo.mjs --help ;;
-    --build) build_now=true ;;
+    --build) build_now=true build_only=true ;;
+    --build-if-stale) build_only=true ;;
   esac
 done
 
@@ -38,7 +40,7 @@ inputs_hash() {
 bash scripts/setup.sh
 want=$(inputs_hash)
 if $build_now || [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ] || [ ! -f pkg/dist/index.mjs ] || [ ! -f pkg/dist/sqlite.mjs ]; then
-  if $build_now; then
+  if $build_only; then
     # Asked for: the output goes to the caller (scripts/test.sh keeps it in its log).
     bash scripts/build.sh
   else
@@ -52,7 +54,7 @@ if $build_now || [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ] || [ ! -f
   fi
   echo "$want" > "$stamp"
 fi
-$build_now && exit 0
+$build_only && exit 0
 
 # The examples import the package by name, as a user's code would.
 if [ ! -e examples/node_modules/@devs/context ]; then

@@ -1,6 +1,30 @@
 #!/usr/bin/env bash
-# Every test, in order: format, lints, Rust tests, the wasm build, the JS tests against
-# the built package, then the packaging tests. Sets everything up first on a fresh machine.
+# Every test, in three tiers; `bash scripts/test.sh` runs all three, in order, and
+# `bash scripts/test.sh fast|corpus|packaging` (or several) runs those alone. Sets
+# everything up first on a fresh machine, and builds pkg/dist when a source changed.
+#
+#   fast       every commit, under 2 minutes once built: cargo fmt --check; clippy
+#              natively, warnings denied; cargo test --workspace but the tokenizer's
+#              crate, with the rules' fuzz at 10 cases; the wasm build; and the JS tests on
+#              synthetic data (every pkg/test/*.test.mjs the two lists below do not name).
+#   corpus     real sessions and data: the rules' fuzz at its CI count (60 cases,
+#              crates/rules/tests/fuzz/; FUZZ_CASES changes it); the tokenizer's crate
+#              (every token, random and adversarial pieces against the merge: some 40 s
+#              in debug); and CORPUS: the real sessions, the past formats and stores, the
+#              JS fuzzers, the fleet, and every PostgreSQL test, on ONE PostgreSQL cluster
+#              for the run (pkg/test/postgres-cluster.mjs: each startPostgres() takes a
+#              role and a schema of its own in it; postgres-server and session, which stop
+#              and kill their server, start their own).
+#   packaging  clippy for wasm32, and what a user installs: pkg/test/packaging/*.test.mjs
+#              and PACKAGING, on ONE `npm pack` and ONE installed host project made first
+#              in target/test-run/ (pkg/test/packaging/prepare.mjs; each host project
+#              copies it), one tsc per set of SDK releases over the README's and the
+#              guides' blocks (docs-code.mjs), the packed package on Node 20, 22 and 24.
+# Test files run side by side, one per core (TEST_JOBS changes it). Each stage prints its
+# wall time and the CPU time it used, which other work on the machine does not inflate.
+# Out of the suite: the benches (bench/, they measure and assert nothing) and the full
+# fuzz (FUZZ_CASES=100000 cargo test --release -p devs-context-rules --test fuzz).
+# A new test file is in the fast tier unless a list below names it.
 #
 # Prints one line per stage; each stage's full output is in target/test-logs/<stage>.log,
 # and the end of the log of a stage that fails is printed. A failed stage does not stop
@@ -47,18 +71,32 @@ count_warnings() {
 }
 count_none() { stage_failed_tests=0 detail=''; }
 
+# The CPU seconds this shell's finished children used (user and system), one decimal: a
+# stage's time on a machine other work shares is its wall time, but its CPU time is its own.
+cpu_file=$(mktemp)
+trap 'rm -f "$cpu_file"' EXIT
+# `times` runs here, not in a $(…) subshell, whose children are none of these.
+cpu_now() {
+  times >"$cpu_file"
+  cpu=$(awk 'NR == 2 { s = 0; for (k = 1; k <= 2; k++) { split($k, p, /[ms]/); s += p[1] * 60 + p[2] } printf "%.1f", s }' "$cpu_file")
+}
+
 # stage SLUG COUNTER TITLE -- COMMAND...: runs COMMAND with its output in the stage's log.
 stage() {
-  local slug=$1 counter=$2 title=$3 log="$logs/$1.log" t0=$EPOCHREALTIME rc
+  local slug=$1 counter=$2 title=$3 log="$logs/$1.log" t0=$EPOCHREALTIME c0 rc
   shift 4
-  printf '==> %-44s ' "$title"
+  printf '==> %-52s ' "$title"
+  cpu_now
+  c0=$cpu
   "$@" >"$log" 2>&1
   rc=$?
+  cpu_now
+  cpu=$(awk -v a="$c0" -v b="$cpu" 'BEGIN { printf "%.1f", b - a }')
   count_"$counter" "$log"
   if ((rc == 0)); then
-    printf 'ok (%s s%s)\n' "$(since "$t0")" "$detail"
+    printf 'ok (%s s, CPU %s s%s)\n' "$(since "$t0")" "$cpu" "$detail"
   else
-    printf 'FAILED (%s s%s, exit %d)\n' "$(since "$t0")" "$detail" "$rc"
+    printf 'FAILED (%s s, CPU %s s%s, exit %d)\n' "$(since "$t0")" "$cpu" "$detail" "$rc"
     failures+=("$title")
     if ((stage_failed_tests == 0)); then failed=$((failed + 1)); fi
     local lines=${TEST_LOG_TAIL:-60}
@@ -86,7 +124,8 @@ finish() {
   if ((${#failures[@]})); then
     printf 'failed: %s\n' "$(IFS=';'; echo "${failures[*]}" | sed 's/;/; /g')"
   fi
-  printf 'full logs: %s/   total time: %s s\n' "$logs" "$(since "$started")"
+  cpu_now
+  printf 'full logs: %s/   total time: %s s, CPU %s s\n' "$logs" "$(since "$started")" "$cpu"
   if ((skipped)); then
     printf 'total: %d passed, %d failed, %d skipped\n' "$passed" "$failed" "$skipped"
   else
@@ -96,14 +135,87 @@ finish() {
   exit 0
 }
 
+# The corpus tier's JS tests: real sessions, past formats, fuzzing, PostgreSQL.
+CORPUS=(
+  bad-messages bounded-runner checkpoint context-manager fleet format-compat fuzz-durable
+  fuzz-provider-items multimodal past-formats postgres-server provider-block-types recall
+  replay-cli replay-cli-hostile replay-formats replay-formats-agents replay-formats-messages
+  replay-formats-sessions replay-view runner-snapshot session session-lost-row sessions-corpus
+  shared-session snapshot store-conformance tokenizers-long
+)
+# The packaging tier's tests outside pkg/test/packaging/: tsc over the built package.
+PACKAGING=(examples)
+FAST_FUZZ_CASES=${FAST_FUZZ_CASES:-10}
+CORPUS_FUZZ_CASES=${FUZZ_CASES:-60}
+# Test files run side by side, one per core (node's default is one fewer than the cores).
+jobs=${TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
+run=target/test-run
+
+tiers=("$@")
+if ((${#tiers[@]} == 0)); then tiers=(fast corpus packaging); fi
+for t in "${tiers[@]}"; do
+  case $t in
+    fast | corpus | packaging) ;;
+    *) echo "usage: bash scripts/test.sh [fast] [corpus] [packaging] (all three when none is named)" >&2; exit 2 ;;
+  esac
+done
+wants() { [[ " ${tiers[*]} " == *" $1 "* ]]; }
+
+# pkg/test/<name>.test.mjs for each name; a name without its file is an error, not a skip.
+for name in "${CORPUS[@]}" "${PACKAGING[@]}"; do
+  if [ ! -f "pkg/test/$name.test.mjs" ]; then echo "scripts/test.sh: pkg/test/$name.test.mjs is listed but missing" >&2; exit 2; fi
+done
+corpus_files=("${CORPUS[@]/#/pkg/test/}") && corpus_files=("${corpus_files[@]/%/.test.mjs}")
+packaging_files=("${PACKAGING[@]/#/pkg/test/}") && packaging_files=("${packaging_files[@]/%/.test.mjs}")
+fast_files=()
+for f in pkg/test/*.test.mjs; do
+  if [[ " ${corpus_files[*]} ${packaging_files[*]} " != *" $f "* ]]; then fast_files+=("$f"); fi
+done
+
+node_tests() { node --test --test-reporter=spec --test-concurrency="$jobs" "$@"; }
+
+# The one PostgreSQL cluster of the corpus tier, while its command runs.
+with_postgres() {
+  local url_file="$run/postgres.url" pid rc
+  rm -f "$url_file"
+  node pkg/test/postgres-cluster.mjs "$url_file" &
+  pid=$!
+  while [ ! -s "$url_file" ] && kill -0 "$pid" 2>/dev/null; do sleep 0.1; done
+  if [ ! -s "$url_file" ]; then echo "the shared PostgreSQL cluster did not start" >&2; wait "$pid"; return 1; fi
+  DEVS_TEST_POSTGRES="$(cat "$url_file")" "$@"
+  rc=$?
+  kill "$pid" && wait "$pid"
+  return "$rc"
+}
+
+# The packaging tier's tarball and host project, made once, then its tests.
+with_packed() {
+  node pkg/test/packaging/prepare.mjs "$run" || return 1
+  DEVS_TEST_RUN="$PWD/$run" "$@"
+}
+
+rm -rf "$run"
+mkdir -p "$run"
 stage setup none "setup (scripts/setup.sh)" -- bash scripts/setup.sh || finish
-stage fmt none "cargo fmt --check" -- cargo fmt --all --check
-stage clippy none "cargo clippy, native (warnings denied)" -- cargo clippy --workspace --all-targets -- -D warnings
-stage clippy-wasm32 none "cargo clippy, wasm32 (warnings denied)" -- cargo clippy --workspace --lib --target wasm32-unknown-unknown -- -D warnings
-stage cargo-test cargo "cargo test --workspace" -- cargo test --workspace
-# Through demo.sh, which records the build's inputs, so the demo does not build again.
-if stage build warnings "wasm build (pkg/dist)" -- bash scripts/demo.sh --build; then
-  stage js node "JS tests against the built package" -- node --test --test-reporter=spec pkg/test/*.test.mjs
-  stage packaging node "packaging tests" -- node --test --test-reporter=spec pkg/test/packaging/*.test.mjs
+if wants fast; then
+  stage fmt none "fast: cargo fmt --check" -- cargo fmt --all --check
+  stage clippy none "fast: cargo clippy, native (warnings denied)" -- cargo clippy --workspace --all-targets -- -D warnings
+  stage cargo-test cargo "fast: cargo test (the tokenizer's aside)" -- env FUZZ_CASES="$FAST_FUZZ_CASES" cargo test --workspace --exclude devs-context-tokenizer
+fi
+# Through demo.sh, which records the build's inputs: it builds only when a source changed
+# since the last build (a clean clone always builds), and the demo does not build again.
+if stage build warnings "wasm build (pkg/dist)" -- bash scripts/demo.sh --build-if-stale; then
+  if wants fast; then
+    stage js node "fast: JS tests on synthetic data" -- node_tests "${fast_files[@]}"
+  fi
+  if wants corpus; then
+    stage fuzz cargo "corpus: the rules' fuzz (FUZZ_CASES=$CORPUS_FUZZ_CASES)" -- env FUZZ_CASES="$CORPUS_FUZZ_CASES" cargo test -p devs-context-rules --test fuzz
+    stage cargo-tokenizer cargo "corpus: cargo test -p devs-context-tokenizer" -- cargo test -p devs-context-tokenizer
+    stage corpus node "corpus: real sessions, past formats, fuzz, PostgreSQL" -- with_postgres node_tests "${corpus_files[@]}"
+  fi
+  if wants packaging; then
+    stage clippy-wasm32 none "packaging: cargo clippy, wasm32 (warnings denied)" -- cargo clippy --workspace --lib --target wasm32-unknown-unknown -- -D warnings
+    stage packaging node "packaging: npm pack, hosts, tsc, Node 22/24, Chromium" -- with_packed node_tests pkg/test/packaging/*.test.mjs "${packaging_files[@]}"
+  fi
 fi
 finish

@@ -12,7 +12,7 @@ let pool;
 const poolErrors = [];
 
 before(async () => {
-  server = await startPostgres();
+  server = await startPostgres({ own: true });
   pool = new pg.Pool({ connectionString: server.connectionString, max: 2 });
   pool.on('error', (error) => poolErrors.push(error));
   await pool.query('CREATE TABLE sessions (id text PRIMARY KEY, state jsonb NOT NULL)');

@@ -1,5 +1,7 @@
 // A real PostgreSQL server for the tests: a throwaway cluster per call, in a temp dir, on a
-// free port, that a test can stop, kill and start again under a live pool. The binaries are
+// free port, that a test can stop, kill and start again under a live pool. In a run of
+// scripts/test.sh (DEVS_TEST_POSTGRES set to the run's one cluster), a call that does not
+// ask for a cluster of its own gets a role and a schema of its own in that one instead. The binaries are
 // the system's (scripts/setup.sh installs Debian's), not a download: CI has no network but
 // apt's and npm's.
 import { spawn, execFile } from 'node:child_process';
@@ -16,8 +18,12 @@ process.on('exit', () => {
   for (const server of live) server.abandon();
 });
 
-/** Starts a fresh cluster (trust auth, superuser `postgres`) and resolves once it accepts connections. */
-export async function startPostgres() {
+/**
+ * Starts a fresh cluster (trust auth, superuser `postgres`) and resolves once it accepts
+ * connections. `own: true` for a test that stops, kills or starts it.
+ */
+export async function startPostgres({ own = false } = {}) {
+  if (!own && process.env.DEVS_TEST_POSTGRES) return sharedPostgres(process.env.DEVS_TEST_POSTGRES);
   const bin = serverBinaries();
   // PostgreSQL refuses to run as root, so root runs it as an unprivileged user that owns the dir.
   const owner = process.getuid?.() === 0 ? unprivilegedUser() : null;
@@ -117,17 +123,52 @@ export async function startPostgres() {
   return server;
 }
 
+let roles = 0;
+/**
+ * A superuser role of this call's own in the run's cluster at `url`, whose name is also
+ * its schema in the database `postgres`: the tables it makes there are its own (the default
+ * search_path is "$user", public), and the databases a test makes are named by the test.
+ * Stopping it is refused, as it is every test's.
+ */
+async function sharedPostgres(url) {
+  const role = `t${process.pid}_${++roles}`;
+  const admin = new pg.Pool({ connectionString: url, max: 1 });
+  try {
+    await admin.query(`CREATE ROLE ${role} SUPERUSER LOGIN`);
+    await admin.query(`CREATE SCHEMA ${role} AUTHORIZATION ${role}`);
+  } finally {
+    await admin.end();
+  }
+  const at = new URL(url);
+  const refuse = async () => {
+    throw new Error('this PostgreSQL is the test run\'s shared cluster: startPostgres({ own: true }) for one to stop, kill or start');
+  };
+  return {
+    host: at.hostname,
+    port: Number(at.port),
+    connectionString: url.replace('//postgres@', `//${role}@`),
+    start: async () => {},
+    stop: refuse,
+    kill: refuse,
+    // The cluster is the run's: it ends with the run.
+    async destroy() {},
+    abandon() {},
+    log: () => '',
+    bin: serverBinaries(),
+  };
+}
+
 /**
  * For a test file: a server started before its tests and destroyed after them, and a new
  * database per call of `pool()` (named `<prefix><n>`), with a pool on it (at most 4 clients,
  * an idle client's error ignored, as when a test stops the server), ended before the server.
  */
-export function postgresDatabases(prefix) {
+export function postgresDatabases(prefix, { own = false } = {}) {
   let server;
   const pools = [];
   let databases = 0;
   before(async () => {
-    server = await startPostgres();
+    server = await startPostgres({ own });
   });
   after(async () => {
     for (const pool of pools) await pool.end();

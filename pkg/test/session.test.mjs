@@ -19,7 +19,7 @@ import { drive, sessionCalls, sessionOptions, sessionSpecs, timeless } from './s
 
 const sqliteFile = () => join(mkdtempSync(join(tmpdir(), 'session-')), 'state.sqlite');
 // A new database on the server for each case, and a pool on it.
-const databases = postgresDatabases('s');
+const databases = postgresDatabases('s', { own: true });
 const pgPool = () => databases.pool();
 
 const STORES = {

@@ -65,3 +65,20 @@ export function checkScratch(label, options) {
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/**
+ * `checkScratch` for several hosts at once: `files` (`{ 'name.ts': text }`) compiled by
+ * one `tsc` in one scratch project, as separate modules; what it says of each, by file
+ * (null when it passes). An error in no file of `files` (a library's, the config's) is
+ * every file's.
+ */
+export function checkEach(label, { files, ...options }) {
+  const output = checkScratch(label, { ...options, files, include: Object.keys(files) }) ?? '';
+  const diagnostics = output.split(/\n(?=\S)/).filter((d) => d.trim());
+  const own = (name) => (d) => d.startsWith(`${name}(`);
+  const nobody = diagnostics.filter((d) => !Object.keys(files).some((name) => own(name)(d)));
+  return Object.fromEntries(Object.keys(files).map((name) => {
+    const mine = [...diagnostics.filter(own(name)), ...nobody];
+    return [name, mine.length ? mine.join('\n') : null];
+  }));
+}

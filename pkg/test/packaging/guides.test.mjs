@@ -10,23 +10,11 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { NEWEST_SDKS, deprecatedAnthropicModels, docsProject, repoRoot, runAsync, tsc } from './harness.mjs';
+import { deprecatedAnthropicModels, repoRoot, runAsync } from './harness.mjs';
+import { docsCompiled, errorsOf, guideBlocks, guides } from './docs-code.mjs';
 
 const guidesDir = join(repoRoot, 'docs/guides');
-const guides = readdirSync(guidesDir).filter((f) => f.endsWith('.md')).sort();
-
-const lineOf = (text, index) => text.slice(0, index).split('\n').length;
-const blocks = guides.flatMap((file) => {
-  const text = readFileSync(join(guidesDir, file), 'utf8');
-  const stem = file.replace(/\.md$/, '');
-  return [...text.matchAll(/^```(ts|js)\n([\s\S]*?)^```$/gm)].map((m, i) => ({
-    file,
-    lang: m[1],
-    name: `${stem}-${String(i + 1).padStart(2, '0')}`,
-    code: m[2],
-    line: lineOf(text, m.index),
-  }));
-});
+const blocks = guideBlocks();
 const tsBlocks = blocks.filter((b) => b.lang === 'ts');
 const jsBlocks = blocks.filter((b) => b.lang === 'js');
 
@@ -124,20 +112,16 @@ describe('the guides', () => {
 
 describe('the guides\' code', () => {
   let dir;
-  before(() => {
-    const files = {};
-    for (const b of tsBlocks) files[`src/${b.name}.mts`] = b.code;
-    for (const b of jsBlocks) files[`cjs/${b.name}.cjs`] = b.code;
-    dir = docsProject('guides', files);
+  before(async () => {
+    ({ dir } = await docsCompiled('lockfile'));
   });
 
-  /** Compiles the project in `at`, naming the guide and line of each error. */
-  async function compiles(at) {
-    try {
-      await runAsync('node', [tsc, '-p', '.'], at);
-    } catch (error) {
+  /** The blocks compiled against `set` (docs-code.mjs, with the README's), naming the guide and line of each error. */
+  async function compiles(set) {
+    const errors = errorsOf((await docsCompiled(set)).errors, 'src/guides/');
+    if (errors) {
       const byName = new Map(tsBlocks.map((b) => [b.name, b]));
-      const lines = String(error.message).replace(/src\/([a-z0-9-]+-\d+)\.mts\((\d+),/g, (all, name, at) => {
+      const lines = errors.replace(/src\/guides\/([a-z0-9-]+-\d+)\.mts\((\d+),/g, (all, name, at) => {
         const b = byName.get(name);
         return b ? `docs/guides/${b.file} line ${b.line + Number(at)} (${name}, line ${at},` : all;
       });
@@ -145,23 +129,15 @@ describe('the guides\' code', () => {
     }
   }
 
-  it('every ts block compiles as pasted (tsc --strict, skipLibCheck false), against the lockfile\'s SDKs', () => compiles(dir));
+  it('every ts block compiles as pasted (tsc --strict, skipLibCheck false), against the lockfile\'s SDKs', () => compiles('lockfile'));
 
-  it('every ts block compiles against the newest releases of the SDKs too (openai, @anthropic-ai/sdk, ai)', () => {
-    const files = {};
-    for (const b of tsBlocks) files[`src/${b.name}.mts`] = b.code;
-    return compiles(docsProject('guides-newest', files, NEWEST_SDKS));
-  });
+  it('every ts block compiles against the newest releases of the SDKs too (openai, @anthropic-ai/sdk, ai)', () => compiles('newest'));
 
-  it('every ts block compiles against the oldest ai the peer range takes (6.0.0)', () => {
-    const files = {};
-    for (const b of tsBlocks) files[`src/${b.name}.mts`] = b.code;
-    return compiles(docsProject('guides-oldest', files, { ai: 'ai-oldest', '@ai-sdk/provider': 'ai-oldest/node_modules/@ai-sdk/provider' }));
-  });
+  it('every ts block compiles against the oldest ai the peer range takes (6.0.0)', () => compiles('oldest-ai'));
 
   for (const b of tsBlocks.filter((x) => !/^declare /m.test(x.code))) {
     it(`${b.name} (docs/guides/${b.file} line ${b.line}) runs`, async () => {
-      await runAsync('node', [`out/${b.name}.mjs`], dir);
+      await runAsync('node', [`out/guides/${b.name}.mjs`], dir);
     });
   }
 

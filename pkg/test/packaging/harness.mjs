@@ -1,7 +1,8 @@
-// Helpers for the packaging tests: run commands, pack the package once per test file,
-// build throwaway host projects in a temp dir, serve them, and load pages in Chromium.
+// Helpers for the packaging tests: run commands, pack the package once per test file (once
+// per run of scripts/test.sh), build throwaway host projects in a temp dir, serve them, and
+// load pages in Chromium.
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, extname, join, normalize } from 'node:path';
@@ -56,7 +57,9 @@ process.on('exit', () => {
   for (const dir of made) rmSync(dir, { recursive: true, force: true });
 });
 
-export function tempDir(label) {
+/** A new dir for `label`, removed at exit; under `root` instead, it is its owner's to remove. */
+export function tempDir(label, root) {
+  if (root) return mkdtempSync(join(root, `${label}-`));
   const dir = mkdtempSync(join(tmpdir(), `devs-context-${label}-`));
   made.push(dir);
   return dir;
@@ -69,14 +72,28 @@ export function writeFiles(dir, files) {
   }
 }
 
+/**
+ * What scripts/test.sh's packaging tier made once for the run (./prepare.mjs): the folder
+ * holding the packed tarball (named in its file `tarball`) and a host project (`host/`) it
+ * was installed into. Unset when a test file runs alone: it packs and installs its own.
+ */
+const shared = process.env.DEVS_TEST_RUN;
+
+/** `npm pack` of the built package into `dest`; the tarball's path. */
+export function pack(dest) {
+  const name = run('npm', ['pack', '--silent', '--pack-destination', dest], pkgDir).trim().split('\n').pop();
+  return join(dest, name);
+}
+
+/** `npm install` of `tarball` into the project at `dir`, as a user installs it. */
+export function install(dir, tarball) {
+  run('npm', ['install', '--no-audit', '--no-fund', tarball], dir);
+}
+
 let tarball;
-/** `npm pack` of the built package, made once per test process. */
+/** `npm pack` of the built package, made once per test process, or once per run. */
 export function packedTarball() {
-  if (!tarball) {
-    const out = tempDir('pack');
-    const name = run('npm', ['pack', '--silent', '--pack-destination', out], pkgDir).trim().split('\n').pop();
-    tarball = join(out, name);
-  }
+  if (!tarball) tarball = shared ? readFileSync(join(shared, 'tarball'), 'utf8').trim() : pack(tempDir('pack'));
   return tarball;
 }
 
@@ -85,12 +102,15 @@ export function packedTarball() {
  * packages (names of pkg/'s own dev dependencies, installed by `npm ci` from its
  * lockfile) linked into its node_modules. Nothing is fetched, and nothing depends on what
  * npm's cache holds: a versioned install would need registry metadata that `npm ci`
- * never caches, so it fails on a cold cache with --offline.
+ * never caches, so it fails on a cold cache with --offline. In a run of scripts/test.sh,
+ * the run's one install is copied in (bin links and npm's own records with it).
  */
-export function hostProject(label, files, pkgJson = {}, linked = [], sources = {}) {
-  const dir = tempDir(label);
-  writeFiles(dir, { 'package.json': JSON.stringify({ name: `host-${label}`, private: true, ...pkgJson }), ...files });
-  run('npm', ['install', '--no-audit', '--no-fund', packedTarball()], dir);
+export function hostProject(label, files, pkgJson = {}, linked = [], sources = {}, root = undefined) {
+  const dir = tempDir(label, root);
+  const dependencies = shared ? { dependencies: { '@devs/context': `file:${packedTarball()}` } } : {};
+  writeFiles(dir, { 'package.json': JSON.stringify({ name: `host-${label}`, private: true, ...pkgJson, ...dependencies }), ...files });
+  if (shared) cpSync(join(shared, 'host', 'node_modules'), join(dir, 'node_modules'), { recursive: true, verbatimSymlinks: true });
+  else install(dir, packedTarball());
   for (const name of linked) {
     const target = join(dir, 'node_modules', name);
     mkdirSync(dirname(target), { recursive: true });
@@ -105,7 +125,7 @@ export function hostProject(label, files, pkgJson = {}, linked = [], sources = {
  * over `src` with `skipLibCheck: false`, the spec files the examples mention, and `files`
  * (the blocks). The provider SDKs' own type files check the examples of each format.
  */
-export function docsProject(label, files, sources = {}) {
+export function docsProject(label, files, sources = {}, root = undefined) {
   return hostProject(label, {
     'tsconfig.json': JSON.stringify({
       compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, skipLibCheck: false, types: ['node'], outDir: 'out', rootDir: 'src' },
@@ -114,7 +134,7 @@ export function docsProject(label, files, sources = {}) {
     '.devs/specs/tas_summary.md': 'TAS: a Pratt parser over a hand-written lexer.\n',
     '.devs/specs/prd_summary.md': 'PRD: every parser test passes.\n',
     ...files,
-  }, {}, ['@types/node', 'better-sqlite3', 'pg', '@types/pg', '@anthropic-ai/sdk', 'openai', '@google/genai', 'ai', '@ai-sdk/provider', '@types/vscode', '@opentelemetry/api', '@opentelemetry/sdk-trace-base', '@opentelemetry/context-async-hooks'], sources);
+  }, {}, ['@types/node', 'better-sqlite3', 'pg', '@types/pg', '@anthropic-ai/sdk', 'openai', '@google/genai', 'ai', '@ai-sdk/provider', '@types/vscode', '@opentelemetry/api', '@opentelemetry/sdk-trace-base', '@opentelemetry/context-async-hooks'], sources, root);
 }
 
 /**

@@ -9,29 +9,23 @@ import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { NEWEST_SDKS, deprecatedAnthropicModels, docsProject, repoRoot, runAsync, tsc } from './harness.mjs';
+import { deprecatedAnthropicModels, repoRoot, runAsync } from './harness.mjs';
+import { docsCompiled, errorsOf, readmeBlocks } from './docs-code.mjs';
 
 const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
 const lineOf = (index) => readme.slice(0, index).split('\n').length;
-const blocks = [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m, i) => ({
-  name: `block-${String(i + 1).padStart(2, '0')}`,
-  code: m[1],
-  line: lineOf(m.index),
-}));
+const blocks = readmeBlocks();
 
 let dir;
-before(() => {
-  const files = {};
-  for (const b of blocks) files[`src/${b.name}.mts`] = b.code;
-  dir = docsProject('readme', files);
+before(async () => {
+  ({ dir } = await docsCompiled('lockfile'));
 });
 
-/** Compiles the project in `at`, naming the README line of each error. */
-async function compiles(at) {
-  try {
-    await runAsync('node', [tsc, '-p', '.'], at);
-  } catch (error) {
-    const lines = String(error.message).replace(/src\/block-(\d+)\.mts\((\d+),/g, (_, n, line) => `README.md line ${blocks[n - 1].line + Number(line)} (block ${Number(n)}, line ${line},`);
+/** The blocks compiled against `set` (docs-code.mjs, with the guides'), naming the README line of each error. */
+async function compiles(set) {
+  const errors = errorsOf((await docsCompiled(set)).errors, 'src/readme/');
+  if (errors) {
+    const lines = errors.replace(/src\/readme\/block-(\d+)\.mts\((\d+),/g, (_, n, line) => `README.md line ${blocks[n - 1].line + Number(line)} (block ${Number(n)}, line ${line},`);
     assert.fail(lines);
   }
 }
@@ -78,17 +72,13 @@ describe('the README', () => {
     }
   });
 
-  it('every ts block compiles as pasted (tsc --strict, skipLibCheck false)', () => compiles(dir));
+  it('every ts block compiles as pasted (tsc --strict, skipLibCheck false)', () => compiles('lockfile'));
 
-  it('every ts block compiles against the newest releases of the SDKs too (openai, @anthropic-ai/sdk, ai)', () => {
-    const files = {};
-    for (const b of blocks) files[`src/${b.name}.mts`] = b.code;
-    return compiles(docsProject('readme-newest', files, NEWEST_SDKS));
-  });
+  it('every ts block compiles against the newest releases of the SDKs too (openai, @anthropic-ai/sdk, ai)', () => compiles('newest'));
 
   for (const b of blocks.filter((x) => !/^declare /m.test(x.code))) {
     it(`${b.name} (README line ${b.line}) runs`, async () => {
-      await runAsync('node', [`out/${b.name}.mjs`], dir);
+      await runAsync('node', [`out/readme/${b.name}.mjs`], dir);
     });
   }
 });
