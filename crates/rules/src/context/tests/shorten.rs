@@ -16,9 +16,8 @@ fn parse(text: &str) -> serde_json::Value {
 #[test]
 fn a_large_write_keeps_its_keys_and_its_short_values() {
     let content = "fn main() {\n    println!(\"hi\");\n}\n".repeat(5_000);
-    let input =
-        serde_json::json!({ "file_path": "/src/main.rs", "content": content, "mode": 420 })
-            .to_string();
+    let input = serde_json::json!({ "file_path": "/src/main.rs", "content": content, "mode": 420 })
+        .to_string();
     let masked = shortened(&input, Mode::Mask, Some("17")).unwrap();
     let v = parse(&masked);
     assert_eq!(v["file_path"], "/src/main.rs");

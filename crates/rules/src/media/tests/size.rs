@@ -33,8 +33,7 @@ fn png_and_gif_sizes_are_read_from_their_headers() {
 
 #[test]
 fn webp_sizes_in_each_of_its_three_chunks() {
-    let riff =
-        |chunk: &[u8], body: &[u8]| [b"RIFF\0\0\0\0WEBP", chunk, b"\0\0\0\0", body].concat();
+    let riff = |chunk: &[u8], body: &[u8]| [b"RIFF\0\0\0\0WEBP", chunk, b"\0\0\0\0", body].concat();
     // VP8X: flags, 3 reserved, then width-1 and height-1 in 24 bits.
     let x = riff(b"VP8X", &[0, 0, 0, 0, 0xFF, 0x04, 0, 0x1F, 0x03, 0]);
     assert_eq!(
