@@ -183,48 +183,29 @@ impl ManagerCore {
         self.m.user_carried(tokens, used)
     }
 
-    /// The store id of a part, or `None`.
-    pub fn store_id(&self, message: usize, part: usize) -> Option<String> {
-        self.m.store_id(message, part).map(String::from)
-    }
-
     /// `[overhead, ratio, samples]`.
     pub fn calibration(&self) -> Vec<f64> {
         let c = &self.m.calibration;
         vec![c.overhead, c.ratio, c.samples() as f64, c.media_ratio]
     }
 
-    #[wasm_bindgen(getter)]
-    pub fn tokens(&self) -> f64 {
-        self.m.tokens()
-    }
-
-    #[wasm_bindgen(getter)]
-    pub fn first_live(&self) -> usize {
-        self.m.first_live
-    }
-
-    /// The pinned messages a request sends before its summary (the opening message, or the
-    /// group of the provider's compaction), `[start, end]`: never let go.
-    #[wasm_bindgen(getter)]
-    pub fn opening(&self) -> Vec<u32> {
-        let r = self.m.opening();
-        vec![r.start as u32, r.end as u32]
-    }
-
-    #[wasm_bindgen(getter)]
-    pub fn has_summary(&self) -> bool {
-        self.m.summary_tokens > 0.0
-    }
-
-    #[wasm_bindgen(getter)]
-    pub fn message_count(&self) -> usize {
-        self.m.history.messages.len()
-    }
-
-    #[wasm_bindgen(getter)]
-    pub fn call_count(&self) -> usize {
-        self.m.history.calls.len()
+    /// The figures the shell reads after a step, in the order `statusOf` in
+    /// `pkg/src/context/history.ts` names them: first live message, the pinned opening
+    /// `[start, end)` (never let go), calls folded away (their ids let go; not those of the
+    /// pinned messages, `Manager::kept_call_ids`), 1 if a summary is held, messages, calls,
+    /// tokens. `commit` returns them too, so a build reads them in the crossing that ends it.
+    pub fn status(&self) -> Vec<f64> {
+        let o = self.m.opening();
+        vec![
+            self.m.first_live as f64,
+            o.start as f64,
+            o.end as f64,
+            self.m.kept_call_ids() as f64,
+            f64::from(u8::from(self.m.summary_tokens > 0.0)),
+            self.m.history.messages.len() as f64,
+            self.m.history.calls.len() as f64,
+            self.m.tokens(),
+        ]
     }
 
     /// Each message kept, as `index, role, parts`, then `kind, call + 1 (0: none)` per
@@ -238,13 +219,6 @@ impl ManagerCore {
             }
         }
         out
-    }
-
-    /// Calls before this one are in messages folded away: their ids are let go. Not those
-    /// of the pinned messages, which a request still sends (`Manager::kept_call_ids`).
-    #[wasm_bindgen(getter)]
-    pub fn folded_calls(&self) -> usize {
-        self.m.kept_call_ids()
     }
 }
 

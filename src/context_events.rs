@@ -20,8 +20,14 @@ impl ManagerCore {
         Ok(need)
     }
 
+    /// The next need (`Need::encode`), then what the shell reads of the step's outcome: a
+    /// byte, 1 if a summary is held, and the first live message as 4 bytes little-endian
+    /// (`reply` in `pkg/src/context/build.ts`), so no getter follows a summary taken.
     fn answer(&mut self, e: Event) -> Out<Vec<u8>> {
-        self.event(e).map(|n| n.encode(&self.m))
+        let mut out = self.event(e)?.encode(&self.m);
+        out.push(u8::from(self.m.summary_tokens > 0.0));
+        out.extend((self.m.first_live as u32).to_le_bytes());
+        Ok(out)
     }
 }
 
@@ -170,10 +176,20 @@ impl ManagerCore {
         Ok(())
     }
 
-    pub fn commit(&mut self) -> Out<()> {
+    /// Ends the build, and returns in the same crossing what the shell reads after every
+    /// build, in the order `committed` in `pkg/src/context/history.ts` reads it: the figures
+    /// of `status`, then per part of `shown` (`[message, part]…`, those shown in the build)
+    /// 1 if it is stored, else 0.
+    pub fn commit(&mut self, shown: &[u32]) -> Out<Vec<f64>> {
         self.event(Event::Commit)?;
         self.journal.open = None;
-        Ok(())
+        let mut out = self.status();
+        out.extend(shown.chunks_exact(2).map(|p| {
+            f64::from(u8::from(
+                self.m.store_id(p[0] as usize, p[1] as usize).is_some(),
+            ))
+        }));
+        Ok(out)
     }
 
     /// The build failed: the manager is as it was before `begin`, and its events are gone.

@@ -6,6 +6,7 @@ import { within } from '../core/timeout.js';
 import { isObject } from '../core/read.js';
 import { rules } from '../core/wasm.js';
 import type { Engine } from './engine.js';
+import { statusOf } from './history.js';
 import type { CompactionNotice, CompactionSteer } from './types.js';
 
 const FIELD = 'beforeCompaction()';
@@ -17,7 +18,7 @@ export async function askBeforeCompaction(engine: Engine, hook: (notice: Compact
   const notice: CompactionNotice = {
     request: engine.requestCount + 1,
     trigger: trigger as CompactionNotice['trigger'],
-    tokens: Math.ceil(engine.core.tokens),
+    tokens: Math.ceil(statusOf(engine.core.status()).tokens),
     budget: engine.budget,
   };
   const answer = await within(timeoutMs, hook(notice), 'options.beforeCompaction', 'callbackTimeoutMs');

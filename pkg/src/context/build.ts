@@ -105,6 +105,8 @@ export interface Building {
   trace?: BuildTrace;
   /** What the build in flight's summarizer calls cost, where they said. */
   summaryUsage?: SummaryUsage;
+  /** The rules' last reply in the build in flight. */
+  last?: Reply;
 }
 
 /** Builds the request as the rules plan it, storing and summarizing as they ask. Opens no journal. */
@@ -120,6 +122,7 @@ export async function build(b: Building, started: number, instructions?: string,
     b.instruction = undefined;
     b.trace = undefined;
     b.summaryUsage = undefined;
+    b.last = undefined;
   }
 }
 
@@ -129,11 +132,29 @@ interface Failures {
   summarizer: unknown[];
 }
 
-/** The rules' next need, from the bytes they encode it as (`Need::encode`). */
-const next = (bytes: () => Uint8Array): Need => decodeNeed(checked(bytes));
+/**
+ * The rules' reply to a step: their next need (`Need::encode`), then whether a summary is
+ * held (a byte) and the first live message (4 bytes, little-endian), read here alone.
+ */
+interface Reply {
+  need: Need;
+  hasSummary: boolean;
+  firstLive: number;
+}
+
+const TRAILER = 5;
+
+const reply = (bytes: Uint8Array): Reply => {
+  const at = bytes.length - TRAILER;
+  const view = new DataView(bytes.buffer, bytes.byteOffset + at, TRAILER);
+  return { need: decodeNeed(bytes.subarray(0, at)), hasSummary: view.getUint8(0) === 1, firstLive: view.getUint32(1, true) };
+};
+
+/** The rules' next need, from their reply; the reply kept as the build's last (`Building.last`). */
+const next = (b: Building, bytes: () => Uint8Array): Need => (b.last = reply(checked(bytes))).need;
 
 /** Gives the rules the answer to the need in flight, as its journal event: their next need. */
-const advance = (core: Core, answer: Answer): Need => next(() => core.advance(encodeAnswer(answer)));
+const advance = (b: Building, answer: Answer): Need => next(b, () => b.core.advance(encodeAnswer(answer)));
 
 /** The need to summarize. */
 type Summarize = Extract<Need, { kind: 'Summarize' }>;
@@ -150,32 +171,32 @@ type Answering<K extends NeedName> = (b: Building, need: Extract<Need, { kind: K
  * declared without its row here does not compile.
  */
 const ANSWERS: { readonly [K in NeedName]: Answering<K> } = {
-  Persist: async ({ core, texts }, need, f) => {
-    const [id, line] = await texts.persist(need, f.store);
-    return advance(core, { kind: 'Stored', id, line: line ?? NaN });
+  Persist: async (b, need, f) => {
+    const [id, line] = await b.texts.persist(need, f.store);
+    return advance(b, { kind: 'Stored', id, line: line ?? NaN });
   },
-  PersistSpan: async ({ core, texts }, need, f) => {
-    const [id, line] = await texts.persistSpan(need, f.store);
-    return advance(core, { kind: 'SpanStored', id, line });
+  PersistSpan: async (b, need, f) => {
+    const [id, line] = await b.texts.persistSpan(need, f.store);
+    return advance(b, { kind: 'SpanStored', id, line });
   },
-  PersistGroup: async ({ core, texts }, need, f) => {
-    const [id, line] = await texts.persistGroup(need, f.store);
-    return advance(core, { kind: 'Listed', id, line });
+  PersistGroup: async (b, need, f) => {
+    const [id, line] = await b.texts.persistGroup(need, f.store);
+    return advance(b, { kind: 'Listed', id, line });
   },
-  MergeSpans: async ({ core, texts }, need, f) => {
-    const [id, line] = await texts.mergeSpans(need, f.store);
-    return advance(core, { kind: 'Merged', id, line });
+  MergeSpans: async (b, need, f) => {
+    const [id, line] = await b.texts.mergeSpans(need, f.store);
+    return advance(b, { kind: 'Merged', id, line });
   },
   Placeholder: (b, need) => {
     const tokens = show(b, need.message, need.part, b.texts.placeholder(need));
-    return advance(b.core, { kind: 'Measured', tokens });
+    return advance(b, { kind: 'Measured', tokens });
   },
   Cut: (b, { message, part: k, head, tail, id }) => {
     const part = b.history.messages[message].parts[k];
     // A call's input is cut as the JSON its tool takes; anything else, head and tail.
     const call = part.kind === Kind.Call || part.kind === Kind.ServerCall ? shortenedCall(part.text, head + tail, id) : undefined;
     const tokens = show(b, message, k, call ?? cutText(part.text, head, tail, id));
-    return advance(b.core, { kind: 'Measured', tokens });
+    return advance(b, { kind: 'Measured', tokens });
   },
   Summarize: (b, need, f) => summarize(b, need, f.summarizer),
   TooLarge: ({ core, history }, { message, part }) => {
@@ -189,12 +210,12 @@ const ANSWERS: { readonly [K in NeedName]: Answering<K> } = {
 async function planned(b: Building, started: number): Promise<Built> {
   const { core, o, history, texts, held } = b;
   const failures: Failures = { store: [], summarizer: [] };
-  let need = next(() => core.plan());
+  let need = next(b, () => core.plan());
   while (need.kind !== 'Done') need = await (ANSWERS[need.kind] as Answering<NeedName>)(b, need as Extract<Need, { kind: NeedName }>, failures);
   const encoded = checked(() => core.render(o.system !== undefined || o.pinned.length > 0));
-  // Read from the rules only when a step asks (a crossing most builds need not make).
-  let has: boolean | undefined;
-  const hasSummary = () => (has ??= core.has_summary);
+  // As the rules' last reply says: rendering changes no summary.
+  const summaryHeld = b.last?.hasSummary ?? false;
+  const hasSummary = () => summaryHeld;
   const request = o.adapter.write(planOf(encoded, history, {
     system: o.system, pinned: o.pinned, cacheControl: o.cacheControl, tail: held.tail, hasSummary,
     summary: () => [hasSummary() ? ownText(0, held.summary) : '', texts.indexText()].filter(Boolean).join('\n\n'),
@@ -277,16 +298,16 @@ function userWords(b: Building, { from, to, openingStart: start, openingEnd: end
 
 /** Summarizes messages `from..to` with the host's summarizer, or says it failed: the rules' next need. */
 async function summarize(b: Building, need: Summarize, failed: unknown[]): Promise<Need> {
-  const { core, o, held } = b;
+  const { o, held } = b;
   const { from, to } = need;
   const summarizer = o.summarizer;
   const before = splitSummary(held.summary);
   const kept = carry(b, from, to, before.carried);
   // With no summarizer, turns that hold protected texts are still folded into a summary:
   // one of those texts alone.
-  if (!summarizer && !kept.fresh) return advance(core, { kind: 'NoSummarizer' });
+  if (!summarizer && !kept.fresh) return advance(b, { kind: 'NoSummarizer' });
   const summary = summarizer ? await summaryText(b, need, before.body, failed) : before.body;
-  if (summary === undefined) return advance(core, { kind: 'SummaryFailed' });
+  if (summary === undefined) return advance(b, { kind: 'SummaryFailed' });
   // The user's words, newest first, in the room the summary's share leaves; then the protected texts.
   const words = userWords(b, need, before.carried, summary);
   return summarized(b, to, joinSummary(summary, [...words, ...kept.carried]));
@@ -346,11 +367,11 @@ function took(b: Building, read: SummaryRead): string {
 
 /** The summary of messages up to `to` came: told to the rules, and held once they take it. */
 function summarized(b: Building, to: number, summary: string): Need {
-  const { core, o, held } = b;
+  const { o, held } = b;
   // Counted as sent: in the manager's wrapper, with a message's framing.
   const tokens = count(o.counter, ownText(0, summary), 'summarizer.summarize()') + o.adapter.framing.message;
-  const need = advance(core, { kind: 'Summarized', tokens });
-  if (core.has_summary && core.first_live === to) {
+  const need = advance(b, { kind: 'Summarized', tokens });
+  if (b.last?.hasSummary && b.last.firstLive === to) {
     const before = held.summary;
     b.undo.push(() => {
       held.summary = before;

@@ -15,7 +15,7 @@ import { count } from '../tokens/count.js';
 import { rules } from '../core/wasm.js';
 import { build, Held, type Building, type Built, type EngineOptions } from './build.js';
 import type { BuildTrace, TelemetryFault } from './tracing.js';
-import { History, OTHER_PARTS, RELEASED, type Kept } from './history.js';
+import { committed, History, OTHER_PARTS, RELEASED, statusOf, type Kept } from './history.js';
 import { ownText } from './render.js';
 import { BODY } from './texts.js';
 import { collapse, entries, LEDGER_KEPT, type EngineChanges, type EngineState } from './state.js';
@@ -175,7 +175,8 @@ export class Engine {
     this.#replay(state.log, state.events ?? [], field, opened ? { records: state.ledger, from: this.#ledgerBase, decisions: state.decisions } : undefined);
     // Released messages are made once, by count; the kept ones are read by the adapter.
     const messages: Array<[number, KeptMessage]> = [];
-    let n = entries(state.messages, this.core.message_count, `${field}.messages`);
+    const status = statusOf(this.core.status());
+    let n = entries(state.messages, status.messages, `${field}.messages`);
     this.#history.messages = new Array<Kept>(n).fill(RELEASED);
     n = 0;
     for (const m of state.messages) {
@@ -183,7 +184,7 @@ export class Engine {
       else if (m === null) n++;
       else messages.push([n++, m]);
     }
-    entries(state.calls, this.core.call_count, `${field}.calls`);
+    entries(state.calls, status.calls, `${field}.calls`);
     const calls: Array<[string, string]> = [];
     for (const c of state.calls) {
       if (typeof c !== 'number') calls.push(c);
@@ -258,7 +259,7 @@ export class Engine {
       this.records.push(...changes.ledger);
       for (const [id, line] of changes.lines ?? []) this.#texts.lines.set(id, line);
     });
-    h.resume();
+    h.resume(statusOf(this.core.status()));
     h.dirty.clear();
     this.#gave();
   }
@@ -326,10 +327,11 @@ export class Engine {
     const [ids, lens] = joinTexts(lines.map(([id]) => id));
     const tokens = Float64Array.from(lines, ([, line]) => count(this.#o.counter, BODY.line([line]), 'index line') + 1);
     checked(() => this.core.migrate(opening, summary, ids, lens, tokens, state.decisions ?? 1, why));
+    const status = statusOf(this.core.status());
     if (state.tail) this.setTail(state.tail);
     this.#ledgerBase = state.ledgerFrom ?? 0;
     this.records.push(...state.ledger);
-    this.#history.release();
+    this.#history.release(status);
     this.#history.dirty.clear();
     this.#journal();
     this.#gave();
@@ -344,14 +346,15 @@ export class Engine {
   }
 
   commit(record?: LedgerRecord): void {
-    checked(() => this.core.commit());
+    // What every build reads after it comes in the commit's one crossing.
+    const { status, stored } = committed(checked(() => this.core.commit(Uint32Array.from(this.#history.shownNow.flat()))));
     this.#building_ = false;
     this.#journal();
     this.#undo.close();
     this.#texts.storedBefore.clear();
     this.#held.answered.clear();
-    this.#history.bake();
-    this.#history.release();
+    this.#history.bake(stored);
+    this.#history.release(status);
     if (record) this.records.push(record);
   }
 

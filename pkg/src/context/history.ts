@@ -15,6 +15,30 @@ import { PartFlag } from './codes.js';
 /** The rules' machine, as the binding exports it. */
 export type Core = InstanceType<typeof rules.ManagerCore>;
 
+/** What the shell reads of the rules after a step (`ManagerCore::status`, returned by `commit` too). */
+export interface Status {
+  firstLive: number;
+  /** The pinned opening messages `[start, end)`, sent in every request. */
+  opening: [number, number];
+  /** Calls before this one are folded away: their ids go. */
+  foldedCalls: number;
+  hasSummary: boolean;
+  messages: number;
+  calls: number;
+  tokens: number;
+}
+
+/** The figures of `ManagerCore::status`, named in its order: their one reader. */
+export const statusOf = (f: Float64Array): Status => ({
+  firstLive: f[0], opening: [f[1], f[2]], foldedCalls: f[3], hasSummary: f[4] === 1, messages: f[5], calls: f[6], tokens: f[7],
+});
+
+const STATUS_FIGURES = 8;
+
+/** What `ManagerCore::commit` returns, read in its order: the rules' figures, then per part shown in the build 1 if it is stored. */
+export const committed = (f: Float64Array): { status: Status; stored: Float64Array } =>
+  ({ status: statusOf(f), stored: f.subarray(STATUS_FIGURES) });
+
 /** A part whose shown text is now in its message's `source` itself, its raw text gone (stored), is `baked`. */
 export interface KeptPart extends NeutralPart {
   baked?: boolean;
@@ -365,13 +389,14 @@ export class History {
   /**
    * A part stored whole and shown as a placeholder or a cut is written into its message,
    * and its raw text let go: memory holds what the next request needs, and the store the
-   * rest. Only after a commit, since a rollback may show the part whole again.
+   * rest. Only after a commit, since a rollback may show the part whole again. `stored`:
+   * per part of `shownNow`, 1 if it is stored (`committed`).
    */
-  bake(): void {
+  bake(stored: Float64Array): void {
     const byMessage = new Map<number, number[]>();
-    for (const [i, k] of this.shownNow) {
+    for (const [j, [i, k]] of this.shownNow.entries()) {
       const m = this.messages[i];
-      if (!m || typeof m.display?.[k] !== 'string' || this.#core.store_id(i, k) === undefined) continue;
+      if (!m || typeof m.display?.[k] !== 'string' || stored[j] !== 1) continue;
       const parts = byMessage.get(i) ?? [];
       parts.push(k);
       byMessage.set(i, parts);
@@ -404,11 +429,9 @@ export class History {
    * Messages behind the summary, or dropped, are never sent or summarized again: their
    * texts go. Their places stay, since the rules number messages from the first.
    */
-  release(): void {
-    const live = this.#core.first_live;
+  release({ firstLive: live, opening: [from, to], foldedCalls }: Status): void {
     // The pinned messages (the opening one, or the group of the provider's compaction) are
     // sent in every request; those pinned before and no longer go now.
-    const [from, to] = this.#core.opening;
     const pinned = (i: number) => i >= from && i < to;
     const drop = (i: number) => {
       if (this.messages[i] === RELEASED) return;
@@ -418,20 +441,19 @@ export class History {
     for (const i of this.#pinned) if (i < live && !pinned(i)) drop(i);
     for (; this.released < live; this.released++) if (!pinned(this.released)) drop(this.released);
     this.#pinned = Array.from({ length: to - from }, (_, k) => from + k);
-    this.forgetCalls();
+    this.forgetCalls(foldedCalls);
   }
 
   /** After messages made again from stored data: those before the first live one are released already but the pinned. */
-  resume(): void {
-    this.released = this.#core.first_live;
-    const [from, to] = this.#core.opening;
+  resume({ firstLive, opening: [from, to], foldedCalls }: Status): void {
+    this.released = firstLive;
     this.#pinned = Array.from({ length: to - from }, (_, k) => from + k);
-    this.forgetCalls();
+    this.forgetCalls(foldedCalls);
   }
 
-  /** The calls of messages folded away are let go too: no result can answer them now. */
-  forgetCalls(): void {
-    const [ids, names, index, to] = [this.callIds, this.callNames, this.callIndex, this.#core.folded_calls];
+  /** The calls of messages folded away (before `to`) are let go too: no result can answer them now. */
+  forgetCalls(to: number): void {
+    const [ids, names, index] = [this.callIds, this.callNames, this.callIndex];
     let c = this.#forgotten;
     for (; c < to; c++) {
       if (ids[c] === '' && names[c] === '') continue;
@@ -448,7 +470,7 @@ export class History {
    * in a way each half accepts alone is refused here, naming it, not sent.
    */
   verify(field: string): void {
-    const n = this.#core.message_count;
+    const n = statusOf(this.#core.status()).messages;
     if (this.messages.length !== n) throw argumentError(TypeError, `${field}.messages`, `holds ${this.messages.length} messages, but the rules' state has ${n}: it was altered`);
     const shapes = this.#core.shapes();
     const altered = (at: string, what: string) => argumentError(TypeError, `${field}.${at}`, `${what}: it was altered`);

@@ -121,7 +121,7 @@ const V1: Record<string, { args: Array<(v: unknown) => boolean>; run: (core: Cor
     },
   },
   begin: { args: [], run: (c) => c.begin() },
-  commit: { args: [], run: (c) => c.commit() },
+  commit: { args: [], run: (c) => c.commit(new Uint32Array(0)) },
   plan: { args: [], run: (c) => c.plan() },
   persisted: { args: [idOrNull, lineOrNull], run: stored('Stored') },
   span_persisted: { args: [idOrNull, lineOrNull], run: stored('SpanStored') },

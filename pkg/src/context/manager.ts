@@ -2,6 +2,7 @@
 // reads the host's options once and runs the engine (`engine.ts`) one build at a time.
 import type { CalibrationFigures } from './types.js';
 import { Engine, restored } from './engine.js';
+import { statusOf } from './history.js';
 import { ReentrantCallError, argumentError } from '../errors/index.js';
 import { live } from '../core/lifetime.js';
 import { turnScope } from '../core/wasm.js';
@@ -78,7 +79,7 @@ export class ContextManagerClass<Message = unknown, Format extends ContextFormat
     if (!Array.isArray(messages)) throw argumentError(TypeError, 'messages', 'must be an array of messages');
     if (this.#queue.busy > 0) throw Object.assign(new Error('ContextManager.sync() was called while a build is in flight; await the build first'), { code: 'ERR_BUILD_IN_FLIGHT' });
     // Taken in by `append` or restored from a snapshot: trusted to be the list's first.
-    const held = engine.core.message_count;
+    const held = statusOf(engine.core.status()).messages;
     if (this.#prints.length === 0 && held > 0) this.#prints.trust(Math.min(held, messages.length), messages);
     const plan = this.#prints.plan(messages);
     const field = (i: number) => `messages[${i}]`;
