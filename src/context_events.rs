@@ -91,7 +91,10 @@ impl ManagerCore {
     /// Appends messages, all or none. Per message: its role and framing, and how many
     /// parts it has; per part: its kind (with `PROTECTED_BIT` for a protected tool's), UTF-16 units, tokens, and the call it answers
     /// (-1 for none). `by_name`: per id-less result, `[message, part, n, n candidate calls]`
-    /// (`ByName`). Returns `[]`, or `[message, part (-1: the message), rejection]`.
+    /// (`ByName`). Returns, read by `appended` in `pkg/src/context/history.ts`: `[1]`, the
+    /// message and the part + 1 (0: the message) as 4 bytes little-endian each, and the
+    /// rejection's code, when refused; else `[0]`, then, with `take` and no build open, the
+    /// journal taken (`take_journal`), in the same crossing.
     #[allow(clippy::too_many_arguments)]
     pub fn append(
         &mut self,
@@ -103,7 +106,8 @@ impl ManagerCore {
         tokens: &[f64],
         calls: &[f64],
         by_name: &[u32],
-    ) -> Vec<f64> {
+        take: bool,
+    ) -> Vec<u8> {
         let mut batch = Vec::with_capacity(roles.len());
         let mut k = 0;
         for (i, &role) in roles.iter().enumerate() {
@@ -141,13 +145,19 @@ impl ManagerCore {
         match self.m.append_by_name(batch, &by_names(by_name)) {
             Ok(paired) => {
                 self.journal.push(&Event::Append(paired));
-                Vec::new()
+                let mut out = vec![0];
+                if take && self.journal.open.is_none() {
+                    out.extend(self.take_journal());
+                }
+                out
             }
-            Err(r) => vec![
-                r.message as f64,
-                r.part.map_or(-1.0, |p| p as f64),
-                f64::from(r.why.code()),
-            ],
+            Err(r) => {
+                let mut out = vec![1];
+                out.extend((r.message as u32).to_le_bytes());
+                out.extend((r.part.map_or(0, |p| p + 1) as u32).to_le_bytes());
+                out.push(r.why.code());
+                out
+            }
         }
     }
 

@@ -8,7 +8,7 @@
 import type { CalibrationFigures } from './types.js';
 import { argumentError, checked } from '../errors/index.js';
 import { frameTexts } from '../core/frame.js';
-import { OTHER_COUNTS, OTHER_MARKS, OUT_OF_PLACE, applyJournal, eventTags, replayRecorded, replayV1, takeJournal, type LoggedCall } from './journal.js';
+import { OTHER_COUNTS, OTHER_MARKS, OUT_OF_PLACE, applyJournal, eventTags, journalChunk, replayRecorded, replayV1, takeJournal, type LoggedCall } from './journal.js';
 import { decodeBase64, encodeBase64 } from '../core/base64.js';
 import { joinTexts, type Bag } from '../core/read.js';
 import { count } from '../tokens/count.js';
@@ -414,7 +414,11 @@ export class Engine {
    */
   append(list: readonly unknown[], field: (i: number) => string): number {
     const tokens = this.#history.append(list, field);
-    if (!this.#building_) this.#journal();
+    // The rules took the journal with the append, outside a build.
+    if (!this.#building_) {
+      const chunk = journalChunk(this.#history.taken);
+      if (chunk !== undefined) this.#chunks.push(chunk);
+    }
     return tokens;
   }
 

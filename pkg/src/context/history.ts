@@ -35,6 +35,16 @@ export const statusOf = (f: Float64Array): Status => ({
 
 const STATUS_FIGURES = 8;
 
+/**
+ * What `ManagerCore::append` returns, read in its order: `refused` as `[message, part (-1:
+ * the message), rejection]`, or the journal it took (empty in a build).
+ */
+export function appended(r: Uint8Array): { refused?: [number, number, number]; journal: Uint8Array } {
+  if (r[0] !== 1) return { journal: r.subarray(1) };
+  const v = new DataView(r.buffer, r.byteOffset, r.byteLength);
+  return { refused: [v.getUint32(1, true), v.getUint32(5, true) - 1, r[9]], journal: r.subarray(0, 0) };
+}
+
 /** What `ManagerCore::commit` returns, read in its order: the rules' figures, then per part shown in the build 1 if it is stored. */
 export const committed = (f: Float64Array): { status: Status; stored: Float64Array } =>
   ({ status: statusOf(f), stored: f.subarray(STATUS_FIGURES) });
@@ -147,6 +157,9 @@ export function namesOf(p: NeutralPart): string {
 
 export class History {
   messages: Kept[] = [];
+  /** The journal the last append took with it, outside a build (`appended`). */
+  taken: Uint8Array = new Uint8Array(0);
+
   /** Messages before this one are released (`release`). */
   released = 0;
   /** Call ids and tool names by the rules' call index, and each id's index. */
@@ -255,12 +268,13 @@ export class History {
         }
       });
     });
-    const refused = this.#core.append(roles, framing, partCount, Uint8Array.from(kinds), Uint32Array.from(units), Float64Array.from(tokens), Float64Array.from(calls), Uint32Array.from(byName));
-    if (refused.length) {
-      const [i, k, code] = refused;
+    const reply = appended(this.#core.append(roles, framing, partCount, Uint8Array.from(kinds), Uint32Array.from(units), Float64Array.from(tokens), Float64Array.from(calls), Uint32Array.from(byName), true));
+    if (reply.refused) {
+      const [i, k, code] = reply.refused;
       const part = k >= 0 ? read[i].parts[k] : undefined;
       throw argumentError(TypeError, part ? `${field(i)}.${part.idPath ?? part.path}` : field(i), rules.rejectionWords(code));
     }
+    this.taken = reply.journal;
     const lengths = [this.messages.length, this.callIds.length];
     const added: string[] = [];
     for (const m of read) {

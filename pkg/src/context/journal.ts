@@ -59,9 +59,13 @@ export type LoggedCall = [string, ...unknown[]];
 
 /** The events applied since the last take, as a base64 chunk; `undefined` when there are none. */
 export function takeJournal(core: Core): string | undefined {
-  const bytes = core.take_journal();
-  // A version byte and a zero count: nothing happened.
-  return bytes.length <= 2 && bytes[1] === 0 ? undefined : encodeBase64(bytes);
+  return journalChunk(core.take_journal());
+}
+
+/** A journal taken (by `take_journal`, or with an append), as a base64 chunk; `undefined` when it holds no event. */
+export function journalChunk(bytes: Uint8Array): string | undefined {
+  // A version byte and a zero count (or nothing, in a build): nothing happened.
+  return bytes.length === 0 || (bytes.length <= 2 && bytes[1] === 0) ? undefined : encodeBase64(bytes);
 }
 
 /** Applies journal `chunks` (base64) in order; `field` names them in errors. */
@@ -116,8 +120,8 @@ const V1: Record<string, { args: Array<(v: unknown) => boolean>; run: (core: Cor
     args: [numbers, numbers, numbers, numbers, numbers, numbers, numbers],
     run: (c, a) => {
       const refused = c.append(Uint8Array.from(a[0] as number[]), Float64Array.from(a[1] as number[]), Uint32Array.from(a[2] as number[]),
-        Uint8Array.from(a[3] as number[]), Uint32Array.from(a[4] as number[]), Float64Array.from(a[5] as number[]), Float64Array.from(a[6] as number[]), new Uint32Array(0));
-      if (refused.length) throw new TypeError('does not fit the conversation');
+        Uint8Array.from(a[3] as number[]), Uint32Array.from(a[4] as number[]), Float64Array.from(a[5] as number[]), Float64Array.from(a[6] as number[]), new Uint32Array(0), false);
+      if (refused[0] === 1) throw new TypeError('does not fit the conversation');
     },
   },
   begin: { args: [], run: (c) => c.begin() },
