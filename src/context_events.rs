@@ -188,17 +188,21 @@ impl ManagerCore {
 
     /// Ends the build, and returns in the same crossing what the shell reads after every
     /// build, in the order `committed` in `pkg/src/context/history.ts` reads it: the figures
-    /// of `status`, then per part of `shown` (`[message, part]…`, those shown in the build)
-    /// 1 if it is stored, else 0.
-    pub fn commit(&mut self, shown: &[u32]) -> Out<Vec<f64>> {
+    /// of `status` (8 bytes little-endian each), per part of `shown` (`[message, part]…`,
+    /// those shown in the build) a byte, 1 if it is stored, then with `take` the journal
+    /// taken (`take_journal`).
+    pub fn commit(&mut self, shown: &[u32], take: bool) -> Out<Vec<u8>> {
         self.event(Event::Commit)?;
         self.journal.open = None;
-        let mut out = self.status();
-        out.extend(shown.chunks_exact(2).map(|p| {
-            f64::from(u8::from(
-                self.m.store_id(p[0] as usize, p[1] as usize).is_some(),
-            ))
-        }));
+        let mut out: Vec<u8> = self.status().iter().flat_map(|f| f.to_le_bytes()).collect();
+        out.extend(
+            shown
+                .chunks_exact(2)
+                .map(|p| u8::from(self.m.store_id(p[0] as usize, p[1] as usize).is_some())),
+        );
+        if take {
+            out.extend(self.take_journal());
+        }
         Ok(out)
     }
 

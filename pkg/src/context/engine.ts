@@ -347,9 +347,11 @@ export class Engine {
 
   commit(record?: LedgerRecord): void {
     // What every build reads after it comes in the commit's one crossing.
-    const { status, stored } = committed(checked(() => this.core.commit(Uint32Array.from(this.#history.shownNow.flat()))));
+    const shown = this.#history.shownNow;
+    const { status, stored, journal } = committed(checked(() => this.core.commit(Uint32Array.from(shown.flat()), true)), shown.length);
     this.#building_ = false;
-    this.#journal();
+    const chunk = journalChunk(journal);
+    if (chunk !== undefined) this.#chunks.push(chunk);
     this.#undo.close();
     this.#texts.storedBefore.clear();
     this.#held.answered.clear();

@@ -45,9 +45,16 @@ export function appended(r: Uint8Array): { refused?: [number, number, number]; j
   return { refused: [v.getUint32(1, true), v.getUint32(5, true) - 1, r[9]], journal: r.subarray(0, 0) };
 }
 
-/** What `ManagerCore::commit` returns, read in its order: the rules' figures, then per part shown in the build 1 if it is stored. */
-export const committed = (f: Float64Array): { status: Status; stored: Float64Array } =>
-  ({ status: statusOf(f), stored: f.subarray(STATUS_FIGURES) });
+/**
+ * What `ManagerCore::commit` returns, read in its order: the rules' figures, a byte per part
+ * shown in the build (`shown` of them, 1: stored), and the journal taken.
+ */
+export function committed(r: Uint8Array, shown: number): { status: Status; stored: Uint8Array; journal: Uint8Array } {
+  const v = new DataView(r.buffer, r.byteOffset, r.byteLength);
+  const figures = Float64Array.from({ length: STATUS_FIGURES }, (_, i) => v.getFloat64(8 * i, true));
+  const at = 8 * STATUS_FIGURES;
+  return { status: statusOf(figures), stored: r.subarray(at, at + shown), journal: r.subarray(at + shown) };
+}
 
 /** A part whose shown text is now in its message's `source` itself, its raw text gone (stored), is `baked`. */
 export interface KeptPart extends NeutralPart {
@@ -406,7 +413,7 @@ export class History {
    * rest. Only after a commit, since a rollback may show the part whole again. `stored`:
    * per part of `shownNow`, 1 if it is stored (`committed`).
    */
-  bake(stored: Float64Array): void {
+  bake(stored: Uint8Array): void {
     const byMessage = new Map<number, number[]>();
     for (const [j, [i, k]] of this.shownNow.entries()) {
       const m = this.messages[i];

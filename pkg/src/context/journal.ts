@@ -62,7 +62,7 @@ export function takeJournal(core: Core): string | undefined {
   return journalChunk(core.take_journal());
 }
 
-/** A journal taken (by `take_journal`, or with an append), as a base64 chunk; `undefined` when it holds no event. */
+/** A journal taken (by `take_journal`, or with an append or a commit), as a base64 chunk; `undefined` when it holds no event. */
 export function journalChunk(bytes: Uint8Array): string | undefined {
   // A version byte and a zero count (or nothing, in a build): nothing happened.
   return bytes.length === 0 || (bytes.length <= 2 && bytes[1] === 0) ? undefined : encodeBase64(bytes);
@@ -125,7 +125,7 @@ const V1: Record<string, { args: Array<(v: unknown) => boolean>; run: (core: Cor
     },
   },
   begin: { args: [], run: (c) => c.begin() },
-  commit: { args: [], run: (c) => c.commit(new Uint32Array(0)) },
+  commit: { args: [], run: (c) => c.commit(new Uint32Array(0), false) },
   plan: { args: [], run: (c) => c.plan() },
   persisted: { args: [idOrNull, lineOrNull], run: stored('Stored') },
   span_persisted: { args: [idOrNull, lineOrNull], run: stored('SpanStored') },
