@@ -70,6 +70,7 @@ import { createRequire } from 'node:module';
 import { PROBLEMS } from '../pkg/test/validity.mjs';
 import { cacheShare, chunks, measure, spend, sum } from './cache/measure.mjs';
 import { sessionReferences } from './recall/references.mjs';
+import { fileTrail, survival, userWords } from '../pkg/test/survival.mjs';
 import { recallStrategies } from './recall/strategies.mjs';
 import { SYSTEM, benchArgs, picked } from './cache/sessions.mjs';
 
@@ -84,11 +85,14 @@ const LONG = 20;
 // The references of each call, once per session (they depend on the recording only).
 const started = performance.now();
 const calls = new Map(sessions.map((s) => [s.name, sessionReferences(providerTurns(s, 'openai-chat'), SYSTEM)]));
+// What the user typed and which files the agent wrote, read by the bench's own readers.
+const kept = new Map(sessions.map((s) => [s.name, { words: userWords(s), trail: fileTrail(s) }]));
 
 /** One session through one strategy: per request, its measure, validity and what it holds. */
 async function run(session, budget, make) {
   const strategy = make({ budget, system: SYSTEM, persist: args['persist-edits'], options });
   const refs = calls.get(session.name);
+  const { words, trail } = kept.get(session.name);
   const requests = [];
   let previous = [];
   for (const [t, turn] of providerTurns(session, strategy.format).entries()) {
@@ -102,13 +106,13 @@ async function run(session, budget, make) {
     const invalid = PROBLEMS[strategy.format](request).length > 0 && !empty;
     const text = current.join('\n');
     let stored;
+    const storedTexts = () => (stored ??= strategy.namedIds(text).map((id) => strategy.stored(id)).filter((s) => typeof s === 'string'));
     const r = { refs: 0, present: 0, recoverable: 0, long: 0, longPresent: 0, longRecoverable: 0 };
     for (const { ref, age } of refs[t].refs) {
       const present = text.includes(ref);
       let recoverable = present;
       if (!present && strategy.stored) {
-        stored ??= strategy.namedIds(text).map((id) => strategy.stored(id)).filter((s) => typeof s === 'string');
-        recoverable = stored.some((s) => s.includes(ref));
+        recoverable = storedTexts().some((s) => s.includes(ref));
       }
       r.refs++;
       r.present += present;
@@ -119,7 +123,8 @@ async function run(session, budget, make) {
         r.longRecoverable += recoverable;
       }
     }
-    requests.push({ ...m, ...r, over: m.tokens > budget, invalid, empty });
+    const survived = survival({ words, trail, turn: t, text, stored: strategy.stored ? storedTexts : undefined });
+    requests.push({ ...m, ...r, ...survived, over: m.tokens > budget, invalid, empty });
     strategy.append(turn.response);
     strategy.append(turn.results);
   }
@@ -152,6 +157,8 @@ function figures(budget, name, names = sessions.map((s) => s.name)) {
   return {
     recall: ratio(sum(all, (r) => r.present), sum(all, (r) => r.refs)),
     'long-range': ratio(sum(all, (r) => r.longPresent), sum(all, (r) => r.long)),
+    'user words': ratio(sum(all, (r) => r.wordsKept), sum(all, (r) => r.words)),
+    'file trail': ratio(sum(all, (r) => r.pathsKept), sum(all, (r) => r.paths)),
     'recoverable long': ratio(sum(all, (r) => r.longRecoverable), sum(all, (r) => r.long)),
     recoverable: ratio(sum(all, (r) => r.recoverable), sum(all, (r) => r.refs)),
     'cache share': share(all).toFixed(3),
@@ -180,14 +187,14 @@ function report(half) {
 
 for (const half of halves) report(half);
 
-console.log('\nPer session (recall, long-range recall, recoverable long-range recall, spend against the first strategy):');
+console.log('\nPer session (recall, long-range recall, recoverable long-range recall, user words, file trail, spend against the first strategy):');
 for (const budget of budgets) {
   for (const session of sessions) {
     const rs = baseline(budget, session.name);
     console.log(`  ${budget / 1000}k ${session.half} ${session.name} (${rs.length} calls, ${sum(rs, (r) => r.refs)} references, ${sum(rs, (r) => r.long)} long-range):`);
     const cells = strategies.map(([name, short]) => {
       const f = figures(budget, name, [session.name]);
-      return `${short} ${f.recall} ${f['long-range']} ${f['recoverable long']} ${f.spend}`;
+      return `${short} ${f.recall} ${f['long-range']} ${f['recoverable long']} ${f['user words']} ${f['file trail']} ${f.spend}`;
     });
     console.log(`    ${cells.join(', ')}`);
   }
