@@ -48,9 +48,27 @@
 //                 (ContextManager: `stored as 17`, `stored text 17`, `recall id 17`,
 //                 `"id": 17`, looked up in the store the bench gave it). A strategy that
 //                 stores nothing recovers nothing: recoverable = present.
+//   user's words  what the user typed in a step's input, less what a harness injected there
+//                 (`<system-reminder>`, `<environment_context>`, `<environment_details>`, an
+//                 AGENTS.md, aider's confirmations, mini-SWE's format errors, …), read by
+//                 pkg/test/survival.mjs's own lists of markers, not by the engine's. A pair
+//                 is (message, request built after it was appended, its own turn's included);
+//                 it is kept when the request holds each run of the message verbatim, or
+//                 holds its first line (its first 40 characters) and names a store id whose
+//                 stored text holds it (the engine's working state names older messages so).
+//   file trail    each path the agent created, edited, moved or deleted, read from its calls'
+//                 inputs by pkg/test/survival.mjs (Edit/Write/MultiEdit, `apply_patch`
+//                 envelopes, editor tools' writing commands, write_to_file, write_file,
+//                 SWE-agent's create/edit, the obvious writes of a shell command: heredoc
+//                 and echo redirects, tee, sed -i, mv, cp, rm, touch; aider's and Moatless's
+//                 results, which alone name the file). A pair is (path, request built after
+//                 the call that first wrote it); it is kept when the request's text holds the
+//                 path as written in the call.
 // Columns, per strategy and budget (cells "first budget / second budget"):
 //   recall               present / references, over every call of every session;
 //   long-range           present / references, long-range ones only;
+//   user words           user's words kept / pairs;
+//   file trail           paths kept / pairs;
 //   recoverable long     recoverable / references, long-range ones only;
 //   recoverable          recoverable / references;
 //   cache share          tokens a request shares with the one before, over all tokens sent;
