@@ -192,7 +192,7 @@ function report(half) {
   const names = sessions.filter((s) => s.half === half).map((s) => s.name);
   const any = names.flatMap((s) => baseline(budgets[0], s));
   const title = half === 'tune' ? 'the half the defaults are tuned on' : 'the half held out';
-  console.log(`\n## ${half}: ${title}, ${names.length} sessions, ${any.length} calls, ${sum(any, (r) => r.refs)} references (${sum(any, (r) => r.long)} long-range, ≥ ${LONG} messages back); spend against ${strategies[0][0]}${args['persist-edits'] ? '; cleared results persist' : ''}\n`);
+  console.log(`\n## ${half}: ${title}, ${names.length} sessions, ${any.length} calls, ${sum(any, (r) => r.refs)} references (${sum(any, (r) => r.long)} long-range, ≥ ${LONG} messages back), ${sum(any, (r) => r.words)} (user message, request) pairs, ${sum(any, (r) => r.paths)} (path written, request) pairs; spend against ${strategies[0][0]}${args['persist-edits'] ? '; cleared results persist' : ''}\n`);
   const head = Object.keys(figures(budgets[0], strategies[0][0], names));
   const b = budgets.map((x) => `${x / 1000}k`).join(' / ');
   console.log(`| strategy (${b}) | ${head.join(' | ')} |`);
@@ -209,7 +209,7 @@ console.log('\nPer session (recall, long-range recall, recoverable long-range re
 for (const budget of budgets) {
   for (const session of sessions) {
     const rs = baseline(budget, session.name);
-    console.log(`  ${budget / 1000}k ${session.half} ${session.name} (${rs.length} calls, ${sum(rs, (r) => r.refs)} references, ${sum(rs, (r) => r.long)} long-range):`);
+    console.log(`  ${budget / 1000}k ${session.half} ${session.name} (${rs.length} calls, ${sum(rs, (r) => r.refs)} references, ${sum(rs, (r) => r.long)} long-range, ${sum(rs, (r) => r.words)} user-word and ${sum(rs, (r) => r.paths)} file-trail pairs):`);
     const cells = strategies.map(([name, short]) => {
       const f = figures(budget, name, [session.name]);
       return `${short} ${f.recall} ${f['long-range']} ${f['recoverable long']} ${f['user words']} ${f['file trail']} ${f.spend}`;
