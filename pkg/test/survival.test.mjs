@@ -129,5 +129,6 @@ describe("the agent's writes", () => {
     assert.deepEqual(w('cd /repo && sed -i "s/a/b/" src/m.py && git mv a.py b.py; rm -f old.txt'), ['edit src/m.py', 'move a.py', 'move b.py', 'delete old.txt']);
     assert.deepEqual(w('ls -la > /dev/null 2>&1 && grep -n x y.py | tee out.log'), ['write out.log']);
     assert.deepEqual(w('python -c "print(1)" && git diff'), []);
+    assert.deepEqual(w("apply_patch <<'EOF'\n*** Begin Patch\n*** Update File: src/x.rs\n@@\n-rm a\n+rm b\n*** End Patch\nEOF"), ['update src/x.rs']);
   });
 });
