@@ -68,7 +68,8 @@ pub fn horizon(m: &Manager, growth: f64) -> f64 {
     (room / per_request).max(1.0)
 }
 
-/// The parts a compaction masks.
+/// The parts a compaction masks: never a protected part within its share, nor a kept image
+/// ([`Manager::kept_images`]), whose turn a fold spares too.
 pub fn mask_plan(m: &Manager, growth: f64) -> MaskPlan {
     let recent = recent_start(m);
     let held = m.held();
@@ -76,7 +77,7 @@ pub fn mask_plan(m: &Manager, growth: f64) -> MaskPlan {
     let mut candidates: Vec<Candidate> = Vec::new();
     for i in m.first_live..recent {
         for (k, p) in m.history.messages[i].parts.iter().enumerate() {
-            if held.holds(i, k) || kept.contains(&(i, k)) {
+            if held.holds(i, k) || kept.binary_search(&(i, k)).is_ok() {
                 continue;
             }
             let saving = p.shown_tokens - PLACEHOLDER_TOKENS;

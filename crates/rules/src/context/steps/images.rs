@@ -50,7 +50,7 @@ impl Manager {
     }
 
     /// The images kept whole through a compaction: the newest `keepImages` of those the
-    /// request holds whole.
+    /// request holds whole, in order.
     pub(in crate::context) fn kept_images(&self) -> Vec<(usize, usize)> {
         let mut whole = self.whole_images();
         whole.drain(..whole.len().saturating_sub(self.config.keep_images));
