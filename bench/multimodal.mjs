@@ -24,6 +24,7 @@ import { writeFileSync } from 'node:fs';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
 import { chart } from './cache/chart.mjs';
 import { PROVIDER, imagesIn, recallCall } from '../pkg/test/media-loops.mjs';
+import { png } from '../pkg/test/media-bytes.mjs';
 import { fakeVscode } from '../pkg/test/provider-sessions.mjs';
 import { PROBLEMS } from '../pkg/test/validity.mjs';
 import { LOOPS, marker } from './multimodal/loops.mjs';
@@ -182,6 +183,7 @@ for (const budget of budgets) {
   goal(a >= b && s <= t, `${mine.requests.length}-step computer-use loop at ${budget / 1000}k: cache share ${a.toFixed(3)} against the reference's ${b.toFixed(3)}, spend ${(s / t).toFixed(2)}× the reference's`);
 }
 
+lines.push(...(await screensSection()));
 process.stdout.write(`${lines.join('\n')}\n`);
 if (args.json) writeFileSync(args.json, JSON.stringify(results.map((r) => ({ ...r, requests: r.requests.map(({ ms, ...q }) => q) }))));
 if (args.svg) {
@@ -192,4 +194,95 @@ if (args.svg) {
     .filter((r) => r.budget === budget && r.loop === 'computer' && r.strategy.startsWith(prefix))
     .map((r) => ({ name, requests: r.requests.map((q) => ({ tokens: q.tokens, prefix: q.prefix })) })));
   writeFileSync(args.svg, chart({ title: `The computer-use loop at ${budget / 1000}k, as Anthropic bills it`, budget, series }));
+}
+
+// ── Issue 49, item 3: the newest screen stays ─────────────────────────────────────────────
+// A computer-use loop whose compactions fall between screenshots: a click and its screenshot
+// every 4th step, 6 to 14 KB logs between (`--loop screens` runs it alone; `--steps` sets its
+// length, 60 by default). Per strategy and format: the share of requests holding the newest
+// screenshot whole, and the newest `keepImages` (3) of those sent, with the budget's figures:
+// the largest request as billed, requests over the budget and invalid, and where the
+// compactions landed (the request after each, over the budget).
+
+/** Step `t` of the loop: every 4th a click and its screenshot, else a log. */
+function screensStep(t) {
+  const log = (kb) => Array.from({ length: Math.ceil((kb * 1024) / 70) }, (_, i) => `${i}: step ${t} reads section ${i % 23} of the review, line ${(i * 7) % 101}.`).join('\n');
+  if (t % 4 === 0) {
+    const [x, y] = [40 + ((t * 37) % 900), 60 + ((t * 53) % 600)];
+    return { t, kind: 'computer', say: `Step ${t}: click at (${x}, ${y}).`, name: 'computer', input: { action: 'left_click', coordinate: [x, y], x, y }, text: `${marker(t)}: clicked (${x}, ${y})`, image: { bytes: png(1366, 768, 900 + t), type: 'image/png' } };
+  }
+  return { t, kind: 'call', say: `Step ${t}: read the build log.`, name: 'read_log', input: { path: `build-${t}.log` }, text: `${marker(t)}\n${log(6 + (t % 3) * 4)}` };
+}
+
+/** One strategy through the loop at `budget`: per request, the bill, and which screenshots it holds. */
+async function screensRun(budget, make, steps) {
+  const strategy = make({ budget, system: SYSTEM, vscode: fakeVscode });
+  const provider = PROVIDER[strategy.format];
+  const task = strategy.format === 'vscode' ? fakeVscode.LanguageModelChatMessage.User(TASK) : strategy.format === 'gemini' ? { role: 'user', parts: [{ text: TASK }] } : { role: 'user', content: TASK };
+  strategy.append([task]);
+  const shots = [];
+  const requests = [];
+  let previous = [];
+  for (let t = 0; t < steps; t++) {
+    const step = screensStep(t);
+    if (step.image) shots.push(step.image.bytes);
+    strategy.append(render(strategy.format, step, fakeVscode));
+    const { request } = await strategy.build();
+    const billed = bill(request, provider);
+    const total = billed.parts.reduce((n, p) => n + p.tokens, 0);
+    const prefix = shared(billed.parts, previous);
+    previous = billed.parts;
+    strategy.usage?.(billed.tokens);
+    const images = imagesIn(request);
+    const holds = (b) => images.some((x) => sameBytes(x, b));
+    const compaction = request.ledger?.compaction;
+    requests.push({
+      tokens: billed.tokens, total, prefix,
+      invalid: PROBLEMS[strategy.format](request).length > 0,
+      newest: holds(shots.at(-1)),
+      kept: shots.slice(-3).every(holds),
+      landed: compaction && compaction.trigger !== 'images' ? billed.tokens : null,
+    });
+  }
+  strategy.free?.();
+  return requests;
+}
+
+/** The section's lines: a table per budget, and the goal over every ContextManager run. */
+async function screensSection() {
+  if (args.loop && !args.loop.split(',').includes('screens')) return [];
+  const steps = Number(args.steps ?? 60);
+  const out = [];
+  const mine = [];
+  for (const budget of budgets) {
+    out.push('', `### screens at ${budget / 1000}k: computer use, a screenshot every 4th step and 6 to 14 KB logs between, ${steps} requests`, '');
+    const columns = ['strategy', 'newest', 'newest 3', 'largest', 'over', 'bad', 'compactions', 'landed', 'cache', 'spend'];
+    out.push(`| ${columns.join(' | ')} |`, `|${columns.map((c, i) => (i === 0 ? '---' : '--:')).join('|')}|`);
+    for (const [name, make] of strategies) {
+      const q = await screensRun(budget, make, steps);
+      process.stderr.write(`${budget / 1000}k screens ${name}: ${q.length} requests\n`);
+      if (name.startsWith('ContextManager')) mine.push(...q.map((x) => ({ ...x, budget })));
+      const landed = q.filter((x) => x.landed !== null).map((x) => x.landed / budget);
+      const largest = Math.max(...q.map((x) => x.tokens));
+      out.push(`| ${[
+        name,
+        `${q.filter((x) => x.newest).length}/${q.length}`,
+        `${q.filter((x) => x.kept).length}/${q.length}`,
+        `${largest.toLocaleString('en')} (${(largest / budget).toFixed(2)}×)`,
+        q.filter((x) => x.tokens > budget).length,
+        q.filter((x) => x.invalid).length,
+        landed.length,
+        landed.length ? `${Math.min(...landed).toFixed(2)}–${Math.max(...landed).toFixed(2)}` : '—',
+        (sum(q, (x) => x.prefix) / sum(q, (x) => x.total)).toFixed(3),
+        Math.round(sum(q, (x) => cost(x.total, x.prefix)) / 1000).toLocaleString('en'),
+      ].join(' | ')} |`);
+    }
+  }
+  if (mine.length) {
+    out.push('', '### Goal of issue 49, item 3 (ContextManager, every format and budget)', '');
+    const line = (ok, text) => out.push(`- ${ok ? 'met' : 'NOT MET'}: ${text}`);
+    line(mine.every((x) => x.newest), `the newest screenshot in ${mine.filter((x) => x.newest).length} of ${mine.length} requests (the newest 3 in ${mine.filter((x) => x.kept).length})`);
+    line(mine.every((x) => x.tokens <= x.budget && !x.invalid), `${mine.filter((x) => x.tokens > x.budget).length} requests over the budget as billed, ${mine.filter((x) => x.invalid).length} invalid`);
+  }
+  return out;
 }

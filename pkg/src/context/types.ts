@@ -135,7 +135,9 @@ export interface ContextManagerOptions {
    * reference loop removes `keepImages` at once): where the cache writes a removal costs,
    * spread over the images it removes, balance the cache reads of keeping them whole a
    * while longer. Never so many that the images whole take more than 40% of the budget.
-   * Default 3.
+   * The kept images stay whole through a compaction too: never masked, and their turns
+   * stay out of a summary or a drop while they fit below halfway between `lowWater` and
+   * `highWater` (past that, the oldest yields first). Default 3.
    */
   keepImages?: number;
   /**

@@ -68,14 +68,16 @@ pub fn horizon(m: &Manager, growth: f64) -> f64 {
     (room / per_request).max(1.0)
 }
 
-/// The parts a compaction masks.
+/// The parts a compaction masks: never a protected part within its share, nor a kept image
+/// ([`Manager::kept_images`]), whose turn a fold spares too.
 pub fn mask_plan(m: &Manager, growth: f64) -> MaskPlan {
     let recent = recent_start(m);
     let held = m.held();
+    let kept = m.kept_images();
     let mut candidates: Vec<Candidate> = Vec::new();
     for i in m.first_live..recent {
         for (k, p) in m.history.messages[i].parts.iter().enumerate() {
-            if held.holds(i, k) {
+            if held.holds(i, k) || kept.binary_search(&(i, k)).is_ok() {
                 continue;
             }
             let saving = p.shown_tokens - PLACEHOLDER_TOKENS;
@@ -150,23 +152,29 @@ pub fn mask_plan(m: &Manager, growth: f64) -> MaskPlan {
 }
 
 /// Where a summary's span ends: the fewest oldest groups whose replacement by a summary
-/// brings the request under the low water mark, never the newest group. The new summary
+/// brings the request under the low water mark, never the newest group, nor a kept
+/// image's while it can be spared ([`Manager::spare_kept_images`]). The new summary
 /// is expected the size of the one before, or a third of its cap for the first: assuming
 /// the cap would fold far more than needed. One that comes out larger folds more after it.
 pub fn summary_end(m: &Manager, newest: usize) -> usize {
-    let over = m
-        .calibration
-        .ours_for(m.tokens() - m.config.budget * m.config.low_water);
     let expected = m.summary_tokens.max(m.config.summary_cap() / 3.0);
     let reserve = expected - m.summary_tokens;
-    let (mut folded, mut end) = (0.0, m.first_live);
-    // The index gains a line for each stored text folded, and one for the transcript.
-    while end < newest && folded - m.index_growth(m.first_live, end) - reserve < over {
-        let next = m.history.next_group(end);
-        folded += m.fold_tokens(end, next);
-        end = next;
-    }
-    end
+    let end_for = |mark: f64| {
+        let over = m.calibration.ours_for(m.tokens() - m.config.budget * mark);
+        let (mut folded, mut end) = (0.0, m.first_live);
+        // The index gains a line for each stored text folded, and one for the transcript.
+        while end < newest && folded - m.index_growth(m.first_live, end) - reserve < over {
+            let next = m.history.next_group(end);
+            folded += m.fold_tokens(end, next);
+            end = next;
+        }
+        end
+    };
+    let c = &m.config;
+    m.spare_kept_images(
+        end_for(c.low_water),
+        end_for((c.low_water + c.high_water) / 2.0),
+    )
 }
 
 /// A signed thinking block is checked against everything before it: after an edit, the

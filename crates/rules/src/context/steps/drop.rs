@@ -15,22 +15,18 @@ impl Manager {
     }
 
     /// The oldest groups go until the request is under the low water mark (or
-    /// only the newest group is left); then the summary, if it must.
+    /// only the newest group is left), but the turns of kept images while they can be
+    /// spared ([`Manager::spare_kept_images`]); then the summary, if it must.
     fn drop_oldest(&mut self) {
         let start = self.first_live;
         let Some(newest) = self.history.messages.last().map(|m| m.group) else {
             return;
         };
-        // What the index gains for the turns dropped counts against the low water mark.
-        let low = self.config.budget * self.config.low_water;
-        while self.first_live < newest
-            && self
-                .predicted(self.index_growth(start, self.first_live))
-                .ceil()
-                > low
-        {
-            self.first_live = self.history.next_group(self.first_live);
-        }
+        let c = &self.config;
+        let (low, mid) = (c.low_water, (c.low_water + c.high_water) / 2.0);
+        let end = self.drop_end(newest, low);
+        let least = self.drop_end(newest, mid);
+        self.first_live = self.spare_kept_images(end, least);
         if !self.fits() && self.summary_tokens > 0.0 {
             self.summary_tokens = 0.0;
             self.summary_version += 1;
@@ -56,5 +52,21 @@ impl Manager {
             });
             self.folded(start, self.first_live);
         }
+    }
+
+    /// Where dropping the oldest groups from `first_live` on brings the request under
+    /// `mark` of the budget (or to the newest group), the index's gain for them counted.
+    fn drop_end(&mut self, newest: usize, mark: f64) -> usize {
+        let start = self.first_live;
+        let target = self.config.budget * mark;
+        while self.first_live < newest
+            && self
+                .predicted(self.index_growth(start, self.first_live))
+                .ceil()
+                > target
+        {
+            self.first_live = self.history.next_group(self.first_live);
+        }
+        std::mem::replace(&mut self.first_live, start)
     }
 }

@@ -1,6 +1,14 @@
 //! The images step: past `keepImages` images (and a chunk more), the older ones are stored
 //! and replaced by a line, several at a time, so that the prompt cache breaks once in so
 //! many images; then the compaction's trigger is read ([`trigger`](super::trigger)).
+//!
+//! The newest `keepImages` ([`Manager::kept_images`]) stay whole through the compaction's
+//! steps too: masking never takes them, and a fold (summary or drop) ends before the turn
+//! of the oldest of them ([`Manager::spare_kept_images`]) while that leaves the request at
+//! most halfway between the water marks. A folded turn's image cannot be sent after the
+//! summary without its call, so it is the turn that stays; past that mark the oldest kept
+//! image yields first (stored and named in the transcript, one recall away), and the
+//! squeeze, the budget's last resort, keeps the newest while anything else can go.
 
 use super::{Flow, Phase};
 use crate::context::Manager;
@@ -39,6 +47,30 @@ impl Manager {
                     .map(move |(k, _)| (i, k))
             })
             .collect()
+    }
+
+    /// The images kept whole through a compaction: the newest `keepImages` of those the
+    /// request holds whole, in order.
+    pub(in crate::context) fn kept_images(&self) -> Vec<(usize, usize)> {
+        let mut whole = self.whole_images();
+        whole.drain(..whole.len().saturating_sub(self.config.keep_images));
+        whole
+    }
+
+    /// Where a fold that would end at group `end` (the fewest oldest turns that bring the
+    /// request under the low water mark) ends instead: at the turn of the oldest kept image
+    /// it would take, when folding up to it brings the request halfway between the marks
+    /// (`least`: the fold's end for that mark), so that the next compaction still comes at
+    /// least half as late. Else the oldest kept image yields, and the next is tried.
+    pub(in crate::context) fn spare_kept_images(&self, end: usize, least: usize) -> usize {
+        let pinned = self.pinned();
+        self.kept_images()
+            .iter()
+            .filter(|&&(m, _)| !pinned.contains(&m))
+            .map(|&(m, _)| self.history.messages[m].group)
+            .filter(|&g| g >= self.first_live && g < end)
+            .find(|&g| g >= least)
+            .unwrap_or(end)
     }
 
     /// How many older images leave at a time, `keepImages` being kept whole. Replacing

@@ -6,7 +6,8 @@
 //! step folded it.
 //!
 //! In order: [`fresh`] (parts never sent, over their share, cut), [`images`] (the older
-//! images replaced, several at a time), then past the high water mark ([`trigger`])
+//! images replaced, several at a time; the newest `keepImages` kept through every step
+//! after it), then past the high water mark ([`trigger`])
 //! [`mask`] (old parts become placeholders), [`summarize`] (the oldest groups folded into
 //! the summary), [`drop`] (the oldest groups go), and, for a request still over the
 //! budget, [`squeeze`] (its largest parts cut); [`finish`] makes the request final.

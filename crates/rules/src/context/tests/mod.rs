@@ -65,6 +65,9 @@ enum P<'a> {
     /// A server tool's call, and its result in the same assistant turn, `n` calls back.
     ServerCall(&'a str),
     ServerResult(u32, &'a str),
+    /// An image in the result of the call `n` calls back (0: at the top of a message),
+    /// its bytes standing in as the text.
+    Image(u32, &'a str),
 }
 
 impl Host {
@@ -99,6 +102,8 @@ impl Host {
                 }
                 // As a result: counted from the calls made so far, those of this message included.
                 P::ServerResult(back, t) => (Kind::Result, t, calls.checked_sub(back)),
+                P::Image(0, t) => (Kind::Image, t, None),
+                P::Image(back, t) => (Kind::Image, t, calls.checked_sub(back)),
             };
             texts.push(text.to_string());
             labels.push(match kind {
@@ -427,6 +432,7 @@ mod cut;
 mod fold;
 mod fuzzed;
 mod history;
+mod images;
 mod ledger;
 mod protect;
 mod recorded;
