@@ -64,7 +64,9 @@ describe('a build that cannot fit asks for no summary', () => {
       cm.append({ role: 'user', content: `Go on with step ${t + 1}.` });
     }
     // A provider's block of its own, passed through whole: no step can make it smaller.
-    cm.append({ role: 'assistant', content: [{ type: 'container_upload', file_id: `file_${'x'.repeat(120_000)}` }] });
+    // Some 38,000 tokens of ids (a run of one letter would count short).
+    const ids = Array.from({ length: 12_000 }, (_, i) => ((i * 7919) % 100_003).toString(36)).join('-');
+    cm.append({ role: 'assistant', content: [{ type: 'container_upload', file_id: `file_${ids}` }] });
     const error = await cm.build().then(() => assert.fail('built'), (e) => e);
     assert.ok(error instanceof RangeError, String(error));
     assert.equal(error.field, 'messages[17].content[0]');
