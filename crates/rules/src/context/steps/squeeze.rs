@@ -143,6 +143,10 @@ impl Manager {
     /// `(message, part, tokens)`: the largest such part, and what cannot leave, as the
     /// provider counts it.
     pub(in crate::context) fn cannot_fit(&self) -> Option<(usize, usize, f64)> {
+        // What fits whole fits at its least: most builds ask no more.
+        if self.fits() {
+            return None;
+        }
         let newest = self.history.messages.last()?.group;
         let newest_image = self.whole_images().last().copied();
         let held = self.held();
