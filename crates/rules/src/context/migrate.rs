@@ -31,11 +31,8 @@ use crate::base::args::show_number;
 /// call log, a journal, a state of version 1); 2: images and documents, server tools,
 /// call inputs shortened, the provider's compaction pinned; 3: older images leave in
 /// chunks sized by the cache's prices, and calibration never loosens the count of text
-/// and keeps a margin above its fit; 4: a newest turn over the budget has each text,
-/// output and call's input over its share of the room left cut to that share (the
-/// squeeze ran to its first store, or cut the largest part alone by what was over), and
-/// a request whose uncuttable parts are over the budget alone is refused at its plan.
-pub const DECISIONS: u32 = 4;
+/// and keeps a margin above its fit.
+pub const DECISIONS: u32 = 3;
 
 /// Why data was rebuilt.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
