@@ -20,6 +20,8 @@
 //   cache     tokens read from the cache over all tokens billed;  spend: input cost,
 //             cache reads at 0.1 and writes at 1.25, in thousands of input tokens
 //   recall    a stored image asked back through the recall tool: as an image, as text, or —
+// Then the fan-out loops, a table of their own (`--loop fan-out` for them alone; columns in
+// multimodal/fan-out.mjs).
 import { writeFileSync } from 'node:fs';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
 import { chart } from './cache/chart.mjs';
@@ -31,6 +33,7 @@ import { LOOPS, marker } from './multimodal/loops.mjs';
 import { bill, cost, shared, words } from './multimodal/measure.mjs';
 import { render } from './multimodal/shapes.mjs';
 import { STRATEGIES } from './multimodal/strategies.mjs';
+import { fanOutSection } from './multimodal/fan-out.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -184,6 +187,9 @@ for (const budget of budgets) {
 }
 
 lines.push(...(await screensSection()));
+// The fan-out loops (issue 49 item 1), a section of their own: bench/multimodal/fan-out.mjs.
+if (!args.loop || args.loop.split(',').includes('fan-out')) lines.push(...(await fanOutSection()));
+
 process.stdout.write(`${lines.join('\n')}\n`);
 if (args.json) writeFileSync(args.json, JSON.stringify(results.map((r) => ({ ...r, requests: r.requests.map(({ ms, ...q }) => q) }))));
 if (args.svg) {

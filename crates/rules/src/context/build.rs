@@ -207,10 +207,19 @@ impl Manager {
         self.anchored = None;
         self.anchor_provider_compaction();
         self.squeezes = 0;
+        self.squeeze_level = None;
         self.uncuttable.clear();
         self.group_failed = false;
         self.merge_failed = false;
         self.phase = Phase::Fresh;
+        // What no step can take out is over the budget alone: refused before any store
+        // or summary is asked for (and paid) in vain.
+        if let Some((message, part, _)) = self.cannot_fit() {
+            self.phase = Phase::Done;
+            let need = Need::TooLarge { message, part };
+            self.pending = Some(need);
+            return Ok(need);
+        }
         Ok(self.advance())
     }
 
@@ -246,9 +255,6 @@ impl Manager {
                 p.shown = Shown::Placeholder;
                 p.shown_tokens = tokens;
                 self.record.masked.push((message, part));
-                if self.phase == Phase::Done && !self.fits() {
-                    self.phase = Phase::Squeeze;
-                }
             }
             Some(Need::Cut {
                 message,
@@ -281,9 +287,6 @@ impl Manager {
                 p.shown = Shown::Cut { head, tail };
                 p.shown_tokens = tokens;
                 self.record.cut_parts.push((message, part));
-                if self.phase == Phase::Done && !self.fits() {
-                    self.phase = Phase::Squeeze;
-                }
             }
             _ => {}
         }
@@ -382,8 +385,23 @@ impl Manager {
             super::Kind::Call => "a tool call",
             super::Kind::Result => "a tool result",
             super::Kind::Thinking => "signed thinking",
+            super::Kind::Opaque => "a provider's item passed through whole (encrypted or signed)",
+            super::Kind::Compaction => "the provider's compaction",
             _ => "a part",
         };
+        if let Some((_, _, floor)) = self.cannot_fit() {
+            return FieldError::range_error(
+                field,
+                format!(
+                    "leaves the request over the budget: it is {} of {} tokens that cannot be cut, and with every text, output and image that can be stored and cut or replaced taken out, the request still comes to {} tokens as the provider counts them, over the budget of {} (the system prompt and pinned texts take {}). Nothing was sent, no summary was asked for, and nothing changed: raise the budget, or send less in one message",
+                    what,
+                    show_number(p.visible_tokens().ceil()),
+                    show_number(floor),
+                    show_number(self.config.budget),
+                    show_number(self.fixed_tokens().ceil()),
+                ),
+            );
+        }
         FieldError::range_error(
             field,
             format!(

@@ -38,7 +38,7 @@ pub const DEFAULT_SUMMARIZER_SHARE: f64 = 0.4;
 pub const DEFAULT_SUMMARY_SHARE: f64 = 0.1;
 /// The share of the budget the images kept whole may take at most, between two removals.
 pub const IMAGE_SHARE: f64 = 0.4;
-/// Cuts a build may make to fit the newest group, part after part.
+/// Cuts a build may make to fit the newest group, beyond four for each part it can cut.
 pub const MAX_SQUEEZES: u32 = 256;
 /// Tokens a squeezed part keeps: a head, a tail and the marker between.
 pub const MIN_CUT_TOKENS: f64 = 24.0;

@@ -189,6 +189,9 @@ pub struct Manager {
     /// Parts no cut made smaller in this build: the squeeze passes them by.
     uncuttable: Vec<(usize, usize)>,
     squeezes: u32,
+    /// The share the squeeze in flight cuts each part over it to, fixed when it starts (and
+    /// again when a round of cuts left the request over): every part comes down to it.
+    squeeze_level: Option<f64>,
     journal: Option<Journal>,
     /// What this build did, for the ledger.
     pub record: Ledger,
@@ -254,6 +257,7 @@ impl Manager {
             cut_last: 0.0,
             uncuttable: Vec::new(),
             squeezes: 0,
+            squeeze_level: None,
             journal: None,
             record: Ledger::default(),
             last_compacted: false,

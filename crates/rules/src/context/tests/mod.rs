@@ -24,17 +24,18 @@ fn config(budget: f64) -> Config {
 }
 
 #[derive(Default, Clone)]
-struct Host {
+/// Visible to the tests beside each rule (`steps/tests/`), as to these.
+pub(super) struct Host {
     /// Texts and labels (tool names) by message, then part.
-    texts: Vec<Vec<String>>,
+    pub(super) texts: Vec<Vec<String>>,
     labels: Vec<Vec<String>>,
     shown: HashMap<(usize, usize), String>,
     summary: String,
-    stored: Vec<String>,
+    pub(super) stored: Vec<String>,
     calls: u32,
     fail_store: bool,
-    summarizer: Option<fn(&str) -> String>,
-    summarizer_calls: usize,
+    pub(super) summarizer: Option<fn(&str) -> String>,
+    pub(super) summarizer_calls: usize,
     /// The spans whose transcripts were stored, in order.
     spans: Vec<(usize, usize)>,
     /// Every event applied, in order: the manager's journal.
@@ -51,7 +52,7 @@ struct Host {
     cuts: usize,
 }
 
-enum P<'a> {
+pub(super) enum P<'a> {
     Text(&'a str),
     Thinking(&'a str),
     Call(&'a str),
@@ -72,13 +73,18 @@ enum P<'a> {
 
 impl Host {
     /// A manager of `budget` with no fixed texts, and this host, which has sent `task`.
-    fn start(mut self, budget: f64, task: &str) -> (Manager, Self) {
+    pub(super) fn start(mut self, budget: f64, task: &str) -> (Manager, Self) {
         let mut m = Manager::new("options", config(budget), 0.0, 0.0).unwrap();
         self.append(&mut m, Role::User, &[P::Text(task)]).unwrap();
         (m, self)
     }
 
-    fn append(&mut self, m: &mut Manager, role: Role, parts: &[P<'_>]) -> Result<(), Refused> {
+    pub(super) fn append(
+        &mut self,
+        m: &mut Manager,
+        role: Role,
+        parts: &[P<'_>],
+    ) -> Result<(), Refused> {
         let mut texts = Vec::new();
         let mut labels = Vec::new();
         let mut new = Vec::new();
@@ -153,7 +159,7 @@ impl Host {
         }
     }
 
-    fn shown(&self, i: usize, k: usize) -> String {
+    pub(super) fn shown(&self, i: usize, k: usize) -> String {
         self.shown
             .get(&(i, k))
             .cloned()
@@ -161,7 +167,7 @@ impl Host {
     }
 
     /// One build, committed: the plan, and the request's text.
-    fn build(&mut self, m: &mut Manager) -> (Plan, String) {
+    pub(super) fn build(&mut self, m: &mut Manager) -> (Plan, String) {
         self.ev(m, Event::Begin);
         if self.defer {
             self.ev(m, Event::Defer);
