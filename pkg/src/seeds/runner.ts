@@ -26,6 +26,8 @@ import { SlidingRelevanceWindow, turnEntry } from './window.js';
 import { rules, turnScope } from '../core/wasm.js';
 import { RunnerStep, STEP_BASE } from '../core/protocol.js';
 import { Queue } from '../core/queue.js';
+import { writtenPieces } from '../providers/text.js';
+import { WRITTEN_PIECES } from './written.js';
 
 
 const contextRefresh = template(() => rules.contextRefreshText());
@@ -446,6 +448,10 @@ export class AgentRunner {
     return result;
   }
 }
+
+// The pieces of the prompt a bounded runner wrote last, for the replay's preview (`written.ts`);
+// not a member the types show.
+Object.defineProperty(AgentRunner, WRITTEN_PIECES, { value: writtenPieces });
 
 /** This package's `TurnTracker` with its own `nextIndex` and `attach`: stamped in one crossing. */
 function ownStamp(tracker: Bag | null): boolean {

@@ -128,7 +128,8 @@ export class WindowComposer {
   #textSlot(core: InstanceType<typeof rules.Composer>, kind: 'goal' | 'map', index: number, text: string, now: number): ComposedSlot {
     // The default counter's count is the text's length, counted by the rules in the same crossing.
     const counter = this.#counter;
-    const fit = core.slot_cut(index, counter ? count(counter, text, kind) : text.length, !counter);
+    // Counted through the memo: the goal and the map are the same texts on every compose.
+    const fit = core.slot_cut(index, counter ? countAll(counter, [text])[0] : text.length, !counter);
     if (fit >= 0) return slot(kind, text, fit, now, false);
     const max = -1 - fit;
     const end = rules.cutEnd(...probe(text, max, true), max, true);
