@@ -62,7 +62,7 @@ function runner() {
 }
 
 describe('AgentRunner crossings per turn (every rule on, default counter)', () => {
-  it('a turn with an input and an envelope crosses 45 times, and none more than 50 (64 and 69 before the small crossings were folded)', async () => {
+  it('a turn with an input and an envelope crosses 43 times, and none more than 48 (64 and 69 before the small crossings were folded, 45 and 50 before the tracker\'s index was kept in JS)', async () => {
     const r = runner();
     const perTurn = [];
     for (let i = 1; i <= 8; i++) {
@@ -73,7 +73,7 @@ describe('AgentRunner crossings per turn (every rule on, default counter)', () =
     }
     // The first turn and the injector's refresh (turn 5) cross a few times more.
     const sorted = [...perTurn].sort((x, y) => x - y);
-    assert.ok(sorted[4] <= 45 && sorted.at(-1) <= 50, `crossings per turn: ${perTurn.join(', ')}`);
+    assert.ok(sorted[4] <= 43 && sorted.at(-1) <= 48, `crossings per turn: ${perTurn.join(', ')}`);
   });
 
   it('applyContextManagement\'s result, the window\'s totals, the turns\' default counts and the stamp\'s index take no crossing of their own', async () => {
@@ -86,7 +86,7 @@ describe('AgentRunner crossings per turn (every rule on, default counter)', () =
       assert.ok(!names.includes(gone), `${gone} was called: ${names.join(', ')}`);
     }
     assert.equal(counter.names.get('runnercore_steps'), 1, 'recording answers with the next steps');
-    assert.equal(counter.names.get('tracker_index'), 2, 'the stamp reads the index its next() returned');
+    assert.equal(counter.names.get('tracker_index'), undefined, 'the stamp, the log entry and the rollback read the index next() returned, kept in JS (2 crossings before)');
     assert.equal(counter.names.get('__wbindgen_malloc'), 8, 'an envelope\'s skeleton and its prefix, a prompt\'s turns and roles, cross together (14 mallocs before)');
   });
 });

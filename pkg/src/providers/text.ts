@@ -13,6 +13,19 @@ export interface TextMessage {
   results?: Array<{ id: string; name: string; output: string; status: string }>;
 }
 
+/**
+ * The prompt `write` made last, with its pieces. A prompt is a concatenation, which V8
+ * copies whole (flattens) when it is first read by index; the replay previews every turn's
+ * prompt by its sections, and reads the pieces instead, which the history holds anyway.
+ */
+let written: { prompt: string; pieces: readonly string[] } | null = null;
+
+/** The pieces of `prompt`, in order, when `write` made it last; undefined otherwise. */
+export function writtenPieces(prompt: string): readonly string[] | undefined {
+  const last = written;
+  return last !== null && last.prompt === prompt ? last.pieces : undefined;
+}
+
 export const textFormat: Adapter = {
   format: 'text',
   // Headings: `## output of read_file (turn 12)` per part, `# Goal` … `# Plan` per request
@@ -31,11 +44,13 @@ export const textFormat: Adapter = {
   },
 
   write(plan: Plan) {
-    let out = `# Goal\n${plan.system ?? ''}\n`;
-    if (plan.pinned.length) out += `\n# Pinned\n${plan.pinned.join('\n\n')}\n`;
-    if (plan.summary !== undefined) out += `\n# Summary of earlier turns\n${plan.summary}\n`;
-    out += '\n# Conversation\n';
-    if (plan.leftOut) out += `${plan.leftOutText}\n`;
+    // The prompt is written as pieces, then joined: a reader that must not copy the whole
+    // prompt (the replay's preview of each turn's sections) reads them (`writtenPieces`).
+    const pieces = ['# Goal\n', plan.system ?? '', '\n'];
+    if (plan.pinned.length) pieces.push('\n# Pinned\n', plan.pinned.join('\n\n'), '\n');
+    if (plan.summary !== undefined) pieces.push('\n# Summary of earlier turns\n', plan.summary, '\n');
+    pieces.push('\n# Conversation\n');
+    if (plan.leftOut) pieces.push(plan.leftOutText, '\n');
     for (const pm of plan.messages) {
       const m = pm.source as TextMessage;
       const shown = (k: number, whole: string) => {
@@ -44,14 +59,17 @@ export const textFormat: Adapter = {
       };
       let k = 0;
       if (m.role === 'tool') {
-        for (const r of m.results ?? []) out += `\n## output of ${r.name} (turn ${m.turn}, ${r.status})\n${shown(k++, r.output)}\n`;
+        for (const r of m.results ?? []) pieces.push(`\n## output of ${r.name} (turn ${m.turn}, ${r.status})\n`, shown(k++, r.output), '\n');
         continue;
       }
-      if (m.text) out += `\n## ${m.role} (turn ${m.turn})\n${shown(k++, m.text)}\n`;
-      for (const c of m.calls ?? []) out += `\n## call ${c.name} (turn ${m.turn})\n${shown(k++, c.args)}\n`;
-      for (const c of pm.unanswered) out += `\n## output of ${c.name} (turn ${m.turn})\n${plan.unansweredText}\n`;
+      if (m.text) pieces.push(`\n## ${m.role} (turn ${m.turn})\n`, shown(k++, m.text), '\n');
+      for (const c of m.calls ?? []) pieces.push(`\n## call ${c.name} (turn ${m.turn})\n`, shown(k++, c.args), '\n');
+      for (const c of pm.unanswered) pieces.push(`\n## output of ${c.name} (turn ${m.turn})\n`, plan.unansweredText, '\n');
     }
-    if (plan.tail !== '') out += `\n# Plan\n${plan.tail}\n`;
+    if (plan.tail !== '') pieces.push('\n# Plan\n', plan.tail, '\n');
+    let out = '';
+    for (const piece of pieces) out += piece;
+    written = { prompt: out, pieces };
     return { messages: [out] };
   },
 

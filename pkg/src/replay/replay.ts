@@ -10,6 +10,7 @@ import type { LedgerRecord, SaopEnvelope, StateRepository, SummarizerClient, Tok
 import type { ReplaySession, ReplayStep } from './formats/index.js';
 import { providerTurns, type ReplayFormat } from './messages.js';
 import { compactionEvent } from '../context/compaction-event.js';
+import { PREVIEW_CHARS, detached, previewOf } from './preview.js';
 
 /** The settings of a replay, as the CLI's options and the page's form give them. */
 export interface ReplaySettings {
@@ -226,8 +227,6 @@ function costOf(turns: ReplayTurn[], steps: ReplayStep[]): ReplayCost {
   return cost;
 }
 
-const PREVIEW_CHARS = 400;
-
 /**
  * A stand-in for the summarizer LLM, which a replay does not call: it keeps each turn's
  * heading and first line, so a summary is deterministic and small.
@@ -282,36 +281,6 @@ function eventsOf(l: LedgerRecord, result: TurnResult | undefined, markers: Mark
     },
   };
   return markers.map((m) => words[m]());
-}
-
-/**
- * A copy of a short piece of a long string: a slice would keep the whole prompt it came
- * from alive, one prompt a turn.
- */
-function detached(text: string): string {
-  return JSON.parse(JSON.stringify(text)) as string;
-}
-
-/**
- * The sections of a bounded prompt, by their headings (a line that starts `# `), each cut
- * to a preview. Found by position, not by splitting: the prompt is the whole context, a turn.
- */
-function previewOf(prompt: string): { section: string; text: string }[] {
-  const sections: { section: string; text: string }[] = [];
-  for (let start = 0; ; ) {
-    const next = prompt.indexOf('\n# ', start);
-    const end = next < 0 ? prompt.length : next;
-    const newline = prompt.indexOf('\n', start);
-    const heading = newline < 0 || newline >= end ? -1 : newline;
-    const section = detached(prompt.slice(start, heading < 0 ? end : heading).replace(/^#\s*/, ''));
-    // A section of one line is its own text too.
-    const from = heading < 0 ? start : heading + 1;
-    const length = end - from;
-    const text = length > PREVIEW_CHARS ? `${prompt.slice(from, from + PREVIEW_CHARS)}… (${length} characters)` : prompt.slice(from, end);
-    sections.push({ section, text: detached(text) });
-    if (next < 0) return sections;
-    start = next + 1;
-  }
 }
 
 /**

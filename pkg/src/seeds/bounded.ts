@@ -79,17 +79,17 @@ export class BoundedHistory {
 
   /** The tokens entering the context with the user's message. */
   addUser(turn: number, text: string): number {
-    return this.#append({ role: 'user', turn, text });
+    return this.#append({ role: 'user', turn, text: flat(text) });
   }
 
   /** The response's text and calls, then their outputs; the tokens they bring. */
   addResponse(turn: number, text: string, envelopes: readonly SaopEnvelope[]): number {
     const calls = envelopes.map((e, k) => ({ id: `${turn}.${k}`, name: e.action.tool_name, args: JSON.stringify(e.action.arguments) }));
-    let tokens = text !== '' || calls.length ? this.#append({ role: 'assistant', turn, text, calls }) : 0;
+    let tokens = text !== '' || calls.length ? this.#append({ role: 'assistant', turn, text: flat(text), calls }) : 0;
     if (envelopes.length) {
       tokens += this.#append({
         role: 'tool', turn,
-        results: envelopes.map((e, k) => ({ id: `${turn}.${k}`, name: e.action.tool_name, output: e.observation.output, status: e.observation.status })),
+        results: envelopes.map((e, k) => ({ id: `${turn}.${k}`, name: e.action.tool_name, output: flat(e.observation.output), status: e.observation.status })),
       });
     }
     return tokens;
@@ -143,6 +143,18 @@ export class BoundedHistory {
     this.#engine.restore(readSnapshot(bounded, TEXT, this.#engine.config, field), field);
     for (const [key, id] of known) this.#known.set(key, id);
   }
+}
+
+/**
+ * `text`, made one piece in memory once as it enters the history. A host's text built by
+ * concatenation (a streamed answer, an output read line by line) is a tree of pieces that
+ * every turn's prompt, itself a concatenation, would walk again when it is read: for a
+ * transcript's replay, 10 to 20 times the copy's cost (V8 flattens a string in place on
+ * its first indexed read).
+ */
+function flat(text: string): string {
+  text.charCodeAt(0);
+  return text;
 }
 
 /** The runner's history is one prompt string: no provider's format, so a name of its own. */

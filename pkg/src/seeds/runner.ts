@@ -17,7 +17,7 @@ import { validateAll } from './saop.js';
 import { vouch, vouched } from './shape.js';
 import { answer, timeoutOption, within } from '../core/timeout.js';
 import { count, counterOption } from '../tokens/count.js';
-import { NEXT_ATTACH, TRACKER_STATE, TurnTracker } from './tracker.js';
+import { LOG_ENTRY, NEXT_ATTACH, TRACKER_STATE, TurnTracker } from './tracker.js';
 import type { LedgerRecord } from '../context/types.js';
 import type { AgentRunnerOptions, AgentRunnerSnapshot, AgentTurnResult, BoundedOptions } from './runner-types.js';
 import type { ContextWindow, MediumTermSummary, SaopEnvelope, TokenCounter, TurnEntry } from './types.js';
@@ -26,6 +26,8 @@ import { SlidingRelevanceWindow, turnEntry } from './window.js';
 import { rules, turnScope } from '../core/wasm.js';
 import { RunnerStep, STEP_BASE } from '../core/protocol.js';
 import { Queue } from '../core/queue.js';
+import { writtenPieces } from '../providers/text.js';
+import { WRITTEN_PIECES } from './written.js';
 
 
 const contextRefresh = template(() => rules.contextRefreshText());
@@ -400,7 +402,7 @@ export class AgentRunner {
             keepEnvelope(ctx as Bag, envelope, pending);
             break;
           case LOG: {
-            const entry = callMethod(cfg.tracker as Bag, 'toLogEntry', 'tracker.toLogEntry', []);
+            const entry = ownLogEntry(cfg.tracker) ? (cfg.tracker as unknown as TurnTracker)[LOG_ENTRY]() : callMethod(cfg.tracker as Bag, 'toLogEntry', 'tracker.toLogEntry', []);
             callMethod(cfg.log as Bag, 'append', 'log.append', [entry]);
             break;
           }
@@ -447,9 +449,18 @@ export class AgentRunner {
   }
 }
 
+// The pieces of the prompt a bounded runner wrote last, for the replay's preview (`written.ts`);
+// not a member the types show.
+Object.defineProperty(AgentRunner, WRITTEN_PIECES, { value: writtenPieces });
+
 /** This package's `TurnTracker` with its own `nextIndex` and `attach`: stamped in one crossing. */
 function ownStamp(tracker: Bag | null): boolean {
   return tracker instanceof TurnTracker && tracker.nextIndex === TurnTracker.prototype.nextIndex && tracker.attach === TurnTracker.prototype.attach;
+}
+
+/** This package's `TurnTracker` with its own `toLogEntry`, after the stamp of `ownStamp`'s: its index is the one stamped. */
+function ownLogEntry(tracker: Bag | null): boolean {
+  return ownStamp(tracker) && tracker?.toLogEntry === TurnTracker.prototype.toLogEntry;
 }
 
 /** `target[key]`: `counter(text)`, computed on first read and kept. */

@@ -11,6 +11,8 @@ import { rules } from '../core/wasm.js';
 export const TRACKER_STATE = Symbol('tracker state');
 /** Internal: `nextIndex()` then `attach(envelope)`, in one crossing (the runner's stamp). */
 export const NEXT_ATTACH = Symbol('next and attach');
+/** Internal: `toLogEntry()` after `NEXT_ATTACH`, with the index it handed out. */
+export const LOG_ENTRY = Symbol('log entry');
 
 /** A strictly increasing nanosecond time: it never repeats and never goes backwards. */
 export function monotonicNowNs(): bigint {
@@ -33,6 +35,11 @@ export class TurnTracker {
   #core: (WasmObject & InstanceType<typeof rules.Tracker>) | null;
   readonly #agentId: string;
   readonly #phase: string;
+  /**
+   * The rules' index as their last answer gave it (every change of it goes through this
+   * class): the runner reads it, for its log entry and a turn's rollback, without a crossing.
+   */
+  #index = 0;
 
   /** @throws {TypeError} when `agentId` or `phase` is not a non-empty string. */
   constructor(agentId: string, phase: string) {
@@ -60,12 +67,13 @@ export class TurnTracker {
 
   /** Advances `currentIndex` by one and returns the new value. */
   nextIndex(): number {
-    return live(this.#core, 'TurnTracker').next();
+    return (this.#index = live(this.#core, 'TurnTracker').next());
   }
 
   /** Sets `currentIndex` back to 0. */
   reset(): void {
     live(this.#core, 'TurnTracker').reset();
+    this.#index = 0;
   }
 
   /**
@@ -82,7 +90,7 @@ export class TurnTracker {
 
   /** @internal `nextIndex()` then `attach(envelope)`: the index `next` returns is the one `attach` reads. */
   [NEXT_ATTACH](envelope: SaopEnvelope): SaopEnvelope {
-    const index = live(this.#core, 'TurnTracker').next();
+    const index = (this.#index = live(this.#core, 'TurnTracker').next());
     const stamped = { ...(object('envelope', envelope) as unknown as SaopEnvelope), turn_index: index };
     if (vouched(envelope)) vouch(stamped);
     return stamped;
@@ -94,6 +102,12 @@ export class TurnTracker {
     return { turn_index: core.index, agent_id: this.#agentId, phase: this.#phase, timestamp_ns: monotonicNowNs() };
   }
 
+  /** @internal `toLogEntry()` right after the runner's stamp (`NEXT_ATTACH`), whose index it has. */
+  [LOG_ENTRY](): TurnLogEntry {
+    live(this.#core, 'TurnTracker');
+    return { turn_index: this.#index, agent_id: this.#agentId, phase: this.#phase, timestamp_ns: monotonicNowNs() };
+  }
+
   /** Frees the tracker's wasm state now; it is also reclaimed when collected. */
   free(): void {
     this.#core?.free();
@@ -102,7 +116,11 @@ export class TurnTracker {
 
   /** @internal */
   [TRACKER_STATE](): () => void {
-    const index = live(this.#core, 'TurnTracker').index;
-    return () => this.#core?.restore(index);
+    live(this.#core, 'TurnTracker');
+    const index = this.#index;
+    return () => {
+      this.#core?.restore(index);
+      this.#index = index;
+    };
   }
 }

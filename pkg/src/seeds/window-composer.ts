@@ -5,6 +5,7 @@ import { array, number, object, optionalNumber, probe, string, type Bag } from '
 import { validateAll } from './saop.js';
 import { plainJson, same, vouched, walkOf } from './shape.js';
 import { count, countAll, counterOption, measureAll } from '../tokens/count.js';
+import { JOINS_JSON } from '../tokens/joins.js';
 import type { ComposedSlot, ComposedWindow, SaopEnvelope, TokenCounter, WindowBudget, WindowComposerOptions } from './types.js';
 import { rules } from '../core/wasm.js';
 
@@ -127,7 +128,8 @@ export class WindowComposer {
   #textSlot(core: InstanceType<typeof rules.Composer>, kind: 'goal' | 'map', index: number, text: string, now: number): ComposedSlot {
     // The default counter's count is the text's length, counted by the rules in the same crossing.
     const counter = this.#counter;
-    const fit = core.slot_cut(index, counter ? count(counter, text, kind) : text.length, !counter);
+    // Counted through the memo: the goal and the map are the same texts on every compose.
+    const fit = core.slot_cut(index, counter ? countAll(counter, [text])[0] : text.length, !counter);
     if (fit >= 0) return slot(kind, text, fit, now, false);
     const max = -1 - fit;
     const end = rules.cutEnd(...probe(text, max, true), max, true);
@@ -163,13 +165,16 @@ export class WindowComposer {
     const [texts, validated] = rendered(picked, order, this.#validated);
     this.#validated = validated;
     const counter = this.#counter;
-    const selection = core.select(pickedIndexes, counter ? countAll(counter, texts, SEPARATOR) : measureAll(texts, SEPARATOR), !counter);
+    const sized = counter ? countAll(counter, texts, SEPARATOR) : measureAll(texts, SEPARATOR);
+    const selection = core.select(pickedIndexes, sized, !counter);
     // Joined by concatenation: the slot's text is the envelopes' texts, not yet one more
     // copy of them (the prompt it goes into is copied whole when the host sends it).
     let content = '';
     for (let j = 2; j < selection.length; j++) content += j === 2 ? texts[selection[j]] : SEPARATOR + texts[selection[j]];
-    if (selection[1] >= 0) content += (selection.length > 2 ? SEPARATOR : '') + this.#cutEnvelope(core, envelopes[order[selection[1]]] as SaopEnvelope);
-    return slot('recent_past', content, count(this.#counter, content, 'recent_past'), now, selection[0] === 1);
+    const cut = selection[1] >= 0 ? this.#cutEnvelope(core, envelopes[order[selection[1]]] as SaopEnvelope) : undefined;
+    if (cut !== undefined) content += (selection.length > 2 ? SEPARATOR : '') + cut;
+    const tokens = counter && joinsJson(counter) ? joinedCount(counter, texts, sized, selection, cut) : undefined;
+    return slot('recent_past', content, tokens ?? count(counter, content, 'recent_past'), now, selection[0] === 1);
   }
 
   /** The envelope with `observation.output` cut so that the whole fits the slot. */
@@ -257,6 +262,31 @@ function rendered(list: unknown[], indexes: Uint32Array, before: Map<object, Val
     texts[k] = json;
   }
   return [texts, now];
+}
+
+/** A counter that counts JSON lines joined as the sum of each line's count (`JOINS_JSON`). */
+function joinsJson(counter: TokenCounter): boolean {
+  return (counter as unknown as Record<typeof JOINS_JSON, unknown>)[JOINS_JSON] === true;
+}
+
+/**
+ * The Recent Past's tokens from the counts its texts already have: each selected text but
+ * the last was counted with its separator (`sized`), the last is counted alone (a text
+ * the memo keeps from turn to turn), the cut envelope as it is. Undefined, for the whole
+ * text to be counted, when a text is not one JSON object, whose joins the counter adds.
+ */
+function joinedCount(counter: TokenCounter, texts: string[], sized: Float64Array, selection: ArrayLike<number>, cut: string | undefined): number | undefined {
+  let tokens = 0;
+  for (let j = 2; j < selection.length; j++) {
+    const text = texts[selection[j]];
+    if (text.charCodeAt(0) !== 123 || text.charCodeAt(text.length - 1) !== 125) return undefined;
+    tokens += j < selection.length - 1 || cut !== undefined ? sized[selection[j]] : countAll(counter, [text])[0];
+  }
+  if (cut !== undefined) {
+    if (cut.charCodeAt(0) !== 123) return undefined;
+    tokens += count(counter, cut, 'recent_past');
+  }
+  return checked(() => rules.checkedCount(tokens));
 }
 
 function slot(kind: ComposedSlot['kind'], content: string, tokenCount: number, timestampMs: number, truncated: boolean): ComposedSlot {

@@ -11,6 +11,7 @@ import wasmBase64 from '../../dist/tokenizers/devs_context_tokenizer_bg.wasm';
 import { countBytesWith, countWith, initSync, loadEncoding } from '../../dist/tokenizers/devs_context_tokenizer.js';
 import { decodeBase64 } from '../core/base64.js';
 import { argumentError as invalid, fromReport } from '../errors/index.js';
+import { JOINS_JSON } from './joins.js';
 
 /** The encodings this entry counts exactly. */
 export type TokenizerEncoding = 'o200k_base' | 'cl100k_base';
@@ -83,5 +84,6 @@ export function createTokenCounter(encoding: TokenizerEncoding): ExactTokenCount
     return countBytesWith(id, bytes.subarray(0, written));
   };
   Object.defineProperty(counter, 'name', { value: `count_${encoding}` });
+  Object.defineProperty(counter, JOINS_JSON, { value: true });
   return counter;
 }
