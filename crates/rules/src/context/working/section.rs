@@ -18,6 +18,13 @@ pub const FIRST_LINE_CHARS: usize = 80;
 /// The file trail takes at most this share of the budget; past it, the oldest paths are
 /// counted, not listed.
 pub const FILES_SHARE: f64 = 0.05;
+/// The section's own words and its open calls, beyond its shares, at most: its cap
+/// ([`crate::context::config::Config::working_cap`]) allows them.
+pub const OWN_TOKENS: f64 = 400.0;
+/// The share of the trail's room its newest paths take with their outputs' ids.
+const DETAILED: f64 = 0.25;
+/// The line of the older paths, by path and action alone.
+const BRIEF: &str = "Older: ";
 /// A verbatim entry's tags.
 const SAID_TOKENS: f64 = 12.0;
 
@@ -192,19 +199,37 @@ pub fn write(p: &mut Pieces<'_>, input: &Input<'_>) -> f64 {
     // The file trail, newest first, within its share.
     if !paths.is_empty() || prev_unlisted > 0 {
         let room = (input.budget * FILES_SHARE).floor();
-        let mut used = 0.0;
+        let mut used = 0.0f64;
         let mut unlisted = prev_unlisted;
         o.lit("\n<files-changed newest-first>");
-        for (n, path) in paths.iter().rev().enumerate() {
-            let line = path_line(path);
+        // The newest with the id of their last output, then the older by path and action
+        // alone on one line, then counted.
+        let mut n = 0;
+        while n < paths.len() {
+            let line = path_line(&paths[paths.len() - 1 - n]);
             let t = estimate(&line) + 1.0;
-            if used + t > room {
-                unlisted += paths.len() - n;
+            if used + t > room * DETAILED {
                 break;
             }
             used += t;
             o.lit("\n").quoted(&line);
+            n += 1;
         }
+        let mut brief: Vec<String> = Vec::new();
+        while n < paths.len() {
+            let entry = path_brief(&paths[paths.len() - 1 - n]);
+            let t = estimate(&entry) + 1.0;
+            if used + t > room {
+                break;
+            }
+            used += t;
+            brief.push(entry);
+            n += 1;
+        }
+        if !brief.is_empty() {
+            o.lit("\n").lit(BRIEF).quoted(&brief.join("; "));
+        }
+        unlisted += paths.len() - n;
         if unlisted > 0 {
             o.lit(&format!("\n({unlisted} older paths not listed)"));
         }
@@ -247,19 +272,44 @@ fn first_line(typed: &str, message: usize) -> String {
     format!("{out} (message {message})")
 }
 
+/// An older path on the brief line: `"path" action`.
+fn path_brief(p: &Path) -> String {
+    let mut out = String::new();
+    p.path.json(&mut out);
+    out.push(' ');
+    out.push_str(&action_words(&p.action));
+    out
+}
+
+fn action_words(a: &Action) -> String {
+    match a {
+        Action::MovedFrom(x) | Action::MovedTo(x) => {
+            let mut q = String::new();
+            x.json(&mut q);
+            let to = matches!(a, Action::MovedTo(_));
+            format!("moved {} {q}", if to { "to" } else { "from" })
+        }
+        a => a.words(),
+    }
+}
+
+/// An action as [`action_words`] wrote it at the start of `text`, and what follows it.
+fn read_action(text: &str) -> Option<(Action, &str)> {
+    if let Some(q) = text.strip_prefix("moved to ") {
+        return json_string(q).map(|(p, rest)| (Action::MovedTo(p), rest));
+    }
+    if let Some(q) = text.strip_prefix("moved from ") {
+        return json_string(q).map(|(p, rest)| (Action::MovedFrom(p), rest));
+    }
+    let end = text.find([';', ',']).unwrap_or(text.len());
+    Action::read(&text[..end]).map(|a| (a, &text[end..]))
+}
+
 fn path_line(p: &Path) -> String {
     let mut line = String::from("- ");
     p.path.json(&mut line);
     line.push_str(": ");
-    line.push_str(&match &p.action {
-        Action::MovedFrom(x) | Action::MovedTo(x) => {
-            let mut q = String::new();
-            x.json(&mut q);
-            let to = matches!(p.action, Action::MovedTo(_));
-            format!("moved {} {q}", if to { "to" } else { "from" })
-        }
-        a => a.words(),
-    });
+    line.push_str(&action_words(&p.action));
     if let Some(id) = &p.id {
         line.push_str(", last output stored as ");
         line.push_str(id);
@@ -344,30 +394,31 @@ fn read_paths(section: &str) -> (Vec<Path>, usize) {
             .and_then(|l| l.strip_suffix(" older paths not listed)"))
         {
             unlisted = n.parse().unwrap_or(0);
-            continue;
-        }
-        let Some(rest) = line.strip_prefix("- ") else {
-            break;
-        };
-        let Some((path, after)) = json_string(rest) else {
-            continue;
-        };
-        let Some(after) = after.strip_prefix(": ") else {
-            continue;
-        };
-        let (action_words, id) = match after.split_once(", last output stored as ") {
-            Some((a, id)) => (a, Some(id.to_string())),
-            None => (after, None),
-        };
-        let action = if let Some(q) = action_words.strip_prefix("moved to ") {
-            json_string(q).map(|(p, _)| Action::MovedTo(p))
-        } else if let Some(q) = action_words.strip_prefix("moved from ") {
-            json_string(q).map(|(p, _)| Action::MovedFrom(p))
-        } else {
-            Action::read(action_words)
-        };
-        if let Some(action) = action {
+        } else if let Some(mut rest) = line.strip_prefix(BRIEF) {
+            while let Some((path, after)) = json_string(rest) {
+                let Some((action, after)) = after.strip_prefix(' ').and_then(read_action) else {
+                    break;
+                };
+                paths.push(Path {
+                    path,
+                    action,
+                    id: None,
+                });
+                rest = after.strip_prefix("; ").unwrap_or("");
+            }
+        } else if let Some(rest) = line.strip_prefix("- ") {
+            let Some((path, after)) = json_string(rest) else {
+                continue;
+            };
+            let Some((action, after)) = after.strip_prefix(": ").and_then(read_action) else {
+                continue;
+            };
+            let id = after
+                .strip_prefix(", last output stored as ")
+                .map(String::from);
             paths.push(Path { path, action, id });
+        } else {
+            break;
         }
     }
     paths.reverse();

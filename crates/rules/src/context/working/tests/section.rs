@@ -179,3 +179,41 @@ fn a_summary_without_a_section_splits_whole() {
         ("", "<working-state>\n</working-state>")
     );
 }
+
+#[test]
+fn older_paths_go_on_one_brief_line_and_are_read_back() {
+    let inputs: Vec<String> = (0..30)
+        .map(|t| format!(r#"{{"file_path":"src/module{t}.ts","old_string":"a","new_string":"b"}}"#))
+        .collect();
+    let ids: Vec<String> = (0..30).map(|t| format!("id{t}")).collect();
+    let calls = (0..30)
+        .map(|t| call("Edit", &inputs[t], Some(ids[t].as_str())))
+        .collect();
+    let input = Input {
+        calls,
+        budget: 8_000.0,
+        user_share: 0.1,
+        ..Input::default()
+    };
+    let (first, _) = section(&input, &[""]);
+    // The newest with their ids, the older by path and action: every one named.
+    assert!(
+        first.contains("- \"src/module29.ts\": edited, last output stored as id29"),
+        "{first}"
+    );
+    assert!(first.contains("\nOlder: "), "{first}");
+    for t in 0..30 {
+        assert!(
+            first.contains(&format!("\"src/module{t}.ts\"")),
+            "module {t} in {first}"
+        );
+    }
+    // Read back and written again, the same.
+    let again = Input {
+        previous: &first,
+        budget: 8_000.0,
+        user_share: 0.1,
+        ..Input::default()
+    };
+    assert_eq!(section(&again, &[&first]).0, first);
+}
