@@ -34,7 +34,10 @@ async function loop(options, { steps = 150, budget = 10_000, check } = {}) {
 describe('the working state', () => {
   it("states the user's words, newest first, without the harness's text, and every path edited", async () => {
     const prompts = [];
-    const { requests, state } = await loop({ summarizer: async (prompt) => { prompts.push(prompt); return 'The agent edits the modules.'; } });
+    const events = [];
+    const { requests, state } = await loop({ summarizer: async (prompt) => { prompts.push(prompt); return 'The agent edits the modules.'; }, onCompaction: (e) => events.push(e) });
+    // The compaction event (and its span) carries the section the compaction wrote.
+    assert.equal(events.filter((e) => e.actions.summarized).at(-1).workingState, state);
     assert.ok(prompts.length >= 2, `${prompts.length} summaries`);
     assert.ok(state.startsWith('<working-state>') && state.endsWith('</working-state>'), state);
     const last = requests.at(-1);

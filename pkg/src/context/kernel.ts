@@ -181,7 +181,7 @@ export async function buildOnce<Message, Format extends ContextFormat = ContextF
     reportFaults(faults, record, warnings);
     hooks.onLedger?.(record);
     if (hooks.onWarning) for (const w of warnings) hooks.onWarning(w);
-    event = hooks.onCompaction || trace ? compactionEvent(record, engine.records.at(-1), warnings, summaryUsage) : undefined;
+    event = hooks.onCompaction || trace ? compactionEvent(record, engine.records.at(-1), warnings, summaryUsage, engine.workingState) : undefined;
     if (event) hooks.onCompaction?.(event);
     engine.commit(record);
     faults.length = 0;

@@ -433,6 +433,8 @@ export interface CompactionEvent {
   cache: { read: number; written: number; invalidated: number };
   /** The summarizer's calls, the summary's tokens (0 with none), its largest prompt, and what its calls cost where it said (`SummaryAnswer.usage`). */
   summary: { chunks: number; tokens: number; largestPrompt: number; usage?: SummaryUsage };
+  /** The working state the engine wrote after the summary, as the request shows it ('' when it holds none): `ContextManager.workingState`. */
+  workingState: string;
   /** Milliseconds the build took, the summarizer's wait included. */
   ms: number;
   /** What the summarizer threw or rejected with, when it failed (the oldest turns were dropped instead). */

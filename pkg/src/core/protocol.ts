@@ -324,7 +324,7 @@ export const DEFAULT_SUMMARY_PROMPT = 'Summarize the earlier part of a coding ag
 export const CUT_WINDOW = 240;
 
 /** The rules' decisions on replay, numbered (`migrate::DECISIONS`). */
-export const RULE_DECISIONS = 3;
+export const RULE_DECISIONS = 4;
 
 /** The formats the rules have an image rule for (`bill::Format`): a format the shell writes that is not here does not compile where its rule is read. */
 export const FORMAT_RULES = [

@@ -31,8 +31,11 @@ use crate::base::args::show_number;
 /// call log, a journal, a state of version 1); 2: images and documents, server tools,
 /// call inputs shortened, the provider's compaction pinned; 3: older images leave in
 /// chunks sized by the cache's prices, and calibration never loosens the count of text
-/// and keeps a margin above its fit.
-pub const DECISIONS: u32 = 3;
+/// and keeps a margin above its fit; 4: the working state after the summary (issue 49):
+/// the summary a compaction writes holds the user's words, the file trail and the open
+/// calls, so it counts otherwise, and turns a summarizer-less compaction dropped are
+/// folded into a summary of that alone.
+pub const DECISIONS: u32 = 4;
 
 /// Why data was rebuilt.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
