@@ -26,6 +26,7 @@ mod runner;
 mod saop;
 mod turns;
 mod window;
+mod working;
 
 use devs_context_errors::FieldError;
 use devs_context_rules::base::args::error_frame;

@@ -10,7 +10,7 @@ import { within } from '../core/timeout.js';
 import { count } from '../tokens/count.js';
 import { rules } from '../core/wasm.js';
 import type { Adapter } from '../providers/neutral.js';
-import { Kind, Role } from './codes.js';
+import { Kind } from './codes.js';
 import { type Answer, decodeNeed, encodeAnswer, type Need } from '../core/protocol.js';
 import { type Core, type History, namesOf } from './history.js';
 import { cutText, ownText, planOf, shortenedCall } from './render.js';
@@ -19,7 +19,8 @@ import type { Undo } from './undo.js';
 import { measureMedia, type MediaRules } from './media.js';
 import { mediaPart } from '../providers/media.js';
 import type { ContextWarning, LedgerRecord, SummaryUsage } from './types.js';
-import { type Carried, CARRIED_HEAD, carriedText, joinSummary, splitSummary } from './carry.js';
+import { type Carried, carriedText, joinSummary, splitSummary } from './carry.js';
+import { joinWorking, splitWorking, type WorkingOptions, workingSection } from './working.js';
 import { type Attributes, type BuildTrace, usageAttributes } from './tracing.js';
 import { addUsage, summaryAnswer } from './summary-answer.js';
 
@@ -43,6 +44,8 @@ export interface EngineOptions extends StoreOptions {
   calibrate: boolean;
   /** How images and documents are counted. */
   media: MediaRules;
+  /** How the working state is read (`working.ts`). */
+  working: WorkingOptions;
 }
 
 /** A request as the adapter writes it. */
@@ -273,44 +276,26 @@ function carry(b: Building, from: number, to: number, before: Carried[]): { fres
   return { fresh: fresh.length > 0, carried: all.slice(0, n) };
 }
 
-/**
- * What the user wrote in messages `from..to` (the pinned opening message aside, which stays
- * whole), newest first, then what the summary so far carried of it: as much as the room the
- * summary's share leaves beside `body` (the rules say).
- */
-function userWords(b: Building, { from, to, openingStart: start, openingEnd: end }: Summarize, before: Carried[], body: string): Carried[] {
-  const { core, o, history } = b;
-  const fresh: Carried[] = [];
-  for (let i = to - 1; i >= from; i--) {
-    const m = history.messages[i];
-    if (m.role !== Role.User || (i >= start && i < end)) continue;
-    for (let k = m.parts.length - 1; k >= 0; k--) {
-      const p = m.parts[k];
-      if (p.kind === Kind.Text && !rules.isBlank(p.text)) fresh.push({ tool: '', part: 'user', text: p.text });
-    }
-  }
-  const all = [...fresh, ...before.filter((c) => c.part === 'user')];
-  if (all.length === 0) return [];
-  const used = count(o.counter, ownText(0, `${body}\n\n${CARRIED_HEAD}`), 'summarizer.summarize()') + o.adapter.framing.message;
-  const tokens = Float64Array.from(all, (c) => count(o.counter, carriedText(c), 'summarizer.summarize()'));
-  return all.slice(0, checked(() => core.user_carried(tokens, used)));
-}
-
 /** Summarizes messages `from..to` with the host's summarizer, or says it failed: the rules' next need. */
 async function summarize(b: Building, need: Summarize, failed: unknown[]): Promise<Need> {
   const { o, held } = b;
   const { from, to } = need;
   const summarizer = o.summarizer;
-  const before = splitSummary(held.summary);
+  // The working state the engine writes after the summary (`working.ts`): the summary the
+  // engine holds ends with it, and the summarizer never sees it.
+  const held0 = splitWorking(held.summary);
+  const before = splitSummary(held0.summary);
   const kept = carry(b, from, to, before.carried);
-  // With no summarizer, turns that hold protected texts are still folded into a summary:
-  // one of those texts alone.
-  if (!summarizer && !kept.fresh) return advance(b, { kind: 'NoSummarizer' });
+  const opening: [number, number] = [need.openingStart, need.openingEnd];
+  const carriedWords = before.carried.filter((c) => c.part === 'user').map((c) => c.text);
+  const keepFirst = o.options.values[o.options.names.indexOf('keepFirstMessage')] !== 0;
+  const section = workingSection(b.history, o.budget, o.working, { from, to, ids: need.ids, opening, keepFirst }, held0.section, carriedWords);
+  // With no summarizer, turns that hold protected texts, or what the working state keeps,
+  // are still folded into a summary: those alone.
+  if (!summarizer && !kept.fresh && section === '') return advance(b, { kind: 'NoSummarizer' });
   const summary = summarizer ? await summaryText(b, need, before.body, failed) : before.body;
   if (summary === undefined) return advance(b, { kind: 'SummaryFailed' });
-  // The user's words, newest first, in the room the summary's share leaves; then the protected texts.
-  const words = userWords(b, need, before.carried, summary);
-  return summarized(b, to, joinSummary(summary, [...words, ...kept.carried]));
+  return summarized(b, to, joinWorking(joinSummary(summary, kept.carried), section));
 }
 
 /** The summarizer's summary of messages `from..to`, or undefined when it failed. */

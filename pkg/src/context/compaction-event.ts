@@ -2,8 +2,8 @@
 // it: what a host logs, charts or turns into a span, without reading the ledger's shape.
 import type { CompactionEvent, ContextWarning, LedgerRecord, SummaryUsage } from './types.js';
 
-/** The event of `record`'s compaction (none when it had none), after `previous`. */
-export function compactionEvent(record: LedgerRecord, previous: LedgerRecord | undefined, warnings: ContextWarning[], usage?: SummaryUsage): CompactionEvent | undefined {
+/** The event of `record`'s compaction (none when it had none), after `previous`; `workingState`: the section the engine holds after it (`working.ts`). */
+export function compactionEvent(record: LedgerRecord, previous: LedgerRecord | undefined, warnings: ContextWarning[], usage?: SummaryUsage, workingState = ''): CompactionEvent | undefined {
   const c = record.compaction;
   if (!c) return undefined;
   const span = (s: { from: number; to: number } | null) => (s ? s.to - s.from : 0);
@@ -20,6 +20,7 @@ export function compactionEvent(record: LedgerRecord, previous: LedgerRecord | u
     stored: [...new Set([...c.masked, ...c.indexed])],
     cache: { read: record.cache.read, written: record.cache.write, invalidated },
     summary: { chunks: c.summarizerChunks, tokens: c.summarized ? record.sections.summary : 0, largestPrompt: c.largestSummarizerPrompt },
+    workingState,
     ms: record.ms,
   };
   if (usage) event.summary.usage = usage;

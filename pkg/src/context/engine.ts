@@ -21,6 +21,7 @@ import { BODY } from './texts.js';
 import { collapse, entries, LEDGER_KEPT, type EngineChanges, type EngineState } from './state.js';
 import { StoredTexts } from './texts.js';
 import { Undo } from './undo.js';
+import { splitWorking } from './working.js';
 import { measureMedia } from './media.js';
 import { adopt, watch } from '../core/host.js';
 import type { NeutralPart } from '../providers/neutral.js';
@@ -113,6 +114,11 @@ export class Engine {
   /** The bound on every request, in tokens. */
   get budget(): number {
     return this.#o.budget;
+  }
+
+  /** The working state the last compaction wrote after the summary ('' before the first): `working.ts`. */
+  get workingState(): string {
+    return splitWorking(this.#held.summary).section;
   }
 
   /** Requests built so far, the records before the state it was restored from included. */

@@ -15,6 +15,7 @@ import { rules } from '../core/wasm.js';
 import { DEFAULT_SUMMARY_PROMPT, FORMAT_RULES, RULE_OPTIONS } from '../core/protocol.js';
 import type { MediaRules } from './media.js';
 import { recallTool } from './recall.js';
+import { workingOptions } from './working.js';
 import type { CompactionEvent, CompactionNotice, ContextBuild, ContextFormat, ContextReminder, LedgerRecord, ContextWarning } from './types.js';
 import { compactionEvent } from './compaction-event.js';
 import { askBeforeCompaction } from './before-compaction.js';
@@ -96,6 +97,7 @@ export function engineOptions(field: string, opts: Bag, adapter: Adapter, defaul
     adapter,
     budget,
     options: { names: RULE_OPTIONS, values },
+    working: workingOptions(field, opts),
     protectedTools: protects,
     counter: (opts.countTokens === undefined ? defaults.counter : optionalFunction(`${field}.countTokens`, opts.countTokens)) as TokenCounter | undefined,
     store,
@@ -179,7 +181,7 @@ export async function buildOnce<Message, Format extends ContextFormat = ContextF
     reportFaults(faults, record, warnings);
     hooks.onLedger?.(record);
     if (hooks.onWarning) for (const w of warnings) hooks.onWarning(w);
-    event = hooks.onCompaction || trace ? compactionEvent(record, engine.records.at(-1), warnings, summaryUsage) : undefined;
+    event = hooks.onCompaction || trace ? compactionEvent(record, engine.records.at(-1), warnings, summaryUsage, engine.workingState) : undefined;
     if (event) hooks.onCompaction?.(event);
     engine.commit(record);
     faults.length = 0;

@@ -211,6 +211,15 @@ export class ContextManagerClass<Message = unknown, Format extends ContextFormat
     return live(this.#engine, 'ContextManager').calibration;
   }
 
+  /**
+   * The working state the engine wrote after the summary at the last compaction, as the
+   * request shows it: the user's own words, the files the agent changed, the calls still
+   * open ('' before the first compaction). It changes only at a compaction.
+   */
+  get workingState(): string {
+    return live(this.#engine, 'ContextManager').workingState;
+  }
+
   /** Every request's ledger record so far, oldest first. */
   get ledger(): LedgerRecord[] {
     return live(this.#engine, 'ContextManager').records.slice();

@@ -217,6 +217,7 @@ export function attributesOf(e: CompactionEvent): Attributes {
     [`${p}.cache.invalidated`]: whole(e.cache.invalidated),
     [`${p}.summary.chunks`]: e.summary.chunks,
     [`${p}.summary.tokens`]: whole(e.summary.tokens),
+    [`${p}.working_state`]: e.workingState,
     [`${p}.ms`]: e.ms,
     'gen_ai.usage.cache_read.input_tokens': whole(e.cache.read),
     'gen_ai.usage.cache_creation.input_tokens': whole(e.cache.written),

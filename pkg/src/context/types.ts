@@ -115,6 +115,16 @@ export interface ContextManagerOptions {
   protectedTools?: string[];
   /** The share of the budget `protectedTools` may take. Default 0.1, at most 0.5; only with `protectedTools`. */
   protectedShare?: number;
+  /**
+   * The share of the budget the working state gives the user's own words, verbatim, newest
+   * first; older ones are named by their first line. The working state is a section the
+   * engine writes after the summary at each compaction (never the summarizer): the user's
+   * words, the files the agent changed, the calls still open (`ContextManager.workingState`).
+   * Default 0.1 (to be re-chosen on the bench's tune half), at most 0.3.
+   */
+  userWordsShare?: number;
+  /** How the working state reads a session beyond the agents it knows. */
+  workingState?: WorkingStateOptions;
   /** For format `'vscode'`: the extension's `vscode` module, whose classes the messages are built with. */
   vscode?: VscodeLanguageModelApi;
   /**
@@ -425,6 +435,8 @@ export interface CompactionEvent {
   cache: { read: number; written: number; invalidated: number };
   /** The summarizer's calls, the summary's tokens (0 with none), its largest prompt, and what its calls cost where it said (`SummaryAnswer.usage`). */
   summary: { chunks: number; tokens: number; largestPrompt: number; usage?: SummaryUsage };
+  /** The working state the engine wrote after the summary, as the request shows it ('' when it holds none): `ContextManager.workingState`. */
+  workingState: string;
   /** Milliseconds the build took, the summarizer's wait included. */
   ms: number;
   /** What the summarizer threw or rejected with, when it failed (the oldest turns were dropped instead). */
@@ -500,4 +512,23 @@ export interface LedgerRecord {
   counter: string;
   /** Milliseconds spent building the request. */
   ms: number;
+}
+
+/** How the working state reads a session beyond the agents it knows (`ContextManagerOptions.workingState`). */
+export interface WorkingStateOptions {
+  /**
+   * Your own edit tools, by name: the path their input names (`path`, `file_path`,
+   * `filePath`, …) goes in the file trail as edited. Claude Code's, Codex's, Cline's,
+   * Gemini CLI's and opencode's edit and write tools, the text editor tools and
+   * `apply_patch` envelopes are read without it.
+   */
+  editTools?: string[];
+  /** Read `mv` and `rm` (and `git mv`, `git rm`) in shell commands into the file trail. Default false: a command's words are a guess at what it did. */
+  shellCommands?: boolean;
+  /**
+   * Whether a user text is your harness's, not the user's (a reminder your agent adds):
+   * left out of the user's words. Claude Code's, Codex's and Cline's markers are known
+   * without it. A throw fails the build, which is taken back.
+   */
+  injected?: (text: string) => boolean;
 }

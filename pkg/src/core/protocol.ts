@@ -262,6 +262,7 @@ export const RULE_OPTIONS = [
   'keepImages',
   'protectedTools',
   'protectedShare',
+  'userWordsShare',
 ] as const;
 
 /** Every option of `ContextManager`, by name: the rules' and the shell's own (`config::MANAGER_OPTION_NAMES`). */
@@ -297,6 +298,8 @@ export const MANAGER_OPTIONS = [
   'keepImages',
   'callbackTimeoutMs',
   'reminders',
+  'userWordsShare',
+  'workingState',
 ] as const;
 
 /** The manager's own words as a frame: `[summary message over [summary], unanswered result, left-out note]` (`transcript::own_texts`). */

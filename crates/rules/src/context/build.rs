@@ -300,7 +300,10 @@ impl Manager {
         };
         self.pending = None;
         // Protected texts folded away are carried after the summary, within their own share.
-        if tokens > self.config.summary_cap() + self.config.protected_cap() {
+        // So is the working state, within its own cap.
+        if tokens
+            > self.config.summary_cap() + self.config.protected_cap() + self.config.working_cap()
+        {
             self.record.warn(Warning::SummaryOverCap);
             self.phase = Phase::Drop;
             return self.advance();

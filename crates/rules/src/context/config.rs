@@ -28,6 +28,9 @@ pub struct Config {
     /// share those folded away may take, carried verbatim after the summary; 0 when the host
     /// protects no tool.
     pub protected_share: f64,
+    /// The user's words the working state keeps verbatim, as a share of the budget
+    /// (`userWordsShare`, [`super::working`]).
+    pub user_words_share: f64,
 }
 
 pub const DEFAULT_HIGH_WATER: f64 = 0.75;
@@ -57,6 +60,8 @@ pub const DEFAULT_KEEP_IMAGES: f64 = 3.0;
 pub const DEFAULT_PROTECTED_SHARE: f64 = 0.1;
 /// Past this, protected parts would leave a compaction too little to reach its mark.
 pub const MAX_PROTECTED_SHARE: f64 = 0.5;
+/// Past this, the user's words would leave a compaction too little to reach its mark.
+pub const MAX_USER_WORDS_SHARE: f64 = 0.3;
 /// More than this is no bound on what images cost.
 pub const MAX_KEEP_IMAGES: f64 = 1000.0;
 /// Tokens a summarizer's instructions take, beyond the texts they carry.
@@ -94,12 +99,13 @@ pub struct Options {
     /// Whether the host names any protected tool (`protectedTools`).
     pub protects: Option<bool>,
     pub protected_share: Option<f64>,
+    pub user_words_share: Option<f64>,
 }
 
 /// The options the shell passes by name ([`Options::named`]), as the host writes them.
 /// `protectedTools` is whether the host names any, 1 or 0: the names stay with the shell,
 /// which marks the parts of those tools as it appends them.
-pub const OPTION_NAMES: [&str; 9] = [
+pub const OPTION_NAMES: [&str; 10] = [
     "highWater",
     "lowWater",
     "recentShare",
@@ -109,6 +115,7 @@ pub const OPTION_NAMES: [&str; 9] = [
     "keepImages",
     "protectedTools",
     "protectedShare",
+    "userWordsShare",
 ];
 
 /// Every option of the shell's `ContextManager`, by name: [`OPTION_NAMES`], which the rules
@@ -147,6 +154,8 @@ pub const MANAGER_OPTION_NAMES: &[&str] = &[
     "keepImages",
     "callbackTimeoutMs",
     "reminders",
+    "userWordsShare",
+    "workingState",
 ];
 
 impl Options {
@@ -177,6 +186,7 @@ impl Options {
                 "keepImages" => o.keep_images = v,
                 "protectedTools" => o.protects = v.map(|v| v != 0.0),
                 "protectedShare" => o.protected_share = v,
+                "userWordsShare" => o.user_words_share = v,
                 _ => {
                     return Err(FieldError::type_error(
                         field(name),
@@ -290,6 +300,12 @@ impl Config {
                 ));
             }
         };
+        let user_words_share = share(
+            &format!("{prefix}.userWordsShare"),
+            o.user_words_share,
+            super::working::DEFAULT_USER_WORDS_SHARE,
+            MAX_USER_WORDS_SHARE,
+        )?;
         Ok(Config {
             budget,
             high_water,
@@ -301,6 +317,7 @@ impl Config {
             keep_first: o.keep_first.unwrap_or(true),
             keep_images: keep_images as usize,
             protected_share,
+            user_words_share,
         })
     }
 
@@ -319,6 +336,13 @@ impl Config {
     /// What protected parts may take whole in a request, and folded away, after the summary.
     pub fn protected_cap(&self) -> f64 {
         self.of(self.protected_share)
+    }
+
+    /// What the working state may take after the summary: the user's words, the file
+    /// trail, and its own words and open calls ([`super::working`]).
+    pub fn working_cap(&self) -> f64 {
+        self.of(self.user_words_share + super::working::section::FILES_SHARE)
+            + super::working::section::OWN_TOKENS
     }
 
     pub fn summarizer_cap(&self) -> f64 {

@@ -31,9 +31,12 @@ use crate::base::args::show_number;
 /// call log, a journal, a state of version 1); 2: images and documents, server tools,
 /// call inputs shortened, the provider's compaction pinned; 3: older images leave in
 /// chunks sized by the cache's prices, and calibration never loosens the count of text
-/// and keeps a margin above its fit; 4: the newest `keepImages` images stay whole through
-/// a compaction (masking spares them, a fold spares their turns while they fit below
-/// halfway between the water marks).
+/// and keeps a margin above its fit; 4 (issue 49): the newest `keepImages` images stay
+/// whole through a compaction (masking spares them, a fold spares their turns while they
+/// fit below halfway between the water marks); the squeeze cuts every part over one level
+/// rather than the largest to a stub; the summary a compaction writes holds the working
+/// state (the user's words, the file trail and the open calls), so it counts otherwise,
+/// and turns a summarizer-less compaction dropped are folded into a summary of that alone.
 pub const DECISIONS: u32 = 4;
 
 /// Why data was rebuilt.

@@ -44,6 +44,7 @@ pub mod shorten;
 pub mod state;
 mod steps;
 pub mod transcript;
+pub mod working;
 
 use std::collections::{BTreeMap, VecDeque};
 

@@ -37,7 +37,10 @@ messages add or change, keep what is still true, and drop nothing else.";
 
 /// The summarizer's prompt for messages `from..to`; the fixed texts are not in it.
 pub fn summarizer_prompt(p: &mut Pieces<'_>, m: &Manager, from: usize, to: usize) {
-    p.host(INSTRUCTION).lit("\n");
+    p.host(INSTRUCTION)
+        .lit("\n\n")
+        .lit(super::working::PROMPT_NOTE)
+        .lit("\n");
     if m.summary_tokens > 0.0 {
         p.lit("\n")
             .lit(UPDATE)
@@ -73,7 +76,9 @@ pub fn summarizer_instruction(p: &mut Pieces<'_>, m: &Manager, from: usize, to: 
     if m.summary_tokens > 0.0 {
         p.lit("\n").lit(UPDATE).lit("\n");
     }
-    p.lit("\nAnswer with the summary only.");
+    p.lit("\n")
+        .lit(super::working::PROMPT_NOTE)
+        .lit("\nAnswer with the summary only.");
 }
 
 /// The transcript of messages `from..to` as stored when they are folded away, over

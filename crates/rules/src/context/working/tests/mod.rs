@@ -1,0 +1,3 @@
+mod markers;
+mod section;
+mod trail;
