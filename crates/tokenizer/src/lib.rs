@@ -17,12 +17,10 @@
 //! (docs/adr/0005-linear-token-counting.md).
 
 mod long;
-// Vendored as upstream wrote them: the encode paths and other models' fast paths stay,
-// unused, so the diff against tiktoken 4.1.2 stays small.
-#[allow(dead_code)]
+// Vendored from upstream with what this crate never calls taken out: the encode paths
+// and the fast paths of models other than o200k_base and cl100k_base.
 mod merge;
 mod piece_cache;
-#[allow(dead_code)]
 mod pretokenize;
 mod tkv1;
 mod vocab;
@@ -30,7 +28,7 @@ mod vocab;
 use std::sync::OnceLock;
 
 use devs_context_errors::FieldError;
-use pretokenize::{FastPath, PreTokenizer, RegexPreTokenizer, WhitespaceRules};
+use pretokenize::{FastPath, PreTokenizer, RegexPreTokenizer};
 use vocab::Vocab;
 
 /// Keeps the embedded tables 8-byte aligned, so they are read in place.
@@ -64,7 +62,7 @@ impl Bpe {
     fn new(vocab: Vocab, dfa: &'static [u8], fast: FastPath) -> Self {
         Self {
             vocab,
-            pre: RegexPreTokenizer::new(dfa, fast, WhitespaceRules::NewlineFirst),
+            pre: RegexPreTokenizer::new(dfa, fast),
             cache_id: piece_cache::new_cache_id(),
             long: long::Long::new(),
         }
