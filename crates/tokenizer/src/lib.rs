@@ -17,12 +17,10 @@
 //! (docs/adr/0005-linear-token-counting.md).
 
 mod long;
-// Vendored as upstream wrote them: the encode paths and other models' fast paths stay,
-// unused, so the diff against tiktoken 4.1.2 stays small.
-#[allow(dead_code)]
+// Vendored from upstream with what this crate never calls taken out: the encode paths
+// and the fast paths of models other than o200k_base and cl100k_base.
 mod merge;
 mod piece_cache;
-#[allow(dead_code)]
 mod pretokenize;
 mod tkv1;
 mod vocab;
@@ -30,7 +28,7 @@ mod vocab;
 use std::sync::OnceLock;
 
 use devs_context_errors::FieldError;
-use pretokenize::{FastPath, PreTokenizer, RegexPreTokenizer, WhitespaceRules};
+use pretokenize::{FastPath, PreTokenizer, RegexPreTokenizer};
 use vocab::Vocab;
 
 /// Keeps the embedded tables 8-byte aligned, so they are read in place.
@@ -64,7 +62,7 @@ impl Bpe {
     fn new(vocab: Vocab, dfa: &'static [u8], fast: FastPath) -> Self {
         Self {
             vocab,
-            pre: RegexPreTokenizer::new(dfa, fast, WhitespaceRules::NewlineFirst),
+            pre: RegexPreTokenizer::new(dfa, fast),
             cache_id: piece_cache::new_cache_id(),
             long: long::Long::new(),
         }
@@ -150,109 +148,9 @@ impl Encoding {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
+#[path = "tests/lib.rs"]
+mod tests;
 
-    #[test]
-    fn counts_like_tiktoken_encode_ordinary() {
-        let o200k = Encoding::parse("encoding", "o200k_base").unwrap();
-        let cl100k = Encoding::parse("encoding", "cl100k_base").unwrap();
-        assert_eq!(o200k.count("hello world"), 2);
-        assert_eq!(cl100k.count("hello world"), 2);
-        assert_eq!(o200k.count(""), 0);
-        // Special-token text is ordinary text: 7 tokens in both, as tiktoken counts it.
-        assert_eq!(o200k.count("<|endoftext|>"), 7);
-        assert_eq!(cl100k.count("<|endoftext|>"), 7);
-    }
-
-    #[test]
-    fn whitespace_only_pieces_count_in_linear_time() {
-        // The upstream crate is quadratic here; 480k characters took minutes.
-        let text = "\u{3000}\u{3000}a".repeat(160_000);
-        assert!(Encoding::O200kBase.count(&text) > 0);
-    }
-
-    #[test]
-    fn long_pieces_count_in_memory_independent_of_their_length() {
-        // The heap merge held 20-36 bytes per byte of the piece: 30 MB for 1 MB of
-        // letters, 400 MB for 16 MB of `a`. What is left is the long-piece tables.
-        let mut rng = 0x2545_f491_4f6c_dd1d_u64;
-        let letters: String = (0..1 << 20)
-            .map(|_| {
-                rng ^= rng << 13;
-                rng ^= rng >> 7;
-                rng ^= rng << 17;
-                (b'a' + (rng % 26) as u8) as char
-            })
-            .collect();
-        for text in [letters, "a".repeat(16 << 20)] {
-            let (count, peak) = peak_alloc::during(|| Encoding::O200kBase.count(&text));
-            assert!(count > 0);
-            assert!(
-                peak < 16 << 20,
-                "{peak} bytes at most for {} bytes",
-                text.len()
-            );
-        }
-    }
-
-    #[test]
-    fn unknown_encodings_are_a_range_error() {
-        let err = Encoding::parse("encoding", "p50k_base").unwrap_err();
-        assert_eq!(err.field, "encoding");
-        assert_eq!(err.kind, devs_context_errors::ErrorKind::Range);
-    }
-}
-
-/// The most bytes allocated at once by one thread, for the tests of memory.
 #[cfg(test)]
-mod peak_alloc {
-    use std::alloc::{GlobalAlloc, Layout, System};
-    use std::cell::Cell;
-
-    struct Counting;
-
-    #[global_allocator]
-    static COUNTING: Counting = Counting;
-
-    thread_local! {
-        static NOW: Cell<isize> = const { Cell::new(0) };
-        static PEAK: Cell<isize> = const { Cell::new(0) };
-    }
-
-    fn add(bytes: isize) {
-        let _ = NOW.try_with(|now| {
-            now.set(now.get() + bytes);
-            let _ = PEAK.try_with(|peak| peak.set(peak.get().max(now.get())));
-        });
-    }
-
-    // SAFETY: every call goes to `System` as it came; only the bookkeeping is added.
-    unsafe impl GlobalAlloc for Counting {
-        unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-            add(layout.size() as isize);
-            unsafe { System.alloc(layout) }
-        }
-
-        unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-            add(-(layout.size() as isize));
-            unsafe { System.dealloc(ptr, layout) }
-        }
-
-        unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-            add(new_size as isize);
-            let moved = unsafe { System.realloc(ptr, layout, new_size) };
-            add(-(layout.size() as isize));
-            moved
-        }
-    }
-
-    /// `f()`, and the most bytes this thread held at once during it beyond what it held
-    /// before.
-    pub(crate) fn during<T>(f: impl FnOnce() -> T) -> (T, usize) {
-        let start = NOW.with(Cell::get);
-        PEAK.with(|peak| peak.set(start));
-        let out = f();
-        (out, (PEAK.with(Cell::get) - start) as usize)
-    }
-}
+#[path = "tests/peak_alloc.rs"]
+mod peak_alloc;

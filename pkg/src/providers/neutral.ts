@@ -264,8 +264,3 @@ export function json(value: unknown): string {
 
 /** Tokens an image or other binary part is assumed to take. */
 export const OPAQUE_TOKENS = 1_600;
-
-/** A copy of `source` with `changes` (own fields only). */
-export function withFields<T>(source: T, changes: Partial<T>): T {
-  return { ...source, ...changes };
-}

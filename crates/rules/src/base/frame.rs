@@ -90,13 +90,6 @@ impl Pieces<'_> {
         self
     }
 
-    /// Words that may hold text from the host (a field's path, a message quoting a value):
-    /// its frame marks, noncharacters no text means, are left out rather than refused.
-    pub fn quoted(&mut self, text: &str) -> &mut Self {
-        push_unmarked(&mut self.frame.out, text);
-        self
-    }
-
     /// Host text `index`, whole: the index alone, the shortest form to write and to read.
     pub fn host(&mut self, index: usize) -> &mut Self {
         let out = &mut self.frame.out;
@@ -123,7 +116,7 @@ impl Pieces<'_> {
     }
 }
 
-/// Reads a frame back, as a host does: for the rules' own tests.
+/// Reads a frame back, as a host does: for the rules' own tests, and the binding's.
 pub struct Reader<'a> {
     rest: &'a str,
 }

@@ -10,6 +10,7 @@ pub mod frame;
 pub mod number;
 pub mod ring;
 #[cfg(test)]
+#[path = "tests/rng.rs"]
 pub mod rng;
 pub mod text;
 pub mod tokens;

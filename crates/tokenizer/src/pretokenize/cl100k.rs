@@ -1,4 +1,4 @@
-//! The fast path of the cl100k family: cl100k_base, llama3 and qwen2.
+//! The fast path of the cl100k_base pattern.
 
 use super::classes::{CjkClass, cjk_class, decode_char};
 use super::rules::{
@@ -53,14 +53,14 @@ fn cl100k_cjk_next(b: &[u8], i: usize) -> Option<(usize, usize)> {
 /// via [`ascii_num_punct`], whose own cold escapes finish any CJK punct run.
 #[cold]
 #[inline(never)]
-fn cl100k_cjk_after_lead<const MAX_DIGITS: usize>(b: &[u8], i: usize) -> Option<(usize, usize)> {
+fn cl100k_cjk_after_lead(b: &[u8], i: usize) -> Option<(usize, usize)> {
     if matches!(
         cjk_class(decode_char(b, i + 1).0),
         CjkClass::Han | CjkClass::Caseless | CjkClass::Upper | CjkClass::Lower
     ) {
         return scan_letter_run_mixed(b, i + 1).map(|e| (i, e));
     }
-    ascii_num_punct::<MAX_DIGITS, false>(b, i)
+    ascii_num_punct::<false>(b, i)
 }
 
 /// Rule 2's `\p{L}+` for the piece at `i`, its letters from `j`: an ASCII run ends
@@ -77,18 +77,14 @@ fn letters_from(b: &[u8], i: usize, mut j: usize) -> Option<(usize, usize)> {
     Some((i, j))
 }
 
-/// ASCII fast-path pre-tokenizer for the cl100k pattern (and qwen2, which is
-/// identical except `MAX_DIGITS = 1` instead of 3).
+/// ASCII fast-path pre-tokenizer for the cl100k pattern.
 ///
 /// Returns `Some((pos, end))` for a piece it can resolve entirely within ASCII,
 /// or `None` to defer to the regex (non-ASCII byte at a decision point, or a
 /// whitespace-run start whose `\s*[\r\n]+|\s+` + lookahead semantics we don't
 /// replicate here). Alternatives are tried in the regex's leftmost-first order.
 #[inline(always)]
-pub(super) fn cl100k_ascii_next<const MAX_DIGITS: usize>(
-    b: &[u8],
-    i: usize,
-) -> Option<(usize, usize)> {
+pub(super) fn cl100k_ascii_next(b: &[u8], i: usize) -> Option<(usize, usize)> {
     let n = b.len();
     if i >= n {
         return None;
@@ -118,7 +114,7 @@ pub(super) fn cl100k_ascii_next<const MAX_DIGITS: usize>(
             return letters_from(b, i, i + 2);
         }
         if c1 >= 0x80 {
-            return cl100k_cjk_after_lead::<MAX_DIGITS>(b, i);
+            return cl100k_cjk_after_lead(b, i);
         }
     }
     // case B: no leading char, c0 is a letter
@@ -127,5 +123,5 @@ pub(super) fn cl100k_ascii_next<const MAX_DIGITS: usize>(
     }
 
     // Rules 3 & 4: digits, punctuation. Rules 5/6 (whitespace) → defer.
-    ascii_num_punct::<MAX_DIGITS, false>(b, i)
+    ascii_num_punct::<false>(b, i)
 }

@@ -1,19 +1,5 @@
 //! The character classes the scanners decide by: the CJK certainty table, a UTF-8
-//! decoder, ASCII whitespace, and deepseek_v3's CJK ranges.
-
-/// Rule 2 of `DEEPSEEK_V3_PATTERN`, by codepoint: `[一-龥\x{3040}-\x{309F}\x{30A0}-\x{30FF}]`.
-#[inline]
-pub(super) fn is_deepseek_cjk(c: u32) -> bool {
-    matches!(c, 0x4E00..=0x9FA5 | 0x3040..=0x30FF)
-}
-
-/// Whether `c` would have been isolated by an earlier stage of the deepseek_v3
-/// split pipeline: `\p{N}{1,3}` (stage 1) or `[一-龥\u{3040}-\u{309F}\u{30A0}-\u{30FF}]+`
-/// (stage 2). Kept in sync with `DEEPSEEK_V3_PATTERN`'s first two alternatives.
-#[inline]
-pub(super) fn is_deepseek_split_boundary(c: char) -> bool {
-    c.is_numeric() || matches!(c, '一'..='龥' | '\u{3040}'..='\u{309F}' | '\u{30A0}'..='\u{30FF}')
-}
+//! decoder and ASCII whitespace.
 
 /// Character-class certainty for the CJK extension of the fast-path scanners.
 ///

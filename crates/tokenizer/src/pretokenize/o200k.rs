@@ -1,5 +1,4 @@
-//! The fast path of the case-splitting patterns: o200k, Mistral's Tekken, MiniMax and
-//! Kimi.
+//! The fast path of the case-splitting pattern of o200k_base.
 
 use super::classes::{CjkClass, cjk_class, decode_char};
 use super::rules::{ascii_num_punct, match_contraction};
@@ -8,8 +7,7 @@ use super::rules::{ascii_num_punct, match_contraction};
 ///
 /// The "upper" class is `[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]`, the "lower" class
 /// `[\p{Ll}\p{Lm}\p{Lo}\p{M}]` — `Lo`/`Lm` (Han, kana, hangul) sit in *both*,
-/// which is what `Both` encodes. With `HAN_APART` (kimi), Han is excluded from
-/// both classes (`&&[^\p{Han}]`) and certainly ends a word run instead.
+/// which is what `Both` encodes.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum LetterKind {
     Upper,
@@ -20,7 +18,7 @@ enum LetterKind {
 }
 
 #[inline(always)]
-fn o200k_letter_kind<const HAN_APART: bool>(b: &[u8], j: usize) -> (LetterKind, usize) {
+fn o200k_letter_kind(b: &[u8], j: usize) -> (LetterKind, usize) {
     let c = b[j];
     if c < 0x80 {
         if c.is_ascii_uppercase() {
@@ -31,23 +29,16 @@ fn o200k_letter_kind<const HAN_APART: bool>(b: &[u8], j: usize) -> (LetterKind, 
         }
         return (LetterKind::End, 1);
     }
-    o200k_letter_kind_cjk::<HAN_APART>(b, j)
+    o200k_letter_kind_cjk(b, j)
 }
 
 /// [`o200k_letter_kind`] for the non-ASCII case, out of line.
 #[cold]
 #[inline(never)]
-fn o200k_letter_kind_cjk<const HAN_APART: bool>(b: &[u8], j: usize) -> (LetterKind, usize) {
+fn o200k_letter_kind_cjk(b: &[u8], j: usize) -> (LetterKind, usize) {
     let (ch, len) = decode_char(b, j);
     let kind = match cjk_class(ch) {
-        CjkClass::Han => {
-            if HAN_APART {
-                LetterKind::End
-            } else {
-                LetterKind::Both
-            }
-        }
-        CjkClass::Caseless => LetterKind::Both,
+        CjkClass::Han | CjkClass::Caseless => LetterKind::Both,
         CjkClass::Upper => LetterKind::Upper,
         CjkClass::Lower => LetterKind::Lower,
         CjkClass::Punct | CjkClass::Num | CjkClass::Ws => LetterKind::End,
@@ -58,8 +49,6 @@ fn o200k_letter_kind_cjk<const HAN_APART: bool>(b: &[u8], j: usize) -> (LetterKi
 
 /// How an o200k-family piece that starts on a non-ASCII char proceeds.
 enum CjkStart {
-    /// A complete piece (kimi's `[\p{Han}]+` branch).
-    Piece(usize),
     /// Defer to the regex.
     Defer,
     /// Not a word start — try the digit/punct rules.
@@ -72,29 +61,10 @@ enum CjkStart {
 /// line so CJK support does not bloat the inlined ASCII scanner.
 #[cold]
 #[inline(never)]
-fn o200k_cjk_start<const HAN_APART: bool>(b: &[u8], i: usize) -> CjkStart {
+fn o200k_cjk_start(b: &[u8], i: usize) -> CjkStart {
     let n = b.len();
     let (ch, len) = decode_char(b, i);
     let cls = cjk_class(ch);
-    // Kimi's `[\p{Han}]+` branch is ordered before the word rules: a Han run
-    // is a piece of its own, with no leading char and no suffix.
-    if HAN_APART && cls == CjkClass::Han {
-        let mut j = i + len;
-        while j < n {
-            if b[j] < 0x80 {
-                break;
-            }
-            let (c2, l2) = decode_char(b, j);
-            match cjk_class(c2) {
-                CjkClass::Han => j += l2,
-                // Ext-B and friends are also \p{Han} but unknown to the
-                // table — the run might continue, so defer.
-                CjkClass::Other => return CjkStart::Defer,
-                _ => break,
-            }
-        }
-        return CjkStart::Piece(j);
-    }
     match cls {
         // a letter with no leading char
         CjkClass::Han | CjkClass::Caseless | CjkClass::Upper | CjkClass::Lower => {
@@ -105,7 +75,7 @@ fn o200k_cjk_start<const HAN_APART: bool>(b: &[u8], i: usize) -> CjkStart {
         CjkClass::Punct | CjkClass::Ws => {
             let j = i + len;
             let follows_word = j < n && {
-                let (k1, _) = o200k_letter_kind::<HAN_APART>(b, j);
+                let (k1, _) = o200k_letter_kind(b, j);
                 matches!(k1, LetterKind::Upper | LetterKind::Lower | LetterKind::Both)
             };
             if follows_word {
@@ -120,35 +90,22 @@ fn o200k_cjk_start<const HAN_APART: bool>(b: &[u8], i: usize) -> CjkStart {
     }
 }
 
-/// Fast-path pre-tokenizer for the case-splitting patterns: o200k, Mistral's
-/// Tekken, MiniMax and Kimi.
+/// Fast-path pre-tokenizer for the case-splitting pattern of o200k_base.
 ///
 /// The letter rules differ from cl100k: both split on case
 /// (`[\p{Lu}…]*[\p{Ll}…]+` then `[\p{Lu}…]+[\p{Ll}…]*`, CamelCase-aware),
 /// with the caseless `Lo`/`Lm` letters (Han, kana, hangul) a member of both
-/// classes — see [`o200k_letter_kind`].
-///
-/// The variants differ in places passed in by the caller: o200k/MiniMax attach
-/// an optional contraction suffix to the word and use `\p{N}{1,3}`; Tekken has
-/// no contraction rule and uses `\p{N}`; Kimi (`HAN_APART`) tries a dedicated
-/// `[\p{Han}]+` branch first and excludes Han from both letter classes.
+/// classes — see [`o200k_letter_kind`]. A word takes an optional contraction
+/// suffix, and the punctuation rule's tail is `[\r\n/]*`.
 #[inline(always)]
-pub(super) fn o200k_like_ascii_next<
-    const CONTRACTIONS: bool,
-    const MAX_DIGITS: usize,
-    const SLASH_TAIL: bool,
-    const HAN_APART: bool,
->(
-    b: &[u8],
-    i: usize,
-) -> Option<(usize, usize)> {
+pub(super) fn o200k_ascii_next(b: &[u8], i: usize) -> Option<(usize, usize)> {
     let n = b.len();
     if i >= n {
         return None;
     }
     let c0 = b[i];
     if c0 >= 0x80 {
-        return o200k_cjk_next::<CONTRACTIONS, MAX_DIGITS, SLASH_TAIL, HAN_APART>(b, i);
+        return o200k_cjk_next(b, i);
     }
 
     // Determine the letter start `p`: either c0 itself (a letter), or one
@@ -161,15 +118,13 @@ pub(super) fn o200k_like_ascii_next<
         match b.get(i + 1) {
             Some(&c1) if c1 < 0x80 && c1.is_ascii_alphabetic() => i + 1,
             Some(&c1) if c1 >= 0x80 => {
-                return o200k_cjk_after_lead::<CONTRACTIONS, MAX_DIGITS, SLASH_TAIL, HAN_APART>(
-                    b, i,
-                );
+                return o200k_cjk_after_lead(b, i);
             }
-            _ => return ascii_num_punct::<MAX_DIGITS, SLASH_TAIL>(b, i),
+            _ => return ascii_num_punct::<true>(b, i),
         }
     } else {
         // digit, or \r\n
-        return ascii_num_punct::<MAX_DIGITS, SLASH_TAIL>(b, i);
+        return ascii_num_punct::<true>(b, i);
     };
 
     // Scan the uppercase run from `p`; a non-ASCII byte at any decision point
@@ -179,7 +134,7 @@ pub(super) fn o200k_like_ascii_next<
         q += 1;
     }
     if q < n && b[q] >= 0x80 {
-        return o200k_word_mixed::<CONTRACTIONS, HAN_APART>(b, i, p);
+        return o200k_word_mixed(b, i, p);
     }
 
     let letters_end = if q > p {
@@ -191,7 +146,7 @@ pub(super) fn o200k_like_ascii_next<
                 r += 1;
             }
             if r < n && b[r] >= 0x80 {
-                return o200k_word_mixed::<CONTRACTIONS, HAN_APART>(b, i, p);
+                return o200k_word_mixed(b, i, p);
             }
             r
         } else {
@@ -205,31 +160,22 @@ pub(super) fn o200k_like_ascii_next<
             r += 1;
         }
         if r < n && b[r] >= 0x80 {
-            return o200k_word_mixed::<CONTRACTIONS, HAN_APART>(b, i, p);
+            return o200k_word_mixed(b, i, p);
         }
         r
     };
 
-    Some((i, with_contraction::<CONTRACTIONS>(b, letters_end)))
+    Some((i, with_contraction(b, letters_end)))
 }
 
 /// o200k-family piece starting on a non-ASCII char, out of line.
 #[cold]
 #[inline(never)]
-fn o200k_cjk_next<
-    const CONTRACTIONS: bool,
-    const MAX_DIGITS: usize,
-    const SLASH_TAIL: bool,
-    const HAN_APART: bool,
->(
-    b: &[u8],
-    i: usize,
-) -> Option<(usize, usize)> {
-    match o200k_cjk_start::<HAN_APART>(b, i) {
-        CjkStart::Piece(e) => Some((i, e)),
+fn o200k_cjk_next(b: &[u8], i: usize) -> Option<(usize, usize)> {
+    match o200k_cjk_start(b, i) {
         CjkStart::Defer => None,
-        CjkStart::Punct => ascii_num_punct::<MAX_DIGITS, SLASH_TAIL>(b, i),
-        CjkStart::Letters(p) => o200k_word_mixed::<CONTRACTIONS, HAN_APART>(b, i, p),
+        CjkStart::Punct => ascii_num_punct::<true>(b, i),
+        CjkStart::Letters(p) => o200k_word_mixed(b, i, p),
     }
 }
 
@@ -238,22 +184,14 @@ fn o200k_cjk_next<
 /// digit/punct rules via [`ascii_num_punct`].
 #[cold]
 #[inline(never)]
-fn o200k_cjk_after_lead<
-    const CONTRACTIONS: bool,
-    const MAX_DIGITS: usize,
-    const SLASH_TAIL: bool,
-    const HAN_APART: bool,
->(
-    b: &[u8],
-    i: usize,
-) -> Option<(usize, usize)> {
+fn o200k_cjk_after_lead(b: &[u8], i: usize) -> Option<(usize, usize)> {
     if matches!(
-        o200k_letter_kind::<HAN_APART>(b, i + 1).0,
+        o200k_letter_kind(b, i + 1).0,
         LetterKind::Upper | LetterKind::Lower | LetterKind::Both
     ) {
-        return o200k_word_mixed::<CONTRACTIONS, HAN_APART>(b, i, i + 1);
+        return o200k_word_mixed(b, i, i + 1);
     }
-    ascii_num_punct::<MAX_DIGITS, SLASH_TAIL>(b, i)
+    ascii_num_punct::<true>(b, i)
 }
 
 /// The o200k-family word scan over mixed ASCII/CJK letters, out of line. The
@@ -267,16 +205,12 @@ fn o200k_cjk_after_lead<
 /// fails and rule B keeps the whole run).
 #[cold]
 #[inline(never)]
-fn o200k_word_mixed<const CONTRACTIONS: bool, const HAN_APART: bool>(
-    b: &[u8],
-    i: usize,
-    p: usize,
-) -> Option<(usize, usize)> {
+fn o200k_word_mixed(b: &[u8], i: usize, p: usize) -> Option<(usize, usize)> {
     let n = b.len();
     let mut q = p;
     let mut last_both_end: Option<usize> = None;
     while q < n {
-        let (kind, len) = o200k_letter_kind::<HAN_APART>(b, q);
+        let (kind, len) = o200k_letter_kind(b, q);
         match kind {
             LetterKind::Upper => q += len,
             LetterKind::Both => {
@@ -289,33 +223,31 @@ fn o200k_word_mixed<const CONTRACTIONS: bool, const HAN_APART: bool>(
     }
 
     let next_kind = if q < n {
-        o200k_letter_kind::<HAN_APART>(b, q).0
+        o200k_letter_kind(b, q).0
     } else {
         LetterKind::End
     };
     let letters_end = if q > p {
         match next_kind {
             // Rule A: greedy upper part, then the lower-ish run
-            LetterKind::Lower => scan_lower_run::<HAN_APART>(b, q)?,
+            LetterKind::Lower => scan_lower_run(b, q)?,
             // Rule A via backtracking if the run holds a Both char, else rule B
             LetterKind::End => last_both_end.unwrap_or(q),
             _ => return None,
         }
     } else {
         // no upper part: p is lower-ish, rule A with `[U]*` empty
-        scan_lower_run::<HAN_APART>(b, p)?
+        scan_lower_run(b, p)?
     };
 
-    Some((i, with_contraction::<CONTRACTIONS>(b, letters_end)))
+    Some((i, with_contraction(b, letters_end)))
 }
 
 /// The end of a word that ends at `end`, with its optional contraction suffix
-/// `(?i:'s|'t|…)?`. Tekken has no contraction rule at all (`CONTRACTIONS` off), so it
-/// never extends the word here.
+/// `(?i:'s|'t|…)?`.
 #[inline(always)]
-fn with_contraction<const CONTRACTIONS: bool>(b: &[u8], mut end: usize) -> usize {
-    if CONTRACTIONS
-        && end < b.len()
+fn with_contraction(b: &[u8], mut end: usize) -> usize {
+    if end < b.len()
         && b[end] == b'\''
         && let Some(len) = match_contraction(b, end)
     {
@@ -327,10 +259,10 @@ fn with_contraction<const CONTRACTIONS: bool>(b: &[u8], mut end: usize) -> usize
 /// The lower-ish run `[\p{Ll}\p{Lm}\p{Lo}\p{M}]+`: Lower and Both members.
 /// Greedy with no backtracking (it is the branch's last letter element).
 #[inline]
-fn scan_lower_run<const HAN_APART: bool>(b: &[u8], mut r: usize) -> Option<usize> {
+fn scan_lower_run(b: &[u8], mut r: usize) -> Option<usize> {
     let n = b.len();
     while r < n {
-        let (kind, len) = o200k_letter_kind::<HAN_APART>(b, r);
+        let (kind, len) = o200k_letter_kind(b, r);
         match kind {
             LetterKind::Lower | LetterKind::Both => r += len,
             LetterKind::Upper | LetterKind::End => return Some(r),

@@ -63,9 +63,12 @@ pub(super) fn scan_punct_run_mixed(b: &[u8], mut j: usize) -> Option<usize> {
     Some(j)
 }
 
+/// The digit rule's repeat cap: `\p{N}{1,3}` in both patterns.
+const MAX_DIGITS: usize = 3;
+
 /// Consume the trailing line-tail class of the punctuation rule starting at `k`,
-/// returning the new offset. Most patterns spell it `[\r\n]*`; Mistral's Tekken
-/// pattern spells it `[\r\n/]*`, so `SLASH` admits `/` as well.
+/// returning the new offset. cl100k spells it `[\r\n]*`; o200k spells it
+/// `[\r\n/]*`, so `SLASH` admits `/` as well.
 #[inline]
 pub(super) fn take_line_tail<const SLASH: bool>(b: &[u8], mut k: usize) -> usize {
     while k < b.len() && (b[k] == b'\r' || b[k] == b'\n' || (SLASH && b[k] == b'/')) {
@@ -76,16 +79,14 @@ pub(super) fn take_line_tail<const SLASH: bool>(b: &[u8], mut k: usize) -> usize
 
 /// Shared ASCII handler for the digit and punctuation rules, parameterized at
 /// compile time so every [`super::FastPath`] keeps fully specialized codegen: the
-/// digit rule's repeat cap is `MAX_DIGITS` (`\p{N}{1,3}` → 3 for cl100k/o200k,
-/// `\p{N}` → 1 for qwen2/Tekken), and the punctuation rule
-/// (` ?[^\s\p{L}\p{N}]+[\r\n]*`) admits `/` in its trailing class when
-/// `SLASH_TAIL` is set (Tekken's `[\r\n/]*`).
+/// punctuation rule (` ?[^\s\p{L}\p{N}]+[\r\n]*`) admits `/` in its trailing
+/// class when `SLASH_TAIL` is set (o200k's `[\r\n/]*`).
 ///
 /// Returns `Some((i, end))` on a match, or `None` to defer to the regex (the
 /// start is whitespace, or a non-ASCII byte could extend the run under Unicode
 /// semantics). Caller guarantees `i < n` and `b[i] < 0x80`.
 #[inline(always)]
-pub(super) fn ascii_num_punct<const MAX_DIGITS: usize, const SLASH_TAIL: bool>(
+pub(super) fn ascii_num_punct<const SLASH_TAIL: bool>(
     b: &[u8],
     i: usize,
 ) -> Option<(usize, usize)> {

@@ -1,49 +1,30 @@
 //! Whitespace: the runs the regex would take, and the emulation of the `\s+(?!\S)`
 //! lookahead that the DFA cannot express.
 
-use super::WhitespaceRules;
-use super::classes::{decode_char, is_ascii_ws, is_deepseek_split_boundary};
+use super::classes::{decode_char, is_ascii_ws};
 
 /// Emulates `\s+(?!\S)|\s+` from original tiktoken patterns.
 /// Pure byte-level fast path for ASCII whitespace, char-level fallback for Unicode.
 ///
-/// `ws` gates the emulation: only the generic whitespace branch carries the
-/// lookahead. For newline-branch patterns a match ending in `\r`/`\n` came from
-/// a rule that has none (`\s*[\r\n]+`, or the `[\r\n]*` tail of the punctuation
-/// rule) and is returned untouched. For
-/// [`WhitespaceRules::NewlineFirstSplitOnNumCjk`] a following digit or CJK char
-/// is an upstream split boundary and counts as end-of-input.
+/// Only the generic whitespace branch carries the lookahead. Both patterns have a
+/// dedicated `\s*[\r\n]+` branch ordered before it, so a match ending in `\r`/`\n`
+/// came from a rule that has none (`\s*[\r\n]+`, or the `[\r\n]*` tail of the
+/// punctuation rule) and is returned untouched.
 #[inline]
-pub(super) fn adjust_whitespace_end(
-    bytes: &[u8],
-    start: usize,
-    end: usize,
-    ws: WhitespaceRules,
-) -> usize {
+pub(super) fn adjust_whitespace_end(bytes: &[u8], start: usize, end: usize) -> usize {
     if end - start <= 1 || end >= bytes.len() {
         return end;
     }
 
-    // Newline-branch patterns: a match ending in \r/\n never carries the
-    // lookahead, so it keeps its full extent (canonical "\n\n" / "\r\n" tokens).
-    if ws != WhitespaceRules::Generic && matches!(bytes[end - 1], b'\r' | b'\n') {
+    // A match ending in \r/\n never carries the lookahead, so it keeps its full
+    // extent: trimming would split canonical "\n\n" / "\r\n" tokens into single ones.
+    if matches!(bytes[end - 1], b'\r' | b'\n') {
         return end;
     }
 
     // fast reject: if first byte is printable ASCII (0x21..0x7E), not whitespace
     let first = bytes[start];
     if first > 0x20 && first < 0x7F {
-        return end;
-    }
-
-    // deepseek_v3: an upstream split boundary right after the run terminates the
-    // slice the lookahead would have seen, so the run keeps its full extent.
-    if ws == WhitespaceRules::NewlineFirstSplitOnNumCjk
-        && let Some(next) = bytes[end..].iter().next()
-        && (next.is_ascii_digit() || *next >= 0x80)
-        && let Some(c) = char::from_u32(decode_char(bytes, end).0)
-        && is_deepseek_split_boundary(c)
-    {
         return end;
     }
 

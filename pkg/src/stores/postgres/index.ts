@@ -7,9 +7,9 @@ import {
   SessionConflictError, validateToolOutputEntry, type RawToolOutputRow, type SessionCommit, type SessionRows, type SessionStore, type StateRepository, type ToolOutputEntry,
 } from '@devs/context';
 import { argumentError as invalid, hasCode } from '../../errors/index.js';
-import { fitsText, fromUtf16Bytes, readableText, utf16Bytes } from '../../core/exact-text.js';
+import { fitsText, readableText, utf16Bytes } from '../../core/exact-text.js';
 import { MIGRATION_LOCK, PG_MIGRATIONS, PG_SCHEMA_TABLE, PG_SCHEMA_VERSION } from './schema.js';
-import { isoTime, sessionOutputId } from '../rows.js';
+import { isoTime, sessionOutputId, toRow } from '../rows.js';
 
 export type { RawToolOutputRow } from '@devs/context';
 
@@ -265,18 +265,6 @@ function statementName(text: string): string {
 /** The code units of a string PostgreSQL's text cannot hold; `null` for one it can. */
 function exact(text: string): Buffer | null {
   return fitsText(text, false) ? null : Buffer.from(utf16Bytes(text));
-}
-
-function toRow(r: Record<string, unknown>): RawToolOutputRow {
-  return {
-    id: Number(r.id),
-    toolName: r.tool_name_exact ? fromUtf16Bytes(r.tool_name_exact as Uint8Array) : String(r.tool_name),
-    rawContent: r.raw_content_exact ? fromUtf16Bytes(r.raw_content_exact as Uint8Array) : String(r.raw_content),
-    byteSize: Number(r.byte_size),
-    turnAge: Number(r.turn_age),
-    capturedAt: String(r.captured_at),
-    storedAt: String(r.stored_at),
-  };
 }
 
 /** A `pg` error as the host sees it: the message names the database, `code` and `cause` keep PostgreSQL's. */

@@ -13,8 +13,8 @@ import {
 
 export type { RawToolOutputRow } from '@devs/context';
 import { argumentError as invalid, hasCode } from '../../errors/index.js';
-import { fitsText, fromUtf16Bytes, readableText, utf16Bytes } from '../../core/exact-text.js';
-import { isoTime, sessionOutputId } from '../rows.js';
+import { fitsText, readableText, utf16Bytes } from '../../core/exact-text.js';
+import { isoTime, sessionOutputId, toRow } from '../rows.js';
 import { checkReadable, migrate } from './schema.js';
 import { sqliteSessions } from './sessions.js';
 
@@ -24,7 +24,7 @@ export interface SqliteStateRepositoryOptions {
   readonly?: boolean;
 }
 
-interface Row {
+type Row = {
   id: number;
   tool_name: string;
   raw_content: string;
@@ -34,19 +34,7 @@ interface Row {
   stored_at: string;
   raw_content_exact?: Uint8Array | null;
   tool_name_exact?: Uint8Array | null;
-}
-
-function toRow(r: Row): RawToolOutputRow {
-  return {
-    id: r.id,
-    toolName: r.tool_name_exact ? fromUtf16Bytes(r.tool_name_exact) : r.tool_name,
-    rawContent: r.raw_content_exact ? fromUtf16Bytes(r.raw_content_exact) : r.raw_content,
-    byteSize: r.byte_size,
-    turnAge: r.turn_age,
-    capturedAt: r.captured_at,
-    storedAt: r.stored_at,
-  };
-}
+};
 
 /** The UTF-8 size of `text` as stored: a lone surrogate counts as U+FFFD's 3 bytes. */
 const utf8Size = (text: string) => Buffer.byteLength(text, 'utf8');
