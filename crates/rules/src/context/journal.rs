@@ -12,7 +12,7 @@
 //! newer version is refused naming where; an event out of place (an answer to a need the
 //! manager does not have) is refused by `apply`.
 
-use super::codec::{Codec, Reader, float, optional_text, text, uint};
+use super::codec::{Codec, Reader, float, floats, optional_text, text, uint};
 use super::history::{NewMessage, Part, Refused, Role};
 use super::recall::Ask;
 use devs_context_errors::FieldError;
@@ -88,6 +88,22 @@ pub enum Event {
     /// The host's `beforeCompaction` deferred this build's compaction while the request
     /// still fits the budget.
     Defer,
+    /// Said on the way to an answer, never kept ([`Event::kept`]): the texts only the shell
+    /// holds that say what a text stored or shown as a placeholder is (`text`, the `args` of
+    /// the call a result answers, an image's `[width, height]` or a document's `[pages]`);
+    /// the rules reply `Need::Measure` with the body to count.
+    Described {
+        text: String,
+        args: String,
+        media: Vec<f64>,
+    },
+    /// Said on the way to a summary, never kept: the tokens of the texts it would carry,
+    /// newest first, the protected tools' (`used` NaN) or the user's words beside the
+    /// summary's own `used` tokens; the rules reply `Need::Fit` with how many it carries.
+    Carried {
+        tokens: Vec<f64>,
+        used: f64,
+    },
 }
 
 /// An event that answers a build's need, as the shell writes it (`encodeAnswer` in
@@ -100,53 +116,50 @@ pub struct AnswerRow {
     pub fields: &'static [(&'static str, Codec)],
 }
 
+const fn row(name: &'static str, tag: u8, fields: &'static [(&'static str, Codec)]) -> AnswerRow {
+    AnswerRow { name, tag, fields }
+}
+
 const STORED: &[(&str, Codec)] = &[("id", Codec::OptionalText), ("line", Codec::Float)];
 
-/// Every answer the shell gives to a need: what `advance` takes.
+const TOKENS: &[(&str, Codec)] = &[("tokens", Codec::Float)];
+
+/// Every event the shell gives through `advance`: the answers to the needs, what it says
+/// on the way to one ([`Event::kept`]), and the host's calls that change the manager.
 pub const ANSWERS: &[AnswerRow] = &[
-    AnswerRow {
-        name: "Stored",
-        tag: 5,
-        fields: STORED,
-    },
-    AnswerRow {
-        name: "SpanStored",
-        tag: 6,
-        fields: STORED,
-    },
-    AnswerRow {
-        name: "Listed",
-        tag: 7,
-        fields: STORED,
-    },
-    AnswerRow {
-        name: "Merged",
-        tag: 8,
-        fields: STORED,
-    },
-    AnswerRow {
-        name: "Measured",
-        tag: 9,
-        fields: &[("tokens", Codec::Float)],
-    },
-    AnswerRow {
-        name: "Summarized",
-        tag: 10,
-        fields: &[("tokens", Codec::Float)],
-    },
-    AnswerRow {
-        name: "SummaryFailed",
-        tag: 11,
-        fields: &[],
-    },
-    AnswerRow {
-        name: "NoSummarizer",
-        tag: 12,
-        fields: &[],
-    },
+    row("Begin", 2, &[]),
+    row("Plan", 4, &[]),
+    row("Stored", 5, STORED),
+    row("SpanStored", 6, STORED),
+    row("Listed", 7, STORED),
+    row("Merged", 8, STORED),
+    row("Measured", 9, TOKENS),
+    row("Summarized", 10, TOKENS),
+    row("SummaryFailed", 11, &[]),
+    row("NoSummarizer", 12, &[]),
+    row("Tail", 14, TOKENS),
+    row("Compact", 15, &[]),
+    row("Observed", 16, TOKENS),
+    row("CalibrationReset", 17, &[]),
+    row("HistoryRebuilt", 19, &[]),
+    row("Defer", 21, &[]),
+    row(
+        "Described",
+        22,
+        &[
+            ("text", Codec::Text),
+            ("args", Codec::Text),
+            ("media", Codec::Floats),
+        ],
+    ),
+    row(
+        "Carried",
+        23,
+        &[("tokens", Codec::Floats), ("used", Codec::Float)],
+    ),
 ];
 
-/// One answer (an event of [`ANSWERS`]), checked whole: anything else is refused, naming
+/// One event the shell gives (a row of [`ANSWERS`]), checked whole: anything else is refused, naming
 /// where (`answer`, `answer.stored.id`).
 pub fn decode_answer(bytes: &[u8]) -> Result<Event, DecodeError> {
     let mut r = Reader { bytes, at: 0 };
@@ -154,7 +167,7 @@ pub fn decode_answer(bytes: &[u8]) -> Result<Event, DecodeError> {
     if !ANSWERS.iter().any(|a| a.tag == tag) {
         return Err(fail(
             "answer",
-            &format!("is event {tag}, not an answer to a need"),
+            &format!("is event {tag}, which the shell does not give"),
         ));
     }
     let event = read_event(&mut r, tag, &|what: &str| format!("answer{what}"))?;
@@ -212,7 +225,15 @@ impl Event {
             Event::HistoryRebuilt => "history-rebuilt",
             Event::Migrated { .. } => "migrated",
             Event::Defer => "defer",
+            Event::Described { .. } => "described",
+            Event::Carried { .. } => "carried",
         }
+    }
+
+    /// Whether the journal keeps the event: not what the shell says on the way to an
+    /// answer, which the answer sums up.
+    pub fn kept(&self) -> bool {
+        !matches!(self, Event::Described { .. } | Event::Carried { .. })
     }
 
     fn tag(&self) -> u8 {
@@ -238,6 +259,8 @@ impl Event {
             Event::HistoryRebuilt => 19,
             Event::Migrated { .. } => 20,
             Event::Defer => 21,
+            Event::Described { .. } => 22,
+            Event::Carried { .. } => 23,
         }
     }
 
@@ -294,6 +317,19 @@ impl Event {
                 }
                 uint(out, u64::from(*from));
                 out.push(*why);
+            }
+            Event::Described {
+                text: t,
+                args,
+                media,
+            } => {
+                text(out, t);
+                text(out, args);
+                floats(out, media);
+            }
+            Event::Carried { tokens, used } => {
+                floats(out, tokens);
+                float(out, *used);
             }
             Event::Begin
             | Event::Commit
@@ -392,6 +428,9 @@ pub fn decode(bytes: &[u8]) -> Result<Vec<Event>, DecodeError> {
             )
         })?;
         let event = read_event(&mut r, tag, &at)?;
+        if !event.kept() {
+            return Err(fail(&at(""), "is never kept: the journal was altered"));
+        }
         events.push(event);
     }
     if r.at < bytes.len() {
@@ -546,6 +585,17 @@ fn read_event(
         }
         19 => Event::HistoryRebuilt,
         21 => Event::Defer,
+        22 => {
+            let text = r.text().map_err(|e| fail(&at(".described.text"), e))?;
+            let args = r.text().map_err(|e| fail(&at(".described.args"), e))?;
+            let media = r.floats().map_err(|_| short(".described.media"))?;
+            Event::Described { text, args, media }
+        }
+        23 => {
+            let tokens = r.floats().map_err(|_| short(".carried.tokens"))?;
+            let used = r.float().map_err(|_| short(".carried.used"))?;
+            Event::Carried { tokens, used }
+        }
         20 => {
             let opening = r.byte().map_err(|_| short(".migrated.opening"))?;
             let summary = r.float().map_err(|_| short(".migrated.summary"))?;

@@ -190,6 +190,8 @@ pub struct Manager {
     uncuttable: Vec<(usize, usize)>,
     squeezes: u32,
     journal: Option<Journal>,
+    /// What the rules replied to what the shell said on the way to an answer.
+    pub(crate) told: need::Told,
     /// What this build did, for the ledger.
     pub record: Ledger,
     /// The last build committed compacted: the commits until the next build take no
@@ -255,6 +257,7 @@ impl Manager {
             uncuttable: Vec::new(),
             squeezes: 0,
             journal: None,
+            told: need::Told::default(),
             record: Ledger::default(),
             last_compacted: false,
             requests: 0,
