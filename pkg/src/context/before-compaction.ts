@@ -1,7 +1,7 @@
 // `beforeCompaction`: the host is told of a compaction a build is about to run, and may
 // add to the summary's instruction for it, or defer it while the request still fits. The
 // deferral is an event of the build's journal, so a session replayed decides the same.
-import { argumentError, checked } from '../errors/index.js';
+import { argumentError } from '../errors/index.js';
 import { within } from '../core/timeout.js';
 import { isObject } from '../core/read.js';
 import { rules } from '../core/wasm.js';
