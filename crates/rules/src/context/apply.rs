@@ -74,14 +74,14 @@ impl Manager {
                     | Need::PersistSpan { .. }
                     | Need::MergeSpans { .. }),
                 ) => {
-                    self.told.body = self.describe(need, text, args, media);
+                    self.told.0 = self.describe(need, text, args, media);
                     Ok(Need::Measure)
                 }
                 _ => out_of_place("nothing was asked that a description says"),
             },
             Carried { tokens, used } => match pending {
                 Some(Need::Summarize { .. }) => {
-                    self.told.count = if used.is_nan() {
+                    self.told.1 = if used.is_nan() {
                         self.carried(tokens)
                     } else {
                         self.user_carried(tokens, *used)

@@ -21,6 +21,7 @@
 //! ledger says so; a compaction that would have to drop the thinking of an open tool loop
 //! waits while the request still fits the budget.
 
+mod answer;
 mod apply;
 mod build;
 pub mod calibration;

@@ -145,19 +145,15 @@ needs! {
     /// The reply to `Event::Described`: `body`, over `[id, label]`, is the index line's body
     /// of the text being stored (`Persist`, `PersistSpan`, `MergeSpans`) or the placeholder's
     /// (`Placeholder`); the shell counts it and answers the need it described.
-    Measure = 9 carries { body: String = m.told.body.clone() },
+    Measure = 9 carries { body: String = m.told.0.clone() },
     /// The reply to `Event::Carried`: how many of the texts said the summary carries, from
     /// the first on; the shell then answers `Summarize`.
-    Fit = 10 carries { count: usize = m.told.count },
+    Fit = 10 carries { count: usize = m.told.1 },
 }
 
-/// What the rules replied to what the shell said on the way to an answer (`Need::Measure`,
-/// `Need::Fit`): never in the state, read once by the reply's encoding.
-#[derive(Debug, Clone, Default)]
-pub struct Told {
-    pub body: String,
-    pub count: usize,
-}
+/// What the rules replied to what the shell said on the way to an answer: the body of
+/// `Need::Measure`, the count of `Need::Fit`. Never in the state.
+pub type Told = (String, usize);
 
 impl Manager {
     /// What the pending need's text is, said over `[id, label]` (`index::body`): a stored
