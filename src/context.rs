@@ -6,7 +6,7 @@
 use devs_context_errors::FieldError;
 use devs_context_rules::base::text::split_texts;
 use devs_context_rules::context::config::{Config, Options};
-use devs_context_rules::context::{Kind, Manager, Rejection, index, recall, render};
+use devs_context_rules::context::{Manager, journal, migrate, recall, render};
 use wasm_bindgen::prelude::*;
 
 use crate::{Out, frame, probe, report};
@@ -54,82 +54,10 @@ impl ManagerCore {
         })
     }
 
-    /// The body of the merge of `count` transcripts (`text`, joined), over `[id, label]`.
-    pub fn merged_body(&self, count: usize, text: &str) -> String {
-        let (_, from, to) = self.m.index.merged(count);
-        let tokens = self.m.fold_tokens(from, to);
-        let names = index::names(text, usize::MAX, self.m.names_chars(true));
-        frame(|f| {
-            f.text(|p| index::body(p, index::What::Span { from, to }, tokens, "", &names));
-        })
-    }
-
-    /// What part `part` of message `message`, stored, is in one line (`index::body`) over
-    /// `[id, label]`: `text` is its whole text (its names are read from it), `args` its
-    /// call's arguments for a result ("" otherwise), `media` an image's `[width, height]`
-    /// or a document's `[pages]` as measured (empty otherwise).
-    pub fn index_body(
-        &self,
-        message: usize,
-        part: usize,
-        text: &str,
-        args: &str,
-        media: &[f64],
-    ) -> String {
-        let p = *self.m.part(message, part);
-        let names = if p.kind.media() {
-            Vec::new()
-        } else {
-            index::names(text, index::MAX_NAMES, self.m.names_chars(false))
-        };
-        let (what, description) = what_of(p.kind, args, media, || index::one_line(text, 100));
-        frame(|f| {
-            f.text(|pieces| index::body(pieces, what, p.tokens, &description, &names));
-        })
-    }
-
-    /// The body a placeholder of part `part` of message `message` shows, over `[id,
-    /// label]`: what `index_body` says but the names, so a masked output stays one short
-    /// line. `args`: its call's arguments for a result ("" otherwise); `media` as for
-    /// `index_body`.
-    pub fn placeholder_body(
-        &self,
-        message: usize,
-        part: usize,
-        args: &str,
-        media: &[f64],
-    ) -> String {
-        let p = *self.m.part(message, part);
-        let (what, description) = what_of(p.kind, args, media, String::new);
-        frame(|f| {
-            f.text(|pieces| index::body(pieces, what, p.tokens, &description, &[]));
-        })
-    }
-
     /// The error a build is refused with when nothing more can go (`Need::TooLarge`):
     /// `field` names the part as the host wrote it.
     pub fn too_large(&self, message: usize, part: usize, field: &str) -> Out<()> {
         Err(crate::fail(self.m.too_large(message, part, field)))
-    }
-
-    /// The body of the transcript of messages `from..to`, over `[id, label]`.
-    pub fn span_body(&self, from: usize, to: usize, text: &str) -> String {
-        let tokens = self.m.fold_tokens(from, to);
-        let names = index::names(text, usize::MAX, self.m.names_chars(true));
-        frame(|f| {
-            f.text(|p| index::body(p, index::What::Span { from, to }, tokens, "", &names));
-        })
-    }
-
-    /// The store ids the index names, in the order it lists them, one text each.
-    pub fn index_ids(&self) -> String {
-        frame(|f| {
-            for id in self.m.index.ids() {
-                f.text(|p| {
-                    p.lit(id);
-                });
-            }
-        })
     }
 
     /// What to do with a recall of `id` (`offset`, `length`, `query`: NaN, NaN, "" for
@@ -146,9 +74,23 @@ impl ManagerCore {
         }
     }
 
-    /// Whether an image or a document of `tokens` may be given back whole by a recall.
-    pub fn recall_media_fits(&self, tokens: f64) -> bool {
-        self.m.recall_media_fits(tokens)
+    /// The heading an image (`image` true) or a document of `tokens` is given back under by
+    /// a recall, over `[id, media type]` (`carried`: the provider's tool result can hold it);
+    /// none when it may not be given back whole.
+    pub fn recall_media(
+        &self,
+        tokens: f64,
+        image: bool,
+        width: f64,
+        height: f64,
+        pages: f64,
+        carried: bool,
+    ) -> Option<String> {
+        self.m.recall_media_fits(tokens).then(|| {
+            frame(|f| {
+                f.text(|p| recall::media_heading(p, image, width, height, pages, carried));
+            })
+        })
     }
 
     /// An answer of a page of at most `units` came to `tokens`: 0 when it fits a part's
@@ -171,31 +113,15 @@ impl ManagerCore {
         self.m.compaction_due().map_or("", |t| t.name()).into()
     }
 
-    /// Of the protected texts a summary would carry (their tokens, newest first), how many
-    /// it carries; fewer than all is warned in the build's record.
-    pub fn carried(&mut self, tokens: &[f64]) -> usize {
-        self.m.carried(tokens)
-    }
-
-    /// Of what the user wrote in the turns a summary folds (their tokens, newest first), how
-    /// many texts it carries in the room its share leaves beside its own `used` tokens.
-    pub fn user_carried(&self, tokens: &[f64], used: f64) -> usize {
-        self.m.user_carried(tokens, used)
-    }
-
-    /// `[overhead, ratio, samples]`.
-    pub fn calibration(&self) -> Vec<f64> {
-        let c = &self.m.calibration;
-        vec![c.overhead, c.ratio, c.samples() as f64, c.media_ratio]
-    }
-
     /// The figures the shell reads after a step, in the order `statusOf` in
     /// `pkg/src/context/history.ts` names them: first live message, the pinned opening
     /// `[start, end)` (never let go), calls folded away (their ids let go; not those of the
     /// pinned messages, `Manager::kept_call_ids`), 1 if a summary is held, messages, calls,
-    /// tokens. `commit` returns them too, so a build reads them in the crossing that ends it.
+    /// tokens, then the calibration's overhead, ratio, samples and media ratio. `commit`
+    /// returns them too, so a build reads them in the crossing that ends it.
     pub fn status(&self) -> Vec<f64> {
         let o = self.m.opening();
+        let c = &self.m.calibration;
         vec![
             self.m.first_live as f64,
             o.start as f64,
@@ -205,6 +131,10 @@ impl ManagerCore {
             self.m.history.messages.len() as f64,
             self.m.history.calls.len() as f64,
             self.m.tokens(),
+            c.overhead,
+            c.ratio,
+            c.samples() as f64,
+            c.media_ratio,
         ]
     }
 
@@ -222,97 +152,6 @@ impl ManagerCore {
     }
 }
 
-/// The words after a refused part's field name.
-/// What a stored part is, for its line: an output (with its call's arguments described),
-/// an image or a document (its size as measured), or a text (`text()` described).
-fn what_of(
-    kind: Kind,
-    args: &str,
-    media: &[f64],
-    text: impl FnOnce() -> String,
-) -> (index::What, String) {
-    let at = |i: usize| media.get(i).copied().unwrap_or(0.0);
-    match kind {
-        Kind::Result => (index::What::Output, index::describe(args)),
-        Kind::Image => (
-            index::What::Image {
-                width: at(0) as u32,
-                height: at(1) as u32,
-            },
-            String::new(),
-        ),
-        Kind::Document => (
-            index::What::Document {
-                pages: at(0) as u64,
-            },
-            String::new(),
-        ),
-        _ => (index::What::Text, text()),
-    }
-}
-
-/// Where the first event out of a build's shape is, among `tags` (a journal's events' tags,
-/// or a call log's as events), -1 for none (`migrate::misshapen`).
-#[wasm_bindgen(js_name = misshapen)]
-pub fn misshapen(tags: &[u8]) -> i32 {
-    devs_context_rules::context::migrate::misshapen(tags).map_or(-1, |i| i as i32)
-}
-
-/// Whether data that failed to replay is rebuilt: written by earlier rules (`decisions`,
-/// NaN when it says none) and shaped as builds (`migrate::migratable`).
-#[wasm_bindgen(js_name = migratable)]
-pub fn migratable(decisions: f64, shaped: bool) -> bool {
-    let d = (decisions.is_finite() && decisions >= 0.0).then_some(decisions as u32);
-    devs_context_rules::context::migrate::migratable(d, shaped)
-}
-
-/// The ids a journal's events stored and recalled (`journal`: its bytes), one text each;
-/// none for bytes that are not a journal: what a rebuilt session keeps its own (`migrate`).
-#[wasm_bindgen(js_name = journalIds)]
-pub fn journal_ids(bytes: &[u8]) -> String {
-    use devs_context_rules::context::journal::{self, Event};
-    let events = journal::decode(bytes).unwrap_or_default();
-    frame(|f| {
-        for e in &events {
-            let id = match e {
-                Event::Stored { id, .. }
-                | Event::SpanStored { id, .. }
-                | Event::Listed { id, .. }
-                | Event::Merged { id, .. } => id.as_deref(),
-                Event::Recalled { id, .. } => Some(id.as_str()),
-                _ => None,
-            };
-            if let Some(id) = id {
-                f.text(|p| {
-                    p.lit(id);
-                });
-            }
-        }
-    })
-}
-
-/// The ids a manager's encoded state (`state`) holds its own, one text each; none for bytes
-/// that are not a state.
-#[wasm_bindgen(js_name = stateIds)]
-pub fn state_ids(bytes: &[u8]) -> String {
-    let ids: Vec<String> = Manager::ids_of_state(bytes);
-    frame(|f| {
-        for id in &ids {
-            f.text(|p| {
-                p.lit(id);
-            });
-        }
-    })
-}
-
-/// The tags of a journal's events (`journal`: its bytes), as `misshapen` reads them; empty
-/// for bytes that are not a journal.
-#[wasm_bindgen(js_name = journalTags)]
-pub fn journal_tags(bytes: &[u8]) -> Vec<u8> {
-    use devs_context_rules::context::journal;
-    journal::decode(bytes).map_or(Vec::new(), |events| journal::Event::tags(&events))
-}
-
 /// What a request's input cost in uncached input tokens (`policy::billed`): a summarizer
 /// call's, from its usage.
 #[wasm_bindgen(js_name = billedInput)]
@@ -320,11 +159,53 @@ pub fn billed_input(input: f64, read: f64, write: f64) -> f64 {
     devs_context_rules::context::policy::billed(input, read, write)
 }
 
-#[wasm_bindgen(js_name = rejectionWords)]
-pub fn rejection_words(code: u8) -> String {
-    Rejection::from_code(code)
-        .map_or("is not allowed here", Rejection::words)
-        .into()
+/// Each journal of `joined` (their lengths `lens`), decoded; none of one that is not a journal.
+fn journals(joined: &[u8], lens: &[u32]) -> Vec<journal::Event> {
+    let mut at = 0;
+    let mut out = Vec::new();
+    for &n in lens {
+        let end = (at + n as usize).min(joined.len());
+        out.extend(journal::decode(&joined[at..end]).unwrap_or_default());
+        at = end;
+    }
+    out
+}
+
+/// Whether data that failed to replay is rebuilt (`migrate::migratable`): written by
+/// earlier rules (`decisions`, NaN when it says none) and shaped as builds
+/// (`migrate::misshapen`), read from the tags of its format-1 log's calls (`log_tags`),
+/// then of its journals' events (`joined`, `lens` each one's length).
+#[wasm_bindgen(js_name = migratable)]
+pub fn migratable(decisions: f64, log_tags: &[u8], joined: &[u8], lens: &[u32]) -> bool {
+    let mut tags = log_tags.to_vec();
+    tags.extend(journal::Event::tags(&journals(joined, lens)));
+    let shaped = migrate::misshapen(&tags).is_none();
+    let d = (decisions.is_finite() && decisions >= 0.0).then_some(decisions as u32);
+    migrate::migratable(d, shaped)
+}
+
+/// The ids old data holds its own, one text each: those its journals' events stored and
+/// recalled (`joined`, `lens` as for `migratable`), then those its encoded `state` holds
+/// (none of bytes that are not a journal or a state): what a rebuilt session keeps (`migrate`).
+#[wasm_bindgen(js_name = heldIds)]
+pub fn held_ids(joined: &[u8], lens: &[u32], state: &[u8]) -> String {
+    use journal::Event;
+    let stored = journals(joined, lens).into_iter().filter_map(|e| match e {
+        Event::Stored { id, .. }
+        | Event::SpanStored { id, .. }
+        | Event::Listed { id, .. }
+        | Event::Merged { id, .. } => id,
+        Event::Recalled { id, .. } => Some(id),
+        _ => None,
+    });
+    let ids: Vec<String> = stored.chain(Manager::ids_of_state(state)).collect();
+    frame(|f| {
+        for id in &ids {
+            f.text(|p| {
+                p.lit(id);
+            });
+        }
+    })
 }
 
 /// A recall as the rules read it: NaN and "" for what was not asked.
@@ -380,21 +261,6 @@ pub fn shorten_call(text: &str, keep: f64, id: Option<String>) -> String {
                 shorten::shorten(p, &units, mode, id.as_deref());
             });
         }
-    })
-}
-
-/// The heading of a recalled image (`image` true) or document, over `[id, media type]`;
-/// `carried`: the provider's tool result can hold it.
-#[wasm_bindgen(js_name = recallMediaHeading)]
-pub fn recall_media_heading(
-    image: bool,
-    width: f64,
-    height: f64,
-    pages: f64,
-    carried: bool,
-) -> String {
-    frame(|f| {
-        f.text(|p| recall::media_heading(p, image, width, height, pages, carried));
     })
 }
 

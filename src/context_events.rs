@@ -16,7 +16,9 @@ impl ManagerCore {
     /// Applies `e` and journals it; a live call out of place is a bug of the shell's.
     fn event(&mut self, e: Event) -> Out<devs_context_rules::context::Need> {
         let need = self.m.apply(&e).map_err(|r| refusal(&e, r))?;
-        self.journal.push(&e);
+        if e.kept() {
+            self.journal.push(&e);
+        }
         Ok(need)
     }
 
@@ -92,8 +94,8 @@ impl ManagerCore {
     /// parts it has; per part: its kind (with `PROTECTED_BIT` for a protected tool's), UTF-16 units, tokens, and the call it answers
     /// (-1 for none). `by_name`: per id-less result, `[message, part, n, n candidate calls]`
     /// (`ByName`). Returns, read by `appended` in `pkg/src/context/history.ts`: `[1]`, the
-    /// message and the part + 1 (0: the message) as 4 bytes little-endian each, and the
-    /// rejection's code, when refused; else `[0]`, then, with `take` and no build open, the
+    /// message and the part + 1 (0: the message) as 4 bytes little-endian each, the
+    /// rejection's code and its words (UTF-8), when refused; else `[0]`, then, with `take` and no build open, the
     /// journal taken (`take_journal`), in the same crossing.
     #[allow(clippy::too_many_arguments)]
     pub fn append(
@@ -156,6 +158,7 @@ impl ManagerCore {
                 out.extend((r.message as u32).to_le_bytes());
                 out.extend((r.part.map_or(0, |p| p + 1) as u32).to_le_bytes());
                 out.push(r.why.code());
+                out.extend(r.why.words().as_bytes());
                 out
             }
         }
@@ -177,13 +180,6 @@ impl ManagerCore {
     #[wasm_bindgen(js_name = __trapForTests)]
     pub fn trap_for_tests(&mut self) {
         panic!("a trap the tests asked for");
-    }
-
-    pub fn begin(&mut self) -> Out<()> {
-        let mark = (self.journal.bytes.len(), self.journal.count);
-        self.event(Event::Begin)?;
-        self.journal.open = Some(mark);
-        Ok(())
     }
 
     /// Ends the build, and returns in the same crossing what the shell reads after every
@@ -215,34 +211,19 @@ impl ManagerCore {
         }
     }
 
-    /// The build's first need (`need::Need::encode`, read by `decodeNeed`).
-    pub fn plan(&mut self) -> Out<Vec<u8>> {
-        self.answer(Event::Plan)
-    }
-
-    /// Takes the answer to the need in flight, encoded as its journal event (`encodeAnswer`
-    /// in `pkg/src/core/protocol.ts`, `journal::ANSWERS`), applies and journals it, and
-    /// returns the next need: one crossing per answer.
+    /// Takes an event the shell gives (`encodeAnswer` in `pkg/src/core/protocol.ts`,
+    /// `journal::ANSWERS`): the answer to the need in flight, what it says on the way to
+    /// one, or a call of the host's (a build's begin and plan, the tail, …); applies and
+    /// journals it, and returns the next need: one crossing per answer.
     pub fn advance(&mut self, answer: &[u8]) -> Out<Vec<u8>> {
         let e =
             journal::decode_answer(answer).map_err(|e| crate::fail(e.field_error("journal")))?;
-        self.answer(e)
-    }
-
-    /// Tokens of the host's text after the conversation (see `Manager::set_tail`).
-    pub fn set_tail(&mut self, tokens: f64) -> Out<()> {
-        self.event(Event::Tail(tokens)).map(|_| ())
-    }
-
-    /// The next build compacts, whatever the request's size.
-    pub fn compact(&mut self) -> Out<()> {
-        self.event(Event::Compact).map(|_| ())
-    }
-
-    /// The host's `beforeCompaction` deferred this build's compaction (inside a build,
-    /// before its plan).
-    pub fn defer(&mut self) -> Out<()> {
-        self.event(Event::Defer).map(|_| ())
+        let mark = (self.journal.bytes.len(), self.journal.count);
+        let reply = self.answer(e.clone())?;
+        if e == Event::Begin {
+            self.journal.open = Some(mark);
+        }
+        Ok(reply)
     }
 
     /// The request as a plan (see `render::Plan::encode`).
@@ -253,15 +234,6 @@ impl ManagerCore {
             .pending_plan()
             .map(|p| p.encode())
             .unwrap_or_default())
-    }
-
-    /// Learns from the provider's count of the request last sent.
-    pub fn observe(&mut self, reported: f64) -> Out<()> {
-        self.event(Event::Observed(reported)).map(|_| ())
-    }
-
-    pub fn reset_calibration(&mut self) -> Out<()> {
-        self.event(Event::CalibrationReset).map(|_| ())
     }
 
     /// A recall of `id` by call `call` (-1: none) was answered with its text.
@@ -281,11 +253,6 @@ impl ManagerCore {
             ask,
         })
         .map(|_| ())
-    }
-
-    /// The host's message list was taken in anew: the next record warns of it.
-    pub fn history_rebuilt(&mut self) -> Out<()> {
-        self.event(Event::HistoryRebuilt).map(|_| ())
     }
 
     /// Rebuilt from old data, its messages appended already (`migrate`): `opening` when its

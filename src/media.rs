@@ -91,8 +91,8 @@ pub fn measure_media(
 }
 
 /// What `measureMedia`'s `note` says of the part at `field` (its `source`, its `tokens`,
-/// and `amount`, its pages or seconds): the warning's message, or, for a part refused, a
-/// TypeError naming the field.
+/// and `amount`, its pages or seconds): a frame of the warning's code (`ContextWarning.code`)
+/// and its message, or, for a part refused, a TypeError naming the field.
 #[wasm_bindgen(js_name = mediaNote)]
 pub fn media_note(note: u8, source: u8, field: &str, tokens: f64, amount: f64) -> Out<String> {
     let (Some(n), Some(s)) = (Note::from_code(note), Source::from_code(source)) else {
@@ -104,17 +104,14 @@ pub fn media_note(note: u8, source: u8, field: &str, tokens: f64, amount: f64) -
     let words = n.words(field, s, tokens, amount);
     match n {
         Note::Unreadable => Err(fail(FieldError::type_error(field.to_string(), words))),
-        Note::Warn(_) => Ok(words),
-    }
-}
-
-/// The warning code (`ContextWarning.code`) of `measureMedia`'s `note`, `''` for one that
-/// is no warning.
-#[wasm_bindgen(js_name = mediaWarningCode)]
-pub fn media_warning_code(note: u8) -> String {
-    match Note::from_code(note) {
-        Some(Note::Warn(w)) => w.code().to_string(),
-        _ => String::new(),
+        Note::Warn(w) => Ok(crate::frame(|f| {
+            f.text(|p| {
+                p.lit(w.code());
+            });
+            f.text(|p| {
+                p.lit(&words);
+            });
+        })),
     }
 }
 
@@ -137,14 +134,4 @@ pub fn stored_media(probe: &str) -> Vec<f64> {
             form,
         ]
     })
-}
-
-/// The media type of image format `code` (as `measureMedia` gives it), `''` for none.
-#[wasm_bindgen(js_name = imageMediaType)]
-pub fn image_media_type(code: f64) -> String {
-    use devs_context_rules::media::Format;
-    [Format::Png, Format::Jpeg, Format::Gif, Format::Webp]
-        .get(code as usize)
-        .filter(|_| code >= 0.0)
-        .map_or(String::new(), |f| f.media_type().to_string())
 }

@@ -35,11 +35,6 @@ impl PendingIndex {
         self.0.clear();
     }
 
-    #[wasm_bindgen(getter)]
-    pub fn len(&self) -> usize {
-        self.0.len()
-    }
-
     /// An age the shell shows is `clock - born`.
     #[wasm_bindgen(getter)]
     pub fn clock(&self) -> f64 {

@@ -1,11 +1,9 @@
 //! Seed 000: the refresh counter and its texts.
 
-use devs_context_rules::seeds::refresher::{
-    RefreshCounter, Snapshot, Tick, injected_summary, prepended_reasoning,
-};
+use devs_context_rules::seeds::refresher::{RefreshCounter, Snapshot, Tick};
 use wasm_bindgen::prelude::*;
 
-use crate::{Out, frame, report};
+use crate::{Out, report};
 
 #[wasm_bindgen]
 pub struct Refresher(RefreshCounter);
@@ -64,20 +62,4 @@ impl Refresher {
             node: node as u64,
         });
     }
-}
-
-/// The refresh text over `[tasSummary, prdSummary]`.
-#[wasm_bindgen(js_name = injectedSummaryText)]
-pub fn injected_summary_text() -> String {
-    frame(|f| {
-        f.text(injected_summary);
-    })
-}
-
-/// The new reasoning over `[injectedSummary, reasoning]`.
-#[wasm_bindgen(js_name = prependedReasoningText)]
-pub fn prepended_reasoning_text() -> String {
-    frame(|f| {
-        f.text(prepended_reasoning);
-    })
 }

@@ -55,19 +55,3 @@ pub fn composer_specs(field: &str, contents: &str, lens: &[u32]) -> Out<String> 
         f.text(|p| injection(p, &whole));
     }))
 }
-
-/// The lengths at which rules cut texts: `[spec, handoff turn, truncated summary,
-/// observation]`. A host sends a rule only a probe of a text.
-#[wasm_bindgen(js_name = probeLimits)]
-pub fn probe_limits() -> Vec<f64> {
-    use devs_context_rules::seeds::{handoff, runner, tool_output, window};
-    [
-        window::MAX_SPEC_CHARS,
-        handoff::MAX_TURN_CHARS,
-        tool_output::SUMMARY_CHARS,
-        runner::OBSERVATION_CHARS,
-    ]
-    .iter()
-    .map(|&n| n as f64)
-    .collect()
-}

@@ -131,32 +131,9 @@ function shared(format, { shell = false } = {}) {
 }
 
 /**
- * The shell loads before any entry has provided the rules: the one use of them at load,
- * `limits.ts` reading the cut lengths, is given its answer here.
- */
-async function bakedLimits() {
-  const glue = await import(pathToFileURL(join(dist, 'wasm/devs_context.js')).href);
-  glue.initSync({ module: readFileSync(rulesWasm) });
-  const limits = JSON.stringify(Array.from(glue.probeLimits()));
-  return {
-    name: 'baked-limits',
-    setup(build) {
-      build.onLoad({ filter: /[\\/]limits\.ts$/ }, (args) => {
-        const text = readFileSync(args.path, 'utf8');
-        if (!text.includes('rules.probeLimits()')) {
-          throw new Error('limits.ts no longer reads rules.probeLimits() at load; update bakedLimits() in scripts/build.mjs');
-        }
-        return { contents: text.replace('rules.probeLimits()', limits), loader: 'ts' };
-      });
-    },
-  };
-}
-
-/**
  * The slim entry: `./wasm.js` (which instantiates inlined bytes at load) becomes a module
  * whose `rules` exist once `init()` has fetched or read `rules.wasm`. Until then every use
- * of the rules throws an error that says to call `init()`. The one use of the rules at
- * load, `limits.ts` reading the cut lengths, gets them from the build instead.
+ * of the rules throws an error that says to call `init()`.
  */
 function slimWasm(format) {
   const gluePath = join(dist, 'wasm/devs_context.js');
@@ -236,7 +213,6 @@ const common = {
   // uncaught error's message: one statement, not the whole shell on one line (45 KB).
   minifySyntax: true,
 };
-const limits = await bakedLimits();
 /** The framework adapters, one folder each under src/adapters/, with an `index.ts`. */
 const ADAPTERS = (existsSync(join(src, 'adapters')) ? readdirSync(join(src, 'adapters'), { withFileTypes: true }) : [])
   .filter((d) => d.isDirectory() && existsSync(join(src, 'adapters', d.name, 'index.ts')))
@@ -263,7 +239,7 @@ const entries = [
   { name: 'host', entry: join(src, 'core/host.ts'), browserSafe: true },
   // wasm-bindgen's glue of the rules, once per format, for the three entries.
   { name: 'glue', entry: join(dist, 'wasm/devs_context.js'), browserSafe: true },
-  { name: 'shell', entry: join(src, 'index.ts'), plugins: (format) => [shared(format), limits], browserSafe: true },
+  { name: 'shell', entry: join(src, 'index.ts'), plugins: (format) => [shared(format)], browserSafe: true },
   { name: 'index', entry: join(src, 'entries/node.ts'), plugins: (format) => [shared(format, { shell: true }), inlineWasm], options: { external: ['node:async_hooks', 'node:crypto'] } },
   { name: 'index.browser', entry: join(src, 'entries/browser.ts'), plugins: (format) => [shared(format, { shell: true }), inlineWasm], browserSafe: true },
   { name: 'slim', entry: 'slim:entry', plugins: (format) => [shared(format, { shell: true }), slimWasm(format)], browserSafe: true },
@@ -288,12 +264,12 @@ for (const { name, entry, plugins = [], options = {}, browserSafe } of entries) 
 }
 
 // The shell loads before an entry provides the rules, and slim before init(): anything
-// that runs them at load, as limits.ts does, has to be given its answer by bakedLimits().
+// that runs them at load fails here: what the shell needs at load is generated (core/protocol.ts).
 for (const file of ['shell.mjs', 'slim.mjs']) {
   try {
     await import(pathToFileURL(join(dist, file)).href);
   } catch (error) {
-    throw new Error(`dist/${file} runs the rules at load, before an entry provides them; bake the answer in, in bakedLimits(): ${error.message}`);
+    throw new Error(`dist/${file} runs the rules at load, before an entry provides them; generate what it needs into core/protocol.ts: ${error.message}`);
   }
 }
 

@@ -119,7 +119,7 @@ test('a trap inside a compacting build rejects it as an internal error; the next
   assert.equal(error?.code, 'ERR_INTERNAL');
   assert.deepEqual((await a.build()).messages, (await twin.build()).messages);
   // Twice more: a second trap is survived as the first.
-  const again = await trapping('begin', 1, () => a.build().then(() => undefined, (e) => e));
+  const again = await trapping('advance', 1, () => a.build().then(() => undefined, (e) => e));
   assert.equal(again?.code, 'ERR_INTERNAL');
   for (const m of [a, twin]) loop(m, 4, 12);
   assert.deepEqual((await a.build()).messages, (await twin.build()).messages);
@@ -135,7 +135,7 @@ test('a restored manager is made again from its snapshot and what it committed s
   await a.build();
   await twin.build();
   for (const m of [a, twin]) m.append({ role: 'assistant', content: [{ type: 'text', text: 'between builds' }] });
-  const error = await trapping('begin', 1, () => a.build().then(() => undefined, (e) => e));
+  const error = await trapping('advance', 1, () => a.build().then(() => undefined, (e) => e));
   assert.equal(error?.code, 'ERR_INTERNAL');
   for (const m of [a, twin]) m.append({ role: 'user', content: 'and on' });
   assert.deepEqual((await a.build()).messages, (await twin.build()).messages);

@@ -15,9 +15,11 @@ use devs_context_rules::context::render::{Op, ShownCode};
 use devs_context_rules::context::{Kind, NEEDS, NeedKind, Role};
 use devs_context_rules::context::{index, migrate, recall, render, transcript};
 use devs_context_rules::media::bill::Format;
+use devs_context_rules::media::size::Format as ImageFormat;
 use devs_context_rules::media::{DetailCode, MediaWarning, Source};
 use devs_context_rules::seeds::management::{ManagementNeed, NEED_SCALE};
-use devs_context_rules::seeds::runner::{STEP_BASE, Step};
+use devs_context_rules::seeds::runner::{self, STEP_BASE, Step};
+use devs_context_rules::seeds::{handoff, refresher, tool_output, window};
 
 /// Where the file goes, from the repository's root.
 pub const PATH: &str = "pkg/src/core/protocol.ts";
@@ -190,6 +192,11 @@ pub fn typescript() -> String {
         out.push_str(&format!("  {},\n", quoted(f.code())));
     }
     out.push_str("] as const;\n");
+    out.push_str("\n/** The media type of each image format whose size the rules read, by its code (`size::Format::ALL`). */\nexport const IMAGE_MEDIA_TYPES = [\n");
+    for f in ImageFormat::ALL {
+        out.push_str(&format!("  {},\n", quoted(f.media_type())));
+    }
+    out.push_str("] as const;\n");
     out.push_str(
         "\n/** What a `ContextWarning` is about: the rules' warnings (`ledger::Warning`, then `media::MediaWarning`), then the shell's own (`ledger::SHELL_WARNINGS`). */\nexport type WarningCode =\n",
     );
@@ -223,7 +230,7 @@ fn channel(out: &mut String) {
             fields.push_str(&format!(", {}: r.{}()", camel(f), c.method()));
         }
         out.push_str(&format!(
-            "    case {}:\n      return {{ kind: {}{fields} }};\n",
+            "    case {}: return {{ kind: {}{fields} }};\n",
             n.code,
             quoted(n.name)
         ));
@@ -235,15 +242,11 @@ fn channel(out: &mut String) {
     }
     out.push_str(";\n\n/** An answer as the journal encodes it (`journal::Event::encode`). */\nexport function encodeAnswer(a: Answer): Uint8Array {\n  const w = new WireWriter();\n  switch (a.kind) {\n");
     for a in ANSWERS {
-        out.push_str(&format!(
-            "    case {}:\n      w.byte({});\n",
-            quoted(a.name),
-            a.tag
-        ));
+        out.push_str(&format!("    case {}: w.byte({});", quoted(a.name), a.tag));
         for (f, c) in a.fields {
-            out.push_str(&format!("      w.{}(a.{});\n", c.method(), camel(f)));
+            out.push_str(&format!(" w.{}(a.{});", c.method(), camel(f)));
         }
-        out.push_str("      break;\n");
+        out.push_str(" break;\n");
     }
     out.push_str("  }\n  return w.bytes();\n}\n");
 }
@@ -278,7 +281,7 @@ fn framed(build: impl FnOnce(&mut Frame)) -> String {
 
 /// What the rules say that depends on no input: written here rather than asked of the wasm.
 fn constants(out: &mut String) {
-    let texts: [(&str, &str, String); 6] = [
+    let texts: [(&str, &str, String); 8] = [
         (
             "MANAGER_TEXTS",
             "The manager's own words as a frame: `[summary message over [summary], unanswered result, left-out note]` (`transcript::own_texts`).",
@@ -323,6 +326,20 @@ fn constants(out: &mut String) {
             "The built-in summarizing instruction, which a host's `summaryPrompt` replaces (`transcript::DEFAULT_SUMMARY_INSTRUCTION`).",
             transcript::DEFAULT_SUMMARY_INSTRUCTION.to_string(),
         ),
+        (
+            "INJECTED_SUMMARY",
+            "The refresher's text over `[tasSummary, prdSummary]` (`refresher::injected_summary`).",
+            framed(|f| {
+                f.text(refresher::injected_summary);
+            }),
+        ),
+        (
+            "PREPENDED_REASONING",
+            "The refresher's new reasoning over `[injectedSummary, reasoning]` (`refresher::prepended_reasoning`).",
+            framed(|f| {
+                f.text(refresher::prepended_reasoning);
+            }),
+        ),
     ];
     for (name, doc, text) in texts {
         out.push_str(&format!(
@@ -330,6 +347,13 @@ fn constants(out: &mut String) {
             js_string(&text)
         ));
     }
+    out.push_str(&format!(
+        "\n/** The lengths at which the rules cut texts: the shell sends a rule only a probe of a text, its first `limit + 1` units (`window::MAX_SPEC_CHARS`, `handoff::MAX_TURN_CHARS`, `tool_output::SUMMARY_CHARS`, `runner::OBSERVATION_CHARS`). */\nexport const LIMITS = {{ specChars: {}, handoffTurnChars: {}, summaryChars: {}, observationChars: {} }} as const;\n",
+        window::MAX_SPEC_CHARS,
+        handoff::MAX_TURN_CHARS,
+        tool_output::SUMMARY_CHARS,
+        runner::OBSERVATION_CHARS
+    ));
     for (name, doc, value) in [
         (
             "CUT_WINDOW",

@@ -1,12 +1,12 @@
 // `beforeCompaction`: the host is told of a compaction a build is about to run, and may
 // add to the summary's instruction for it, or defer it while the request still fits. The
 // deferral is an event of the build's journal, so a session replayed decides the same.
-import { argumentError, checked } from '../errors/index.js';
+import { argumentError } from '../errors/index.js';
 import { within } from '../core/timeout.js';
 import { isObject } from '../core/read.js';
 import { rules } from '../core/wasm.js';
 import type { Engine } from './engine.js';
-import { statusOf } from './history.js';
+import { give, statusOf } from './history.js';
 import type { CompactionNotice, CompactionSteer } from './types.js';
 
 const FIELD = 'beforeCompaction()';
@@ -23,7 +23,7 @@ export async function askBeforeCompaction(engine: Engine, hook: (notice: Compact
   };
   const answer = await within(timeoutMs, hook(notice), 'options.beforeCompaction', 'callbackTimeoutMs');
   const steer = read(answer);
-  if (steer.defer) checked(() => engine.core.defer());
+  if (steer.defer) give(engine.core, { kind: 'Defer' });
   return steer.instructions;
 }
 

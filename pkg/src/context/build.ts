@@ -14,7 +14,7 @@ import { Kind } from './codes.js';
 import { type Answer, decodeNeed, encodeAnswer, type Need } from '../core/protocol.js';
 import { type Core, type History, namesOf } from './history.js';
 import { cutText, ownText, planOf, shortenedCall } from './render.js';
-import type { StoreOptions, StoredTexts } from './texts.js';
+import type { Describe, StoreOptions, StoredTexts } from './texts.js';
 import type { Undo } from './undo.js';
 import { measureMedia, type MediaRules } from './media.js';
 import { mediaPart } from '../providers/media.js';
@@ -159,6 +159,23 @@ const next = (b: Building, bytes: () => Uint8Array): Need => (b.last = reply(che
 /** Gives the rules the answer to the need in flight, as its journal event: their next need. */
 const advance = (b: Building, answer: Answer): Need => next(b, () => b.core.advance(encodeAnswer(answer)));
 
+/** A bug of the package's own: the rules and the shell do not agree. */
+const internal = (what: string): never => {
+  throw Object.assign(new Error(`context engine: ${what}`), { code: 'ERR_INTERNAL' });
+};
+
+/** The rules' reply to what the shell said on the way to an answer (`Event::Described`, `Event::Carried`). */
+function told<K extends 'Measure' | 'Fit'>(b: Building, answer: Answer, kind: K): Extract<Need, { kind: K }> {
+  const need = advance(b, answer);
+  return need.kind === kind ? (need as Extract<Need, { kind: K }>) : internal(`${need.kind}, not ${kind}, came back`);
+}
+
+/** Says what the pending need's text is; the body the rules write of it. */
+const describer = (b: Building): Describe => (text, args, media) => told(b, { kind: 'Described', text, args, media: [...media] }, 'Measure').body;
+
+/** How many of the texts, `tokens` long, a summary carries (`used`: NaN for the protected tools', else the summary's own tokens). */
+const fit = (b: Building, tokens: number[], used: number): number => told(b, { kind: 'Carried', tokens, used }, 'Fit').count;
+
 /** The need to summarize. */
 type Summarize = Extract<Need, { kind: 'Summarize' }>;
 
@@ -175,11 +192,11 @@ type Answering<K extends NeedName> = (b: Building, need: Extract<Need, { kind: K
  */
 const ANSWERS: { readonly [K in NeedName]: Answering<K> } = {
   Persist: async (b, need, f) => {
-    const [id, line] = await b.texts.persist(need, f.store);
+    const [id, line] = await b.texts.persist(need, f.store, describer(b));
     return advance(b, { kind: 'Stored', id, line: line ?? NaN });
   },
   PersistSpan: async (b, need, f) => {
-    const [id, line] = await b.texts.persistSpan(need, f.store);
+    const [id, line] = await b.texts.persistSpan(need, f.store, describer(b));
     return advance(b, { kind: 'SpanStored', id, line });
   },
   PersistGroup: async (b, need, f) => {
@@ -187,11 +204,11 @@ const ANSWERS: { readonly [K in NeedName]: Answering<K> } = {
     return advance(b, { kind: 'Listed', id, line });
   },
   MergeSpans: async (b, need, f) => {
-    const [id, line] = await b.texts.mergeSpans(need, f.store);
+    const [id, line] = await b.texts.mergeSpans(need, f.store, describer(b));
     return advance(b, { kind: 'Merged', id, line });
   },
   Placeholder: (b, need) => {
-    const tokens = show(b, need.message, need.part, b.texts.placeholder(need));
+    const tokens = show(b, need.message, need.part, b.texts.placeholder(need, describer(b)));
     return advance(b, { kind: 'Measured', tokens });
   },
   Cut: (b, { message, part: k, head, tail, id }) => {
@@ -206,14 +223,17 @@ const ANSWERS: { readonly [K in NeedName]: Answering<K> } = {
     // Nothing more can go: refused, naming the part as the host wrote it; the caller takes the build back.
     const path = history.messages[message]?.parts[part]?.path;
     checked(() => core.too_large(message, part, path ? `messages[${message}].${path}` : `messages[${message}]`));
-    throw Object.assign(new Error('context engine: a part too large was not refused'), { code: 'ERR_INTERNAL' });
+    return internal('a part too large was not refused');
   },
+  // Replies to what the shell says on the way to an answer (`told`), never met in the loop of needs.
+  Measure: () => internal('a reply came outside its answer'),
+  Fit: () => internal('a reply came outside its answer'),
 };
 
 async function planned(b: Building, started: number): Promise<Built> {
   const { core, o, history, texts, held } = b;
   const failures: Failures = { store: [], summarizer: [] };
-  let need = next(b, () => core.plan());
+  let need = advance(b, { kind: 'Plan' });
   while (need.kind !== 'Done') need = await (ANSWERS[need.kind] as Answering<NeedName>)(b, need as Extract<Need, { kind: NeedName }>, failures);
   const encoded = checked(() => core.render(o.system !== undefined || o.pinned.length > 0));
   // As the rules' last reply says: rendering changes no summary.
@@ -221,7 +241,7 @@ async function planned(b: Building, started: number): Promise<Built> {
   const hasSummary = () => summaryHeld;
   const request = o.adapter.write(planOf(encoded, history, {
     system: o.system, pinned: o.pinned, cacheControl: o.cacheControl, tail: held.tail, hasSummary,
-    summary: () => [hasSummary() ? ownText(0, held.summary) : '', texts.indexText()].filter(Boolean).join('\n\n'),
+    summary: () => [hasSummary() ? ownText(0, held.summary) : '', texts.indexText(need.index)].filter(Boolean).join('\n\n'),
   }));
   const before = held.lastRequest;
   b.undo.push(() => {
@@ -260,7 +280,7 @@ function show(b: Building, i: number, k: number, text: string): number {
  * first, then those the summary so far carried, as many as fit the share (the rules say).
  */
 function carry(b: Building, from: number, to: number, before: Carried[]): { fresh: boolean; carried: Carried[] } {
-  const { core, o, history } = b;
+  const { o, history } = b;
   const fresh: Carried[] = [];
   for (let i = to - 1; i >= from; i--) {
     const parts = history.messages[i].parts;
@@ -271,9 +291,8 @@ function carry(b: Building, from: number, to: number, before: Carried[]): { fres
   }
   const all = [...fresh, ...before.filter((c) => c.part !== 'user')];
   if (all.length === 0) return { fresh: false, carried: [] };
-  const tokens = Float64Array.from(all, (c) => count(o.counter, carriedText(c), 'protectedTools'));
-  const n = checked(() => core.carried(tokens));
-  return { fresh: fresh.length > 0, carried: all.slice(0, n) };
+  const tokens = all.map((c) => count(o.counter, carriedText(c), 'protectedTools'));
+  return { fresh: fresh.length > 0, carried: all.slice(0, fit(b, tokens, NaN)) };
 }
 
 /** Summarizes messages `from..to` with the host's summarizer, or says it failed: the rules' next need. */

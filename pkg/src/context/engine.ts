@@ -8,14 +8,14 @@
 import type { CalibrationFigures } from './types.js';
 import { argumentError, checked } from '../errors/index.js';
 import { frameTexts } from '../core/frame.js';
-import { OTHER_COUNTS, OTHER_MARKS, OUT_OF_PLACE, applyJournal, eventTags, journalChunk, replayRecorded, replayV1, takeJournal, type LoggedCall } from './journal.js';
+import { OTHER_COUNTS, OTHER_MARKS, OUT_OF_PLACE, applyJournal, journalChunk, oldEvents, orNone, replayRecorded, replayV1, takeJournal, type LoggedCall } from './journal.js';
 import { decodeBase64, encodeBase64 } from '../core/base64.js';
 import { joinTexts, type Bag } from '../core/read.js';
 import { count } from '../tokens/count.js';
 import { rules } from '../core/wasm.js';
 import { build, Held, type Building, type Built, type EngineOptions } from './build.js';
 import type { BuildTrace, TelemetryFault } from './tracing.js';
-import { committed, History, OTHER_PARTS, RELEASED, statusOf, type Kept } from './history.js';
+import { committed, give, History, OTHER_PARTS, RELEASED, statusOf, type Kept } from './history.js';
 import { ownText } from './render.js';
 import { BODY } from './texts.js';
 import { collapse, entries, LEDGER_KEPT, type EngineChanges, type EngineState } from './state.js';
@@ -83,7 +83,7 @@ export class Engine {
     const [tools, toolLens] = joinTexts(o.protectedTools);
     this.config = rules.configKey(o.budget, o.options.values, systemTokens, pinnedTokens, o.cacheControl, o.recall === true, tools, toolLens);
     this.#history = new History(this.core, o.adapter, o.counter, this.#undo, o.media, new Set(o.protectedTools));
-    this.#texts = new StoredTexts(o, this.core, this.#history, this.#undo);
+    this.#texts = new StoredTexts(o, this.#history, this.#undo);
     this.#building = {
       core: this.core, o, history: this.#history, texts: this.#texts, held: this.#held, undo: this.#undo,
       counterName: o.counter ? o.counter.name || 'custom' : 'length/4',
@@ -279,8 +279,8 @@ export class Engine {
     const code = (error as { code?: unknown } | null)?.code;
     const why = code === OUT_OF_PLACE ? 0 : code === OTHER_PARTS ? 1 : code === OTHER_COUNTS ? 2 : code === OTHER_MARKS ? 3 : undefined;
     if (why === undefined) return undefined;
-    const shaped = rules.misshapen(eventTags(state.log, state.events ?? [])) < 0;
-    return rules.migratable(state.decisions ?? NaN, shaped) ? why : undefined;
+    const { tags, journals } = oldEvents(state.log, state.events ?? []);
+    return rules.migratable(state.decisions ?? NaN, tags, journals.joined, journals.lens) ? why : undefined;
   }
 
   /**
@@ -313,20 +313,8 @@ export class Engine {
       if (['persisted', 'span_persisted', 'group_persisted', 'spans_merged'].includes(call[0]) && typeof call[1] === 'string') named.push(call[1]);
       if (call[0] === 'recalled' && typeof call[2] === 'string') named.push(call[2]);
     }
-    for (const chunk of state.events ?? []) {
-      try {
-        named.push(...frameTexts(rules.journalIds(decodeBase64(chunk))));
-      } catch {
-        // Not base64: no ids of it.
-      }
-    }
-    if (state.rules !== undefined) {
-      try {
-        named.push(...frameTexts(rules.stateIds(decodeBase64(state.rules))));
-      } catch {
-        // Not base64: no ids of it.
-      }
-    }
+    const { journals } = oldEvents(undefined, state.events ?? []);
+    named.push(...frameTexts(rules.heldIds(journals.joined, journals.lens, orNone(state.rules))));
     for (const id of named) if (!known.has(id)) known.set(id, BODY.unknown([id]));
     const lines = [...known];
     for (const [id, line] of lines) this.#texts.lines.set(id, line);
@@ -345,7 +333,7 @@ export class Engine {
 
   /** Opens a journal: `rollback()` takes back everything until `commit()`. */
   begin(): void {
-    checked(() => this.core.begin());
+    give(this.core, { kind: 'Begin' });
     this.#building_ = true;
     this.#undo.open();
     this.#history.shownNow = [];
@@ -458,13 +446,13 @@ export class Engine {
     });
     held.tail = text;
     const tokens = text === '' ? 0 : count(this.#o.counter, text, 'plan') + this.#o.adapter.framing.message;
-    checked(() => this.core.set_tail(tokens));
+    give(this.core, { kind: 'Tail', tokens });
     if (!this.#building_) this.#journal();
   }
 
   /** The provider's count of the request last built, with its cache figures where it says. */
   observe(figures: { input: number; read?: number; write?: number }): void {
-    if (this.#o.calibrate) checked(() => this.core.observe(figures.input));
+    if (this.#o.calibrate) give(this.core, { kind: 'Observed', tokens: figures.input });
     if (!this.#building_) this.#journal();
     const last = this.records[this.records.length - 1];
     if (last) {
@@ -476,7 +464,7 @@ export class Engine {
   }
 
   get calibration(): CalibrationFigures {
-    const [overhead, ratio, samples, mediaRatio] = this.core.calibration();
+    const { overhead, ratio, samples, mediaRatio } = statusOf(this.core.status()).calibration;
     return { overhead, ratio, mediaRatio, samples };
   }
 

@@ -2,7 +2,8 @@
 // rules' half): each host message as its adapter read it, what the rules show in place of
 // a part, and the calls by id. What an append adds, what a commit writes into a message
 // and lets go; every change noted in the build's `Undo`.
-import { argumentError } from '../errors/index.js';
+import { argumentError, checked } from '../errors/index.js';
+import { type Answer, encodeAnswer } from '../core/protocol.js';
 import { type Adapter, type NeutralMessage, type NeutralPart, type PlannedMessage, Kind, NONE, Role, WHOLE } from '../providers/neutral.js';
 import { count } from '../tokens/count.js';
 import { rules } from '../core/wasm.js';
@@ -15,6 +16,11 @@ import { PartFlag } from './codes.js';
 /** The rules' machine, as the binding exports it. */
 export type Core = InstanceType<typeof rules.ManagerCore>;
 
+/** Gives the rules an event of the host's (`journal::ANSWERS`) through `advance`: a build's begin, the tail, a usage, …. */
+export const give = (core: Core, answer: Answer): void => {
+  checked(() => core.advance(encodeAnswer(answer)));
+};
+
 /** What the shell reads of the rules after a step (`ManagerCore::status`, returned by `commit` too). */
 export interface Status {
   firstLive: number;
@@ -26,24 +32,28 @@ export interface Status {
   messages: number;
   calls: number;
   tokens: number;
+  calibration: { overhead: number; ratio: number; samples: number; mediaRatio: number };
 }
 
 /** The figures of `ManagerCore::status`, named in its order: their one reader. */
 export const statusOf = (f: Float64Array): Status => ({
   firstLive: f[0], opening: [f[1], f[2]], foldedCalls: f[3], hasSummary: f[4] === 1, messages: f[5], calls: f[6], tokens: f[7],
+  calibration: { overhead: f[8], ratio: f[9], samples: f[10], mediaRatio: f[11] },
 });
 
-const STATUS_FIGURES = 8;
+const STATUS_FIGURES = 12;
 
 /**
  * What `ManagerCore::append` returns, read in its order: `refused` as `[message, part (-1:
  * the message), rejection]`, or the journal it took (empty in a build).
  */
-export function appended(r: Uint8Array): { refused?: [number, number, number]; journal: Uint8Array } {
+export function appended(r: Uint8Array): { refused?: [number, number, string]; journal: Uint8Array } {
   if (r[0] !== 1) return { journal: r.subarray(1) };
   const v = new DataView(r.buffer, r.byteOffset, r.byteLength);
-  return { refused: [v.getUint32(1, true), v.getUint32(5, true) - 1, r[9]], journal: r.subarray(0, 0) };
+  return { refused: [v.getUint32(1, true), v.getUint32(5, true) - 1, utf8.decode(r.subarray(10))], journal: r.subarray(0, 0) };
 }
+
+const utf8 = new TextDecoder();
 
 /**
  * What `ManagerCore::commit` returns, read in its order: the rules' figures, a byte per part
@@ -277,9 +287,9 @@ export class History {
     });
     const reply = appended(this.#core.append(roles, framing, partCount, Uint8Array.from(kinds), Uint32Array.from(units), Float64Array.from(tokens), Float64Array.from(calls), Uint32Array.from(byName), true));
     if (reply.refused) {
-      const [i, k, code] = reply.refused;
+      const [i, k, words] = reply.refused;
       const part = k >= 0 ? read[i].parts[k] : undefined;
-      throw argumentError(TypeError, part ? `${field(i)}.${part.idPath ?? part.path}` : field(i), rules.rejectionWords(code));
+      throw argumentError(TypeError, part ? `${field(i)}.${part.idPath ?? part.path}` : field(i), words);
     }
     this.taken = reply.journal;
     const lengths = [this.messages.length, this.callIds.length];

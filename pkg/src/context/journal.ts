@@ -86,28 +86,33 @@ const num = (v: unknown): v is number => typeof v === 'number';
 const idOrNull = (v: unknown): v is string | null | undefined => v === null || v === undefined || typeof v === 'string';
 const lineOrNull = (v: unknown): v is number | null | undefined => v === null || v === undefined || typeof v === 'number';
 
-/** The event each of format 1's calls is (`journal::Event`'s tags), as `rules.misshapen` reads a log; 0 for a call that changes nothing. */
+/** The event each of format 1's calls is (`journal::Event`'s tags), as `migrate::misshapen` reads a log; 0 for a call that changes nothing. */
 const V1_TAGS: Record<string, number> = {
   append: 1, begin: 2, commit: 3, plan: 4, persisted: 5, span_persisted: 6, group_persisted: 7, spans_merged: 8, measured: 9,
   summarized: 10, summary_failed: 11, no_summarizer: 12, render: 13, set_tail: 14, compact: 15, observe: 16, reset_calibration: 17,
   recalled: 18, history_rebuilt: 19, ledger: 0,
 };
 
-/** The events' tags of a format 1 log, or of journal chunks (base64), as `rules.misshapen` reads them. */
-export function eventTags(log: readonly LoggedCall[] | undefined, chunks: readonly string[]): Uint8Array {
-  const tags: number[] = [];
-  for (const call of log ?? []) {
-    const tag = V1_TAGS[call[0]];
-    if (tag) tags.push(tag);
+/**
+ * Old data's events as the rules read them (`rules.migratable`, `rules.heldIds`): the tags
+ * of a format 1 log's calls, and the journal chunks' bytes (base64), joined with each one's
+ * length.
+ */
+export function oldEvents(log: readonly LoggedCall[] | undefined, chunks: readonly string[]): { tags: Uint8Array; journals: { joined: Uint8Array; lens: Uint32Array } } {
+  const tags = (log ?? []).map((call) => V1_TAGS[call[0]]).filter(Boolean);
+  const bytes = chunks.map(orNone);
+  const joined = new Uint8Array(bytes.reduce((n, b) => n + b.length, 0));
+  bytes.reduce((at, b) => (joined.set(b, at), at + b.length), 0);
+  return { tags: Uint8Array.from(tags), journals: { joined, lens: Uint32Array.from(bytes, (b) => b.length) } };
+}
+
+/** The bytes of base64 `text`; none when it is not base64 (refused when applied). */
+export function orNone(text: string | undefined): Uint8Array {
+  try {
+    return text === undefined ? new Uint8Array(0) : decodeBase64(text);
+  } catch {
+    return new Uint8Array(0);
   }
-  for (const chunk of chunks) {
-    try {
-      tags.push(...rules.journalTags(decodeBase64(chunk)));
-    } catch {
-      // Not base64: refused when applied.
-    }
-  }
-  return Uint8Array.from(tags);
 }
 
 /** Format 1's answer that a text was stored as `a[0]` (null: it failed), its line `a[1]` tokens (null: not counted). */
@@ -124,9 +129,9 @@ const V1: Record<string, { args: Array<(v: unknown) => boolean>; run: (core: Cor
       if (refused[0] === 1) throw new TypeError('does not fit the conversation');
     },
   },
-  begin: { args: [], run: (c) => c.begin() },
+  begin: { args: [], run: (c) => c.advance(encodeAnswer({ kind: 'Begin' })) },
   commit: { args: [], run: (c) => c.commit(new Uint32Array(0), false) },
-  plan: { args: [], run: (c) => c.plan() },
+  plan: { args: [], run: (c) => c.advance(encodeAnswer({ kind: 'Plan' })) },
   persisted: { args: [idOrNull, lineOrNull], run: stored('Stored') },
   span_persisted: { args: [idOrNull, lineOrNull], run: stored('SpanStored') },
   group_persisted: { args: [idOrNull, lineOrNull], run: stored('Listed') },
@@ -135,16 +140,16 @@ const V1: Record<string, { args: Array<(v: unknown) => boolean>; run: (core: Cor
   summarized: { args: [num], run: (c, a) => c.advance(encodeAnswer({ kind: 'Summarized', tokens: a[0] as number })) },
   summary_failed: { args: [], run: (c) => c.advance(encodeAnswer({ kind: 'SummaryFailed' })) },
   no_summarizer: { args: [], run: (c) => c.advance(encodeAnswer({ kind: 'NoSummarizer' })) },
-  set_tail: { args: [num], run: (c, a) => c.set_tail(a[0] as number) },
-  compact: { args: [], run: (c) => c.compact() },
+  set_tail: { args: [num], run: (c, a) => c.advance(encodeAnswer({ kind: 'Tail', tokens: a[0] as number })) },
+  compact: { args: [], run: (c) => c.advance(encodeAnswer({ kind: 'Compact' })) },
   render: { args: [(v) => typeof v === 'boolean'], run: (c, a) => c.render(a[0] as boolean) },
   // What a build's record said of its time and counter: not the manager's state.
   ledger: { args: [num, (v) => typeof v === 'string'], run: () => undefined },
-  observe: { args: [num], run: (c, a) => c.observe(a[0] as number) },
-  reset_calibration: { args: [], run: (c) => c.reset_calibration() },
+  observe: { args: [num], run: (c, a) => c.advance(encodeAnswer({ kind: 'Observed', tokens: a[0] as number })) },
+  reset_calibration: { args: [], run: (c) => c.advance(encodeAnswer({ kind: 'CalibrationReset' })) },
   recalled: { args: [num, (v) => typeof v === 'string', (v) => v === null || num(v), (v) => v === null || num(v), (v) => typeof v === 'string'],
     run: (c, a) => c.recalled(a[0] as number, a[1] as string, (a[2] as number | null) ?? NaN, (a[3] as number | null) ?? NaN, a[4] as string) },
-  history_rebuilt: { args: [], run: (c) => c.history_rebuilt() },
+  history_rebuilt: { args: [], run: (c) => c.advance(encodeAnswer({ kind: 'HistoryRebuilt' })) },
 };
 
 /**

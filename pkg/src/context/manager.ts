@@ -2,7 +2,7 @@
 // reads the host's options once and runs the engine (`engine.ts`) one build at a time.
 import type { CalibrationFigures } from './types.js';
 import { Engine, restored } from './engine.js';
-import { statusOf } from './history.js';
+import { give, statusOf } from './history.js';
 import { ReentrantCallError, argumentError } from '../errors/index.js';
 import { live } from '../core/lifetime.js';
 import { turnScope } from '../core/wasm.js';
@@ -98,7 +98,7 @@ export class ContextManagerClass<Message = unknown, Format extends ContextFormat
       throw error;
     }
     next.records.push(...engine.records);
-    next.core.history_rebuilt();
+    give(next.core, { kind: 'HistoryRebuilt' });
     engine.core.free();
     this.#engine = next;
     this.#prints.clear();
@@ -198,12 +198,12 @@ export class ContextManagerClass<Message = unknown, Format extends ContextFormat
 
   /** The next build compacts, whatever the request's size. */
   compact(): void {
-    live(this.#engine, 'ContextManager').core.compact();
+    give(live(this.#engine, 'ContextManager').core, { kind: 'Compact' });
   }
 
   /** Forgets what the provider reported: requests are counted as ours until new reports come. */
   resetCalibration(): void {
-    live(this.#engine, 'ContextManager').core.reset_calibration();
+    give(live(this.#engine, 'ContextManager').core, { kind: 'CalibrationReset' });
   }
 
   /** How the provider's reported input tokens relate to ours: `provider ≈ overhead + ratio × text + mediaRatio × media`. */

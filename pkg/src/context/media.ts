@@ -8,7 +8,8 @@
 import { argumentError, checked } from '../errors/index.js';
 import { describe } from '../core/read.js';
 import { rules } from '../core/wasm.js';
-import { DetailCode, Source, type WarningCode } from '../core/protocol.js';
+import { DetailCode, IMAGE_MEDIA_TYPES, Source, type WarningCode } from '../core/protocol.js';
+import { frameTexts } from '../core/frame.js';
 import { bytesOf } from '../providers/media.js';
 import type { NeutralPart } from '../providers/neutral.js';
 import type { MediaInfo } from './types.js';
@@ -99,8 +100,8 @@ export function measureMedia(parts: ReadonlyArray<{ part: NeutralPart; field: st
     if (note >= 0) {
       const amount = row[6] > 0 ? row[6] : row[3];
       // Throws the rules' TypeError for a part that cannot be counted.
-      const message = checked(() => rules.mediaNote(note, sources[i], field, row[0], amount));
-      notes.push({ code: rules.mediaWarningCode(note) as WarningCode, message });
+      const [code, message] = frameTexts(checked(() => rules.mediaNote(note, sources[i], field, row[0], amount)));
+      notes.push({ code: code as WarningCode, message });
     }
     return { part, field, row };
   });
@@ -112,7 +113,7 @@ function settle(part: NeutralPart, row: Float64Array, field: string, o: MediaRul
   const ref = part.media!;
   const [tokens, width, height, pages, , format] = row;
   if (ref.kind === 'image' && ref.mediaType === '' && format >= 0) {
-    ref.mediaType = rules.imageMediaType(format);
+    ref.mediaType = IMAGE_MEDIA_TYPES[format];
     part.label = ref.mediaType;
   }
   part.measured = { width, height, pages };

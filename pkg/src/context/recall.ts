@@ -115,10 +115,11 @@ function recalledMedia(engine: Engine, id: string, ref: MediaRef, call: number |
   engine.measure(part);
   const m = part.measured!;
   const core = engine.core;
-  if (!core.recall_media_fits(part.tokens ?? 0)) {
+  const heading = core.recall_media(part.tokens ?? 0, ref.kind === 'image', m.width, m.height, m.pages, carried);
+  if (heading === undefined) {
     return { text: refusal(Refusal.TooLarge, id, `${ref.kind === 'image' ? 'an image' : 'a document'} of ${Math.ceil(part.tokens ?? 0)} tokens`) };
   }
-  const text = frameText(rules.recallMediaHeading(ref.kind === 'image', m.width, m.height, m.pages, carried), [id, ref.mediaType]);
+  const text = frameText(heading, [id, ref.mediaType]);
   if (call !== undefined) core.recalled(call, id, ask.offset ?? NaN, ask.length ?? NaN, ask.query ?? '');
   return { text, media: ref };
 }

@@ -3,14 +3,14 @@
 // back, and named in the index by one line each (crates/rules/src/context/index.rs, the
 // bodies; fold.rs, the spans, listings and merges). The rules decide what is stored and
 // what each line says; this does the store's I/O and keeps the lines.
-import { FrameReader, frameTemplates, frameText, frameTexts } from '../core/frame.js';
+import { FrameReader, frameTemplates, frameText } from '../core/frame.js';
 import { callMethod, type Bag } from '../core/read.js';
 import { utf8Length } from '../core/runtime.js';
 import { textKey } from '../core/text-key.js';
 import { within } from '../core/timeout.js';
 import { count } from '../tokens/count.js';
 import { Kind } from './codes.js';
-import type { Core, History, KeptPart } from './history.js';
+import type { History, KeptPart } from './history.js';
 import { storedText } from '../providers/media.js';
 import { shortenedCall } from './render.js';
 import type { Undo } from './undo.js';
@@ -28,14 +28,19 @@ export const BODY = (() => {
   return { line: at(0), placeholder: at(1), unknown: at(2) };
 })();
 
-const NO_MEDIA = new Float64Array(0);
-
 /** A media part's size as measured, as its line's body takes it: an image's `[width, height]`, a document's `[pages]`. */
-function dimensions(p: KeptPart): Float64Array {
+function dimensions(p: KeptPart): number[] {
   const m = p.measured;
-  if (!m) return NO_MEDIA;
-  return p.kind === Kind.Image ? Float64Array.of(m.width, m.height) : Float64Array.of(m.pages);
+  if (!p.media || !m) return [];
+  return p.kind === Kind.Image ? [m.width, m.height] : [m.pages];
 }
+
+/**
+ * Says to the rules what the pending need's text is (`Event::Described`): the text, the
+ * arguments of the call a result answers, a media part's size. Their reply is the body of
+ * its index line or placeholder, over `[id, label]` (`Need::Measure`).
+ */
+export type Describe = (text: string, args: string, media: readonly number[]) => string;
 
 /** Where texts go, as the engine's options say. */
 export interface StoreOptions {
@@ -57,29 +62,27 @@ export class StoredTexts {
    * the retry reuses their ids instead of storing them twice. Cleared on commit.
    */
   readonly storedBefore = new Map<string, { raw: string; id: string }>();
-  /** The index as last written, and the frame of ids it was written from. */
+  /** The index as last written, and the ids it was written from, joined. */
   #index = { ids: '', text: '' };
   readonly #o: StoreOptions;
-  readonly #core: Core;
   readonly #history: History;
   readonly #undo: Undo;
 
-  constructor(o: StoreOptions, core: Core, history: History, undo: Undo) {
+  constructor(o: StoreOptions, history: History, undo: Undo) {
     this.#o = o;
-    this.#core = core;
     this.#history = history;
     this.#undo = undo;
   }
 
   /** Stores part `k` of message `i` whole: its id and its index line's tokens, or nothing when the store failed. */
-  async persist({ message: i, part: k, call }: Needed<'Persist'>, failed: unknown[]): Promise<[string?, number?]> {
+  async persist({ message: i, part: k, call }: Needed<'Persist'>, failed: unknown[], describe: Describe): Promise<[string?, number?]> {
     const h = this.#history;
     const p = h.messages[i].parts[k];
     // An image or a document is stored as one text of its bytes (`media.ts`); its line says its size, not its bytes.
     const raw = p.media ? storedText(p.media) : p.raw ?? p.text;
     const id = await this.#storeText(`message-${i}/part-${k}`, raw, p.media ? p.media.kind : h.label(i, k), failed);
     if (id === undefined) return [];
-    const body = p.media ? this.#core.index_body(i, k, '', '', dimensions(p)) : this.#core.index_body(i, k, raw, h.args(call), NO_MEDIA);
+    const body = p.media ? describe('', '', dimensions(p)) : describe(raw, h.args(call), []);
     return [id, this.#line(id, body, h.label(i, k))];
   }
 
@@ -87,7 +90,7 @@ export class StoredTexts {
    * Stores the transcript of messages `from..to` for the index: each text whole, outputs
    * stored before read back from the store, so one recall of it gives back the whole span.
    */
-  async persistSpan({ from, to, transcript, ids }: Needed<'PersistSpan'>, failed: unknown[]): Promise<[string | undefined, number]> {
+  async persistSpan({ from, to, transcript, ids }: Needed<'PersistSpan'>, failed: unknown[], describe: Describe): Promise<[string | undefined, number]> {
     const h = this.#history;
     const hosts: Array<string | Promise<string>> = [];
     let n = 0;
@@ -103,7 +106,7 @@ export class StoredTexts {
     }
     const text = frameText(transcript, await Promise.all(hosts));
     const id = await this.#storeText(`messages-${from}-${to}`, text, 'transcript', failed);
-    return id === undefined ? [undefined, NaN] : [id, this.#line(id, this.#core.span_body(from, to, text), '')];
+    return id === undefined ? [undefined, NaN] : [id, this.#line(id, describe(text, '', []), '')];
   }
 
   /** Stores the listing of the index's oldest `count` entries, after the listing before them. */
@@ -120,12 +123,12 @@ export class StoredTexts {
    * Stores the oldest `count` transcripts of the index, read back and joined, as one: every
    * span stays one recall away however long the session. Nothing when one cannot be read.
    */
-  async mergeSpans({ count, ids }: Needed<'MergeSpans'>, failed: unknown[]): Promise<[string | undefined, number]> {
+  async mergeSpans({ count, ids }: Needed<'MergeSpans'>, failed: unknown[], describe: Describe): Promise<[string | undefined, number]> {
     const texts = await Promise.all(ids.map((id) => this.read(id)));
     if (texts.some((t) => t === undefined)) return [undefined, NaN];
     const text = texts.join('\n\n');
     const id = await this.#storeText(`merge-${count}-${text.length}`, text, 'transcript', failed);
-    return id === undefined ? [undefined, NaN] : [id, this.#line(id, this.#core.merged_body(count, text), '')];
+    return id === undefined ? [undefined, NaN] : [id, this.#line(id, describe(text, '', []), '')];
   }
 
   /** The text stored as `id`, read back, or `undefined` when the store cannot say. */
@@ -141,7 +144,7 @@ export class StoredTexts {
   }
 
   /** The placeholder of a part (`index::placeholder`): what it was, and its store id. */
-  placeholder({ message: i, part: k, id, call }: Needed<'Placeholder'>): string {
+  placeholder({ message: i, part: k, id, call }: Needed<'Placeholder'>, describe: Describe): string {
     const h = this.#history;
     const p = h.messages[i].parts[k];
     // A call keeps its keys, its long strings each a mark naming the stored input.
@@ -149,7 +152,7 @@ export class StoredTexts {
       const call = shortenedCall(p.text, NaN, id);
       if (call !== undefined) return call;
     }
-    const body = frameText(this.#core.placeholder_body(i, k, h.args(call), p.media ? dimensions(p) : NO_MEDIA), [id ?? '', h.label(i, k)]);
+    const body = frameText(describe('', h.args(call), dimensions(p)), [id ?? '', h.label(i, k)]);
     return BODY.placeholder([body]);
   }
 
@@ -171,13 +174,13 @@ export class StoredTexts {
     return this.lines.get(id) ?? BODY.unknown([id]);
   }
 
-  /** The index of the texts folded out of the request, as it carries it after the summary. */
-  indexText(): string {
-    const ids = this.#core.index_ids();
-    if (ids === this.#index.ids) return this.#index.text;
-    const lines = frameTexts(ids).map((id) => BODY.line([this.#body(id)]));
+  /** The index of the texts folded out of the request (`ids`, as the rules list them), as it carries it after the summary. */
+  indexText(ids: readonly string[]): string {
+    const key = ids.join('\n');
+    if (key === this.#index.ids) return this.#index.text;
+    const lines = ids.map((id) => BODY.line([this.#body(id)]));
     const text = lines.length ? [frameText(this.#o.recall === true ? INDEX_HEADER_RECALL : INDEX_HEADER, []), ...lines].join('\n') : '';
-    this.#index = { ids, text };
+    this.#index = { ids: key, text };
     return text;
   }
 

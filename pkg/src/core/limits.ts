@@ -1,7 +1,4 @@
-// The lengths at which the rules cut texts, read from the rules once. The shell uses them
-// only to send a rule the probe of a text (its first `limit + 1` units), never to cut.
-import { rules } from './wasm.js';
-
-const [specChars, handoffTurnChars, summaryChars, observationChars] = rules.probeLimits();
-
-export const LIMITS = { specChars, handoffTurnChars, summaryChars, observationChars } as const;
+// The lengths at which the rules cut texts, generated from the rules (`core/protocol.ts`).
+// The shell uses them only to send a rule the probe of a text (its first `limit + 1`
+// units), never to cut.
+export { LIMITS } from './protocol.js';

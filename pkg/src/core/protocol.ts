@@ -13,11 +13,13 @@ export type Need =
   | { kind: 'Placeholder'; message: number; part: number; id: string | undefined; call: number[] }
   | { kind: 'Cut'; message: number; part: number; head: number; tail: number; id: string | undefined }
   | { kind: 'Summarize'; from: number; to: number; prompt: string; instruction: string; ids: Array<string | undefined>; openingStart: number; openingEnd: number }
-  | { kind: 'Done' }
+  | { kind: 'Done'; index: string[] }
   | { kind: 'PersistSpan'; from: number; to: number; transcript: string; ids: Array<string | undefined> }
   | { kind: 'PersistGroup'; count: number; ids: string[]; listing: string }
   | { kind: 'MergeSpans'; count: number; ids: string[] }
   | { kind: 'TooLarge'; message: number; part: number }
+  | { kind: 'Measure'; body: string }
+  | { kind: 'Fit'; count: number }
 ;
 
 /** A need as the rules encode it (`Need::encode`): its code, then its fields in order. */
@@ -25,30 +27,25 @@ export function decodeNeed(bytes: Uint8Array): Need {
   const r = new WireReader(bytes);
   const code = r.byte();
   switch (code) {
-    case 0:
-      return { kind: 'Persist', message: r.uint(), part: r.uint(), call: r.uints() };
-    case 1:
-      return { kind: 'Placeholder', message: r.uint(), part: r.uint(), id: r.optionalText(), call: r.uints() };
-    case 2:
-      return { kind: 'Cut', message: r.uint(), part: r.uint(), head: r.uint(), tail: r.uint(), id: r.optionalText() };
-    case 3:
-      return { kind: 'Summarize', from: r.uint(), to: r.uint(), prompt: r.text(), instruction: r.text(), ids: r.optionalTexts(), openingStart: r.uint(), openingEnd: r.uint() };
-    case 4:
-      return { kind: 'Done' };
-    case 5:
-      return { kind: 'PersistSpan', from: r.uint(), to: r.uint(), transcript: r.text(), ids: r.optionalTexts() };
-    case 6:
-      return { kind: 'PersistGroup', count: r.uint(), ids: r.texts(), listing: r.text() };
-    case 7:
-      return { kind: 'MergeSpans', count: r.uint(), ids: r.texts() };
-    case 8:
-      return { kind: 'TooLarge', message: r.uint(), part: r.uint() };
+    case 0: return { kind: 'Persist', message: r.uint(), part: r.uint(), call: r.uints() };
+    case 1: return { kind: 'Placeholder', message: r.uint(), part: r.uint(), id: r.optionalText(), call: r.uints() };
+    case 2: return { kind: 'Cut', message: r.uint(), part: r.uint(), head: r.uint(), tail: r.uint(), id: r.optionalText() };
+    case 3: return { kind: 'Summarize', from: r.uint(), to: r.uint(), prompt: r.text(), instruction: r.text(), ids: r.optionalTexts(), openingStart: r.uint(), openingEnd: r.uint() };
+    case 4: return { kind: 'Done', index: r.texts() };
+    case 5: return { kind: 'PersistSpan', from: r.uint(), to: r.uint(), transcript: r.text(), ids: r.optionalTexts() };
+    case 6: return { kind: 'PersistGroup', count: r.uint(), ids: r.texts(), listing: r.text() };
+    case 7: return { kind: 'MergeSpans', count: r.uint(), ids: r.texts() };
+    case 8: return { kind: 'TooLarge', message: r.uint(), part: r.uint() };
+    case 9: return { kind: 'Measure', body: r.text() };
+    case 10: return { kind: 'Fit', count: r.uint() };
   }
   throw Object.assign(new Error(`context engine: unknown need ${code}`), { code: 'ERR_INTERNAL' });
 }
 
 /** An answer to a need: a journal event (`journal::ANSWERS`), what `ManagerCore.advance` takes. */
 export type Answer =
+  | { kind: 'Begin' }
+  | { kind: 'Plan' }
   | { kind: 'Stored'; id: string | undefined; line: number }
   | { kind: 'SpanStored'; id: string | undefined; line: number }
   | { kind: 'Listed'; id: string | undefined; line: number }
@@ -57,46 +54,38 @@ export type Answer =
   | { kind: 'Summarized'; tokens: number }
   | { kind: 'SummaryFailed' }
   | { kind: 'NoSummarizer' }
+  | { kind: 'Tail'; tokens: number }
+  | { kind: 'Compact' }
+  | { kind: 'Observed'; tokens: number }
+  | { kind: 'CalibrationReset' }
+  | { kind: 'HistoryRebuilt' }
+  | { kind: 'Defer' }
+  | { kind: 'Described'; text: string; args: string; media: number[] }
+  | { kind: 'Carried'; tokens: number[]; used: number }
 ;
 
 /** An answer as the journal encodes it (`journal::Event::encode`). */
 export function encodeAnswer(a: Answer): Uint8Array {
   const w = new WireWriter();
   switch (a.kind) {
-    case 'Stored':
-      w.byte(5);
-      w.optionalText(a.id);
-      w.float(a.line);
-      break;
-    case 'SpanStored':
-      w.byte(6);
-      w.optionalText(a.id);
-      w.float(a.line);
-      break;
-    case 'Listed':
-      w.byte(7);
-      w.optionalText(a.id);
-      w.float(a.line);
-      break;
-    case 'Merged':
-      w.byte(8);
-      w.optionalText(a.id);
-      w.float(a.line);
-      break;
-    case 'Measured':
-      w.byte(9);
-      w.float(a.tokens);
-      break;
-    case 'Summarized':
-      w.byte(10);
-      w.float(a.tokens);
-      break;
-    case 'SummaryFailed':
-      w.byte(11);
-      break;
-    case 'NoSummarizer':
-      w.byte(12);
-      break;
+    case 'Begin': w.byte(2); break;
+    case 'Plan': w.byte(4); break;
+    case 'Stored': w.byte(5); w.optionalText(a.id); w.float(a.line); break;
+    case 'SpanStored': w.byte(6); w.optionalText(a.id); w.float(a.line); break;
+    case 'Listed': w.byte(7); w.optionalText(a.id); w.float(a.line); break;
+    case 'Merged': w.byte(8); w.optionalText(a.id); w.float(a.line); break;
+    case 'Measured': w.byte(9); w.float(a.tokens); break;
+    case 'Summarized': w.byte(10); w.float(a.tokens); break;
+    case 'SummaryFailed': w.byte(11); break;
+    case 'NoSummarizer': w.byte(12); break;
+    case 'Tail': w.byte(14); w.float(a.tokens); break;
+    case 'Compact': w.byte(15); break;
+    case 'Observed': w.byte(16); w.float(a.tokens); break;
+    case 'CalibrationReset': w.byte(17); break;
+    case 'HistoryRebuilt': w.byte(19); break;
+    case 'Defer': w.byte(21); break;
+    case 'Described': w.byte(22); w.text(a.text); w.text(a.args); w.floats(a.media); break;
+    case 'Carried': w.byte(23); w.floats(a.tokens); w.float(a.used); break;
   }
   return w.bytes();
 }
@@ -112,6 +101,8 @@ export const NeedKind = {
   PersistGroup: 6,
   MergeSpans: 7,
   TooLarge: 8,
+  Measure: 9,
+  Fit: 10,
 } as const;
 export type NeedKind = (typeof NeedKind)[keyof typeof NeedKind];
 
@@ -320,6 +311,15 @@ export const INDEX_HEADER_RECALL = '[Texts folded out of this conversation, stor
 /** The built-in summarizing instruction, which a host's `summaryPrompt` replaces (`transcript::DEFAULT_SUMMARY_INSTRUCTION`). */
 export const DEFAULT_SUMMARY_PROMPT = 'Summarize the earlier part of a coding agent\'s conversation, so that the agent can continue from your summary alone. Keep every store id you see. Write these sections, each a heading then short points:\u000a### Task\u000aWhat the user asked for, in the user\'s own words where they are short, and every constraint they set.\u000a### Decisions\u000aWhat was decided, and why.\u000a### Files and artifacts\u000aEvery file read, created or changed, every command run, and every URL and store id that matters, exactly as written.\u000a### Errors\u000aThe errors met, and how each was fixed or why it was left.\u000a### Next steps\u000aWhat is left to do, in order.';
 
+/** The refresher's text over `[tasSummary, prdSummary]` (`refresher::injected_summary`). */
+export const INJECTED_SUMMARY = '[CONTEXT REFRESH]\u000a## TAS Summary\u000a\ufdd00\ufdd1\u000a\u000a## PRD Summary\u000a\ufdd01\ufdd1\ufdd2';
+
+/** The refresher's new reasoning over `[injectedSummary, reasoning]` (`refresher::prepended_reasoning`). */
+export const PREPENDED_REASONING = '\ufdd00\ufdd1\u000a\u000a\ufdd01\ufdd1\ufdd2';
+
+/** The lengths at which the rules cut texts: the shell sends a rule only a probe of a text, its first `limit + 1` units (`window::MAX_SPEC_CHARS`, `handoff::MAX_TURN_CHARS`, `tool_output::SUMMARY_CHARS`, `runner::OBSERVATION_CHARS`). */
+export const LIMITS = { specChars: 3000, handoffTurnChars: 1500, summaryChars: 500, observationChars: 4000 } as const;
+
 /** Units a cut's probes reach past its bounds, to end on a line break (`render::LINE_WINDOW`). */
 export const CUT_WINDOW = 240;
 
@@ -335,6 +335,14 @@ export const FORMAT_RULES = [
   'ai-sdk',
   'vscode',
   'text',
+] as const;
+
+/** The media type of each image format whose size the rules read, by its code (`size::Format::ALL`). */
+export const IMAGE_MEDIA_TYPES = [
+  'image/png',
+  'image/jpeg',
+  'image/gif',
+  'image/webp',
 ] as const;
 
 /** What a `ContextWarning` is about: the rules' warnings (`ledger::Warning`, then `media::MediaWarning`), then the shell's own (`ledger::SHELL_WARNINGS`). */

@@ -59,10 +59,16 @@ export class WireReader {
   uints(): number[] {
     return Array.from({ length: this.uint() }, () => this.uint());
   }
+
+  floats(): number[] {
+    return Array.from({ length: this.uint() }, () => this.float());
+  }
 }
 
 export class WireWriter {
-  readonly #out: number[] = [];
+  #out: number[] = [];
+  /** What was written before the last text, then its bytes: a text is kept whole, not pushed byte by byte. */
+  readonly #chunks: Uint8Array[] = [];
 
   byte(v: number): void {
     this.#out.push(v);
@@ -83,10 +89,16 @@ export class WireWriter {
     this.#out.push(...b);
   }
 
+  floats(v: readonly number[]): void {
+    this.uint(v.length);
+    for (const x of v) this.float(x);
+  }
+
   text(s: string): void {
     const b = encoder.encode(s);
     this.uint(b.length);
-    for (const x of b) this.#out.push(x);
+    this.#chunks.push(Uint8Array.from(this.#out), b);
+    this.#out = [];
   }
 
   optionalText(s: string | undefined): void {
@@ -99,6 +111,9 @@ export class WireWriter {
   }
 
   bytes(): Uint8Array {
-    return Uint8Array.from(this.#out);
+    const parts = [...this.#chunks, Uint8Array.from(this.#out)];
+    const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+    parts.reduce((at, p) => (out.set(p, at), at + p.length), 0);
+    return out;
   }
 }

@@ -3,6 +3,7 @@
 import type { CalibrationFigures } from '../context/types.js';
 import { Engine } from '../context/engine.js';
 import { engineOptions } from '../context/kernel.js';
+import { give } from '../context/history.js';
 import { textFormat, type TextMessage } from '../providers/text.js';
 import { object, optionalFunction, type Bag } from '../core/read.js';
 import { readSnapshot, toSnapshot } from '../context/snapshot.js';
@@ -122,7 +123,7 @@ export class BoundedHistory {
   }
 
   resetCalibration(): void {
-    this.#engine.core.reset_calibration();
+    give(this.#engine.core, { kind: 'CalibrationReset' });
   }
 
   get calibration(): CalibrationFigures {

@@ -5,9 +5,10 @@ import { live, type WasmObject } from '../core/lifetime.js';
 import { callMethod, holder, number, object, optionalNumber, string, type Bag } from '../core/read.js';
 import type { ContextRefresherOptions, RefreshResult, SaopEnvelope } from './types.js';
 import { rules } from '../core/wasm.js';
+import { INJECTED_SUMMARY, PREPENDED_REASONING } from '../core/protocol.js';
 
-const injectedSummary = template(() => rules.injectedSummaryText());
-const prependedReasoning = template(() => rules.prependedReasoningText());
+const injectedSummary = template(() => INJECTED_SUMMARY);
+const prependedReasoning = template(() => PREPENDED_REASONING);
 
 /** Internal: the runner snapshots and restores a refresher around a turn. */
 export const REFRESH_STATE = Symbol('refresh state');

@@ -67,6 +67,29 @@ impl Manager {
                 Some(Need::Summarize { .. }) => Ok(self.no_summarizer()),
                 _ => out_of_place("no summary was asked for"),
             },
+            Described { text, args, media } => match pending {
+                Some(
+                    need @ (Need::Persist { .. }
+                    | Need::Placeholder { .. }
+                    | Need::PersistSpan { .. }
+                    | Need::MergeSpans { .. }),
+                ) => {
+                    self.told.0 = self.describe(need, text, args, media);
+                    Ok(Need::Measure)
+                }
+                _ => out_of_place("nothing was asked that a description says"),
+            },
+            Carried { tokens, used } => match pending {
+                Some(Need::Summarize { .. }) => {
+                    self.told.1 = if used.is_nan() {
+                        self.carried(tokens)
+                    } else {
+                        self.user_carried(tokens, *used)
+                    };
+                    Ok(Need::Fit)
+                }
+                _ => out_of_place("no summary was asked for"),
+            },
             Render { has_fixed } => match pending {
                 Some(Need::Done) => {
                     self.render(*has_fixed);

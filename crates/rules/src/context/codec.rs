@@ -17,6 +17,14 @@ pub fn float(out: &mut Vec<u8>, v: f64) {
     out.extend_from_slice(&v.to_le_bytes());
 }
 
+/// A count, then each `f64`.
+pub fn floats(out: &mut Vec<u8>, v: &[f64]) {
+    uint(out, v.len() as u64);
+    for x in v {
+        float(out, *x);
+    }
+}
+
 pub fn text(out: &mut Vec<u8>, s: &str) {
     uint(out, s.len() as u64);
     out.extend_from_slice(s.as_bytes());
@@ -88,6 +96,12 @@ impl Reader<'_> {
         Ok(f64::from_le_bytes(b))
     }
 
+    /// A count, then each `f64`.
+    pub fn floats(&mut self) -> Result<Vec<f64>, ()> {
+        let n = self.count()?;
+        (0..n).map(|_| self.float()).collect()
+    }
+
     pub fn amount(&mut self) -> Result<f64, ()> {
         match self.uint()? {
             1 => self.float(),
@@ -135,6 +149,8 @@ pub enum Codec {
     OptionalTexts,
     /// A count, then each whole number.
     Uints,
+    /// A count, then each `f64`.
+    Floats,
 }
 
 impl Codec {
@@ -146,7 +162,7 @@ impl Codec {
             Codec::OptionalText => "string | undefined",
             Codec::Texts => "string[]",
             Codec::OptionalTexts => "Array<string | undefined>",
-            Codec::Uints => "number[]",
+            Codec::Uints | Codec::Floats => "number[]",
         }
     }
 
@@ -160,6 +176,7 @@ impl Codec {
             Codec::Texts => "texts",
             Codec::OptionalTexts => "optionalTexts",
             Codec::Uints => "uints",
+            Codec::Floats => "floats",
         }
     }
 }

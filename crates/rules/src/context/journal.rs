@@ -12,7 +12,7 @@
 //! newer version is refused naming where; an event out of place (an answer to a need the
 //! manager does not have) is refused by `apply`.
 
-use super::codec::{Codec, Reader, float, optional_text, text, uint};
+use super::codec::{Reader, float, floats, optional_text, text, uint};
 use super::history::{NewMessage, Part, Refused, Role};
 use super::recall::Ask;
 use devs_context_errors::FieldError;
@@ -88,81 +88,25 @@ pub enum Event {
     /// The host's `beforeCompaction` deferred this build's compaction while the request
     /// still fits the budget.
     Defer,
+    /// Said on the way to an answer, never kept ([`Event::kept`]): the texts only the shell
+    /// holds that say what a text stored or shown as a placeholder is (`text`, the `args` of
+    /// the call a result answers, an image's `[width, height]` or a document's `[pages]`);
+    /// the rules reply `Need::Measure` with the body to count.
+    Described {
+        text: String,
+        args: String,
+        media: Vec<f64>,
+    },
+    /// Said on the way to a summary, never kept: the tokens of the texts it would carry,
+    /// newest first, the protected tools' (`used` NaN) or the user's words beside the
+    /// summary's own `used` tokens; the rules reply `Need::Fit` with how many it carries.
+    Carried {
+        tokens: Vec<f64>,
+        used: f64,
+    },
 }
 
-/// An event that answers a build's need, as the shell writes it (`encodeAnswer` in
-/// `pkg/src/core/protocol.ts`, written by `crates/protocol` from this table): its name,
-/// its tag, and its fields in the order [`Event::encode`] writes them (a test checks).
-#[derive(Debug)]
-pub struct AnswerRow {
-    pub name: &'static str,
-    pub tag: u8,
-    pub fields: &'static [(&'static str, Codec)],
-}
-
-const STORED: &[(&str, Codec)] = &[("id", Codec::OptionalText), ("line", Codec::Float)];
-
-/// Every answer the shell gives to a need: what `advance` takes.
-pub const ANSWERS: &[AnswerRow] = &[
-    AnswerRow {
-        name: "Stored",
-        tag: 5,
-        fields: STORED,
-    },
-    AnswerRow {
-        name: "SpanStored",
-        tag: 6,
-        fields: STORED,
-    },
-    AnswerRow {
-        name: "Listed",
-        tag: 7,
-        fields: STORED,
-    },
-    AnswerRow {
-        name: "Merged",
-        tag: 8,
-        fields: STORED,
-    },
-    AnswerRow {
-        name: "Measured",
-        tag: 9,
-        fields: &[("tokens", Codec::Float)],
-    },
-    AnswerRow {
-        name: "Summarized",
-        tag: 10,
-        fields: &[("tokens", Codec::Float)],
-    },
-    AnswerRow {
-        name: "SummaryFailed",
-        tag: 11,
-        fields: &[],
-    },
-    AnswerRow {
-        name: "NoSummarizer",
-        tag: 12,
-        fields: &[],
-    },
-];
-
-/// One answer (an event of [`ANSWERS`]), checked whole: anything else is refused, naming
-/// where (`answer`, `answer.stored.id`).
-pub fn decode_answer(bytes: &[u8]) -> Result<Event, DecodeError> {
-    let mut r = Reader { bytes, at: 0 };
-    let tag = r.byte().map_err(|_| fail("answer", "is empty"))?;
-    if !ANSWERS.iter().any(|a| a.tag == tag) {
-        return Err(fail(
-            "answer",
-            &format!("is event {tag}, not an answer to a need"),
-        ));
-    }
-    let event = read_event(&mut r, tag, &|what: &str| format!("answer{what}"))?;
-    if r.at < bytes.len() {
-        return Err(fail("answer", "has bytes after its last field"));
-    }
-    Ok(event)
-}
+pub use super::answer::{ANSWERS, AnswerRow, decode_answer};
 
 /// Why an event could not be applied.
 #[derive(Debug, Clone, PartialEq)]
@@ -212,7 +156,15 @@ impl Event {
             Event::HistoryRebuilt => "history-rebuilt",
             Event::Migrated { .. } => "migrated",
             Event::Defer => "defer",
+            Event::Described { .. } => "described",
+            Event::Carried { .. } => "carried",
         }
+    }
+
+    /// Whether the journal keeps the event: not what the shell says on the way to an
+    /// answer, which the answer sums up.
+    pub fn kept(&self) -> bool {
+        !matches!(self, Event::Described { .. } | Event::Carried { .. })
     }
 
     fn tag(&self) -> u8 {
@@ -238,6 +190,8 @@ impl Event {
             Event::HistoryRebuilt => 19,
             Event::Migrated { .. } => 20,
             Event::Defer => 21,
+            Event::Described { .. } => 22,
+            Event::Carried { .. } => 23,
         }
     }
 
@@ -294,6 +248,19 @@ impl Event {
                 }
                 uint(out, u64::from(*from));
                 out.push(*why);
+            }
+            Event::Described {
+                text: t,
+                args,
+                media,
+            } => {
+                text(out, t);
+                text(out, args);
+                floats(out, media);
+            }
+            Event::Carried { tokens, used } => {
+                floats(out, tokens);
+                float(out, *used);
             }
             Event::Begin
             | Event::Commit
@@ -392,6 +359,9 @@ pub fn decode(bytes: &[u8]) -> Result<Vec<Event>, DecodeError> {
             )
         })?;
         let event = read_event(&mut r, tag, &at)?;
+        if !event.kept() {
+            return Err(fail(&at(""), "is never kept: the journal was altered"));
+        }
         events.push(event);
     }
     if r.at < bytes.len() {
@@ -403,7 +373,7 @@ pub fn decode(bytes: &[u8]) -> Result<Vec<Event>, DecodeError> {
     Ok(events)
 }
 
-fn read_event(
+pub(super) fn read_event(
     r: &mut Reader<'_>,
     tag: u8,
     at: &dyn Fn(&str) -> String,
@@ -546,6 +516,17 @@ fn read_event(
         }
         19 => Event::HistoryRebuilt,
         21 => Event::Defer,
+        22 => {
+            let text = r.text().map_err(|e| fail(&at(".described.text"), e))?;
+            let args = r.text().map_err(|e| fail(&at(".described.args"), e))?;
+            let media = r.floats().map_err(|_| short(".described.media"))?;
+            Event::Described { text, args, media }
+        }
+        23 => {
+            let tokens = r.floats().map_err(|_| short(".carried.tokens"))?;
+            let used = r.float().map_err(|_| short(".carried.used"))?;
+            Event::Carried { tokens, used }
+        }
         20 => {
             let opening = r.byte().map_err(|_| short(".migrated.opening"))?;
             let summary = r.float().map_err(|_| short(".migrated.summary"))?;

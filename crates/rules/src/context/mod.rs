@@ -21,6 +21,7 @@
 //! ledger says so; a compaction that would have to drop the thinking of an open tool loop
 //! waits while the request still fits the budget.
 
+mod answer;
 mod apply;
 mod build;
 pub mod calibration;
@@ -194,6 +195,8 @@ pub struct Manager {
     /// again when a round of cuts left the request over): every part comes down to it.
     squeeze_level: Option<f64>,
     journal: Option<Journal>,
+    /// What the rules replied to what the shell said on the way to an answer.
+    pub(crate) told: need::Told,
     /// What this build did, for the ledger.
     pub record: Ledger,
     /// The last build committed compacted: the commits until the next build take no
@@ -260,6 +263,7 @@ impl Manager {
             squeezes: 0,
             squeeze_level: None,
             journal: None,
+            told: need::Told::default(),
             record: Ledger::default(),
             last_compacted: false,
             requests: 0,

@@ -114,8 +114,11 @@ needs! {
         opening_start: usize = m.opening().start,
         opening_end: usize = m.opening().end,
     },
-    /// The request fits: render it ([`super::render`]).
-    Done = 4 carries {},
+    /// The request fits: render it ([`super::render`]); `index` the store ids the index
+    /// names, in the order it lists them.
+    Done = 4 carries {
+        index: Vec<String> = m.index.ids().map(String::from).collect(),
+    },
     /// Messages `from..to` left the request: store their `transcript` (a frame, as shown,
     /// its parts' store ids `ids`) and write its index line; answered by `Event::SpanStored`.
     PersistSpan = 5 { from: usize, to: usize } carries {
@@ -139,6 +142,73 @@ needs! {
     /// still over the budget: the build fails, naming part `part` of message `message`, the
     /// largest it holds ([`Manager::too_large`]), and is taken back.
     TooLarge = 8 { message: usize, part: usize } carries {},
+    /// The reply to `Event::Described`: `body`, over `[id, label]`, is the index line's body
+    /// of the text being stored (`Persist`, `PersistSpan`, `MergeSpans`) or the placeholder's
+    /// (`Placeholder`); the shell counts it and answers the need it described.
+    Measure = 9 carries { body: String = m.told.0.clone() },
+    /// The reply to `Event::Carried`: how many of the texts said the summary carries, from
+    /// the first on; the shell then answers `Summarize`.
+    Fit = 10 carries { count: usize = m.told.1 },
+}
+
+/// What the rules replied to what the shell said on the way to an answer: the body of
+/// `Need::Measure`, the count of `Need::Fit`. Never in the state.
+pub type Told = (String, usize);
+
+impl Manager {
+    /// What the pending need's text is, said over `[id, label]` (`index::body`): a stored
+    /// part's line names what its `text` names, describes its call's `args` (a result) or
+    /// gives its `media` size; a placeholder's the same without the names; a transcript's,
+    /// stored or merged, names what it names.
+    pub fn describe(&self, need: Need, text: &str, args: &str, media: &[f64]) -> String {
+        use index::What;
+        let at = |i: usize| media.get(i).copied().unwrap_or(0.0);
+        let span = |from, to| {
+            let names = index::names(text, usize::MAX, self.names_chars(true));
+            (
+                What::Span { from, to },
+                self.fold_tokens(from, to),
+                String::new(),
+                names,
+            )
+        };
+        let (what, tokens, description, names) = match need {
+            Need::Persist { message, part } | Need::Placeholder { message, part } => {
+                let p = *self.part(message, part);
+                let line = matches!(need, Need::Persist { .. }) && !p.kind.media();
+                let (what, description) = match p.kind {
+                    super::Kind::Result => (What::Output, index::describe(args)),
+                    super::Kind::Image => (
+                        What::Image {
+                            width: at(0) as u32,
+                            height: at(1) as u32,
+                        },
+                        String::new(),
+                    ),
+                    super::Kind::Document => (
+                        What::Document {
+                            pages: at(0) as u64,
+                        },
+                        String::new(),
+                    ),
+                    _ if line => (What::Text, index::one_line(text, 100)),
+                    _ => (What::Text, String::new()),
+                };
+                let names = match line {
+                    true => index::names(text, index::MAX_NAMES, self.names_chars(false)),
+                    false => Vec::new(),
+                };
+                (what, p.tokens, description, names)
+            }
+            Need::PersistSpan { from, to } => span(from, to),
+            Need::MergeSpans { count } => {
+                let (_, from, to) = self.index.merged(count);
+                span(from, to)
+            }
+            _ => return String::new(),
+        };
+        framed(|p| index::body(p, what, tokens, &description, &names))
+    }
 }
 
 /// Where the call part `part` of message `message` answers is, `[message, part]`, or `[]`.

@@ -24,6 +24,9 @@ pub enum Format {
 }
 
 impl Format {
+    /// Every format, in the order of their codes (`Format as u8`).
+    pub const ALL: [Format; 4] = [Format::Png, Format::Jpeg, Format::Gif, Format::Webp];
+
     /// The format the bytes begin with, whatever the media type says.
     pub fn sniff(bytes: &[u8]) -> Option<Format> {
         if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {

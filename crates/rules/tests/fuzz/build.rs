@@ -417,7 +417,7 @@ impl Host {
                 "a build asked {steps} times and is not done"
             );
             let answer = match need {
-                Need::Done => unreachable!(),
+                Need::Done | Need::Measure | Need::Fit => unreachable!(),
                 Need::TooLarge { message, part } => {
                     let e = self.m.too_large(message, part, "messages[0]");
                     assert!(

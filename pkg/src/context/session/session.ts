@@ -6,6 +6,7 @@
 import type { CalibrationFigures } from '../types.js';
 import { Engine, foldChanges, type EngineState } from '../engine.js';
 import { withChanges } from '../state.js';
+import { give } from '../history.js';
 import { ReentrantCallError, SessionConflictError, argumentError, coded, errorText, hasCode } from '../../errors/index.js';
 import { buildOnce, engineOptions, managerParts, recallToolOf } from '../kernel.js';
 import { readOptions, recallAnswer, recallText } from '../recall.js';
@@ -225,7 +226,7 @@ export class ContextSession<Message = unknown, Format extends ContextFormat = Co
 
   /** The next build compacts, whatever the request's size; resolves once written. */
   compact(): Promise<void> {
-    return this.#call(async (engine) => engine.core.compact());
+    return this.#call(async (engine) => give(engine.core, { kind: 'Compact' }));
   }
 
   /** The session as a `ContextSnapshot`, as `ContextManager.snapshot` gives it. */

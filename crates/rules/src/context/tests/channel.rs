@@ -17,6 +17,7 @@ fn read(r: &mut Reader<'_>, codec: Codec) -> bool {
             let Ok(n) = r.count() else { return false };
             (0..n).all(|_| r.uint().is_ok())
         }
+        Codec::Floats => r.floats().is_ok(),
         Codec::Texts | Codec::OptionalTexts => {
             let Ok(n) = r.count() else { return false };
             (0..n).all(|_| {
@@ -47,6 +48,23 @@ fn sample(name: &str) -> Event {
         "Summarized" => Event::Summarized(900.0),
         "SummaryFailed" => Event::SummaryFailed,
         "NoSummarizer" => Event::NoSummarizer,
+        "Begin" => Event::Begin,
+        "Plan" => Event::Plan,
+        "Tail" => Event::Tail(7.0),
+        "Compact" => Event::Compact,
+        "Observed" => Event::Observed(1200.0),
+        "CalibrationReset" => Event::CalibrationReset,
+        "HistoryRebuilt" => Event::HistoryRebuilt,
+        "Defer" => Event::Defer,
+        "Described" => Event::Described {
+            text: "fn main() {}".into(),
+            args: "{\"path\":\"a.rs\"}".into(),
+            media: vec![640.0, 480.0],
+        },
+        "Carried" => Event::Carried {
+            tokens: vec![12.0, 3.5],
+            used: f64::NAN,
+        },
         other => panic!("no sample of answer {other}"),
     }
 }
@@ -111,4 +129,68 @@ pub(super) fn reads_as_declared(bytes: &[u8]) {
         assert!(read(&mut r, *codec), "{}.{field}", row.name);
     }
     assert_eq!(r.at, bytes.len(), "{}: bytes left unread", row.name);
+}
+
+#[test]
+fn what_the_shell_says_on_the_way_to_an_answer_is_never_journaled() {
+    use super::super::journal::{decode, encode};
+    let aside = Event::Carried {
+        tokens: vec![3.0],
+        used: f64::NAN,
+    };
+    assert!(!aside.kept());
+    let e = decode(&encode(&[Event::Begin, aside])).unwrap_err();
+    assert_eq!(e.field, "journal[1]");
+}
+
+#[test]
+fn a_description_is_answered_with_the_body_the_rules_write_of_it() {
+    use super::super::Need;
+    use super::super::config::{Config, Options};
+    use super::super::{Kind, Manager, NewMessage, Part, Role};
+    let config = Config::new("options", 10_000.0, Options::default()).unwrap();
+    let mut m = Manager::new("options", config, 0.0, 0.0).unwrap();
+    let part = |kind, call| Part::new(kind, 400, 100.0, call);
+    m.apply(&Event::Append(vec![
+        NewMessage {
+            role: Role::Assistant,
+            framing: 3.0,
+            parts: vec![part(Kind::Call, None)],
+        },
+        NewMessage {
+            role: Role::User,
+            framing: 3.0,
+            parts: vec![part(Kind::Result, Some(0))],
+        },
+    ]))
+    .unwrap();
+    // Out of place with nothing pending: refused, nothing changes.
+    let said = Event::Described {
+        text: "fn parse_header() {}".into(),
+        args: r#"{"path":"src/lib.rs"}"#.into(),
+        media: vec![],
+    };
+    assert!(m.apply(&said).is_err());
+    let need = Need::Persist {
+        message: 1,
+        part: 0,
+    };
+    assert!(
+        m.describe(need, "fn parse_header() {}", "", &[])
+            .contains("parse_header")
+    );
+    let placeholder = Need::Placeholder {
+        message: 1,
+        part: 0,
+    };
+    let body = m.describe(
+        placeholder,
+        "fn parse_header() {}",
+        r#"{"path":"src/lib.rs"}"#,
+        &[],
+    );
+    assert!(
+        body.contains("src/lib.rs") && !body.contains("parse_header"),
+        "{body}"
+    );
 }

@@ -176,6 +176,7 @@ impl Host {
         loop {
             need = match need {
                 Need::Done => break,
+                Need::Measure | Need::Fit => unreachable!("a reply to an aside"),
                 Need::TooLarge { message, part } => {
                     let e = m.too_large(message, part, "part");
                     m.rollback();

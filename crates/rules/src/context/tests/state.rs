@@ -153,6 +153,7 @@ fn drive(m: &mut Manager) {
         let mut steps = 0;
         while need != Need::Done && steps < 10_000 {
             need = match need {
+                Need::Measure | Need::Fit => unreachable!("a reply to an aside"),
                 Need::Persist { .. } => m.persisted(Some(format!("x{steps}")), 10.0),
                 Need::Placeholder { .. } | Need::Cut { .. } => m.measured(10.0),
                 Need::Summarize { .. } => m.summarized(20.0),
