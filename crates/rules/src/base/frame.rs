@@ -90,6 +90,13 @@ impl Pieces<'_> {
         self
     }
 
+    /// Words that may hold text from the host (a field's path, a message quoting a value):
+    /// its frame marks, noncharacters no text means, are left out rather than refused.
+    pub fn quoted(&mut self, text: &str) -> &mut Self {
+        push_unmarked(&mut self.frame.out, text);
+        self
+    }
+
     /// Host text `index`, whole: the index alone, the shortest form to write and to read.
     pub fn host(&mut self, index: usize) -> &mut Self {
         let out = &mut self.frame.out;
