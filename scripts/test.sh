@@ -10,8 +10,8 @@
 #              synthetic data (every pkg/test/*.test.mjs the two lists below do not name).
 #   corpus     real sessions and data: the rules' fuzz at its CI count (60 cases,
 #              crates/rules/tests/fuzz/; FUZZ_CASES changes it); the tokenizer's crate
-#              (every token, random and adversarial pieces against the merge: some 40 s
-#              in debug); and CORPUS: the real sessions, the past formats and stores, the
+#              (every token, random and adversarial pieces against the merge: about 16 s
+#              of CPU, the crate at opt-level 1); and CORPUS: the real sessions, the past formats and stores, the
 #              JS fuzzers, the fleet, and every PostgreSQL test, on ONE PostgreSQL cluster
 #              for the run (pkg/test/postgres-cluster.mjs: each startPostgres() takes a
 #              role and a schema of its own in it; postgres-server and session, which stop
