@@ -127,6 +127,9 @@ finish() {
     printf 'failed: %s\n' "$(IFS=';'; echo "${failures[*]}" | sed 's/;/; /g')"
   fi
   cpu_now
+  # With setup's parts, which this shell does not reap (start_setup).
+  cpu=$(cat "$run"/setup-*.log 2>/dev/null | awk -v c="$cpu" '/^setup [a-z]*: ran / { for (k = 1; k < NF; k++) if ($k == "CPU") c += $(k+1) }
+    END { printf "%.1f", c }')
   printf 'full logs: %s/   total time: %s s, CPU %s s\n' "$logs" "$(since "$started")" "$cpu"
   if ((skipped)); then
     printf 'total: %d passed, %d failed, %d skipped\n' "$passed" "$failed" "$skipped"
@@ -202,31 +205,34 @@ with_packed() {
 # it ran and the CPU it used, before the first stage that needs it: `build` (wasm-bindgen,
 # pkg/'s npm ci) before the wasm build, `system` (Chromium, PostgreSQL) before the JS
 # tests, `packaging` (Node 22 and 24, code-server) before the packaging tests.
-declare -A setup_pids
+# A part runs in a grandchild of this shell, which never reaps it: its CPU is then not
+# counted in whichever stage runs when it ends, and it reports its own.
+setup_parts=()
 start_setup() {
-  (
+  setup_parts+=("$1")
+  ( (
     t0=$EPOCHREALTIME
     bash scripts/setup.sh "$1"
     rc=$?
-    echo "setup $1: ran $(since "$t0") s, exit $rc"
-    exit "$rc"
-  ) >"$run/setup-$1.log" 2>&1 &
-  setup_pids[$1]=$!
+    cpu_now
+    echo "setup $1: ran $(since "$t0") s and CPU $cpu s in the background, exit $rc"
+    echo "$rc" >"$run/setup-$1.rc.tmp" && mv "$run/setup-$1.rc.tmp" "$run/setup-$1.rc"
+  ) >"$run/setup-$1.log" 2>&1 & )
 }
 await_setup() {
-  wait "${setup_pids[$1]}"
-  local rc=$?
-  unset "setup_pids[$1]"
+  while [ ! -f "$run/setup-$1.rc" ]; do sleep 0.5; done
   cat "$run/setup-$1.log"
-  return "$rc"
+  return "$(cat "$run/setup-$1.rc")"
 }
 count_setup() {
-  stage_failed_tests=0 detail=", $(sed -n 's/^setup [a-z]*: \(ran [0-9.]* s\).*/\1 from the start/p' "$1" | tail -n 1)"
+  stage_failed_tests=0 detail=", $(sed -n 's/^setup [a-z]*: \(ran .* background\),.*/\1/p' "$1" | tail -n 1)"
 }
 # Nothing is left installing when the run ends early.
 finish_setup() {
-  local pid
-  for pid in "${setup_pids[@]}"; do wait "$pid"; done
+  local part
+  for part in "${setup_parts[@]}"; do
+    while [ ! -f "$run/setup-$part.rc" ]; do sleep 0.5; done
+  done
 }
 
 rm -rf "$run"
