@@ -7,16 +7,18 @@
 #   bash scripts/demo.sh [demo options]   the demo; see --help
 #   bash scripts/demo.sh --help           the demo's help, with no setup and no build
 #   bash scripts/demo.sh --build          build now, record the hash, and stop
-#   bash scripts/demo.sh --build-if-stale build only if a source changed, and stop (scripts/test.sh uses it)
+#   bash scripts/demo.sh --build-if-stale build only if a source changed, and stop; only the
+#                                         build's part of setup (scripts/test.sh uses it, and
+#                                         runs the other parts itself, beside other stages)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-build_now=false build_only=false
+build_now=false build_only=false setup_parts=()
 for arg in "$@"; do
   case $arg in
     -h | --help) exec node examples/demo.mjs --help ;;
     --build) build_now=true build_only=true ;;
-    --build-if-stale) build_only=true ;;
+    --build-if-stale) build_only=true setup_parts=(build) ;;
   esac
 done
 
@@ -37,7 +39,7 @@ inputs_hash() {
   } | sha256sum | cut -d' ' -f1
 }
 
-bash scripts/setup.sh
+bash scripts/setup.sh "${setup_parts[@]}"
 want=$(inputs_hash)
 if $build_now || [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ] || [ ! -f pkg/dist/index.mjs ] || [ ! -f pkg/dist/sqlite.mjs ]; then
   if $build_only; then

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every test, in three tiers; `bash scripts/test.sh` runs all three, in order, and
-# `bash scripts/test.sh fast|corpus|packaging` (or several) runs those alone. Sets
-# everything up first on a fresh machine, and builds pkg/dist when a source changed.
+# `bash scripts/test.sh fast|corpus|packaging` (or several) runs those alone. Sets up
+# what they need on a fresh machine (scripts/setup.sh's parts, in the background beside the
+# cargo stages), and builds pkg/dist when a source changed.
 #
 #   fast       every commit, under 2 minutes once built: cargo fmt --check; clippy
 #              natively, warnings denied; cargo test --workspace but the tokenizer's
@@ -9,8 +10,8 @@
 #              synthetic data (every pkg/test/*.test.mjs the two lists below do not name).
 #   corpus     real sessions and data: the rules' fuzz at its CI count (60 cases,
 #              crates/rules/tests/fuzz/; FUZZ_CASES changes it); the tokenizer's crate
-#              (every token, random and adversarial pieces against the merge: some 40 s
-#              in debug); and CORPUS: the real sessions, the past formats and stores, the
+#              (every token, random and adversarial pieces against the merge: about 16 s
+#              of CPU, the crate at opt-level 1); and CORPUS: the real sessions, the past formats and stores, the
 #              JS fuzzers, the fleet, and every PostgreSQL test, on ONE PostgreSQL cluster
 #              for the run (pkg/test/postgres-cluster.mjs: each startPostgres() takes a
 #              role and a schema of its own in it; postgres-server and session, which stop
@@ -28,7 +29,8 @@
 #
 # Prints one line per stage; each stage's full output is in target/test-logs/<stage>.log,
 # and the end of the log of a stage that fails is printed. A failed stage does not stop
-# the others, except that nothing runs without setup and no JS test runs without a build.
+# the others, except that nothing runs after a part of setup it needs failed, and no JS
+# test runs without a build.
 # Ends with "total: N passed, N failed" (tests counted by cargo and node's runner; a stage
 # that fails without a failing test counts as one failure) and exits 1 if anything failed.
 set -uo pipefail
@@ -125,6 +127,9 @@ finish() {
     printf 'failed: %s\n' "$(IFS=';'; echo "${failures[*]}" | sed 's/;/; /g')"
   fi
   cpu_now
+  # With setup's parts, which this shell does not reap (start_setup).
+  cpu=$(cat "$run"/setup-*.log 2>/dev/null | awk -v c="$cpu" '/^setup [a-z]*: ran / { for (k = 1; k < NF; k++) if ($k == "CPU") c += $(k+1) }
+    END { printf "%.1f", c }')
   printf 'full logs: %s/   total time: %s s, CPU %s s\n' "$logs" "$(since "$started")" "$cpu"
   if ((skipped)); then
     printf 'total: %d passed, %d failed, %d skipped\n' "$passed" "$failed" "$skipped"
@@ -194,17 +199,59 @@ with_packed() {
   DEVS_TEST_RUN="$PWD/$run" "$@"
 }
 
+# Setup's parts (scripts/setup.sh) start at once, in the background: their downloads,
+# extractions and native builds fill the cores the cargo stages leave idle (clippy and the
+# rules' front end run on one). Each part is waited for, in a stage that prints the time
+# it ran and the CPU it used, before the first stage that needs it: `build` (wasm-bindgen,
+# pkg/'s npm ci) before the wasm build, `system` (Chromium, PostgreSQL) before the JS
+# tests, `packaging` (Node 22 and 24, code-server) before the packaging tests.
+# A part runs in a grandchild of this shell, which never reaps it: its CPU is then not
+# counted in whichever stage runs when it ends, and it reports its own.
+setup_parts=()
+start_setup() {
+  setup_parts+=("$1")
+  ( (
+    t0=$EPOCHREALTIME
+    bash scripts/setup.sh "$1"
+    rc=$?
+    cpu_now
+    echo "setup $1: ran $(since "$t0") s and CPU $cpu s in the background, exit $rc"
+    echo "$rc" >"$run/setup-$1.rc.tmp" && mv "$run/setup-$1.rc.tmp" "$run/setup-$1.rc"
+  ) >"$run/setup-$1.log" 2>&1 & )
+}
+await_setup() {
+  while [ ! -f "$run/setup-$1.rc" ]; do sleep 0.5; done
+  cat "$run/setup-$1.log"
+  return "$(cat "$run/setup-$1.rc")"
+}
+count_setup() {
+  stage_failed_tests=0 detail=", $(sed -n 's/^setup [a-z]*: \(ran .* background\),.*/\1/p' "$1" | tail -n 1)"
+}
+# Nothing is left installing when the run ends early.
+finish_setup() {
+  local part
+  for part in "${setup_parts[@]}"; do
+    while [ ! -f "$run/setup-$part.rc" ]; do sleep 0.5; done
+  done
+}
+
 rm -rf "$run"
 mkdir -p "$run"
-stage setup none "setup (scripts/setup.sh)" -- bash scripts/setup.sh || finish
+# A bare machine's one build gains nothing from incremental compilation's records.
+if [ "${CI:-}" = true ]; then export CARGO_INCREMENTAL=0; fi
+start_setup build
+start_setup system
+if wants packaging; then start_setup packaging; fi
 if wants fast; then
   stage fmt none "fast: cargo fmt --check" -- cargo fmt --all --check
   stage clippy none "fast: cargo clippy, native (warnings denied)" -- cargo clippy --workspace --all-targets -- -D warnings
   stage cargo-test cargo "fast: cargo test (the tokenizer's aside)" -- env FUZZ_CASES="$FAST_FUZZ_CASES" cargo test --workspace --exclude devs-context-tokenizer
 fi
+stage setup-build setup "setup: wasm-bindgen, pkg's npm ci (background)" -- await_setup build || { finish_setup; finish; }
 # Through demo.sh, which records the build's inputs: it builds only when a source changed
 # since the last build (a clean clone always builds), and the demo does not build again.
 if stage build warnings "wasm build (pkg/dist)" -- bash scripts/demo.sh --build-if-stale; then
+  stage setup-system setup "setup: Chromium, PostgreSQL (background)" -- await_setup system || { finish_setup; finish; }
   if wants fast; then
     stage js node "fast: JS tests on synthetic data" -- node_tests "${fast_files[@]}"
   fi
@@ -215,7 +262,10 @@ if stage build warnings "wasm build (pkg/dist)" -- bash scripts/demo.sh --build-
   fi
   if wants packaging; then
     stage clippy-wasm32 none "packaging: cargo clippy, wasm32 (warnings denied)" -- cargo clippy --workspace --lib --target wasm32-unknown-unknown -- -D warnings
-    stage packaging node "packaging: npm pack, hosts, tsc, Node 22/24, Chromium" -- with_packed node_tests pkg/test/packaging/*.test.mjs "${packaging_files[@]}"
+    if stage setup-packaging setup "setup: Node 22 and 24, code-server (background)" -- await_setup packaging; then
+      stage packaging node "packaging: npm pack, hosts, tsc, Node 22/24, Chromium" -- with_packed node_tests pkg/test/packaging/*.test.mjs "${packaging_files[@]}"
+    fi
   fi
 fi
+finish_setup
 finish

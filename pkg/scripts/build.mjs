@@ -50,10 +50,13 @@ function run(cmd, args, cwd = root) {
   execFileSync(cmd, args, { cwd, stdio: 'inherit' });
 }
 
-/** Builds crate `name` for wasm32 with `profile`, and its wasm-bindgen glue into `outDir`. */
-function wasm(name, profile, outDir, outName, optimize, recover = false) {
-  run('cargo', ['build', '--profile', profile, '--lib', '--target', 'wasm32-unknown-unknown', '-p', name]);
-  const built = join(root, 'target/wasm32-unknown-unknown', profile, `${name.replaceAll('-', '_')}.wasm`);
+// Both wasm crates in one cargo command: they share their dependencies' builds, and each
+// one's link (fat LTO, one codegen unit: single-threaded) runs beside the other's.
+const WASM_CRATES = ['devs-context', 'devs-context-tokenizer-wasm'];
+
+/** Crate `name`'s wasm32 release build (see WASM_CRATES) through wasm-bindgen into `outDir`. */
+function wasm(name, outDir, outName, optimize, recover = false) {
+  const built = join(root, 'target/wasm32-unknown-unknown/release', `${name.replaceAll('-', '_')}.wasm`);
   // The entries inline the bytes, so the glue must not reach for `import.meta.url`.
   run('wasm-bindgen', ['--target', 'web', '--omit-default-module-path', '--out-dir', outDir, '--out-name', outName, built]);
   if (recover) {
@@ -75,10 +78,11 @@ run('cargo', ['run', '--quiet', '-p', 'devs-context-protocol', '--', join(src, '
 
 rmSync(dist, { recursive: true, force: true });
 mkdirSync(dist, { recursive: true });
+run('cargo', ['build', '--release', '--lib', '--target', 'wasm32-unknown-unknown', ...WASM_CRATES.flatMap((name) => ['-p', name])]);
 // The rules' glue can start over after a trap (`recoverable-glue.mjs`, `src/core/guard.ts`).
-const rulesWasm = wasm('devs-context', 'release', join(dist, 'wasm'), 'devs_context', true, true);
+const rulesWasm = wasm('devs-context', join(dist, 'wasm'), 'devs_context', true, true);
 // No wasm-opt for the tokenizers: it saves about 1% of a module that is mostly vocabulary data.
-const tokenizerWasm = wasm('devs-context-tokenizer-wasm', 'tokenizer', join(dist, 'tokenizers'), 'devs_context_tokenizer', false);
+const tokenizerWasm = wasm('devs-context-tokenizer-wasm', join(dist, 'tokenizers'), 'devs_context_tokenizer', false);
 
 // ---- The wasm bytes: each once, as a bytes module; the rules' also as a file, for slim.
 
