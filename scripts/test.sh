@@ -146,7 +146,7 @@ CORPUS=(
   fuzz-provider-items multimodal past-formats postgres-server provider-block-types recall
   replay-cli replay-cli-hostile replay-formats replay-formats-agents replay-formats-messages
   replay-formats-sessions replay-view runner-snapshot session session-lost-row sessions-corpus
-  shared-session snapshot store-conformance tokenizers-long
+  shared-session snapshot store-conformance tokenizers-long window-joins
 )
 # The packaging tier's tests outside pkg/test/packaging/: tsc over the built package.
 PACKAGING=(examples)
