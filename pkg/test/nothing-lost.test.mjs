@@ -19,7 +19,7 @@ const log = (n) => Array.from({ length: 120 }, (_, i) => `[${n}.${i}] error[E030
 const requestText = (r) => [typeof r.system === 'string' ? r.system : JSON.stringify(r.system ?? ''), JSON.stringify(r.messages)].join('\n');
 
 describe('the task survives', () => {
-  it('an Anthropic loop at 16k with no summarizer, where the user pastes 6 KB logs: the task is in every request, and dropping what the user wrote is said', async () => {
+  it('an Anthropic loop at 16k with no summarizer, where the user pastes 6 KB logs: the task is in every request, and every paste of the user is still named (the working state)', async () => {
     const cm = new ContextManager({ format: 'anthropic', budget: 16_000, countTokens: o200k, system: 'You are a coding agent.' });
     cm.append({ role: 'user', content: TASK });
     const warnings = [];
@@ -31,13 +31,16 @@ describe('the task survives', () => {
       cm.append({ role: 'assistant', content: [{ type: 'tool_use', id: `t${turn}`, name: 'bash', input: { command: `cargo test ${turn}` } }] });
       cm.append({ role: 'user', content: [{ type: 'tool_result', tool_use_id: `t${turn}`, content: `test ${turn} failed\n`.repeat(60) }, { type: 'text', text: log(turn) }] });
     }
-    assert.ok(warnings.includes('user-text-dropped'), 'the ledger says text the user wrote was dropped');
-    // And what was dropped is stored whole, named in the request.
+    // The pastes folded away are the user's words: the working state names each by its first
+    // line, so nothing the user wrote leaves unsaid (`user-text-dropped` is not raised).
     const last = requestText(await cm.build());
+    for (let n = 0; n < 40; n++) assert.ok(last.includes(`[${n}.0] error[E0308]`), `paste ${n} named in the last request`);
+    assert.ok(!warnings.includes('user-text-dropped'));
+    // And what was folded is stored whole, named in the request.
     assert.match(last, /conversation, messages \d+–\d+, [\d,]+ tokens, stored as \d+/);
   });
 
-  it('keepFirstMessage: false lets the opening message go like any other', async () => {
+  it('keepFirstMessage: false lets the opening message go like any other: out of the window, into the working state', async () => {
     const cm = new ContextManager({ format: 'openai-chat', budget: 4_000, countTokens: o200k, keepFirstMessage: false });
     cm.append({ role: 'user', content: TASK });
     let last = '';
@@ -46,7 +49,11 @@ describe('the task survives', () => {
       cm.append({ role: 'assistant', content: `step ${turn}: ${'x '.repeat(150)}` });
       cm.append({ role: 'user', content: `go on ${turn}` });
     }
-    assert.ok(!last.includes(TASK));
+    // Not pinned ahead of the conversation any more: where it is, it is the user's words
+    // the working state keeps, as every other message the user typed.
+    const state = last.indexOf('<working-state>');
+    assert.ok(state >= 0, 'a compaction wrote the working state');
+    assert.equal(last.indexOf(TASK), last.indexOf(TASK, state));
   });
 });
 
