@@ -219,6 +219,7 @@ const ANSWERS: { readonly [K in NeedName]: Answering<K> } = {
     return advance(b, { kind: 'Measured', tokens });
   },
   Summarize: (b, need, f) => summarize(b, need, f.summarizer),
+  Restate: (b, need) => restate(b, need),
   TooLarge: ({ core, history }, { message, part }) => {
     // Nothing more can go: refused, naming the part as the host wrote it; the caller takes the build back.
     const path = history.messages[message]?.parts[part]?.path;
@@ -315,6 +316,18 @@ async function summarize(b: Building, need: Summarize, failed: unknown[]): Promi
   const summary = summarizer ? await summaryText(b, need, before.body, failed) : before.body;
   if (summary === undefined) return advance(b, { kind: 'SummaryFailed' });
   return summarized(b, to, joinWorking(joinSummary(summary, kept.carried), section));
+}
+
+/**
+ * The provider compacted, and messages `from..to` left with what it compacted: the protected
+ * texts among them, and those the summary carried, restated after its compaction in the
+ * summary's place. The summary's own words go with what the provider summarized.
+ */
+function restate(b: Building, { from, to }: Extract<Need, { kind: 'Restate' }>): Need {
+  const before = splitSummary(splitWorking(b.held.summary).summary);
+  const { carried } = carry(b, from, to, before.carried);
+  if (carried.length === 0) return advance(b, { kind: 'Summarized', tokens: 0 });
+  return summarized(b, to, joinSummary('', carried));
 }
 
 /** The summarizer's summary of messages `from..to`, or undefined when it failed. */

@@ -20,6 +20,7 @@ export type Need =
   | { kind: 'TooLarge'; message: number; part: number }
   | { kind: 'Measure'; body: string }
   | { kind: 'Fit'; count: number }
+  | { kind: 'Restate'; from: number; to: number }
 ;
 
 /** A need as the rules encode it (`Need::encode`): its code, then its fields in order. */
@@ -38,6 +39,7 @@ export function decodeNeed(bytes: Uint8Array): Need {
     case 8: return { kind: 'TooLarge', message: r.uint(), part: r.uint() };
     case 9: return { kind: 'Measure', body: r.text() };
     case 10: return { kind: 'Fit', count: r.uint() };
+    case 11: return { kind: 'Restate', from: r.uint(), to: r.uint() };
   }
   throw Object.assign(new Error(`context engine: unknown need ${code}`), { code: 'ERR_INTERNAL' });
 }
@@ -103,6 +105,7 @@ export const NeedKind = {
   TooLarge: 8,
   Measure: 9,
   Fit: 10,
+  Restate: 11,
 } as const;
 export type NeedKind = (typeof NeedKind)[keyof typeof NeedKind];
 

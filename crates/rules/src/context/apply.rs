@@ -57,6 +57,7 @@ impl Manager {
             },
             Summarized(tokens) => match pending {
                 Some(Need::Summarize { .. }) => Ok(self.summarized(*tokens)),
+                Some(Need::Restate { .. }) => Ok(self.restated(*tokens)),
                 _ => out_of_place("no summary was asked for"),
             },
             SummaryFailed => match pending {
@@ -80,6 +81,10 @@ impl Manager {
                 _ => out_of_place("nothing was asked that a description says"),
             },
             Carried { tokens, used } => match pending {
+                Some(Need::Restate { .. }) if used.is_nan() => {
+                    self.told.1 = self.carried(tokens);
+                    Ok(Need::Fit)
+                }
                 Some(Need::Summarize { .. }) => {
                     self.told.1 = if used.is_nan() {
                         self.carried(tokens)

@@ -119,6 +119,7 @@ impl Manager {
         self.summarizing = None;
         self.mask_queue.clear();
         self.anchored = None;
+        self.restate = None;
         self.phase = Phase::Done;
     }
 
@@ -205,6 +206,7 @@ impl Manager {
         }
         self.record.before = self.tokens();
         self.anchored = None;
+        self.restate = None;
         self.anchor_provider_compaction();
         self.squeezes = 0;
         self.squeeze_level = None;
@@ -318,6 +320,23 @@ impl Manager {
             .summarized
             .get_or_insert(Span { from, to });
         span.to = to;
+        self.advance()
+    }
+
+    /// `tokens`: the protected texts restated after the provider's compaction, as the
+    /// summary message sends them (0: none). They stand in for the summary, which went with
+    /// what the provider compacted; the thinking after the compaction stays valid.
+    pub fn restated(&mut self, tokens: f64) -> Need {
+        self.pending = None;
+        if tokens > self.config.summary_cap() + self.config.protected_cap() {
+            self.record.warn(Warning::SummaryOverCap);
+        } else if tokens > 0.0 {
+            self.summary_tokens = tokens;
+            self.summary_version += 1;
+            if self.anchored.is_some() {
+                self.anchored = Some((self.first_live, self.summary_version));
+            }
+        }
         self.advance()
     }
 

@@ -176,6 +176,10 @@ pub struct Manager {
     /// This build folded away what came before the provider's compaction: the first live
     /// message and the summary's version it left, which void no thinking after it.
     anchored: Option<(usize, u32)>,
+    /// The provider's compaction of this build let messages `from..to` go: the protected
+    /// texts among them (and those the summary carried) are still to be restated after it
+    /// ([`Need::Restate`]).
+    restate: Option<(usize, usize)>,
     /// Rebuilt from old data (`migrate`): its decisions and why, said by the next build.
     pub(crate) migrated: Option<(u32, migrate::Why)>,
     /// While data of earlier rules is replayed: what each of its builds came to as
@@ -251,6 +255,7 @@ impl Manager {
             forced: false,
             defer: false,
             anchored: None,
+            restate: None,
             migrated: None,
             expected: None,
             phase: Phase::Done,

@@ -149,6 +149,11 @@ needs! {
     /// The reply to `Event::Carried`: how many of the texts said the summary carries, from
     /// the first on; the shell then answers `Summarize`.
     Fit = 10 carries { count: usize = m.told.1 },
+    /// The provider compacted, and messages `from..to` left with what it compacted: restate
+    /// the protected texts among them, newest first, then those the summary carried, after
+    /// its compaction (`Event::Carried` says how many fit), in the summary's place;
+    /// answered by `Event::Summarized` with their tokens (0: none).
+    Restate = 11 { from: usize, to: usize } carries {},
 }
 
 /// What the rules replied to what the shell said on the way to an answer: the body of

@@ -437,6 +437,27 @@ impl Host {
                     tail,
                 } => Event::Measured(self.cut(message, part, head, tail)),
                 Need::Summarize { from, to } => self.summarize(from, to, style),
+                Need::Restate { from, to } => {
+                    // The protected texts that left, newest first: the rules say how many.
+                    let carried: Vec<f64> = (from..to)
+                        .rev()
+                        .flat_map(|i| {
+                            (0..self.m.history.messages[i].parts.len())
+                                .rev()
+                                .map(move |k| (i, k))
+                        })
+                        .filter(|&(i, k)| self.m.part(i, k).protected)
+                        .map(|(i, k)| self.m.part(i, k).tokens)
+                        .collect();
+                    let n = if carried.is_empty() {
+                        0
+                    } else {
+                        self.m.carried(&carried)
+                    };
+                    assert!(n <= carried.len(), "restated {n} of {}", carried.len());
+                    let t: f64 = carried[..n].iter().sum();
+                    Event::Summarized(if n == 0 { 0.0 } else { t + 8.0 })
+                }
                 Need::PersistSpan { from, to } => self.persist_span(from, to, style, &mut asked),
                 Need::PersistGroup { count } => self.group(count, style, &mut asked),
                 Need::MergeSpans { count } => self.merge(count, style, &mut asked),

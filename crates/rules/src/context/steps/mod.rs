@@ -63,6 +63,9 @@ impl Manager {
             if let Some(need) = self.next_index_need() {
                 return need;
             }
+            if let Some((from, to)) = self.restate.take() {
+                return Need::Restate { from, to };
+            }
             match self.step(self.phase) {
                 Flow::Ask(need) => return need,
                 Flow::Go(phase) => self.phase = phase,

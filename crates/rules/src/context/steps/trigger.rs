@@ -39,6 +39,19 @@ impl Manager {
             opening.start
         };
         let before = self.tokens();
+        // The provider reads nothing before its compaction: the protected texts that leave
+        // with what it compacted, and those our summary carried, are restated after it, in
+        // the summary's place (the only place the provider reads that a tool result need
+        // not answer a call). Those of the messages folded before are in the summary already.
+        let protected = (self.first_live..c).any(|i| {
+            self.history
+                .messages
+                .get(i)
+                .is_some_and(|m| m.parts.iter().any(|p| p.protected))
+        });
+        if self.config.protected_cap() > 0.0 && (protected || self.summary_tokens > 0.0) {
+            self.restate = Some((self.first_live, c));
+        }
         self.anchor = Some(c);
         let leaves = c > self.first_live || start < self.first_live;
         self.first_live = c;

@@ -270,6 +270,40 @@ impl Host {
                     self.shown.insert((message, part), text);
                     self.ev(m, Event::Measured(t))
                 }
+                Need::Restate { from, to } => {
+                    // As the shell does: the protected texts that left, newest first, as
+                    // many as the rules say fit, in the summary's place.
+                    let texts: Vec<String> = (from..to)
+                        .rev()
+                        .flat_map(|i| {
+                            (0..m.history.messages[i].parts.len())
+                                .rev()
+                                .map(move |k| (i, k))
+                        })
+                        .filter(|&(i, k)| m.part(i, k).protected)
+                        .map(|(i, k)| self.texts[i][k].clone())
+                        .collect();
+                    let n = if texts.is_empty() {
+                        0
+                    } else {
+                        let tokens = texts.iter().map(|t| tokens(t)).collect();
+                        self.ev(
+                            m,
+                            Event::Carried {
+                                tokens,
+                                used: f64::NAN,
+                            },
+                        );
+                        m.told.1
+                    };
+                    if n == 0 {
+                        self.ev(m, Event::Summarized(0.0))
+                    } else {
+                        self.summary = texts[..n].join("\n");
+                        let t = tokens(&own_text(0, &self.summary));
+                        self.ev(m, Event::Summarized(t))
+                    }
+                }
                 Need::Summarize { from, to } => {
                     let hosts = self.span_texts(
                         vec![
@@ -444,5 +478,6 @@ mod ledger;
 mod protect;
 mod recorded;
 mod replay;
+mod restate;
 mod rollback;
 mod state;

@@ -35,6 +35,7 @@ fn answer(m: &mut Manager, need: Need, line: f64) -> Need {
         Need::Persist { .. } => m.persisted(Some("x".into()), line),
         Need::Placeholder { .. } | Need::Cut { .. } => m.measured(10.0),
         Need::Summarize { .. } => m.no_summarizer(),
+        Need::Restate { .. } => m.restated(0.0),
         Need::PersistSpan { .. } => m.span_persisted(Some("s".into()), 20.0),
         Need::PersistGroup { .. } => m.group_persisted(Some("g".into()), 20.0),
         Need::MergeSpans { .. } => m.spans_merged(Some("m".into()), 20.0),

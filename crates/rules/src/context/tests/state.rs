@@ -157,6 +157,7 @@ fn drive(m: &mut Manager) {
                 Need::Persist { .. } => m.persisted(Some(format!("x{steps}")), 10.0),
                 Need::Placeholder { .. } | Need::Cut { .. } => m.measured(10.0),
                 Need::Summarize { .. } => m.summarized(20.0),
+                Need::Restate { .. } => m.restated(20.0),
                 Need::PersistSpan { .. } => m.span_persisted(Some(format!("s{steps}")), 10.0),
                 Need::PersistGroup { .. } => m.group_persisted(Some(format!("g{steps}")), 10.0),
                 Need::MergeSpans { .. } => m.spans_merged(Some(format!("m{steps}")), 10.0),
