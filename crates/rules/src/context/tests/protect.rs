@@ -4,9 +4,11 @@
 
 use super::*;
 
-fn protecting(budget: f64, share: Option<f64>) -> (Manager, Host) {
+/// A manager with `protectedTools` on or off (`protects`) and the opening user message;
+/// restate.rs's tests start from it too.
+pub(super) fn protecting_with(budget: f64, protects: bool, share: Option<f64>) -> (Manager, Host) {
     let o = Options {
-        protects: Some(true),
+        protects: Some(protects),
         protected_share: share,
         ..Options::default()
     };
@@ -16,6 +18,10 @@ fn protecting(budget: f64, share: Option<f64>) -> (Manager, Host) {
     h.append(&mut m, Role::User, &[P::Text("keep the todo list")])
         .unwrap();
     (m, h)
+}
+
+fn protecting(budget: f64, share: Option<f64>) -> (Manager, Host) {
+    protecting_with(budget, true, share)
 }
 
 /// A todo call and its result, `size` units long.

@@ -5,16 +5,7 @@
 use super::*;
 
 fn protecting(budget: f64, protects: bool) -> (Manager, Host) {
-    let o = Options {
-        protects: Some(protects),
-        ..Options::default()
-    };
-    let c = Config::new("options", budget, o).unwrap();
-    let mut m = Manager::new("options", c, 0.0, 0.0).unwrap();
-    let mut h = Host::default();
-    h.append(&mut m, Role::User, &[P::Text("keep the todo list")])
-        .unwrap();
-    (m, h)
+    super::protect::protecting_with(budget, protects, None)
 }
 
 /// A todo turn (protected when `protects`), a few turns of output, then the provider's
