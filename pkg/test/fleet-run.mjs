@@ -55,10 +55,17 @@ export async function runFleet(target, { seed = 1, chaos = true, sessions = SESS
   const started = performance.now();
   for (let i = 0; i < workers; i++) launch();
   const deadline = Date.now() + 600_000;
+  // Chaos is paced by the fleet's progress, not by the clock: a strike after every 1 to 15
+  // sessions finished (8 on average). Paced by the clock, a slower machine saw more kills,
+  // whose restarts made it slower still (238 SIGKILLs for 200 sessions on a loaded 2-core
+  // machine against 21 on an idle one).
+  const finished = () => (existsSync(log) ? readFileSync(log, 'utf8').split('\ndone ').length - 1 : 0);
+  let due = 1 + Math.floor(next() * 15);
   while ((await jobs.remaining()) > 0) {
     assert.ok(Date.now() < deadline, `the fleet did not finish within 10 minutes: ${await jobs.remaining()} sessions left`);
-    await new Promise((resolve) => setTimeout(resolve, chaos ? 150 + next() * 450 : 50));
-    if (!chaos) continue;
+    await new Promise((resolve) => setTimeout(resolve, chaos ? 50 + next() * 200 : 50));
+    if (!chaos || finished() < due) continue;
+    due = finished() + 1 + Math.floor(next() * 15);
     const running = [...live].filter((c) => c.exitCode === null && !c.stopped);
     if (!running.length) continue;
     const victim = running[Math.floor(next() * running.length)];
