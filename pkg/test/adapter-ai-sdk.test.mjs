@@ -5,9 +5,7 @@
 // recall tool on an id its prompt names. Prompts are measured as a provider reads them (each
 // message's role and part texts, exact o200k), as bench/cache does.
 import assert from 'node:assert/strict';
-import { readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
 
 const require = createRequire(import.meta.url);
@@ -22,7 +20,6 @@ const VERSIONS = [
 
 import { assertConversationsApart, callOf, conversationContent, loopContent, measure, mockModel, output, problems, promptText } from './ai-sdk-model.mjs';
 import { assertCacheStableLoop, timed, timing, toolLoop } from './tool-loop.mjs';
-import { pkgDir, scratchProject, typeErrors } from './type-check.mjs';
 
 /** Runs the loop with `generateText`, `streamText` or a `ToolLoopAgent` of version `v`; the steps and the text. */
 async function run(v, mode, settings) {
@@ -268,22 +265,3 @@ for (const v of VERSIONS) {
     });
   });
 }
-
-it('the README example and the JSDoc example type-check against ai 6 (the lockfile\'s, and 6.0.0, the oldest the peer takes) and ai 7', () => {
-  const readme = readFileSync(join(pkgDir, '../docs/frameworks/ai-sdk.md'), 'utf8').match(/```ts\n([\s\S]*?)```/)[1];
-  const jsdoc = readFileSync(join(pkgDir, 'dist/ai-sdk.d.ts'), 'utf8').match(/@example\n([\s\S]*?)\*\/\s*\n\s*export declare function contextMiddleware/)[1].replace(/^\s*\* ?/gm, '');
-  for (const [version, aiDir] of [['ai 6', 'node_modules/ai'], ['ai 6.0.0', 'node_modules/ai-oldest'], ['ai 7', 'node_modules/ai-7']]) {
-    // Each version's own provider types, as a host with that version installs them.
-    const provider = aiDir === 'node_modules/ai' ? 'node_modules/@ai-sdk/provider' : `${aiDir}/node_modules/@ai-sdk/provider`;
-    const dir = scratchProject('ai-sdk', {
-      modules: { ai: aiDir, '@ai-sdk/provider': provider, '@types': 'node_modules/@types' },
-      files: { 'readme.ts': `${readme}\nexport {};\n`, 'jsdoc.ts': `${jsdoc}\nexport {};\n` },
-    });
-    try {
-      const output = typeErrors(dir);
-      if (output !== null) assert.fail(`${version}:\n${output}`);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }
-});
