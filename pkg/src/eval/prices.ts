@@ -55,11 +55,12 @@ export function ttlName(ttl: Ttl): string {
 /**
  * The prices of `value` (`anthropic`, `openai`, `r,w,i`, or `[r, w, i]`) for a cache
  * whose entries live `ttl`: Anthropic's writes cost 2× when the lifetime is over 5 minutes
- * (the 1-hour cache), 1.25× otherwise.
+ * (the 1-hour cache), 1.25× otherwise, and with nothing expiring (the figures before the
+ * clock were priced so).
  */
 export function parsePrices(value: unknown, ttl: Ttl = 5 * MINUTE, field = 'prices'): Prices {
   if (value === 'anthropic') {
-    const hour = ttl > 5 * MINUTE;
+    const hour = ttl > 5 * MINUTE && ttl !== Infinity;
     return { name: 'anthropic', read: 0.1, write: hour ? 2 : 1.25, source: `Anthropic: reads 0.1×, writes ${hour ? '2× (1-hour cache)' : '1.25× (5-minute cache)'}` };
   }
   if (value === 'openai') return { name: 'openai', read: 0.1, write: 1, source: 'OpenAI GPT-5 family: cached input 0.1×, no write premium (1×)' };

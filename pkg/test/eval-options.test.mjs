@@ -1,0 +1,87 @@
+// `evaluate` and `devs-context eval` refuse bad options with an error that names the option
+// (a RangeError or TypeError from the function, one line naming the flag from the CLI, exit
+// 2), and a strategy whose optional peer is not installed is named as absent while the
+// others run. Synthetic sessions (pkg/test/fixtures/transcripts/, made for the readers).
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseTranscript } from '@devs/context/replay';
+import { evaluate } from '@devs/context/eval';
+
+const pkg = fileURLToPath(new URL('..', import.meta.url));
+const cli = join(pkg, 'dist/cli.mjs');
+const sample = fileURLToPath(new URL('./fixtures/transcripts/openai-messages.json', import.meta.url));
+const sessions = parseTranscript(readFileSync(sample, 'utf8'), 'openai-messages.json');
+const run = (args, file = cli) => spawnSync(process.execPath, [file, 'eval', ...args], { encoding: 'utf8' });
+
+describe('evaluate: bad options', () => {
+  const cases = [
+    [{ budgets: ['abc'] }, RangeError, /options\.budgets\[0\]/],
+    [{ budgets: [10] }, RangeError, /options\.budgets\[0\]/],
+    [{ budgets: 200000 }, TypeError, /options\.budgets/],
+    [{ counter: 'p50k' }, RangeError, /options\.counter/],
+    [{ strategies: ['ours', 'magic'] }, RangeError, /options\.strategies\[1\].*magic/],
+    [{ ttl: 'soon' }, RangeError, /options\.ttl/],
+    [{ prices: 'cheap' }, RangeError, /options\.prices/],
+    [{ prices: 42 }, TypeError, /options\.prices/],
+    [{ prices: '1,2' }, RangeError, /options\.prices/],
+    [{ format: 'vscode' }, RangeError, /options\.format/],
+  ];
+  for (const [options, type, field] of cases) {
+    it(`refuses ${JSON.stringify(options)} with a ${type.name} naming it`, async () => {
+      await assert.rejects(evaluate(sessions, options), (e) => e instanceof type && field.test(e.message));
+    });
+  }
+  it('refuses sessions that are not parseTranscript\'s', async () => {
+    await assert.rejects(evaluate('session.jsonl'), (e) => e instanceof TypeError && /^sessions/.test(e.message));
+    await assert.rejects(evaluate([{ name: 'x' }]), (e) => e instanceof TypeError && /sessions\[0\]/.test(e.message));
+  });
+});
+
+describe('devs-context eval: bad options', () => {
+  for (const [args, flag] of [[['--budget', 'abc'], '--budget'], [['--ttl', 'later'], '--ttl'], [['--prices', 'x,y,z'], '--prices'], [['--strategies', 'ours,nope'], '--strategies'], [['--counter', 'r50k'], '--counter']]) {
+    it(`${args.join(' ')}: exit 2, one line naming ${flag}`, () => {
+      const r = run([sample, ...args]);
+      assert.equal(r.status, 2, r.stderr);
+      assert.match(r.stderr, new RegExp(`^devs-context: ${flag}`));
+      assert.equal(r.stderr.trim().split('\n').length, 1);
+      assert.equal(r.stdout, '');
+    });
+  }
+  it('a file that is no session, and no file at all', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'eval-bad-'));
+    try {
+      writeFileSync(join(dir, 'notes.txt'), 'hello');
+      assert.equal(run([join(dir, 'notes.txt')]).status, 2);
+      assert.match(run([join(dir, 'missing.jsonl')]).stderr, /missing\.jsonl: no such file or folder/);
+      assert.match(run([]).stderr, /usage: devs-context eval/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('devs-context eval without the optional peers', () => {
+  it('names each absent peer and runs the other strategies', () => {
+    // The built package alone, where neither `ai` nor `langchain` can be found.
+    const dir = mkdtempSync(join(tmpdir(), 'eval-no-peers-'));
+    try {
+      const copy = join(dir, 'node_modules/@devs/context');
+      cpSync(join(pkg, 'package.json'), join(copy, 'package.json'));
+      cpSync(join(pkg, 'dist'), join(copy, 'dist'), { recursive: true });
+      const r = run([sample, '--budget', '50000'], join(copy, 'dist/cli.mjs'));
+      assert.equal(r.status, 0, r.stderr);
+      assert.match(r.stdout, /ai-sdk-prune \(ABSENT\).*Not run: ai is not installed/);
+      assert.match(r.stdout, /langchain-summarization \(ABSENT\).*Not run: (langchain|@langchain\/core) is not installed/);
+      assert.match(r.stdout, /note: langchain-context-editing absent/);
+      const rows = r.stdout.split('\n').filter((l) => l.startsWith('| '));
+      assert.deepEqual(rows.slice(1).map((l) => l.split(' | ')[0].slice(2)), ['ours', 'auto-compact']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
