@@ -18,7 +18,7 @@ const IDS = ['ours', 'auto-compact', 'langchain-summarization', 'langchain-conte
 
 /** `value` without its timings (ms), which differ from run to run. */
 function untimed(value) {
-  return JSON.parse(JSON.stringify(value, (key, v) => (key === 'ms' || key === 'runMs' || key === 'buildMs' ? undefined : v)));
+  return JSON.parse(JSON.stringify(value, (key, v) => (key === 'ms' || key === 'runMs' || key === 'cpuMs' || key === 'buildMs' ? undefined : v)));
 }
 
 describe('devs-context eval on real sessions', () => {

@@ -103,6 +103,8 @@ export function checkOptions(options: EvalOptions = {}): { budgets: number[]; co
   return { budgets: [...budgets], counter, counterName: typeof c === 'function' ? 'custom' : c, strategies, format, ttl, ttlText: ttlName(ttl), prices };
 }
 
+const cpuMs = ({ user, system }: { user: number; system: number }): number => (user + system) / 1000;
+
 /** Whether `info` can run here: its peers installed. */
 function absence(info: StrategyInfo, counter: Counter): string | undefined {
   try {
@@ -138,8 +140,9 @@ export async function evaluate(sessions: readonly ReplaySession[], options: Eval
     for (const p of prepared) {
       for (const info of running) {
         const start = performance.now();
+        const cpu = process.cpuUsage();
         const requests = await runSession(p, budget, info, { meter, system, format: o.format, options: options.options, persist: options.persist });
-        runs.push({ session: p.name, budget, strategy: info.id, requests, clock: clockSpend(requests, o.prices, o.ttl), ms: performance.now() - start });
+        runs.push({ session: p.name, budget, strategy: info.id, requests, clock: clockSpend(requests, o.prices, o.ttl), ms: performance.now() - start, cpuMs: cpuMs(process.cpuUsage(cpu)) });
         options.onProgress?.(runs.length, total, `${budget / 1000}k ${p.name} ${info.id}`);
       }
     }

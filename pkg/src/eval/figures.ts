@@ -16,6 +16,8 @@ export interface EvalRun {
   clock: ClockSpend;
   /** Wall time of the whole run (builds, measure, recall), ms. */
   ms: number;
+  /** The process's CPU time during the run (user and system), ms: what other work on the machine does not inflate. */
+  cpuMs: number;
 }
 
 /** A strategy's figures at one budget, over the sessions named (`session`: one, or all). */
@@ -56,6 +58,8 @@ export interface EvalFigures {
   buildMs: { p50: number; p95: number; total: number };
   /** Wall time of the runs, ms. */
   runMs: number;
+  /** CPU time of the runs, ms. */
+  cpuMs: number;
 }
 
 const ratio = (a: number, b: number): number | null => (b === 0 ? null : a / b);
@@ -91,6 +95,7 @@ export function figures(runs: readonly EvalRun[], base: readonly EvalRun[] | und
     largest: all.length ? Math.max(...all.map((r) => r.tokens)) : 0,
     buildMs: { ...times, total: sum(all, (r) => r.ms) },
     runMs: sum(runs, (r) => r.ms),
+    cpuMs: sum(runs, (r) => r.cpuMs),
   };
 }
 

@@ -8,13 +8,13 @@ const times = (x: number | null): string => (x === null ? '–' : `${x.toFixed(2
 const units = (x: number): string => (x >= 1e6 ? `${(x / 1e6).toFixed(2)}M` : x >= 1e3 ? `${(x / 1e3).toFixed(1)}k` : x.toFixed(0));
 
 const HEAD = ['strategy', 'recall', 'long-range', 'recoverable long', 'user words', 'file trail', 'cache share', 'spend', 'clock spend', 'vs base', 'clock vs base',
-  'expired', 'over budget', 'invalid', 'compactions', 'summary requests', 'build ms p50 / p95', 'run s'];
+  'expired', 'over budget', 'invalid', 'compactions', 'summary requests', 'build ms p50 / p95', 'run s (cpu s)'];
 
 function row(name: string, f: EvalFigures): string[] {
   return [
     name, r3(f.recall), r3(f.longRange), r3(f.recoverableLong), r3(f.userWords), r3(f.fileTrail), r3(f.cacheShare), units(f.spend), units(f.clockSpend),
     times(f.spendRatio), times(f.clockSpendRatio), String(f.expired), String(f.overBudget), String(f.invalid), String(f.compactions), String(f.summaryRequests),
-    `${f.buildMs.p50.toFixed(2)} / ${f.buildMs.p95.toFixed(2)}`, (f.runMs / 1000).toFixed(2),
+    `${f.buildMs.p50.toFixed(2)} / ${f.buildMs.p95.toFixed(2)}`, `${(f.runMs / 1000).toFixed(2)} (${(f.cpuMs / 1000).toFixed(2)})`,
   ];
 }
 
