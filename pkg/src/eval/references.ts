@@ -99,7 +99,8 @@ export function occurrences(text: string, out: Set<string> = new Set()): Set<str
  * its content, and each call's argument values (strings, numbers, parsed from the JSON).
  * Call ids, tool names and argument keys are not in it: they are the host's framing.
  */
-export function messageTexts(m: Loose): string[] {
+export function messageTexts(message: unknown): string[] {
+  const m = message as Loose;
   const out: string[] = [];
   if (typeof m.content === 'string') out.push(m.content);
   else if (Array.isArray(m.content)) for (const p of m.content as Loose[]) if (typeof p?.text === 'string') out.push(p.text);

@@ -4,12 +4,15 @@
 
 // Requests are plain JSON of each provider's shape: read loosely, field by field.
 type Loose = any;
-type Req = { system?: Loose; messages: readonly Loose[] };
+/** A request of any provider format, as the checks read it. */
+export type CheckedRequest = { system?: unknown; messages: readonly unknown[] };
 
 const blocks = (content: Loose): Loose[] => (typeof content === 'string' ? [{ type: 'text', text: content }] : content);
 
 /** Anthropic Messages: alternating roles from a user turn; each tool_use answered first in the next user message; no orphan result; no empty content; at most 4 cache breakpoints. */
-export function anthropicProblems({ system, messages }: Req): string[] {
+export function anthropicProblems(request: CheckedRequest): string[] {
+  const system = request.system as Loose;
+  const messages = request.messages as readonly Loose[];
   const problems: string[] = [];
   if (!messages.length) problems.push('no message');
   let marks = Array.isArray(system) ? system.filter((b: Loose) => b.cache_control).length : 0;
@@ -56,7 +59,8 @@ export function anthropicProblems({ system, messages }: Req): string[] {
 }
 
 /** OpenAI Chat Completions: each tool_calls id answered by a tool message before the next other message; no tool message without its call; content present unless tool_calls. */
-export function openaiChatProblems({ messages }: Req): string[] {
+export function openaiChatProblems(request: CheckedRequest): string[] {
+  const messages = request.messages as readonly Loose[];
   const problems: string[] = [];
   if (!messages.some((m) => m.role !== 'system' && m.role !== 'developer')) problems.push('no message');
   let open = new Set<string>();
@@ -88,7 +92,8 @@ const RESPONSES_PAIRS: Record<string, [string, string]> = {
 };
 
 /** OpenAI Responses input: each call (a function's, a built-in tool's) answered by its output item, after it; no output without its call. */
-export function openaiResponsesProblems({ messages }: Req): string[] {
+export function openaiResponsesProblems(request: CheckedRequest): string[] {
+  const messages = request.messages as readonly Loose[];
   const problems: string[] = [];
   const calls = new Map<string, boolean>();
   const outputs = new Map(Object.values(RESPONSES_PAIRS));
@@ -107,7 +112,8 @@ export function openaiResponsesProblems({ messages }: Req): string[] {
 }
 
 /** AI SDK ModelMessages: each tool-call answered by a tool-result in a tool message after it, before the next user or assistant message. */
-export function aiSdkProblems({ messages }: Req): string[] {
+export function aiSdkProblems(request: CheckedRequest): string[] {
+  const messages = request.messages as readonly Loose[];
   const problems: string[] = [];
   if (!messages.some((m) => m.role !== 'system')) problems.push('no message');
   let open = new Set<string>();
@@ -129,7 +135,8 @@ export function aiSdkProblems({ messages }: Req): string[] {
 }
 
 /** VS Code: alternating User/Assistant from a User message; each tool call answered first in the next User message. */
-export function vscodeProblems({ messages }: Req): string[] {
+export function vscodeProblems(request: CheckedRequest): string[] {
+  const messages = request.messages as readonly Loose[];
   const problems: string[] = [];
   if (!messages.length) problems.push('no message');
   messages.forEach((m: Loose, i: number) => {
@@ -154,7 +161,8 @@ export function vscodeProblems({ messages }: Req): string[] {
  * without its call. `signatures` (optional): each thoughtSignature given, which a request
  * must carry unchanged, on the part it came on.
  */
-export function geminiProblems({ messages }: Req, signatures?: Set<unknown>): string[] {
+export function geminiProblems(request: CheckedRequest, signatures?: Set<unknown>): string[] {
+  const messages = request.messages as readonly Loose[];
   const problems: string[] = [];
   if (!messages.length) problems.push('no content');
   messages.forEach((m: Loose, i: number) => {
@@ -181,7 +189,7 @@ export function geminiProblems({ messages }: Req, signatures?: Set<unknown>): st
 }
 
 /** Each provider format's checker. */
-export const PROBLEMS: Record<'gemini' | 'anthropic' | 'openai-chat' | 'openai-responses' | 'ai-sdk' | 'vscode', (request: { system?: unknown; messages: readonly unknown[] }, signatures?: Set<unknown>) => string[]> = {
+export const PROBLEMS: Record<'gemini' | 'anthropic' | 'openai-chat' | 'openai-responses' | 'ai-sdk' | 'vscode', (request: CheckedRequest, signatures?: Set<unknown>) => string[]> = {
   gemini: geminiProblems,
   anthropic: anthropicProblems,
   'openai-chat': openaiChatProblems,
@@ -191,7 +199,9 @@ export const PROBLEMS: Record<'gemini' | 'anthropic' | 'openai-chat' | 'openai-r
 };
 
 /** The request as one text, as a provider would read it: to count it whole. */
-export function requestText({ system, messages }: Req): string {
+export function requestText(request: CheckedRequest): string {
+  const system = request.system as Loose;
+  const messages = request.messages as readonly Loose[];
   const parts: string[] = [];
   if (system !== undefined) parts.push(typeof system === 'string' ? system : system.map((b: Loose) => b.text).join('\n'));
   for (const m of messages) parts.push(JSON.stringify(m));

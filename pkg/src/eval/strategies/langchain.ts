@@ -9,8 +9,12 @@ import type { Strategy, StrategyArgs, StrategyInfo } from './types.js';
 // LangChain's messages and middlewares: read loosely.
 type Loose = any;
 
+/** LangChain's chat model (its `BaseChatModel`), as the middlewares take it. */
+export type LangChainModel = object;
+
 /** A LangChain message as the OpenAI Chat Completions message it stands for. */
-export function toOpenAI(m: Loose): Record<string, unknown> {
+export function toOpenAI(message: unknown): Record<string, unknown> {
+  const m = message as Loose;
   switch (m.getType()) {
     case 'system':
       return { role: 'system', content: m.content };
@@ -67,12 +71,12 @@ export function langchainTrim({ budget, system, meter }: StrategyArgs): Strategy
  * messages exactly (`getNumTokensFromMessages`, which `contextEditingMiddleware` uses with
  * `tokenCountMethod: 'model'`), as the measure does: each message's text.
  */
-export function langchainStandIn(budget: number, meter: Meter, summarize: (text: string) => string): { model: Loose; count: (m: Loose) => number } {
+export function langchainStandIn(budget: number, meter: Meter, summarize: (text: string) => string): { model: LangChainModel; count: (message: unknown) => number } {
   const { BaseChatModel } = peer('@langchain/core/language_models/chat_models');
   const { AIMessage } = peer('@langchain/core/messages');
   const counted = new WeakMap<object, number>();
   const count = (m: Loose): number => {
-    let n = counted.get(m);
+    let n = counted.get(m as object);
     if (n === undefined) counted.set(m, (n = meter.count(chunks({ messages: [toOpenAI(m)] })[0])));
     return n;
   };
