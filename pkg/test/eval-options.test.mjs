@@ -65,6 +65,19 @@ describe('devs-context eval: bad options', () => {
   });
 });
 
+describe('devs-context eval: the progress bar', () => {
+  it('writes it to stderr with --progress only (stderr is no terminal here), the table to stdout either way', () => {
+    const quiet = run([sample, '--budget', '50000', '--strategies', 'ours,auto-compact']);
+    assert.equal(quiet.status, 0, quiet.stderr);
+    assert.equal(quiet.stderr, '');
+    const shown = run([sample, '--budget', '50000', '--strategies', 'ours,auto-compact', '--progress']);
+    assert.equal(shown.status, 0, shown.stderr);
+    assert.match(shown.stderr, /^\[#+-*\] 1\/2 50k openai-messages\.json ours$/m);
+    assert.match(shown.stderr, /^\[#{30}\] 2\/2 50k openai-messages\.json auto-compact$/m);
+    for (const out of [quiet.stdout, shown.stdout]) assert.match(out, /^## 50k: all 1 session$/m);
+  });
+});
+
 describe('devs-context eval without the optional peers', () => {
   it('names each absent peer and runs the other strategies', () => {
     // The built package alone, where neither `ai` nor `langchain` can be found.
