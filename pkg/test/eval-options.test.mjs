@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseTranscript } from '@devs/context/replay';
-import { evaluate } from '@devs/context/eval';
+import { STRATEGIES, evaluate } from '@devs/context/eval';
 
 const pkg = fileURLToPath(new URL('..', import.meta.url));
 const cli = join(pkg, 'dist/cli.mjs');
@@ -39,6 +39,28 @@ describe('evaluate: bad options', () => {
   it('refuses sessions that are not parseTranscript\'s', async () => {
     await assert.rejects(evaluate('session.jsonl'), (e) => e instanceof TypeError && /^sessions/.test(e.message));
     await assert.rejects(evaluate([{ name: 'x' }]), (e) => e instanceof TypeError && /sessions\[0\]/.test(e.message));
+  });
+});
+
+describe('evaluate: strategies of your own, and one that throws', () => {
+  const ours = STRATEGIES.find((s) => s.id === 'ours');
+  it('runs a strategy given as an object beside the known ones', async () => {
+    const variant = { id: 'ours-low-water', name: 'ours, lowWater 0.3', what: 'ours with a lower low water', source: 'this test', peers: [], make: (a) => ours.make({ ...a, options: { ...a.options, lowWater: 0.3 } }) };
+    const result = await evaluate(sessions, { budgets: [20_000], strategies: ['auto-compact', variant] });
+    assert.deepEqual(result.totals.map((f) => f.strategy), ['auto-compact', 'ours-low-water']);
+    assert.equal(result.strategies[1].source, 'this test');
+  });
+  it('names a strategy that throws, leaves its runs out, and runs the others', async () => {
+    const broken = { id: 'broken', make: () => ({ format: 'openai-chat', append() {}, build() { throw new Error('the peer changed its API'); } }) };
+    const result = await evaluate(sessions, { budgets: [20_000, 50_000], strategies: ['auto-compact', broken] });
+    assert.deepEqual(result.totals.map((f) => f.strategy), ['auto-compact', 'auto-compact']);
+    assert.match(result.strategies[1].failed, /openai-messages\.json at 20k: the peer changed its API/);
+    assert.match(result.notes.join('\n'), /broken failed, left out/);
+    assert.ok(result.runs.every((r) => r.strategy === 'auto-compact'));
+  });
+  it('refuses an object that is no strategy, naming it', async () => {
+    await assert.rejects(evaluate(sessions, { strategies: [{ id: 'x' }] }), (e) => e instanceof TypeError && /options\.strategies\[0\]\.make/.test(e.message));
+    await assert.rejects(evaluate(sessions, { strategies: [{ id: 'ours', make() {} }] }), (e) => e instanceof TypeError && /options\.strategies\[0\]\.id/.test(e.message));
   });
 });
 

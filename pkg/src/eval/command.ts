@@ -34,6 +34,9 @@ Options:
   -h, --help             this help
 
 Sessions without timestamps are priced with no expiry, and the output says so. See docs/guides/eval.md.
+
+Exit status: 0 done; 1 a strategy threw (named in a note, its runs left out of the figures);
+2 bad input or a failure, said in one line on stderr.
 `;
 
 /** A flag's error: a RangeError or TypeError naming the flag, which the CLI prints in one line. */
@@ -105,7 +108,7 @@ function progressBar(force: boolean): EvalOptions['onProgress'] {
   };
 }
 
-/** `devs-context eval …`: 0 done, else a thrown error (the CLI prints it in one line and exits 2). */
+/** `devs-context eval …`: 0 done, 1 a strategy failed, else a thrown error (the CLI prints it in one line and exits 2). */
 export async function evalMain(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -143,5 +146,5 @@ export async function evalMain(argv: string[]): Promise<number> {
   if (values.json) outputs.push(['--json', values.json, `${JSON.stringify(result)}\n`]);
   if (values.html) outputs.push(['--html', values.html, reportHtml(result)]);
   writeOutputs(outputs);
-  return 0;
+  return result.strategies.some((x) => x.failed !== undefined) ? 1 : 0;
 }

@@ -23,8 +23,12 @@ export interface EvalOptions {
   budgets?: readonly number[];
   /** The exact counter: `o200k_base` (default), `cl100k_base`, or a function. */
   counter?: 'o200k_base' | 'cl100k_base' | Counter;
-  /** Strategy ids (`STRATEGIES`). Default: ours, auto-compact, langchain-summarization, langchain-context-editing, ai-sdk-prune. */
-  strategies?: readonly string[];
+  /**
+   * Strategy ids (`STRATEGIES`), or strategies of your own (`StrategyInfo`: `id`, `name`,
+   * `what`, `source`, `peers`, `make`). Default: ours, auto-compact, langchain-summarization,
+   * langchain-context-editing, ai-sdk-prune.
+   */
+  strategies?: ReadonlyArray<string | StrategyInfo>;
   /** The format ours builds requests in. Default `anthropic`. */
   format?: StrategyFormat;
   /** How long a cache entry lives after its last read or write: `5m` (default), `1h`, `none`, or milliseconds. */
@@ -41,7 +45,7 @@ export interface EvalOptions {
   onProgress?: (done: number, total: number, label: string) => void;
 }
 
-/** A strategy as the result lists it; `absent`: why it did not run. */
+/** A strategy as the result lists it; `absent`: its peer is not installed; `failed`: it threw, and its runs were left out. */
 export interface EvalStrategy {
   id: string;
   name: string;
@@ -49,6 +53,7 @@ export interface EvalStrategy {
   source: string;
   peers: readonly string[];
   absent?: string;
+  failed?: string;
 }
 
 /** What `evaluate` gives: the settings, the strategies, the sessions, every run and the figures. */
@@ -56,7 +61,7 @@ export interface EvalResult {
   settings: { budgets: number[]; counter: string; format: StrategyFormat; ttl: string; ttlMs: number | null; prices: Prices; baseline: string | null; summarizer: string };
   strategies: EvalStrategy[];
   sessions: Array<{ name: string; format: string; requests: number; timed: boolean; pauses: number }>;
-  /** Notes for the reader: untimed sessions, absent peers. */
+  /** Notes for the reader: untimed sessions, absent peers, failed strategies. */
   notes: string[];
   runs: EvalRun[];
   /** Per budget and strategy, over all sessions. */
@@ -92,6 +97,7 @@ export function checkOptions(options: EvalOptions = {}): { budgets: number[]; co
   const ids = options.strategies ?? DEFAULT_STRATEGIES;
   if (!Array.isArray(ids) || ids.length === 0) throw new TypeError('options.strategies: expected a non-empty array of strategy ids');
   const strategies = ids.map((id, i) => {
+    if (id !== null && typeof id === 'object') return ownStrategy(id, i);
     const info = STRATEGIES.find((s) => s.id === id);
     if (!info) throw new RangeError(`options.strategies[${i}]: ${JSON.stringify(id)} is not one of ${STRATEGIES.map((s) => s.id).join(', ')}`);
     return info;
@@ -105,14 +111,23 @@ export function checkOptions(options: EvalOptions = {}): { budgets: number[]; co
 
 const cpuMs = ({ user, system }: { user: number; system: number }): number => (user + system) / 1000;
 
+/** A strategy of the caller's, checked. */
+function ownStrategy(value: object, i: number): StrategyInfo {
+  const s = value as Partial<StrategyInfo>;
+  const field = `options.strategies[${i}]`;
+  if (typeof s.id !== 'string' || s.id === '' || STRATEGIES.some((x) => x.id === s.id)) throw new TypeError(`${field}.id: expected a new strategy id (a non-empty string), got ${JSON.stringify(s.id)}`);
+  if (typeof s.make !== 'function') throw new TypeError(`${field}.make: expected a function (args) => Strategy`);
+  return { id: s.id, name: typeof s.name === 'string' ? s.name : s.id, what: typeof s.what === 'string' ? s.what : '(not said)', source: typeof s.source === 'string' ? s.source : '(not said)', peers: Array.isArray(s.peers) ? s.peers : [], make: s.make };
+}
+
 /** Whether `info` can run here: its peers installed. */
-function absence(info: StrategyInfo, counter: Counter): string | undefined {
+function absence(info: StrategyInfo, counter: Counter): { absent?: string; failed?: string } {
   try {
     info.make({ budget: 200_000, system: '', meter: createMeter(counter), summarize: standInSummary }).free?.();
-    return undefined;
+    return {};
   } catch (error) {
-    if (error instanceof AbsentPeerError) return error.message;
-    throw error;
+    if (error instanceof AbsentPeerError) return { absent: error.message };
+    return { failed: `made: ${error instanceof Error ? error.message : String(error)}`.slice(0, 300) };
   }
 }
 
@@ -126,27 +141,42 @@ export async function evaluate(sessions: readonly ReplaySession[], options: Eval
   if (options.onProgress !== undefined && typeof options.onProgress !== 'function') throw new TypeError('options.onProgress: expected a function');
   const system = options.system ?? DEFAULT_SYSTEM;
   if (typeof system !== 'string') throw new TypeError('options.system: expected a string');
+  const failed = new Map<string, string>();
   const strategies: EvalStrategy[] = o.strategies.map((s) => {
-    const absent = absence(s, o.counter);
+    const { absent, failed: broken } = absence(s, o.counter);
+    if (broken !== undefined) failed.set(s.id, broken);
     return { id: s.id, name: s.name, what: s.what, source: s.source, peers: s.peers, ...(absent ? { absent } : {}) };
   });
-  const running = o.strategies.filter((s) => !strategies.find((x) => x.id === s.id)?.absent);
-  const baseline = running.find((s) => s.id === 'auto-compact') ?? running[0];
+  const usable = o.strategies.filter((s) => !strategies.find((x) => x.id === s.id)?.absent);
   const meter = createMeter(o.counter);
   const prepared = list.map((s) => prepareSession(s, system));
   const runs: EvalRun[] = [];
-  const total = prepared.length * o.budgets.length * running.length;
+  const total = prepared.length * o.budgets.length * usable.length;
+  let done = 0;
   for (const budget of o.budgets) {
     for (const p of prepared) {
-      for (const info of running) {
+      for (const info of usable) {
+        done++;
+        if (failed.has(info.id)) continue;
         const start = performance.now();
         const cpu = process.cpuUsage();
-        const requests = await runSession(p, budget, info, { meter, system, format: o.format, options: options.options, persist: options.persist });
+        let requests;
+        try {
+          requests = await runSession(p, budget, info, { meter, system, format: o.format, options: options.options, persist: options.persist });
+        } catch (error) {
+          // A peer of another version, or a strategy of the caller's, that throws: named, and left out.
+          failed.set(info.id, `${p.name} at ${budget / 1000}k: ${error instanceof Error ? error.message : String(error)}`.slice(0, 300));
+          continue;
+        }
         runs.push({ session: p.name, budget, strategy: info.id, requests, clock: clockSpend(requests, o.prices, o.ttl), ms: performance.now() - start, cpuMs: cpuMs(process.cpuUsage(cpu)) });
-        options.onProgress?.(runs.length, total, `${budget / 1000}k ${p.name} ${info.id}`);
+        options.onProgress?.(done, total, `${budget / 1000}k ${p.name} ${info.id}`);
       }
     }
   }
+  const running = usable.filter((s) => !failed.has(s.id));
+  const baseline = running.find((s) => s.id === 'auto-compact') ?? running[0];
+  for (let i = runs.length - 1; i >= 0; i--) if (failed.has(runs[i].strategy)) runs.splice(i, 1);
+  for (const s of strategies) if (failed.has(s.id)) s.failed = failed.get(s.id);
   const pick = (budget: number, id: string, session?: string) => runs.filter((r) => r.budget === budget && r.strategy === id && (session === undefined || r.session === session));
   const totals: EvalFigures[] = [];
   const perSession: EvalFigures[] = [];
@@ -163,6 +193,7 @@ export async function evaluate(sessions: readonly ReplaySession[], options: Eval
   const untimed = prepared.filter((p) => !p.timed).map((p) => p.name);
   if (o.ttl !== Infinity && untimed.length) notes.push(`no timestamps: priced with no expiry (${untimed.length === prepared.length ? 'every session' : untimed.join(', ')})`);
   for (const s of strategies) if (s.absent) notes.push(`${s.id} absent: ${s.absent}`);
+  for (const s of strategies) if (s.failed) notes.push(`${s.id} failed, left out: ${s.failed}`);
   return {
     settings: {
       budgets: o.budgets, counter: o.counterName, format: o.format, ttl: o.ttlText, ttlMs: o.ttl === Infinity ? null : o.ttl, prices: o.prices,

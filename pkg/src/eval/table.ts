@@ -30,7 +30,7 @@ export function renderHeader(result: EvalResult): string {
     '  spend: nothing expiring, reads 0.1× and writes 1.25× (the figures before the clock); clock spend: at the prices above, by the clock, summary requests included',
     `  vs base: against ${s.baseline ?? '(none)'}; summaries: ${s.summarizer}`,
     'strategies:',
-    ...result.strategies.map((x) => `  ${x.id}${x.absent ? ' (ABSENT)' : ''}: ${x.what}. From: ${x.source}${x.absent ? `. Not run: ${x.absent}` : ''}`),
+    ...result.strategies.map((x) => `  ${x.id}${x.absent ? ' (ABSENT)' : x.failed ? ' (FAILED)' : ''}: ${x.what}. From: ${x.source}${x.absent ? `. Not run: ${x.absent}` : ''}`),
     ...result.notes.map((n) => `note: ${n}`),
   ];
   return out.join('\n');
