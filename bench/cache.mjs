@@ -3,7 +3,8 @@
 // side by side in one run. Each real session (pkg/test/fixtures/sessions/) is replayed as
 // a host would: per model turn, append the user's input, build a request, append the
 // response and the tool results. Every request is measured the same way (bench/cache/
-// measure.mjs, exact o200k) and checked against its provider's rules (pkg/test/validity.mjs).
+// measure.mjs, the eval's meter: exact o200k) and checked against its provider's rules
+// (pkg/src/eval/validity.ts); the sessions, strategies and meter are `devs-context eval`'s.
 //
 //   node bench/cache.mjs [--budget 200000,50000] [--session claude] [--strategy context]
 //                        [--half tune|held|all] [--set lowWater=0.5,...] [--svg docs/images/cache.svg]
@@ -18,42 +19,40 @@
 //   worst         the lowest per-session cache share, and the highest per-session spend;
 //   largest       the largest request against the budget;
 //   bad           requests a provider would reject, and empty ones;
-//   ms            build time per request, median and 95th percentile.
+//   ms            build time per request, median and 95th percentile;
+//   clock spend   input cost priced by the cache's clock (pkg/src/eval/clock.ts: Anthropic's prices,
+//                 a 5-minute TTL, each summary request priced too) relative to the first strategy's.
 import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { PROBLEMS } from '../pkg/test/validity.mjs';
 import { chart } from './cache/chart.mjs';
-import { cacheShare, chunks, measure, percentiles, spend, sum } from './cache/measure.mjs';
-import { STRATEGIES } from './cache/strategies.mjs';
+import { cacheShare, meter, percentiles, spend, sum } from './cache/measure.mjs';
+import { byId } from './cache/strategies.mjs';
 import { SYSTEM, benchArgs, picked } from './cache/sessions.mjs';
 
 const require = createRequire(new URL('../pkg/package.json', import.meta.url));
-const { providerTurns } = require('@devs/context/replay');
+const { clockSpend, parsePrices, prepareSession, runSession } = require('@devs/context/eval');
 
 const { args, budgets, options, sessions, halves } = benchArgs({ svg: { type: 'string' } });
-const strategies = Object.entries(STRATEGIES).filter(([name]) => picked(name, args.strategy));
+// The eval's strategies (pkg/src/eval/strategies/), by the names these tables give them.
+const STRATEGIES = [
+  ['auto-compact at 83.5%', byId('auto-compact')],
+  ['AI SDK pruneMessages + trim', byId('ai-sdk-prune')],
+  ['LangChain trimMessages', byId('langchain-trim')],
+  ['ContextManager', byId('ours')],
+  ['no bound (reference)', byId('no-bound')],
+];
+const strategies = STRATEGIES.filter(([name]) => picked(name, args.strategy));
+// The clock's price, beside the one that never expires: Anthropic's, a 5-minute cache, summary requests included.
+const TTL = 5 * 60_000;
+const PRICES = parsePrices('anthropic', TTL);
 
-/** One session through one strategy: every request's measure, validity and build time. */
-async function run(session, budget, make) {
-  const strategy = make({ budget, system: SYSTEM, options });
-  const requests = [];
-  let previous = [];
-  for (const turn of providerTurns(session, strategy.format)) {
-    strategy.append(turn.input);
-    const start = performance.now();
-    const request = await strategy.build();
-    const ms = performance.now() - start;
-    const current = chunks(request);
-    const m = measure(current, previous);
-    previous = current;
-    strategy.usage?.(m);
-    const problems = PROBLEMS[strategy.format](request);
-    const empty = !request.messages.some((msg) => msg.role !== 'system');
-    requests.push({ ...m, ms, invalid: problems.length > 0 && !empty, empty });
-    strategy.append(turn.response);
-    strategy.append(turn.results);
-  }
-  strategy.free?.();
+// Each session read once, for every strategy and budget (the eval's `prepareSession`).
+const prepared = new Map(sessions.map((s) => [s.name, prepareSession(s, SYSTEM)]));
+
+/** One session through one strategy: every request's measure, validity and build time (the eval's `runSession`). */
+async function run(session, budget, info) {
+  const requests = await runSession(prepared.get(session.name), budget, info, { meter, system: SYSTEM, options });
+  requests.clock = clockSpend(requests, PRICES, TTL).spend;
   return requests;
 }
 
@@ -91,6 +90,7 @@ function tableRows(names) {
         'largest / budget': (Math.max(...all.map((r) => r.tokens)) / budget).toFixed(3),
         'invalid / empty': `${sum(all, (r) => r.invalid)} / ${sum(all, (r) => r.empty)}`,
         'ms p50 / p95': `${times.p50.toFixed(3)} / ${times.p95.toFixed(3)}`,
+        'clock spend': `${(sum(runs, (r) => r.requests.clock) / sum(runs, (r) => baseline(budget, r.session).requests.clock)).toFixed(2)}×`,
       });
     }
   }

@@ -20,7 +20,7 @@
 //   next output   at each model call (each turn of `providerTurns`), what the recorded model
 //                 wrote in response (`turn.response`): its text and its tool calls' argument
 //                 values (not the calls' ids, tool names or argument keys).
-//   reference     a distinctive token of the next output (bench/recall/references.mjs):
+//   reference     a distinctive token of the next output (pkg/src/eval/references.ts):
 //                   - a file path: a token with `/` (4+ characters, a letter), or a file
 //                     name `name.ext` with a known-looking extension (py, ts, rs, ex, …);
 //                   - in any other token, each word (split at `.`, `/`, `-`) that is an
@@ -38,7 +38,7 @@
 //                 were written by the model itself in the first copy, so a strategy that
 //                 keeps the assistant's messages whole keeps them.)
 //   present       its exact string occurs in the text of the request the strategy built for
-//                 the call: every text of the request, as bench/cache/measure.mjs's
+//                 the call: every text of the request, as pkg/src/eval/measure.ts's
 //                 `chunks()` gives it (system, each message's text, calls with their
 //                 arguments, results).
 //   long-range    a reference whose last occurrence in the recorded conversation was 20 or
@@ -51,13 +51,13 @@
 //   user's words  what the user typed in a step's input, less what a harness injected there
 //                 (`<system-reminder>`, `<environment_context>`, `<environment_details>`, an
 //                 AGENTS.md, aider's confirmations, mini-SWE's format errors, …), read by
-//                 pkg/test/survival.mjs's own lists of markers, not by the engine's. A pair
+//                 pkg/src/eval/survival.ts's own lists of markers, not by the engine's. A pair
 //                 is (message, request built after it was appended, its own turn's included);
 //                 it is kept when the request holds each run of the message verbatim, or
 //                 holds its first line (its first 40 characters) and names a store id whose
 //                 stored text holds it (the engine's working state names older messages so).
 //   file trail    each path the agent created, edited, moved or deleted, read from its calls'
-//                 inputs by pkg/test/survival.mjs (Edit/Write/MultiEdit, `apply_patch`
+//                 inputs by pkg/src/eval/survival.ts (Edit/Write/MultiEdit, `apply_patch`
 //                 envelopes, editor tools' writing commands, write_to_file, write_file,
 //                 SWE-agent's create/edit, the obvious writes of a shell command: heredoc
 //                 and echo redirects, tee, sed -i, mv, cp, rm, touch; aider's and Moatless's
@@ -78,75 +78,39 @@
 //   over budget          requests whose exact o200k tokens exceed the budget;
 //   invalid, empty       requests a provider would reject (pkg/test/validity.mjs), and
 //                        requests with no message but the system prompt;
-//   requests             requests built.
-// Every strategy that summarizes gets the same stand-in summarizer (`summarize` of
-// bench/cache/strategies.mjs: the head and tail of its prompt, so it carries no more
-// information than those). The strategies are bench/cache/strategies.mjs's, plus LangChain.js
+//   requests             requests built;
+//   clock spend          input cost priced by the cache's clock (pkg/src/eval/clock.ts: Anthropic's
+//                        prices, a 5-minute TTL, each summary request priced too) relative to the
+//                        first strategy's; sessions without timestamps never expire, so with
+//                        none it differs from spend only by the summary requests.
+// Every strategy that summarizes gets the same stand-in summarizer (`standInSummary` of
+// pkg/src/eval/strategies/summarize.ts: the head and tail of its prompt, so it carries no more
+// information than those). The strategies are the eval's (pkg/src/eval/strategies/, bench/recall/strategies.mjs lists them), plus LangChain.js
 // v1's `contextEditingMiddleware` and `summarizationMiddleware`, run through their real hooks
 // as `createAgent` runs them (see `langchainContextEditing` and `langchainSummarization`).
 import { createRequire } from 'node:module';
-import { PROBLEMS } from '../pkg/test/validity.mjs';
-import { cacheShare, chunks, measure, spend, sum } from './cache/measure.mjs';
-import { sessionReferences } from './recall/references.mjs';
-import { fileTrail, survival, userWords } from '../pkg/test/survival.mjs';
+import { cacheShare, meter, spend, sum } from './cache/measure.mjs';
 import { recallStrategies } from './recall/strategies.mjs';
 import { SYSTEM, benchArgs, picked } from './cache/sessions.mjs';
 
 const require = createRequire(new URL('../pkg/package.json', import.meta.url));
-const { providerTurns } = require('@devs/context/replay');
+const { LONG_RANGE: LONG, clockSpend, parsePrices, prepareSession, runSession } = require('@devs/context/eval');
 
 const { args, budgets, options, sessions, halves } = benchArgs({ 'persist-edits': { type: 'boolean', default: false } });
 const strategies = recallStrategies().filter(([name]) => picked(name, args.strategy));
-const LONG = 20;
+// The clock's price (both prices are reported): Anthropic's, a 5-minute cache, summary requests included.
+const TTL = 5 * 60_000;
+const PRICES = parsePrices('anthropic', TTL);
 
-
-// The references of each call, once per session (they depend on the recording only).
+// Each session read once (its turns, references, user's words and file trail), for every
+// strategy and budget: the eval's `prepareSession`.
 const started = performance.now();
-const calls = new Map(sessions.map((s) => [s.name, sessionReferences(providerTurns(s, 'openai-chat'), SYSTEM)]));
-// What the user typed and which files the agent wrote, read by the bench's own readers.
-const kept = new Map(sessions.map((s) => [s.name, { words: userWords(s), trail: fileTrail(s) }]));
+const prepared = new Map(sessions.map((s) => [s.name, prepareSession(s, SYSTEM)]));
 
-/** One session through one strategy: per request, its measure, validity and what it holds. */
-async function run(session, budget, make) {
-  const strategy = make({ budget, system: SYSTEM, persist: args['persist-edits'], options });
-  const refs = calls.get(session.name);
-  const { words, trail } = kept.get(session.name);
-  const requests = [];
-  let previous = [];
-  for (const [t, turn] of providerTurns(session, strategy.format).entries()) {
-    strategy.append(turn.input);
-    const request = await strategy.build();
-    const current = chunks(request);
-    const m = measure(current, previous);
-    previous = current;
-    strategy.usage?.(m);
-    const empty = !request.messages.some((msg) => msg.role !== 'system');
-    const invalid = PROBLEMS[strategy.format](request).length > 0 && !empty;
-    const text = current.join('\n');
-    let stored;
-    const storedTexts = () => (stored ??= strategy.namedIds(text).map((id) => strategy.stored(id)).filter((s) => typeof s === 'string'));
-    const r = { refs: 0, present: 0, recoverable: 0, long: 0, longPresent: 0, longRecoverable: 0 };
-    for (const { ref, age } of refs[t].refs) {
-      const present = text.includes(ref);
-      let recoverable = present;
-      if (!present && strategy.stored) {
-        recoverable = storedTexts().some((s) => s.includes(ref));
-      }
-      r.refs++;
-      r.present += present;
-      r.recoverable += recoverable;
-      if (age >= LONG) {
-        r.long++;
-        r.longPresent += present;
-        r.longRecoverable += recoverable;
-      }
-    }
-    const survived = survival({ words, trail, turn: t, text, stored: strategy.stored ? storedTexts : undefined });
-    requests.push({ ...m, ...r, ...survived, over: m.tokens > budget, invalid, empty });
-    strategy.append(turn.response);
-    strategy.append(turn.results);
-  }
-  strategy.free?.();
+/** One session through one strategy: per request, its measure, validity and what it holds (the eval's `runSession`). */
+async function run(session, budget, info) {
+  const requests = await runSession(prepared.get(session.name), budget, info, { meter, system: SYSTEM, options, persist: args['persist-edits'] });
+  requests.clock = clockSpend(requests, PRICES, TTL).spend;
   return requests;
 }
 
@@ -184,6 +148,7 @@ function figures(budget, name, names = sessions.map((s) => s.name)) {
     'over budget': String(sum(all, (r) => r.over)),
     'invalid, empty': `${sum(all, (r) => r.invalid)}, ${sum(all, (r) => r.empty)}`,
     requests: String(all.length),
+    'clock spend': `${(sum(names, (n) => find(budget, n, name).clock) / sum(names, (n) => baseline(budget, n).clock)).toFixed(2)}×`,
   };
 }
 

@@ -142,7 +142,7 @@ finish() {
 
 # The corpus tier's JS tests: real sessions, past formats, fuzzing, PostgreSQL.
 CORPUS=(
-  bad-messages bounded-runner checkpoint context-manager fleet format-compat fuzz-durable
+  bad-messages bounded-runner checkpoint context-manager eval-cli fleet format-compat fuzz-durable
   fuzz-provider-items multimodal past-formats postgres-server provider-block-types recall
   replay-cli replay-cli-hostile replay-formats replay-formats-agents replay-formats-messages
   replay-formats-sessions replay-view runner-snapshot session session-lost-row sessions-corpus

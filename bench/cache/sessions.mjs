@@ -3,12 +3,13 @@
 // and the one split of the sessions into the half the defaults are tuned on and the half
 // held out (issue 38).
 import { statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ORIGINAL_SESSIONS, readSessions, sessionFiles } from '../../pkg/test/sessions.mjs';
 
-// A coding agent's system prompt of about 2,000 tokens, the same for every strategy.
-export const SYSTEM = Array.from({ length: 40 }, (_, i) => `Rule ${i + 1}: work in small verified steps; read a file before editing it, run the tests after each change, and report what you changed and why in one short paragraph.`).join('\n');
+// A coding agent's system prompt of about 2,000 tokens, the same for every strategy: the eval's default.
+export const SYSTEM = createRequire(new URL('../../pkg/package.json', import.meta.url))('@devs/context/eval').DEFAULT_SYSTEM;
 
 /** The halves, in the order the benches print them. */
 export const HALVES = Object.freeze(['tune', 'held']);

@@ -20,6 +20,8 @@
 //   sqlite.*, postgres.*, testing.*       the stores (`src/stores/<name>/`), each over the
 //                                         package itself: `@devs/context/sqlite` (Node only),
 //                                         `/postgres`, `/testing` (the stores' conformance suite)
+//   eval.cjs, eval.mjs                    `@devs/context/eval` (Node only): the eval of
+//                                         `devs-context eval` and the benches, over the package
 //   ai-sdk.*, langchain.*, openai-agents.*  the framework adapters (`src/adapters/<name>/`),
 //                                         over the package itself; each framework an optional peer
 // A bytes module (`*-wasm.js`) is a plain script: it stores its base64 text on
@@ -253,14 +255,20 @@ const entries = [
   ...STORES.map(({ name, node }) => ({ name, entry: join(src, 'stores', name, 'index.ts'), options: { ...(node ? { platform: 'node' } : {}), external: STORE_EXTERNAL }, browserSafe: !node })),
   // The replay engine and view (`devs-context replay`, www/): the rules come from the host.
   { name: 'replay', entry: join(src, 'replay/index.ts'), options: { external: ['@devs/context', '@devs/context/tokenizers'] }, browserSafe: true },
+  // The eval (`devs-context eval`, the benches), Node only: the package itself from the host, and
+  // the peers' libraries, optional, loaded with `require` when a strategy runs (the ESM build
+  // makes its own `require`).
+  { name: 'eval', entry: join(src, 'eval/index.ts'), options: { platform: 'node', external: ['@devs/context', '@devs/context/*', ...ADAPTER_EXTERNAL] },
+    banner: (format) => (format === 'esm' ? "import { createRequire as __evalRequire } from 'node:module';\nconst require = __evalRequire(import.meta.url);" : '') },
   // The framework adapters: the package itself and the framework come from the host.
   ...ADAPTERS.map((name) => ({ name, entry: join(src, 'adapters', name, 'index.ts'), options: { external: ADAPTER_EXTERNAL }, browserSafe: true })),
 ];
-for (const { name, entry, plugins = [], options = {}, browserSafe } of entries) {
+for (const { name, entry, plugins = [], options = {}, browserSafe, banner } of entries) {
   for (const format of ['cjs', 'esm']) {
     const outfile = join(dist, `${name}.${format === 'cjs' ? 'cjs' : 'mjs'}`);
     const resolved = typeof plugins === 'function' ? await Promise.all(plugins(format)) : plugins;
-    await esbuild.build({ ...common, ...options, plugins: resolved, entryPoints: [entry], format, outfile });
+    const top = banner?.(format);
+    await esbuild.build({ ...common, ...options, ...(top ? { banner: { js: top } } : {}), plugins: resolved, entryPoints: [entry], format, outfile });
     if (browserSafe && /["'`]node:/.test(readFileSync(outfile, 'utf8'))) {
       throw new Error(`${outfile} imports a node: module, which browser bundles cannot resolve`);
     }
@@ -289,6 +297,9 @@ for (const { name } of STORES) await rollDeclarations(name, (text) => text, `sto
 run('node', [tsc, 'src/replay/index.ts', '--declaration', '--emitDeclarationOnly', '--strict', '--target', 'es2022', '--lib', 'es2022,dom',
   '--module', 'nodenext', '--moduleResolution', 'nodenext', '--skipLibCheck', '--rootDir', 'src', '--outDir', join(dist, 'types')], pkgDir);
 await rollDeclarations('replay', (text) => text, 'replay/index');
+run('node', [tsc, 'src/eval/index.ts', '--declaration', '--emitDeclarationOnly', '--strict', '--target', 'es2022', '--lib', 'es2022,dom',
+  '--module', 'nodenext', '--moduleResolution', 'nodenext', '--skipLibCheck', '--types', 'node', '--rootDir', 'src', '--outDir', join(dist, 'types')], pkgDir);
+await rollDeclarations('eval', (text) => text, 'eval/index');
 if (ADAPTERS.length) {
   run('node', [tsc, ...ADAPTERS.map((a) => `src/adapters/${a}/index.ts`), '--declaration', '--emitDeclarationOnly', '--strict', '--target', 'es2022', '--lib', 'es2022,dom',
     '--module', 'nodenext', '--moduleResolution', 'nodenext', '--skipLibCheck', '--rootDir', 'src', '--outDir', join(dist, 'types')], pkgDir);
@@ -299,7 +310,7 @@ rmSync(join(dist, 'types'), { recursive: true, force: true });
 // ---- `devs-context` (the CLI, over `@devs/context/replay`) and the report view as a
 // classic script, which the CLI inlines into its HTML reports.
 
-const replayExternal = ['@devs/context', '@devs/context/tokenizers', '@devs/context/replay'];
+const replayExternal = ['@devs/context', '@devs/context/tokenizers', '@devs/context/replay', '@devs/context/eval'];
 await esbuild.build({ ...common, entryPoints: [join(src, 'replay/cli.ts')], platform: 'node', format: 'esm',
   external: replayExternal, outfile: join(dist, 'cli.mjs'), banner: { js: '#!/usr/bin/env node' } });
 chmodSync(join(dist, 'cli.mjs'), 0o755);

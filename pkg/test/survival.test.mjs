@@ -1,11 +1,11 @@
-// The meters of bench/recall.mjs's `user words` and `file trail` columns (./survival.mjs):
+// The meters of bench/recall.mjs's `user words` and `file trail` columns (pkg/src/eval/survival.ts, from @devs/context/eval):
 // what they read as the user's words and as the agent's writes, and that a request that
 // drops a path or a message scores lower than one that keeps them, on a synthetic Claude Code
 // session read by the package's own transcript reader, as the bench reads the real ones.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseTranscript, providerTurns } from '@devs/context/replay';
-import { callWrites, fileTrail, shellWrites, survival, typedPieces, userWords } from './survival.mjs';
+import { callWrites, fileTrail, shellWrites, survival, typedPieces, userWords } from '@devs/context/eval';
 
 const line = (o) => JSON.stringify(o);
 let uuid = 0;

@@ -11,12 +11,14 @@ import {
   type ReplayFormat, type ReplayResult, type ReplaySession, type ReplaySettings,
 } from '@devs/context/replay';
 import { UsageError, checkOutputs, escapeControls, readTranscript, writeOutputs } from './cli-io.js';
+import { evalMain } from '../eval/command.js';
 
 /** `--format`: the runner's prompt, the transcript's own provider shape, or any format the replay writes. */
 const REQUEST_FORMATS: string[] = ['runner', 'native', ...REPLAY_FORMATS];
 
 
 const HELP = `devs-context replay <file> [options]
+devs-context eval <files or folders…> [options]   (see devs-context eval --help)
 
 Replays a recorded agent session through @devs/context's rules and shows, turn by turn,
 how many tokens each prompt holds against the budget and what each rule did.
@@ -138,6 +140,7 @@ function costLine(result: ReplayResult): string {
 }
 
 export async function main(argv: string[]): Promise<number> {
+  if (argv[0] === 'eval') return evalMain(argv.slice(1));
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,

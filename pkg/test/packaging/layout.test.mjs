@@ -93,7 +93,7 @@ describe('the layout', () => {
 
   it('keeps each folder of pkg/src to one product or contract', () => {
     const folders = readdirSync(src).filter((n) => statSync(join(src, n)).isDirectory()).sort();
-    assert.deepEqual(folders, ['adapters', 'context', 'core', 'entries', 'errors', 'providers', 'replay', 'seeds', 'stores', 'tokens']);
+    assert.deepEqual(folders, ['adapters', 'context', 'core', 'entries', 'errors', 'eval', 'providers', 'replay', 'seeds', 'stores', 'tokens']);
     const loose = readdirSync(src).filter((n) => statSync(join(src, n)).isFile());
     assert.deepEqual(loose, ['index.ts'], 'only the entry of the shell sits at the top of pkg/src');
   });

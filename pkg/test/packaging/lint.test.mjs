@@ -26,5 +26,5 @@ it('arethetypeswrong finds no problem in any entry under any resolution', async 
   });
   const { analysis, problems } = JSON.parse(stdout);
   assert.deepEqual(problems, {});
-  assert.deepEqual(Object.keys(analysis.entrypoints).sort(), ['.', './ai-sdk', './langchain', './mastra', './openai-agents', './package.json', './postgres', './replay', './slim', './sqlite', './tanstack-ai', './testing', './tokenizers']);
+  assert.deepEqual(Object.keys(analysis.entrypoints).sort(), ['.', './ai-sdk', './eval', './langchain', './mastra', './openai-agents', './package.json', './postgres', './replay', './slim', './sqlite', './tanstack-ai', './testing', './tokenizers']);
 });

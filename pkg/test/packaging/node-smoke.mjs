@@ -5,7 +5,7 @@
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
-const ENTRIES = ['', '/slim', '/tokenizers', '/sqlite', '/postgres', '/testing', '/replay', '/ai-sdk', '/langchain', '/openai-agents', '/tanstack-ai', '/mastra']
+const ENTRIES = ['', '/slim', '/tokenizers', '/sqlite', '/postgres', '/testing', '/replay', '/eval', '/ai-sdk', '/langchain', '/openai-agents', '/tanstack-ai', '/mastra']
   .map((e) => `@devs/context${e}`);
 
 const out = { node: process.versions.node, entries: {} };

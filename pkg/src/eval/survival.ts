@@ -1,10 +1,9 @@
 // What a request keeps of the user's own words and of the agent's file trail: the meters of
-// bench/recall.mjs's `user words` and `file trail` columns (issue 49). They read the
-// sessions as the package's transcript reader gives them (`parseTranscript`: steps with the
-// user's `input` and the model's `calls`), with lists of tool names and harness markers of
-// their own, written for the bench: never the engine's extractor, whose output they judge.
-// They live here, beside the validity meter, so that pkg/test/survival.test.mjs checks them
-// without importing bench/.
+// the eval's (and bench/recall.mjs's) `user words` and `file trail` columns (issue 49). They
+// read the sessions as the package's transcript reader gives them (`parseTranscript`: steps
+// with the user's `input` and the model's `calls`), with lists of tool names and harness
+// markers of their own: never the engine's working-state extractor (src/context/working.ts,
+// crates/rules/src/context/working/), whose output they judge. Nothing here imports it.
 //
 //   userWords(session)  → [{ turn, pieces, firstLine }]   what the user typed, per step
 //   fileTrail(session)  → [{ turn, path, action }]        each path written, first write
@@ -13,6 +12,47 @@
 // A step's input may hold text a harness wrote around or beside the user's: it is cut out,
 // and what is left is the message as `pieces` (the runs between the cuts), each of which the
 // request must hold verbatim.
+
+import type { ReplayCall, ReplaySession } from '@devs/context/replay';
+
+// A call's arguments are whatever the agent sent: read loosely, field by field.
+type Loose = any;
+
+/** A file one call writes. */
+export interface Write {
+  path: string;
+  action: string;
+}
+
+/** A path the agent wrote, at the step of its first write. */
+export interface TrailPath extends Write {
+  turn: number;
+}
+
+/** What the user typed in one step: the pieces a request must hold, and its first line. */
+export interface UserWords {
+  turn: number;
+  pieces: string[];
+  firstLine: string;
+}
+
+/** One request's survival input: the session's words and trail, the request's turn and text, its stored texts. */
+export interface SurvivalInput {
+  words: readonly UserWords[];
+  trail: readonly TrailPath[];
+  turn: number;
+  text: string;
+  /** The stored texts of the ids the request names; undefined for a strategy that stores nothing. */
+  stored?: () => string[];
+}
+
+/** One request's pairs kept, of the user's words and of the file trail. */
+export interface Survived {
+  words: number;
+  wordsKept: number;
+  paths: number;
+  pathsKept: number;
+}
 
 /** Elements a harness injects, cut out whole (Claude Code, Codex, Cline, Gemini CLI, OpenHands…). */
 const INJECTED_TAGS = [
@@ -45,7 +85,7 @@ const INJECTED_LINES = /^.*\(Y\)es\/\(N\)o[^\n]*\]: *\w*$/gm;
  * injected: `[]` when nothing is left. Codex Desktop's "## My request for Codex:" header
  * keeps only what follows it (the files it lists above are the harness's).
  */
-export function typedPieces(input) {
+export function typedPieces(input: unknown): string[] {
   if (typeof input !== 'string') return [];
   let text = input;
   const request = text.match(/^\s*# Files mentioned by the user:[\s\S]*?\n## My request for Codex:\n/);
@@ -59,12 +99,12 @@ export function typedPieces(input) {
 export const FIRST_LINE = 40;
 
 /** Each step's typed message: `{ turn, pieces, firstLine }` (turn: the step's index). */
-export function userWords(session) {
-  const out = [];
+export function userWords(session: ReplaySession): UserWords[] {
+  const out: UserWords[] = [];
   session.steps.forEach((step, turn) => {
     const pieces = typedPieces(step.input);
     if (pieces.length === 0) return;
-    const line = pieces[0].split('\n').find((l) => l.trim() !== '').trim();
+    const line = (pieces[0].split('\n').find((l) => l.trim() !== '') ?? '').trim();
     out.push({ turn, pieces, firstLine: line.slice(0, FIRST_LINE).trimEnd() });
   });
   return out;
@@ -86,26 +126,26 @@ const EDITOR_WRITES = new Set(['create', 'str_replace', 'insert', 'undo_edit', '
 const SHELL_TOOLS = new Set(['Bash', 'bash', 'execute_bash', 'run', 'terminal', 'exec_command', 'shell', 'local_shell',
   'run_shell_command', 'run_commands', 'execute_command', 'container.exec', 'cmd']);
 
-const unquote = (s) => s.replace(/^(['"])(.*)\1$/, '$2');
-const isFileArg = (s) => s !== '' && !s.startsWith('-') && !/^\/dev\//.test(s) && !/[*?$`(){}]/.test(s);
+const unquote = (s: string): string => s.replace(/^(['"])(.*)\1$/, '$2');
+const isFileArg = (s: string): boolean => s !== '' && !s.startsWith('-') && !/^\/dev\//.test(s) && !/[*?$`(){}]/.test(s);
 
 /** The paths an `apply_patch` envelope adds, updates, deletes or moves to. */
-export function patchWrites(text) {
-  const out = [];
+export function patchWrites(text: string): Write[] {
+  const out: Write[] = [];
   for (const m of text.matchAll(/^\*\*\* (Add|Update|Delete) File: (.+)$/gm)) out.push({ path: m[2].trim(), action: m[1].toLowerCase() });
   for (const m of text.matchAll(/^\*\*\* Move to: (.+)$/gm)) out.push({ path: m[1].trim(), action: 'move' });
   return out;
 }
 
 /** The files one shell command obviously writes: heredoc and echo redirects, `tee`, `sed -i`, `mv`, `cp`, `rm`, `touch`. */
-export function shellWrites(command) {
+export function shellWrites(command: string): Write[] {
   const out = [...patchWrites(command)];
-  const add = (path, action) => {
+  const add = (path: string, action: string): void => {
     const p = unquote(path.trim());
     if (isFileArg(p)) out.push({ path: p, action });
   };
   // Heredoc bodies are text, not commands: read the line that opens each, skip the body.
-  const lines = [];
+  const lines: string[] = [];
   const all = command.split('\n');
   for (let i = 0; i < all.length; i++) {
     lines.push(all[i]);
@@ -134,14 +174,14 @@ export function shellWrites(command) {
 }
 
 /** The files Python code in a notebook cell writes: OpenHands' file helpers, `open(…, 'w')`. */
-function pythonWrites(code) {
-  const out = [];
+function pythonWrites(code: string): Write[] {
+  const out: Write[] = [];
   for (const m of code.matchAll(/\b(create_file|edit_file_by_replace|append_file|insert_content_at_line|edit_file)\(\s*(?:file_name\s*=\s*)?['"]([^'"]+)['"]/g)) out.push({ path: m[2], action: m[1] === 'create_file' ? 'create' : 'edit' });
   for (const m of code.matchAll(/\bopen\(\s*['"]([^'"]+)['"]\s*,\s*['"][wax]/g)) out.push({ path: m[1], action: 'write' });
   return out;
 }
 
-const strings = (v, out = []) => {
+const strings = (v: unknown, out: string[] = []): string[] => {
   if (typeof v === 'string') out.push(v);
   else if (Array.isArray(v)) for (const x of v) strings(x, out);
   else if (v && typeof v === 'object') for (const x of Object.values(v)) strings(x, out);
@@ -154,14 +194,14 @@ const strings = (v, out = []) => {
  * no tool call) and Moatless (`EditCode`, after a `PlanToCode` that names it); SWE-agent's
  * `edit` edits the open file, which its result names (`[File: X …]`).
  */
-export function callWrites(call) {
-  const { tool_name: name = '', arguments: args = {} } = call.envelope?.action ?? {};
+export function callWrites(call: ReplayCall): Write[] {
+  const { tool_name: name = '', arguments: args = {} } = (call.envelope?.action ?? {}) as Loose;
   const output = String(call.envelope?.observation?.output ?? '');
-  const a = args && typeof args === 'object' ? args : {};
-  const out = [];
+  const a: Loose = args && typeof args === 'object' ? args : {};
+  const out: Write[] = [];
   for (const s of strings(a)) if (s.includes('*** Begin Patch')) out.push(...patchWrites(s));
-  const named = PATH_KEYS.map((k) => a[k]).find((v) => typeof v === 'string' && v !== '');
-  const command = typeof a.command === 'string' ? a.command : typeof a.cmd === 'string' ? a.cmd : Array.isArray(a.command) ? a.command.join(' ') : Array.isArray(a.commands) ? a.commands.join('\n') : undefined;
+  const named: string | undefined = PATH_KEYS.map((k) => a[k]).find((v) => typeof v === 'string' && v !== '');
+  const command: string | undefined = typeof a.command === 'string' ? a.command : typeof a.cmd === 'string' ? a.cmd : Array.isArray(a.command) ? a.command.join(' ') : Array.isArray(a.commands) ? a.commands.join('\n') : undefined;
   if (EDITOR_TOOLS.has(name)) {
     if (named && EDITOR_WRITES.has(a.command)) out.push({ path: named, action: a.command === 'create' ? 'create' : 'edit' });
   } else if (WRITE_TOOLS.has(name) || (/write/i.test(name) && named && typeof (a.content ?? a.text) === 'string')) {
@@ -190,8 +230,8 @@ export function callWrites(call) {
 }
 
 /** Each path the agent wrote, at its first write: `[{ turn, path, action }]` (turn: the step whose calls wrote it). */
-export function fileTrail(session) {
-  const first = new Map();
+export function fileTrail(session: ReplaySession): TrailPath[] {
+  const first = new Map<string, TrailPath>();
   session.steps.forEach((step, turn) => {
     for (const call of step.calls ?? []) {
       for (const w of callWrites(call)) {
@@ -210,9 +250,9 @@ export function fileTrail(session) {
  * text holds. `stored(ids)` gives the stored texts of the ids the request names, or is
  * undefined for a strategy that stores nothing.
  */
-export function survival({ words, trail, turn, text, stored }) {
+export function survival({ words, trail, turn, text, stored }: SurvivalInput): Survived {
   const r = { words: 0, wordsKept: 0, paths: 0, pathsKept: 0 };
-  let texts;
+  let texts: string[] | undefined;
   for (const w of words) {
     if (w.turn > turn) break;
     r.words++;
@@ -221,12 +261,12 @@ export function survival({ words, trail, turn, text, stored }) {
       texts ??= stored();
       kept = texts.some((s) => w.pieces.every((p) => s.includes(p)));
     }
-    r.wordsKept += kept;
+    r.wordsKept += Number(kept);
   }
   for (const p of trail) {
     if (p.turn >= turn) continue;
     r.paths++;
-    r.pathsKept += text.includes(p.path);
+    r.pathsKept += Number(text.includes(p.path));
   }
   return r;
 }
