@@ -17,7 +17,10 @@ use devs_context_rules::context::{index, migrate, recall, render, transcript};
 use devs_context_rules::media::bill::Format;
 use devs_context_rules::media::size::Format as ImageFormat;
 use devs_context_rules::media::{DetailCode, MediaWarning, Source};
-use devs_context_rules::seeds::management::{ManagementNeed, NEED_SCALE};
+use devs_context_rules::seeds::management::{ManagementNeed, NEED_SCALE, persist_warning};
+use devs_context_rules::seeds::ops::{
+    ComposerOp, LogOp, ManagementOp, MonitorOp, PendingOp, RefresherOp, RunnerOp, SeedFn, TrackerOp,
+};
 use devs_context_rules::seeds::runner::{self, STEP_BASE, Step};
 use devs_context_rules::seeds::{handoff, refresher, tool_output, window};
 
@@ -105,6 +108,51 @@ const TABLES: &[Table] = &[
         name: "RunnerStep",
         doc: "A step of `AgentRunner`'s turn: one digit of the packed steps (`runner::Step`).",
         rows: Step::TABLE,
+    },
+    Table {
+        name: "SeedFn",
+        doc: "A seed's free rule over numbers, the first argument of `seed` (`ops::SeedFn`).",
+        rows: SeedFn::TABLE,
+    },
+    Table {
+        name: "MonitorOp",
+        doc: "A call of `Monitor.op` (`ops::MonitorOp`).",
+        rows: MonitorOp::TABLE,
+    },
+    Table {
+        name: "RefresherOp",
+        doc: "A call of `Refresher.op` (`ops::RefresherOp`).",
+        rows: RefresherOp::TABLE,
+    },
+    Table {
+        name: "TrackerOp",
+        doc: "A call of `Tracker.op` (`ops::TrackerOp`).",
+        rows: TrackerOp::TABLE,
+    },
+    Table {
+        name: "LogOp",
+        doc: "A call of `LogSlots.op` (`ops::LogOp`).",
+        rows: LogOp::TABLE,
+    },
+    Table {
+        name: "PendingOp",
+        doc: "A call of `PendingIndex.op` (`ops::PendingOp`).",
+        rows: PendingOp::TABLE,
+    },
+    Table {
+        name: "ComposerOp",
+        doc: "A call of `Composer.op` (`ops::ComposerOp`).",
+        rows: ComposerOp::TABLE,
+    },
+    Table {
+        name: "RunnerOp",
+        doc: "A call of `RunnerCore.op` (`ops::RunnerOp`).",
+        rows: RunnerOp::TABLE,
+    },
+    Table {
+        name: "ManagementOp",
+        doc: "A call of `Management.op` (`ops::ManagementOp`).",
+        rows: ManagementOp::TABLE,
     },
 ];
 
@@ -281,7 +329,7 @@ fn framed(build: impl FnOnce(&mut Frame)) -> String {
 
 /// What the rules say that depends on no input: written here rather than asked of the wasm.
 fn constants(out: &mut String) {
-    let texts: [(&str, &str, String); 8] = [
+    let texts: [(&str, &str, String); 11] = [
         (
             "MANAGER_TEXTS",
             "The manager's own words as a frame: `[summary message over [summary], unanswered result, left-out note]` (`transcript::own_texts`).",
@@ -338,6 +386,27 @@ fn constants(out: &mut String) {
             "The refresher's new reasoning over `[injectedSummary, reasoning]` (`refresher::prepended_reasoning`).",
             framed(|f| {
                 f.text(refresher::prepended_reasoning);
+            }),
+        ),
+        (
+            "CONTEXT_REFRESH",
+            "The runner's refresh turn over `[summaryText]` (`handoff::context_refresh`).",
+            framed(|f| {
+                f.text(handoff::context_refresh);
+            }),
+        ),
+        (
+            "PERSIST_WARNING",
+            "`applyContextManagement`'s warning when `persistRaw` fails, over `[toolName, errorText]` (`management::persist_warning`).",
+            framed(|f| {
+                f.text(|p| persist_warning(p, true));
+            }),
+        ),
+        (
+            "PERSIST_WARNING_UNNAMED",
+            "The same for an output with no tool name, over `['', errorText]`.",
+            framed(|f| {
+                f.text(|p| persist_warning(p, false));
             }),
         ),
     ];

@@ -63,7 +63,7 @@ export type Answer =
   | { kind: 'HistoryRebuilt' }
   | { kind: 'Defer' }
   | { kind: 'Described'; text: string; args: string; media: number[] }
-  | { kind: 'Carried'; tokens: number[]; used: number }
+  | { kind: 'Carried'; tokens: number[] }
 ;
 
 /** An answer as the journal encodes it (`journal::Event::encode`). */
@@ -87,7 +87,7 @@ export function encodeAnswer(a: Answer): Uint8Array {
     case 'HistoryRebuilt': w.byte(19); break;
     case 'Defer': w.byte(21); break;
     case 'Described': w.byte(22); w.text(a.text); w.text(a.args); w.floats(a.media); break;
-    case 'Carried': w.byte(23); w.floats(a.tokens); w.float(a.used); break;
+    case 'Carried': w.byte(23); w.floats(a.tokens); break;
   }
   return w.bytes();
 }
@@ -239,6 +239,114 @@ export const RunnerStep = {
 } as const;
 export type RunnerStep = (typeof RunnerStep)[keyof typeof RunnerStep];
 
+/** A seed's free rule over numbers, the first argument of `seed` (`ops::SeedFn`). */
+export const SeedFn = {
+  ApproxTokens: 0,
+  CheckedCount: 1,
+  CheckInputTokens: 2,
+  SaturationRatio: 3,
+  LoopGuardRatio: 4,
+  ShouldPrune: 5,
+  ToolOutputOk: 6,
+  CheckRawLocation: 7,
+  ShouldTruncate: 8,
+  SpecDue: 9,
+  WindowStart: 10,
+  ComposePlan: 11,
+  RecentStart: 12,
+} as const;
+export type SeedFn = (typeof SeedFn)[keyof typeof SeedFn];
+
+/** A call of `Monitor.op` (`ops::MonitorOp`). */
+export const MonitorOp = {
+  Threshold: 0,
+  Accumulated: 1,
+  Record: 2,
+  Rollback: 3,
+  Reset: 4,
+} as const;
+export type MonitorOp = (typeof MonitorOp)[keyof typeof MonitorOp];
+
+/** A call of `Refresher.op` (`ops::RefresherOp`). */
+export const RefresherOp = {
+  Threshold: 0,
+  Turns: 1,
+  Node: 2,
+  Tick: 3,
+  Rollback: 4,
+  ResetNode: 5,
+  Restore: 6,
+} as const;
+export type RefresherOp = (typeof RefresherOp)[keyof typeof RefresherOp];
+
+/** A call of `Tracker.op` (`ops::TrackerOp`). */
+export const TrackerOp = {
+  Index: 0,
+  Next: 1,
+  Reset: 2,
+  Restore: 3,
+} as const;
+export type TrackerOp = (typeof TrackerOp)[keyof typeof TrackerOp];
+
+/** A call of `LogSlots.op` (`ops::LogOp`). */
+export const LogOp = {
+  MaxSize: 0,
+  Size: 1,
+  Append: 2,
+  ByTurnIndex: 3,
+  Clear: 4,
+} as const;
+export type LogOp = (typeof LogOp)[keyof typeof LogOp];
+
+/** A call of `PendingIndex.op` (`ops::PendingOp`). */
+export const PendingOp = {
+  Clear: 0,
+  Tick: 1,
+  Untick: 2,
+  PushWhole: 3,
+  PushTruncated: 4,
+  Truncated: 5,
+} as const;
+export type PendingOp = (typeof PendingOp)[keyof typeof PendingOp];
+
+/** A call of `Composer.op` (`ops::ComposerOp`). */
+export const ComposerOp = {
+  MaxRecent: 0,
+  SlotCut: 1,
+  OutputRoom: 2,
+  Totals: 3,
+} as const;
+export type ComposerOp = (typeof ComposerOp)[keyof typeof ComposerOp];
+
+/** A call of `RunnerCore.op` (`ops::RunnerOp`). */
+export const RunnerOp = {
+  TurnCount: 0,
+  Accumulated: 1,
+  Begin: 2,
+  Steps: 3,
+  Record: 4,
+  Commit: 5,
+  Rollback: 6,
+} as const;
+export type RunnerOp = (typeof RunnerOp)[keyof typeof RunnerOp];
+
+/** A call of `Management.op` (`ops::ManagementOp`). */
+export const ManagementOp = {
+  Start: 0,
+  Composed: 1,
+  ShouldPrune: 2,
+  Pruned: 3,
+  Kept: 4,
+  ShouldTruncate: 5,
+  Persisted: 6,
+  Warned: 7,
+  Truncated: 8,
+  Recounted: 9,
+  Tokens: 10,
+  Share: 11,
+} as const;
+export type ManagementOp = (typeof ManagementOp)[keyof typeof ManagementOp];
+
 /** A seed's need crosses as `code + NEED_SCALE * argument` (`management::NEED_SCALE`). */
 export const NEED_SCALE = 16;
 
@@ -319,6 +427,15 @@ export const INJECTED_SUMMARY = '[CONTEXT REFRESH]\u000a## TAS Summary\u000a\ufd
 
 /** The refresher's new reasoning over `[injectedSummary, reasoning]` (`refresher::prepended_reasoning`). */
 export const PREPENDED_REASONING = '\ufdd00\ufdd1\u000a\u000a\ufdd01\ufdd1\ufdd2';
+
+/** The runner's refresh turn over `[summaryText]` (`handoff::context_refresh`). */
+export const CONTEXT_REFRESH = '[CONTEXT REFRESH]\u000a\ufdd00\ufdd1\ufdd2';
+
+/** `applyContextManagement`'s warning when `persistRaw` fails, over `[toolName, errorText]` (`management::persist_warning`). */
+export const PERSIST_WARNING = 'applyContextManagement: persistRaw failed for tool \ufdd00\ufdd1; its output stays whole in the context (\ufdd01\ufdd1)\ufdd2';
+
+/** The same for an output with no tool name, over `['', errorText]`. */
+export const PERSIST_WARNING_UNNAMED = 'applyContextManagement: persistRaw failed for tool (unnamed tool); its output stays whole in the context (\ufdd01\ufdd1)\ufdd2';
 
 /** The lengths at which the rules cut texts: the shell sends a rule only a probe of a text, its first `limit + 1` units (`window::MAX_SPEC_CHARS`, `handoff::MAX_TURN_CHARS`, `tool_output::SUMMARY_CHARS`, `runner::OBSERVATION_CHARS`). */
 export const LIMITS = { specChars: 3000, handoffTurnChars: 1500, summaryChars: 500, observationChars: 4000 } as const;
