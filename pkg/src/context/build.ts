@@ -173,8 +173,8 @@ function told<K extends 'Measure' | 'Fit'>(b: Building, answer: Answer, kind: K)
 /** Says what the pending need's text is; the body the rules write of it. */
 const describer = (b: Building): Describe => (text, args, media) => told(b, { kind: 'Described', text, args, media: [...media] }, 'Measure').body;
 
-/** How many of the texts, `tokens` long, a summary carries (`used`: NaN for the protected tools', else the summary's own tokens). */
-const fit = (b: Building, tokens: number[], used: number): number => told(b, { kind: 'Carried', tokens, used }, 'Fit').count;
+/** How many of the protected texts, `tokens` long, a summary carries. */
+const fit = (b: Building, tokens: number[]): number => told(b, { kind: 'Carried', tokens }, 'Fit').count;
 
 /** The need to summarize. */
 type Summarize = Extract<Need, { kind: 'Summarize' }>;
@@ -293,7 +293,7 @@ function carry(b: Building, from: number, to: number, before: Carried[]): { fres
   const all = [...fresh, ...before.filter((c) => c.part !== 'user')];
   if (all.length === 0) return { fresh: false, carried: [] };
   const tokens = all.map((c) => count(o.counter, carriedText(c), 'protectedTools'));
-  return { fresh: fresh.length > 0, carried: all.slice(0, fit(b, tokens, NaN)) };
+  return { fresh: fresh.length > 0, carried: all.slice(0, fit(b, tokens)) };
 }
 
 /** Summarizes messages `from..to` with the host's summarizer, or says it failed: the rules' next need. */

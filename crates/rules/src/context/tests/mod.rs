@@ -289,10 +289,7 @@ impl Host {
                         let tokens = texts.iter().map(|t| tokens(t)).collect();
                         self.ev(
                             m,
-                            Event::Carried {
-                                tokens,
-                                used: f64::NAN,
-                            },
+                            Event::Carried { tokens },
                         );
                         m.told.1
                     };
