@@ -2,8 +2,8 @@
 
 use devs_context_rules::base::text::cut_end;
 use devs_context_rules::base::tokens::approx_tokens;
-use devs_context_rules::seeds::ops::ComposerOp;
 use devs_context_rules::seeds::budget::WindowBudget;
+use devs_context_rules::seeds::ops::ComposerOp;
 use devs_context_rules::seeds::window_composer::{
     Candidate, ComposerConfig, envelopes_to_render, select_recent,
 };

@@ -23,18 +23,20 @@ impl Tracker {
     /// A call of `TrackerOp`'s, one crossing whatever it is.
     pub fn op(&mut self, op: u8, a: f64) -> Out<f64> {
         let t = &mut self.0;
-        Ok(f64::from(match crate::op("Tracker", TrackerOp::from_code(op))? {
-            TrackerOp::Index => t.current_index(),
-            TrackerOp::Next => t.next_index(),
-            TrackerOp::Reset => {
-                t.reset();
-                0
-            }
-            TrackerOp::Restore => {
-                t.restore(a as u32);
-                0
-            }
-        }))
+        Ok(f64::from(
+            match crate::op("Tracker", TrackerOp::from_code(op))? {
+                TrackerOp::Index => t.current_index(),
+                TrackerOp::Next => t.next_index(),
+                TrackerOp::Reset => {
+                    t.reset();
+                    0
+                }
+                TrackerOp::Restore => {
+                    t.restore(a as u32);
+                    0
+                }
+            },
+        ))
     }
 }
 

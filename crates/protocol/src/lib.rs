@@ -109,51 +109,22 @@ const TABLES: &[Table] = &[
         doc: "A step of `AgentRunner`'s turn: one digit of the packed steps (`runner::Step`).",
         rows: Step::TABLE,
     },
-    Table {
-        name: "SeedFn",
-        doc: "A seed's free rule over numbers, the first argument of `seed` (`ops::SeedFn`).",
-        rows: SeedFn::TABLE,
-    },
-    Table {
-        name: "MonitorOp",
-        doc: "A call of `Monitor.op` (`ops::MonitorOp`).",
-        rows: MonitorOp::TABLE,
-    },
-    Table {
-        name: "RefresherOp",
-        doc: "A call of `Refresher.op` (`ops::RefresherOp`).",
-        rows: RefresherOp::TABLE,
-    },
-    Table {
-        name: "TrackerOp",
-        doc: "A call of `Tracker.op` (`ops::TrackerOp`).",
-        rows: TrackerOp::TABLE,
-    },
-    Table {
-        name: "LogOp",
-        doc: "A call of `LogSlots.op` (`ops::LogOp`).",
-        rows: LogOp::TABLE,
-    },
-    Table {
-        name: "PendingOp",
-        doc: "A call of `PendingIndex.op` (`ops::PendingOp`).",
-        rows: PendingOp::TABLE,
-    },
-    Table {
-        name: "ComposerOp",
-        doc: "A call of `Composer.op` (`ops::ComposerOp`).",
-        rows: ComposerOp::TABLE,
-    },
-    Table {
-        name: "RunnerOp",
-        doc: "A call of `RunnerCore.op` (`ops::RunnerOp`).",
-        rows: RunnerOp::TABLE,
-    },
-    Table {
-        name: "ManagementOp",
-        doc: "A call of `Management.op` (`ops::ManagementOp`).",
-        rows: ManagementOp::TABLE,
-    },
+];
+
+/// A table's rows: every name and its code (`codes!`'s `TABLE`).
+type Rows = &'static [(&'static str, u8)];
+
+/// The seeds' calls (`seeds::ops`): a table's name, the binding's export its codes go to.
+const OPS: &[(&str, &str, Rows)] = &[
+    ("SeedFn", "seed", SeedFn::TABLE),
+    ("MonitorOp", "Monitor.op", MonitorOp::TABLE),
+    ("RefresherOp", "Refresher.op", RefresherOp::TABLE),
+    ("TrackerOp", "Tracker.op", TrackerOp::TABLE),
+    ("LogOp", "LogSlots.op", LogOp::TABLE),
+    ("PendingOp", "PendingIndex.op", PendingOp::TABLE),
+    ("ComposerOp", "Composer.op", ComposerOp::TABLE),
+    ("RunnerOp", "RunnerCore.op", RunnerOp::TABLE),
+    ("ManagementOp", "Management.op", ManagementOp::TABLE),
 ];
 
 /// A number of a packed encoding: its name in TypeScript, what it is, its value.
@@ -210,18 +181,28 @@ pub fn typescript() -> String {
     let mut out = String::from(HEADER);
     out.push_str("\nimport { WireReader, WireWriter } from './wire.js';\n");
     channel(&mut out);
-    for t in TABLES {
-        out.push_str(&format!(
-            "\n/** {} */\nexport const {} = {{\n",
-            t.doc, t.name
-        ));
-        for (key, code) in t.rows {
-            out.push_str(&format!("  {key}: {code},\n"));
+    let ops = OPS.iter().map(|(name, export, rows)| {
+        let doc = format!("A code of `{export}`, the first argument (`ops::{name}`).");
+        (*name, doc, *rows)
+    });
+    let tables = TABLES.iter().map(|t| (t.name, t.doc.to_string(), t.rows));
+    for (name, doc, rows) in tables.chain(ops) {
+        out.push_str(&format!("\n/** {doc} */\n"));
+        let rows: Vec<String> = rows.iter().map(|(k, c)| format!("{k}: {c}")).collect();
+        // On one line when it fits, as a formatter would write it.
+        let line = format!("export const {name} = {{ {} }} as const;", rows.join(", "));
+        if line.len() <= 120 {
+            out.push_str(&line);
+            out.push('\n');
+        } else {
+            out.push_str(&format!("export const {name} = {{\n"));
+            for row in rows {
+                out.push_str(&format!("  {row},\n"));
+            }
+            out.push_str("} as const;\n");
         }
-        out.push_str("} as const;\n");
         out.push_str(&format!(
-            "export type {0} = (typeof {0})[keyof typeof {0}];\n",
-            t.name
+            "export type {name} = (typeof {name})[keyof typeof {name}];\n"
         ));
     }
     for (name, doc, value) in NUMBERS {

@@ -110,22 +110,11 @@ export const NeedKind = {
 export type NeedKind = (typeof NeedKind)[keyof typeof NeedKind];
 
 /** What a step of an encoded plan is (`render::Op`). */
-export const Op = {
-  Fixed: 0,
-  Summary: 1,
-  Message: 2,
-  Tail: 3,
-  LeftOut: 4,
-} as const;
+export const Op = { Fixed: 0, Summary: 1, Message: 2, Tail: 3, LeftOut: 4 } as const;
 export type Op = (typeof Op)[keyof typeof Op];
 
 /** How a part is shown in a plan (`render::ShownCode`). */
-export const ShownCode = {
-  Whole: 0,
-  Cut: 1,
-  Placeholder: 2,
-  Dropped: 3,
-} as const;
+export const ShownCode = { Whole: 0, Cut: 1, Placeholder: 2, Dropped: 3 } as const;
 export type ShownCode = (typeof ShownCode)[keyof typeof ShownCode];
 
 /** What a part of a message is (`history::Kind`). */
@@ -143,25 +132,15 @@ export const Kind = {
 export type Kind = (typeof Kind)[keyof typeof Kind];
 
 /** Who a message is from (`history::Role`). */
-export const Role = {
-  User: 0,
-  Assistant: 1,
-  System: 2,
-  Tool: 3,
-} as const;
+export const Role = { User: 0, Assistant: 1, System: 2, Tool: 3 } as const;
 export type Role = (typeof Role)[keyof typeof Role];
 
 /** Bits of a part's kind byte beside its kind (`history::PART_FLAGS`). */
-export const PartFlag = {
-  Protected: 128,
-} as const;
+export const PartFlag = { Protected: 128 } as const;
 export type PartFlag = (typeof PartFlag)[keyof typeof PartFlag];
 
 /** The JS class of a rule's error, by the code its frame opens with (`args::ErrorClass`). */
-export const ErrorClass = {
-  TypeError: 0,
-  RangeError: 1,
-} as const;
+export const ErrorClass = { TypeError: 0, RangeError: 1 } as const;
 export type ErrorClass = (typeof ErrorClass)[keyof typeof ErrorClass];
 
 /** What a media part is, as its code crosses with its bytes (`media::Source`). */
@@ -178,20 +157,11 @@ export const Source = {
 export type Source = (typeof Source)[keyof typeof Source];
 
 /** An OpenAI image's `detail`, as its code crosses (`media::DetailCode`). */
-export const DetailCode = {
-  Auto: 0,
-  Low: 1,
-  High: 2,
-  Original: 3,
-} as const;
+export const DetailCode = { Auto: 0, Low: 1, High: 2, Original: 3 } as const;
 export type DetailCode = (typeof DetailCode)[keyof typeof DetailCode];
 
 /** What to do with a recall before the store is read: the first number of `recall_check` (`recall::CheckCode`). */
-export const RecallCheck = {
-  Unknown: 0,
-  Repeat: 1,
-  Read: 2,
-} as const;
+export const RecallCheck = { Unknown: 0, Repeat: 1, Read: 2 } as const;
 export type RecallCheck = (typeof RecallCheck)[keyof typeof RecallCheck];
 
 /** Why a recall gives no text (`recall::Refusal`). */
@@ -239,7 +209,7 @@ export const RunnerStep = {
 } as const;
 export type RunnerStep = (typeof RunnerStep)[keyof typeof RunnerStep];
 
-/** A seed's free rule over numbers, the first argument of `seed` (`ops::SeedFn`). */
+/** A code of `seed`, the first argument (`ops::SeedFn`). */
 export const SeedFn = {
   ApproxTokens: 0,
   CheckedCount: 1,
@@ -257,68 +227,31 @@ export const SeedFn = {
 } as const;
 export type SeedFn = (typeof SeedFn)[keyof typeof SeedFn];
 
-/** A call of `Monitor.op` (`ops::MonitorOp`). */
-export const MonitorOp = {
-  Threshold: 0,
-  Accumulated: 1,
-  Record: 2,
-  Rollback: 3,
-  Reset: 4,
-} as const;
+/** A code of `Monitor.op`, the first argument (`ops::MonitorOp`). */
+export const MonitorOp = { Threshold: 0, Accumulated: 1, Record: 2, Rollback: 3, Reset: 4 } as const;
 export type MonitorOp = (typeof MonitorOp)[keyof typeof MonitorOp];
 
-/** A call of `Refresher.op` (`ops::RefresherOp`). */
-export const RefresherOp = {
-  Threshold: 0,
-  Turns: 1,
-  Node: 2,
-  Tick: 3,
-  Rollback: 4,
-  ResetNode: 5,
-  Restore: 6,
-} as const;
+/** A code of `Refresher.op`, the first argument (`ops::RefresherOp`). */
+export const RefresherOp = { Threshold: 0, Turns: 1, Node: 2, Tick: 3, Rollback: 4, ResetNode: 5, Restore: 6 } as const;
 export type RefresherOp = (typeof RefresherOp)[keyof typeof RefresherOp];
 
-/** A call of `Tracker.op` (`ops::TrackerOp`). */
-export const TrackerOp = {
-  Index: 0,
-  Next: 1,
-  Reset: 2,
-  Restore: 3,
-} as const;
+/** A code of `Tracker.op`, the first argument (`ops::TrackerOp`). */
+export const TrackerOp = { Index: 0, Next: 1, Reset: 2, Restore: 3 } as const;
 export type TrackerOp = (typeof TrackerOp)[keyof typeof TrackerOp];
 
-/** A call of `LogSlots.op` (`ops::LogOp`). */
-export const LogOp = {
-  MaxSize: 0,
-  Size: 1,
-  Append: 2,
-  ByTurnIndex: 3,
-  Clear: 4,
-} as const;
+/** A code of `LogSlots.op`, the first argument (`ops::LogOp`). */
+export const LogOp = { MaxSize: 0, Size: 1, Append: 2, ByTurnIndex: 3, Clear: 4 } as const;
 export type LogOp = (typeof LogOp)[keyof typeof LogOp];
 
-/** A call of `PendingIndex.op` (`ops::PendingOp`). */
-export const PendingOp = {
-  Clear: 0,
-  Tick: 1,
-  Untick: 2,
-  PushWhole: 3,
-  PushTruncated: 4,
-  Truncated: 5,
-} as const;
+/** A code of `PendingIndex.op`, the first argument (`ops::PendingOp`). */
+export const PendingOp = { Clear: 0, Tick: 1, Untick: 2, PushWhole: 3, PushTruncated: 4, Truncated: 5 } as const;
 export type PendingOp = (typeof PendingOp)[keyof typeof PendingOp];
 
-/** A call of `Composer.op` (`ops::ComposerOp`). */
-export const ComposerOp = {
-  MaxRecent: 0,
-  SlotCut: 1,
-  OutputRoom: 2,
-  Totals: 3,
-} as const;
+/** A code of `Composer.op`, the first argument (`ops::ComposerOp`). */
+export const ComposerOp = { MaxRecent: 0, SlotCut: 1, OutputRoom: 2, Totals: 3 } as const;
 export type ComposerOp = (typeof ComposerOp)[keyof typeof ComposerOp];
 
-/** A call of `RunnerCore.op` (`ops::RunnerOp`). */
+/** A code of `RunnerCore.op`, the first argument (`ops::RunnerOp`). */
 export const RunnerOp = {
   TurnCount: 0,
   Accumulated: 1,
@@ -330,7 +263,7 @@ export const RunnerOp = {
 } as const;
 export type RunnerOp = (typeof RunnerOp)[keyof typeof RunnerOp];
 
-/** A call of `Management.op` (`ops::ManagementOp`). */
+/** A code of `Management.op`, the first argument (`ops::ManagementOp`). */
 export const ManagementOp = {
   Start: 0,
   Composed: 1,

@@ -99,7 +99,9 @@ pub enum Event {
     },
     /// Said on the way to a summary, never kept: the tokens of the protected texts it would
     /// carry, newest first; the rules reply `Need::Fit` with how many it carries.
-    Carried { tokens: Vec<f64> },
+    Carried {
+        tokens: Vec<f64>,
+    },
 }
 
 pub use super::answer::{ANSWERS, AnswerRow, decode_answer};

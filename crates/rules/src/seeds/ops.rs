@@ -1,160 +1,77 @@
-//! The seeds' calls as they cross the boundary: each seed's object takes its calls through
-//! one `op(code, …numbers)` of the binding, its free rules through one `seed(code, …)`,
-//! so a call the shell makes per turn is a code here, not an export of its own. The codes
-//! are written once, here; `crates/protocol` writes the shell's side of them.
+//! The seeds' calls as they cross the boundary: each seed's object takes its calls over
+//! numbers through one `op(code, …numbers)` of the binding, and the seeds' rules over
+//! numbers go through one `seed(code, a, b, c)`, so a call the shell makes per turn is a
+//! code here, not an export of its own. A yes or no crosses as 1 or 0. The codes are
+//! written once, here; `crates/protocol` writes the shell's side of them.
 
 crate::codes! {
-    /// `TokenThresholdMonitor`'s calls (`Monitor.op`).
-    pub enum MonitorOp {
-        Threshold = 0,
-        Accumulated = 1,
-        /// `(tokens)`: the total that crossed the threshold, or -1.
-        Record = 2,
-        /// `(total)`: the tokens of a crossing whose callback failed, put back.
-        Rollback = 3,
-        Reset = 4,
-    }
+    /// `Monitor.op`: `Record(tokens)` returns the total that crossed the threshold, or -1;
+    /// `Rollback(total)` puts back the tokens of a crossing whose callback failed.
+    pub enum MonitorOp { Threshold = 0, Accumulated = 1, Record = 2, Rollback = 3, Reset = 4, }
 }
 
 crate::codes! {
-    /// `ContextRefresher`'s calls (`Refresher.op`).
+    /// `Refresher.op`: `Tick(turnIndex)` returns -1 when no refresh is due, else the ticket
+    /// for `Rollback(ticket)`; `Restore(turns, node)` takes back what `Turns` and `Node` read.
     pub enum RefresherOp {
-        Threshold = 0,
-        Turns = 1,
-        Node = 2,
-        /// `(turnIndex)`: -1 when no refresh is due, else the ticket to roll back with.
-        Tick = 3,
-        /// `(ticket)`.
-        Rollback = 4,
-        ResetNode = 5,
-        /// `(turns, node)`.
-        Restore = 6,
+        Threshold = 0, Turns = 1, Node = 2, Tick = 3, Rollback = 4, ResetNode = 5, Restore = 6,
     }
 }
 
 crate::codes! {
-    /// `TurnTracker`'s calls (`Tracker.op`).
-    pub enum TrackerOp {
-        Index = 0,
-        Next = 1,
-        Reset = 2,
-        /// `(index)`.
-        Restore = 3,
-    }
+    /// `Tracker.op`: `Restore(index)`.
+    pub enum TrackerOp { Index = 0, Next = 1, Reset = 2, Restore = 3, }
 }
 
 crate::codes! {
-    /// `AgentLogStore`'s calls (`LogSlots.op`).
-    pub enum LogOp {
-        MaxSize = 0,
-        Size = 1,
-        /// `(agent, turnIndex)`: the slot, plus `2^32 * (key + 1)` of an agent key released.
-        Append = 2,
-        /// `(turnIndex)`: the slot, or -1.
-        ByTurnIndex = 3,
-        Clear = 4,
-    }
+    /// `LogSlots.op`: `Append(agent, turnIndex)` returns the slot, plus `2^32 * (key + 1)`
+    /// of an agent key released; `ByTurnIndex(turnIndex)` the slot, or -1.
+    pub enum LogOp { MaxSize = 0, Size = 1, Append = 2, ByTurnIndex = 3, Clear = 4, }
 }
 
 crate::codes! {
-    /// The runner's index of its pending outputs (`PendingIndex.op`).
-    pub enum PendingOp {
-        Clear = 0,
-        Tick = 1,
-        Untick = 2,
-        /// `(byteSize, units, tokens, age, capturedAtMs)`: the tick it was born at, or NaN.
-        PushWhole = 3,
-        /// `(units, tokens)`.
-        PushTruncated = 4,
-        /// `(i, units, tokens)`.
-        Truncated = 5,
-    }
+    /// `PendingIndex.op`: `PushWhole(byteSize, units, tokens, age, capturedAtMs)` returns the
+    /// tick it was born at, or NaN; `PushTruncated(units, tokens)`; `Truncated(i, units, tokens)`.
+    pub enum PendingOp { Clear = 0, Tick = 1, Untick = 2, PushWhole = 3, PushTruncated = 4, Truncated = 5, }
 }
 
 crate::codes! {
-    /// `WindowComposer`'s calls (`Composer.op`).
-    pub enum ComposerOp {
-        MaxRecent = 0,
-        /// `(slot, count, approx)`: its tokens, or `-1 - n` when it must be cut to `n` units.
-        SlotCut = 1,
-        /// `(frameTokens)`.
-        OutputRoom = 2,
-        /// `(goal, map, recentPast)`: the total, or `-1 - total` when over the budget.
-        Totals = 3,
-    }
+    /// `Composer.op`: `SlotCut(slot, count, approx)` returns the tokens, or `-1 - n` when it
+    /// must be cut to `n` units; `OutputRoom(frameTokens)`; `Totals(goal, map, recentPast)`
+    /// the total, or `-1 - total` over the budget.
+    pub enum ComposerOp { MaxRecent = 0, SlotCut = 1, OutputRoom = 2, Totals = 3, }
 }
 
 crate::codes! {
-    /// `AgentRunner`'s turn machine (`RunnerCore.op`).
+    /// `RunnerCore.op`: `Begin(hasInput)` returns the turn's number; `Steps`, and
+    /// `Record(responseTokens, contextTokens, hasEnvelope)`, the steps planned, packed.
     pub enum RunnerOp {
-        TurnCount = 0,
-        Accumulated = 1,
-        /// `(hasInput)`: the turn's number.
-        Begin = 2,
-        /// The steps planned and not yet handed out, packed (`runner::pack_steps`).
-        Steps = 3,
-        /// `(responseTokens, contextTokens, hasEnvelope)`: the steps that planned, packed.
-        Record = 4,
-        Commit = 5,
-        Rollback = 6,
+        TurnCount = 0, Accumulated = 1, Begin = 2, Steps = 3, Record = 4, Commit = 5, Rollback = 6,
     }
 }
 
 crate::codes! {
-    /// `applyContextManagement`'s machine (`Management.op`): each answer returns the next
-    /// need (`Need::encode`).
+    /// `Management.op`: each answer returns the next need (`Need::encode`):
+    /// `Composed(totalTokensUsed, pruneRatio or NaN, totalBudget)`, `ShouldPrune(yes)`,
+    /// `Pruned(summaryTokens)`, `ShouldTruncate(yes)`, `Persisted(ok)`,
+    /// `Recounted(turnTokens, outputTokens)`; `Tokens` and `Share` read what a need holds.
     pub enum ManagementOp {
-        Start = 0,
-        /// `(totalTokensUsed, pruneRatio or NaN, totalBudget)`.
-        Composed = 1,
-        /// `(yes)`.
-        ShouldPrune = 2,
-        /// `(summaryTokens)`.
-        Pruned = 3,
-        Kept = 4,
-        /// `(yes)`.
-        ShouldTruncate = 5,
-        /// `(ok)`.
-        Persisted = 6,
-        Warned = 7,
-        Truncated = 8,
-        /// `(turnTokens, outputTokens)`.
-        Recounted = 9,
-        /// The tokens `shouldPrune` is asked about; once done, the window's used tokens.
-        Tokens = 10,
-        /// The share of each turn the loop guard cuts, after a `Keep` cut.
-        Share = 11,
+        Start = 0, Composed = 1, ShouldPrune = 2, Pruned = 3, Kept = 4, ShouldTruncate = 5,
+        Persisted = 6, Warned = 7, Truncated = 8, Recounted = 9, Tokens = 10, Share = 11,
     }
 }
 
 crate::codes! {
-    /// The seeds' free rules over numbers (`seed`); a yes or no is 1 or 0.
+    /// `seed(code, a, b, c)`: `ApproxTokens(length)`, `CheckedCount(count)`,
+    /// `CheckInputTokens(count)`, `SaturationRatio(value, given)` and
+    /// `LoopGuardRatio(value, given)` (`given` 0: none), `ShouldPrune(tokens, totalBudget,
+    /// ratio)`, `ToolOutputOk(byteSize, turnAge, capturedAtMs)`, `CheckRawLocation(length)`,
+    /// `ShouldTruncate(turnAge, byteSize)`, `SpecDue(turnCount)`, `WindowStart(total,
+    /// maxTurns)`, `ComposePlan(total, maxTurns, turnCount)` (the start, `-(start + 1)` when
+    /// the specs are due), `RecentStart(historyLength, windowTurns)`.
     pub enum SeedFn {
-        /// `(length)`: `Math.ceil(length / 4)`.
-        ApproxTokens = 0,
-        /// `(count)`: a host counter's answer, checked.
-        CheckedCount = 1,
-        /// `(count)`: a provider's reported input tokens, checked.
-        CheckInputTokens = 2,
-        /// `(value, given)`: `ContextPruner`'s `saturationRatio`, checked (`given` 0: the default).
-        SaturationRatio = 3,
-        /// `(value, given)`: the ratio the loop guard uses, the pruner's own when valid.
-        LoopGuardRatio = 4,
-        /// `(tokens, totalBudget, ratio)`.
-        ShouldPrune = 5,
-        /// `(byteSize, turnAge, capturedAtMs)`: whether the entry's numbers pass.
-        ToolOutputOk = 6,
-        /// `(length)`: a host's raw location, checked.
-        CheckRawLocation = 7,
-        /// `(turnAge, byteSize)`.
-        ShouldTruncate = 8,
-        /// `(turnCount)`.
-        SpecDue = 9,
-        /// `(total, maxTurns)`.
-        WindowStart = 10,
-        /// `(total, maxTurns, turnCount)`: the window's first turn, `-(start + 1)` when the specs are due.
-        ComposePlan = 11,
-        /// `(historyLength, windowTurns)`.
-        RecentStart = 12,
+        ApproxTokens = 0, CheckedCount = 1, CheckInputTokens = 2, SaturationRatio = 3,
+        LoopGuardRatio = 4, ShouldPrune = 5, ToolOutputOk = 6, CheckRawLocation = 7,
+        ShouldTruncate = 8, SpecDue = 9, WindowStart = 10, ComposePlan = 11, RecentStart = 12,
     }
 }
