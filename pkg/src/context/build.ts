@@ -244,14 +244,9 @@ async function planned(b: Building, started: number): Promise<Built> {
     system: o.system, pinned: o.pinned, cacheControl: o.cacheControl, tail: held.tail, hasSummary,
     summary: () => [hasSummary() ? ownText(0, held.summary) : '', texts.indexText(need.index)].filter(Boolean).join('\n\n'),
   }));
-  const before = held.lastRequest;
-  b.undo.push(() => {
-    held.lastRequest = before;
-  });
-  held.lastRequest = request;
   const record = JSON.parse(core.ledger(performance.now() - started, b.counterName)) as LedgerRecord;
   // Parts appended since the last build that were counted at a bound: this build's ledger says so.
-  record.warnings.push(...history.takeNotes());
+  record.warnings.push(...history.unsaid());
   return { request, record, warnings: explain(record, failures) };
 }
 
