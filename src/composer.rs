@@ -3,6 +3,7 @@
 use devs_context_rules::base::text::cut_end;
 use devs_context_rules::base::tokens::approx_tokens;
 use devs_context_rules::seeds::budget::WindowBudget;
+use devs_context_rules::seeds::ops::ComposerOp;
 use devs_context_rules::seeds::window_composer::{
     Candidate, ComposerConfig, envelopes_to_render, select_recent,
 };
@@ -55,18 +56,24 @@ impl Composer {
         self.0.budget.shares().to_vec()
     }
 
-    #[wasm_bindgen(getter)]
-    pub fn max_recent(&self) -> usize {
-        self.0.max_recent
-    }
-
-    /// Goal (0) or Map (1) of `count` ([`tokens`]): its tokens (>= 0) when it fits, or
-    /// `-1 - n` when it must be cut to at most `n` units.
-    pub fn slot_cut(&self, slot: usize, count: f64, approx: bool) -> f64 {
-        let tokens = tokens(count, approx);
-        self.0
-            .slot_cut(slot, tokens)
-            .map_or(tokens, |n| -1.0 - n as f64)
+    /// A call of `ComposerOp`'s, one crossing whatever it is. A count is a host counter's
+    /// tokens, or (`approx` 1, the default counter) a text's length, counted here so that
+    /// it crosses with the call that reads it ([`tokens`]).
+    pub fn op(&self, op: u8, a: f64, b: f64, c: f64) -> Out<f64> {
+        let k = &self.0;
+        Ok(match crate::op("Composer", ComposerOp::from_code(op))? {
+            ComposerOp::MaxRecent => k.max_recent as f64,
+            ComposerOp::SlotCut => {
+                let tokens = tokens(b, c == 1.0);
+                k.slot_cut(a as usize, tokens)
+                    .map_or(tokens, |n| -1.0 - n as f64)
+            }
+            ComposerOp::OutputRoom => k.output_room(a) as f64,
+            ComposerOp::Totals => {
+                let (total, exceeded) = k.totals(&[a, b, c]);
+                if exceeded { -1.0 - total } else { total }
+            }
+        })
     }
 
     /// `[1, i…]`: the envelopes to render, newest first; `[0, i]`: envelope `i` is invalid.
@@ -97,16 +104,5 @@ impl Composer {
         ];
         out.extend(s.taken.iter().map(|&i| i as f64));
         out
-    }
-
-    pub fn output_room(&self, frame_tokens: f64) -> usize {
-        self.0.output_room(frame_tokens)
-    }
-
-    /// `totalTokensUsed` of the three slots' tokens, or `-1 - totalTokensUsed` when the
-    /// budget is exceeded: one number, no array either way.
-    pub fn totals(&self, goal: f64, map: f64, recent_past: f64) -> f64 {
-        let (total, exceeded) = self.0.totals(&[goal, map, recent_past]);
-        if exceeded { -1.0 - total } else { total }
     }
 }

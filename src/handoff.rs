@@ -2,10 +2,10 @@
 
 use devs_context_rules::base::frame::Frame;
 use devs_context_rules::base::text::is_blank;
-use devs_context_rules::seeds::handoff::{context_refresh, prompt};
+use devs_context_rules::seeds::handoff::prompt;
 use wasm_bindgen::prelude::*;
 
-use crate::{Out, frame, probes, report};
+use crate::{Out, probes, report};
 use devs_context_rules::base::text::split_texts;
 
 /// `[call?, start, end, prompt]` over `[agentId, content0, …]`; see `handoff::prompt`.
@@ -26,14 +26,6 @@ pub fn handoff_prompt(
         &probes(contents, content_lens, start),
     ))?;
     Ok(f.into_string())
-}
-
-/// `[CONTEXT REFRESH]\n{summary}` over `[summaryText]`.
-#[wasm_bindgen(js_name = contextRefreshText)]
-pub fn context_refresh_text() -> String {
-    frame(|f| {
-        f.text(context_refresh);
-    })
 }
 
 /// True when `text` is only whitespace (JS `trim() === ''`): an empty summary.

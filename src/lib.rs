@@ -24,6 +24,7 @@ mod pruners;
 mod refresh;
 mod runner;
 mod saop;
+mod seed;
 mod turns;
 mod window;
 mod working;
@@ -46,6 +47,17 @@ fn report<T>(result: Result<T, FieldError>) -> Out<T> {
 /// `RangeError`.
 fn fail(e: FieldError) -> String {
     error_frame(&e)
+}
+
+/// A seed's call by its code (`seeds::ops`); a code it does not have is the shell's bug,
+/// reported rather than trapped on.
+fn op<T>(class: &str, code: Option<T>) -> Out<T> {
+    code.ok_or_else(|| {
+        fail(FieldError::type_error(
+            format!("{class}.op"),
+            "names no call of its".to_string(),
+        ))
+    })
 }
 
 /// A frame built by `build`, as the host reads it.

@@ -3,12 +3,13 @@
 use devs_context_rules::base::args::non_negative;
 use devs_context_rules::base::frame::Frame;
 use devs_context_rules::base::tokens::approx_tokens;
-use devs_context_rules::seeds::management::{Need, Run, persist_warning};
+use devs_context_rules::seeds::management::{Need, Run};
+use devs_context_rules::seeds::ops::ManagementOp;
 use devs_context_rules::seeds::pruner::{AgentRole, Kept, should_prune_checked};
 use wasm_bindgen::prelude::*;
 
 use crate::pending::PendingIndex;
-use crate::{Out, frame, report};
+use crate::{Out, report};
 use devs_context_rules::base::text::split_texts;
 
 #[wasm_bindgen]
@@ -85,36 +86,47 @@ impl Management {
         self.answer(|run| run.recounted(turn_tokens, outputs))
     }
 
-    pub fn start(&mut self) -> f64 {
-        self.answer(|run| run.start())
-    }
-
-    /// With this package's `ContextPruner` (`prune_ratio`, its saturation ratio, and the
-    /// budget's `total_budget`), `shouldPrune` is answered here, as the pruner answers it,
-    /// in the same crossing; with a host's (`prune_ratio` NaN) the need goes to the host.
-    pub fn composed(
-        &mut self,
-        total_tokens_used: f64,
-        prune_ratio: f64,
-        total_budget: f64,
-    ) -> Out<f64> {
-        let need = self.0.composed(total_tokens_used);
-        self.1 = match need {
-            Need::ShouldPrune { tokens } if !prune_ratio.is_nan() => {
-                let yes = report(should_prune_checked(tokens, total_budget, prune_ratio))?;
-                self.0.should_prune(yes)
+    /// A call of `ManagementOp`'s, one crossing whatever it is: an answer, returning the
+    /// next need as one number, `code + 16 * argument` (`Need::encode`, whose codes are
+    /// `ManagementNeed`'s), or a read of what does not fit in it (`Tokens`, `Share`).
+    /// With this package's `ContextPruner` (`Composed`'s `b`, its saturation ratio, and
+    /// `c`, the budget's total), `shouldPrune` is answered here, as the pruner answers it,
+    /// in the same crossing; with a host's (`b` NaN) the need goes to the host.
+    pub fn op(&mut self, op: u8, a: f64, b: f64, c: f64) -> Out<f64> {
+        let yes = a == 1.0;
+        let run = &mut self.0;
+        self.1 = match crate::op("Management", ManagementOp::from_code(op))? {
+            ManagementOp::Tokens => {
+                return Ok(match self.1 {
+                    Need::ShouldPrune { tokens } => tokens,
+                    Need::Done { used_tokens, .. } => used_tokens,
+                    _ => 0.0,
+                });
             }
-            need => need,
+            ManagementOp::Share => {
+                return Ok(match self.1 {
+                    Need::Keep(Kept::Cut { share, .. }) => share as f64,
+                    _ => 0.0,
+                });
+            }
+            ManagementOp::Start => run.start(),
+            ManagementOp::Composed => match run.composed(a) {
+                Need::ShouldPrune { tokens } if !b.is_nan() => {
+                    let yes = report(should_prune_checked(tokens, c, b))?;
+                    run.should_prune(yes)
+                }
+                need => need,
+            },
+            ManagementOp::ShouldPrune => run.should_prune(yes),
+            ManagementOp::Pruned => run.pruned(a),
+            ManagementOp::Kept => run.kept(),
+            ManagementOp::ShouldTruncate => run.should_truncate(yes),
+            ManagementOp::Persisted => run.persisted(yes),
+            ManagementOp::Warned => run.warned(),
+            ManagementOp::Truncated => run.truncated(),
+            ManagementOp::Recounted => run.recounted(a, b),
         };
         Ok(self.1.encode())
-    }
-
-    pub fn should_prune(&mut self, yes: bool) -> f64 {
-        self.answer(|run| run.should_prune(yes))
-    }
-
-    pub fn pruned(&mut self, summary_tokens: f64) -> f64 {
-        self.answer(|run| run.pruned(summary_tokens))
     }
 
     pub fn roles(&mut self, roles: &str, lens: &[u32]) -> Out<f64> {
@@ -125,60 +137,16 @@ impl Management {
         Ok(self.answer(|run| run.roles(&roles)))
     }
 
-    pub fn kept(&mut self) -> f64 {
-        self.answer(|run| run.kept())
-    }
-
-    pub fn should_truncate(&mut self, yes: bool) -> f64 {
-        self.answer(|run| run.should_truncate(yes))
-    }
-
     /// `due[i]` is 1 when output `i` is due.
     pub fn should_truncate_all(&mut self, due: &[u8]) -> f64 {
         let due: Vec<bool> = due.iter().map(|&d| d == 1).collect();
         self.answer(|run| run.should_truncate_all(&due))
     }
 
-    /// The tokens `shouldPrune` is asked about; once done, the window's used tokens.
-    #[wasm_bindgen(getter)]
-    pub fn tokens(&self) -> f64 {
-        match self.1 {
-            Need::ShouldPrune { tokens } => tokens,
-            Need::Done { used_tokens, .. } => used_tokens,
-            _ => 0.0,
-        }
-    }
-
-    /// The share of each turn the loop guard cuts, after a `Keep` cut.
-    #[wasm_bindgen(getter)]
-    pub fn share(&self) -> f64 {
-        match self.1 {
-            Need::Keep(Kept::Cut { share, .. }) => share as f64,
-            _ => 0.0,
-        }
-    }
-
-    /// The next need as one number, `code + 16 * argument` (`Need::encode`, whose codes
-    /// are `ManagementNeed`'s): what does not fit is read by the getters above.
+    /// The next need, as [`Management::op`] returns it.
     fn answer(&mut self, step: impl FnOnce(&mut Run) -> Need) -> f64 {
         self.1 = step(&mut self.0);
         self.1.encode()
-    }
-
-    pub fn persisted(&mut self, ok: bool) -> f64 {
-        self.answer(|run| run.persisted(ok))
-    }
-
-    pub fn warned(&mut self) -> f64 {
-        self.answer(|run| run.warned())
-    }
-
-    pub fn truncated(&mut self) -> f64 {
-        self.answer(|run| run.truncated())
-    }
-
-    pub fn recounted(&mut self, turn_tokens: f64, output_tokens: f64) -> f64 {
-        self.answer(|run| run.recounted(turn_tokens, output_tokens))
     }
 
     pub fn loop_guard_warning(&self) -> String {
@@ -186,12 +154,4 @@ impl Management {
         f.text(|p| self.0.loop_guard_warning(p));
         f.into_string()
     }
-}
-
-/// The failed-persist warning over `[toolName?, errorText]`.
-#[wasm_bindgen(js_name = persistWarning)]
-pub fn persist_warning_text(has_tool_name: bool) -> String {
-    frame(|f| {
-        f.text(|p| persist_warning(p, has_tool_name));
-    })
 }

@@ -2,16 +2,11 @@
 
 use devs_context_rules::base::args::non_negative;
 use devs_context_rules::base::tokens::approx_tokens;
-use devs_context_rules::seeds::monitor::{DEFAULT_THRESHOLD_TOKENS, ThresholdMonitor};
+use devs_context_rules::seeds::monitor::{Crossing, DEFAULT_THRESHOLD_TOKENS, ThresholdMonitor};
+use devs_context_rules::seeds::ops::MonitorOp;
 use wasm_bindgen::prelude::*;
 
 use crate::{Out, report};
-
-/// `Math.ceil(length / 4)`.
-#[wasm_bindgen(js_name = approxTokens)]
-pub fn approx(length: usize) -> usize {
-    approx_tokens(length)
-}
 
 /// The approximate tokens of texts of these lengths, each.
 #[wasm_bindgen(js_name = approxEach)]
@@ -20,12 +15,6 @@ pub fn approx_each(mut lengths: Vec<f64>) -> Vec<f64> {
         *n = approx_tokens(*n as usize) as f64;
     }
     lengths
-}
-
-/// A host counter's answer, checked: a finite number >= 0.
-#[wasm_bindgen(js_name = checkedCount)]
-pub fn checked_count(count: f64) -> Out<f64> {
-    report(non_negative("countTokens()", count))
 }
 
 /// A host counter's answers, each checked, in total.
@@ -48,36 +37,26 @@ impl Monitor {
         Ok(Monitor(ThresholdMonitor::new(threshold)))
     }
 
-    #[wasm_bindgen(getter)]
-    pub fn threshold(&self) -> f64 {
-        self.0.threshold()
-    }
-
-    #[wasm_bindgen(getter)]
-    pub fn accumulated(&self) -> f64 {
-        self.0.accumulated()
-    }
-
-    /// The total that crossed the threshold (the monitor has reset), or -1.
-    pub fn record(&mut self, tokens: f64) -> Out<f64> {
-        Ok(report(self.0.record(tokens))?.map_or(-1.0, |c| c.total_tokens))
-    }
-
-    /// Puts back the tokens of a crossing whose callback failed.
-    pub fn rollback(&mut self, total: f64) {
-        self.0
-            .rollback(devs_context_rules::seeds::monitor::Crossing {
-                total_tokens: total,
-            });
-    }
-
-    pub fn reset(&mut self) {
-        self.0.reset();
+    /// A call of `MonitorOp`'s, one crossing whatever it is.
+    pub fn op(&mut self, op: u8, a: f64) -> Out<f64> {
+        let m = &mut self.0;
+        Ok(match crate::op("Monitor", MonitorOp::from_code(op))? {
+            MonitorOp::Threshold => m.threshold(),
+            MonitorOp::Accumulated => m.accumulated(),
+            MonitorOp::Record => report(m.record(a))?.map_or(-1.0, |c| c.total_tokens),
+            MonitorOp::Rollback => {
+                m.rollback(Crossing { total_tokens: a });
+                0.0
+            }
+            MonitorOp::Reset => {
+                m.reset();
+                0.0
+            }
+        })
     }
 }
 
-/// A provider's reported input tokens, checked: a finite number >= 0.
-#[wasm_bindgen(js_name = checkInputTokens)]
-pub fn check_input_tokens(count: f64) -> Out<f64> {
-    report(non_negative("llm.complete().usage.inputTokens", count))
+/// A host counter's answer, checked: a finite number >= 0.
+pub(crate) fn checked_count(count: f64) -> Out<f64> {
+    report(non_negative("countTokens()", count))
 }

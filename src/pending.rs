@@ -3,6 +3,7 @@
 
 use devs_context_rules::base::frame::Frame;
 use devs_context_rules::base::tokens::approx_tokens;
+use devs_context_rules::seeds::ops::PendingOp;
 use devs_context_rules::seeds::pending::Pending;
 use devs_context_rules::seeds::prompt::{render_kept, render_tool};
 use devs_context_rules::seeds::tool_output::check_entry;
@@ -31,47 +32,40 @@ impl PendingIndex {
         PendingIndex(Pending::new())
     }
 
-    pub fn clear(&mut self) {
-        self.0.clear();
-    }
-
-    /// An age the shell shows is `clock - born`.
-    #[wasm_bindgen(getter)]
-    pub fn clock(&self) -> f64 {
-        self.0.clock()
-    }
-
-    pub fn tick(&mut self) {
-        self.0.tick();
-    }
-
-    pub fn untick(&mut self) {
-        self.0.untick();
-    }
-
-    /// A whole output (`units` UTF-16 units shown; `tokens` NaN for the default counter);
-    /// returns the tick it was born at, or NaN, pushing nothing, when its numbers are not a
-    /// `ToolOutputEntry`'s (`capturedAt` as epoch milliseconds).
-    pub fn push_whole(
-        &mut self,
-        byte_size: f64,
-        units: usize,
-        tokens: f64,
-        age: f64,
-        captured_at_ms: f64,
-    ) -> f64 {
-        if check_entry("entry", byte_size, age, captured_at_ms).is_err() {
-            return f64::NAN;
-        }
-        self.0.push_whole(byte_size, tokens_of(units, tokens), age)
-    }
-
-    pub fn push_truncated(&mut self, units: usize, tokens: f64) {
-        self.0.push_truncated(tokens_of(units, tokens));
-    }
-
-    pub fn truncated(&mut self, i: usize, units: usize, tokens: f64) {
-        self.0.truncated(i, tokens_of(units, tokens));
+    /// A call of `PendingOp`'s, one crossing whatever it is. A whole output is `units`
+    /// UTF-16 units shown and `tokens` (NaN for the default counter); it is pushed with the
+    /// tick it was born at, or, when its numbers are not a `ToolOutputEntry`'s
+    /// (`capturedAt` as epoch milliseconds), not at all, and NaN comes back.
+    pub fn op(&mut self, op: u8, a: f64, b: f64, c: f64, d: f64, e: f64) -> Out<f64> {
+        let p = &mut self.0;
+        Ok(match crate::op("PendingIndex", PendingOp::from_code(op))? {
+            PendingOp::Clear => {
+                p.clear();
+                0.0
+            }
+            PendingOp::Tick => {
+                p.tick();
+                0.0
+            }
+            PendingOp::Untick => {
+                p.untick();
+                0.0
+            }
+            PendingOp::PushWhole => {
+                if check_entry("entry", a, d, e).is_err() {
+                    return Ok(f64::NAN);
+                }
+                p.push_whole(a, tokens_of(b as usize, c), d)
+            }
+            PendingOp::PushTruncated => {
+                p.push_truncated(tokens_of(a as usize, b));
+                0.0
+            }
+            PendingOp::Truncated => {
+                p.truncated(a as usize, tokens_of(b as usize, c));
+                0.0
+            }
+        })
     }
 
     /// The prompt over the kept Tool outputs text (`turns` as `runner::turn_metas` reads

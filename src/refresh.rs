@@ -1,6 +1,7 @@
-//! Seed 000: the refresh counter and its texts.
+//! Seed 000: the refresh counter.
 
-use devs_context_rules::seeds::refresher::{RefreshCounter, Snapshot, Tick};
+use devs_context_rules::seeds::ops::RefresherOp;
+use devs_context_rules::seeds::refresher::{RefreshCounter, Snapshot, Tick, Ticket};
 use wasm_bindgen::prelude::*;
 
 use crate::{Out, report};
@@ -20,46 +21,32 @@ impl Refresher {
         Ok(Refresher(RefreshCounter::new(threshold)))
     }
 
-    #[wasm_bindgen(getter)]
-    pub fn threshold(&self) -> u32 {
-        self.0.threshold()
-    }
-
-    #[wasm_bindgen(getter)]
-    pub fn turns(&self) -> u32 {
-        self.0.turns_in_current_node()
-    }
-
-    /// -1 when no refresh is due; else the ticket to roll back with.
-    pub fn tick(&mut self, turn_index: f64) -> Out<f64> {
-        Ok(match report(self.0.on_turn_checked(turn_index))? {
-            Tick::Quiet => -1.0,
-            Tick::Refresh(ticket) => ticket.node as f64,
+    /// A call of `RefresherOp`'s, one crossing whatever it is.
+    pub fn op(&mut self, op: u8, a: f64, b: f64) -> Out<f64> {
+        let r = &mut self.0;
+        Ok(match crate::op("Refresher", RefresherOp::from_code(op))? {
+            RefresherOp::Threshold => f64::from(r.threshold()),
+            RefresherOp::Turns => f64::from(r.turns_in_current_node()),
+            RefresherOp::Node => r.snapshot().node as f64,
+            RefresherOp::Tick => match report(r.on_turn_checked(a))? {
+                Tick::Quiet => -1.0,
+                Tick::Refresh(ticket) => ticket.node as f64,
+            },
+            RefresherOp::Rollback => {
+                r.rollback(Ticket { node: a as u64 });
+                0.0
+            }
+            RefresherOp::ResetNode => {
+                r.reset_node();
+                0.0
+            }
+            RefresherOp::Restore => {
+                r.restore(Snapshot {
+                    turns_in_current_node: a as u32,
+                    node: b as u64,
+                });
+                0.0
+            }
         })
-    }
-
-    pub fn rollback(&mut self, ticket: f64) {
-        self.0
-            .rollback(devs_context_rules::seeds::refresher::Ticket {
-                node: ticket as u64,
-            });
-    }
-
-    pub fn reset_node(&mut self) {
-        self.0.reset_node();
-    }
-
-    /// The node the counter is in; with `turns`, what `restore` takes back (two numbers
-    /// read on every turn, so no array is made for them).
-    #[wasm_bindgen(getter)]
-    pub fn node(&self) -> f64 {
-        self.0.snapshot().node as f64
-    }
-
-    pub fn restore(&mut self, turns: u32, node: f64) {
-        self.0.restore(Snapshot {
-            turns_in_current_node: turns,
-            node: node as u64,
-        });
     }
 }

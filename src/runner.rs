@@ -2,6 +2,7 @@
 
 use devs_context_rules::base::frame::Frame;
 use devs_context_rules::seeds::handoff::Role;
+use devs_context_rules::seeds::ops::RunnerOp;
 use devs_context_rules::seeds::prompt::{TurnMeta, render};
 use devs_context_rules::seeds::runner::{self, Parts, Turn};
 use wasm_bindgen::prelude::*;
@@ -39,16 +40,6 @@ impl RunnerCore {
         })
     }
 
-    #[wasm_bindgen(getter)]
-    pub fn turn_count(&self) -> u32 {
-        self.runner.turn_count()
-    }
-
-    #[wasm_bindgen(getter)]
-    pub fn accumulated(&self) -> f64 {
-        self.runner.accumulated()
-    }
-
     /// The runner's state between turns: `[turnCount, fresh, carried]` (a snapshot's `runner`).
     pub fn state(&self) -> Vec<f64> {
         self.runner.state().to_vec()
@@ -59,57 +50,49 @@ impl RunnerCore {
         report(self.runner.resume(field, state))
     }
 
-    /// Starts a turn and returns its number.
-    pub fn begin(&mut self, has_input: bool) -> u32 {
-        let turn = self.runner.begin(has_input);
-        let number = turn.number;
-        self.turn = Some(turn);
-        number
-    }
-
-    /// The steps planned and not yet handed out, as base-16 digits after a leading 1
-    /// (`runner::pack_steps`, the codes `Step`'s): all of them in one number, one crossing.
-    pub fn steps(&mut self) -> f64 {
-        let turn = self.turn.as_mut();
-        runner::pack_steps(
-            turn.into_iter()
-                .flat_map(|t| std::iter::from_fn(|| t.next_step())),
-        )
-    }
-
-    /// Records the response's tokens and answers with the steps that planned, as
-    /// [`RunnerCore::steps`] would: one crossing.
-    pub fn record(
-        &mut self,
-        response_tokens: f64,
-        context_tokens: f64,
-        has_envelope: bool,
-    ) -> Out<f64> {
-        if let Some(turn) = self.turn.as_mut() {
-            report(
-                self.runner
-                    .record(turn, response_tokens, context_tokens, has_envelope),
-            )?;
-        }
-        Ok(self.steps())
-    }
-
-    pub fn commit(&mut self) {
-        if let Some(turn) = self.turn.take() {
-            self.runner.commit(&turn);
-        }
-    }
-
-    pub fn rollback(&mut self) {
-        if let Some(turn) = self.turn.take() {
-            self.runner.rollback(&turn);
-        }
+    /// A call of `RunnerOp`'s, one crossing whatever it is. A turn's steps cross as
+    /// base-16 digits after a leading 1 (`runner::pack_steps`, the codes `Step`'s), all of
+    /// them in one number; recording the response answers with the steps that planned.
+    pub fn op(&mut self, op: u8, a: f64, b: f64, c: f64) -> Out<f64> {
+        let runner = &mut self.runner;
+        let turn = &mut self.turn;
+        Ok(match crate::op("RunnerCore", RunnerOp::from_code(op))? {
+            RunnerOp::TurnCount => f64::from(runner.turn_count()),
+            RunnerOp::Accumulated => runner.accumulated(),
+            RunnerOp::Begin => {
+                let t = turn.insert(runner.begin(a == 1.0));
+                f64::from(t.number)
+            }
+            RunnerOp::Steps => steps(turn),
+            RunnerOp::Record => {
+                if let Some(t) = turn.as_mut() {
+                    report(runner.record(t, a, b, c == 1.0))?;
+                }
+                steps(turn)
+            }
+            RunnerOp::Commit => {
+                if let Some(t) = turn.take() {
+                    runner.commit(&t);
+                }
+                0.0
+            }
+            RunnerOp::Rollback => {
+                if let Some(t) = turn.take() {
+                    runner.rollback(&t);
+                }
+                0.0
+            }
+        })
     }
 }
 
-#[wasm_bindgen(js_name = recentStart)]
-pub fn recent_start(history_len: usize, window_turns: usize) -> usize {
-    runner::recent_start(history_len, window_turns)
+/// The steps planned and not yet handed out, packed.
+fn steps(turn: &mut Option<Turn>) -> f64 {
+    runner::pack_steps(
+        turn.as_mut()
+            .into_iter()
+            .flat_map(|t| std::iter::from_fn(|| t.next_step())),
+    )
 }
 
 #[wasm_bindgen(js_name = agedOutputs)]

@@ -4,6 +4,7 @@ use std::cell::RefCell;
 
 use devs_context_rules::seeds::clock::MonotonicClock;
 use devs_context_rules::seeds::log::LogIndex;
+use devs_context_rules::seeds::ops::{LogOp, TrackerOp};
 use devs_context_rules::seeds::tracker::TurnTracker;
 use wasm_bindgen::prelude::*;
 
@@ -19,21 +20,23 @@ impl Tracker {
         Ok(Tracker(report(TurnTracker::new(agent_id_len, phase_len))?))
     }
 
-    #[wasm_bindgen(getter)]
-    pub fn index(&self) -> u32 {
-        self.0.current_index()
-    }
-
-    pub fn next(&mut self) -> u32 {
-        self.0.next_index()
-    }
-
-    pub fn reset(&mut self) {
-        self.0.reset();
-    }
-
-    pub fn restore(&mut self, index: u32) {
-        self.0.restore(index);
+    /// A call of `TrackerOp`'s, one crossing whatever it is.
+    pub fn op(&mut self, op: u8, a: f64) -> Out<f64> {
+        let t = &mut self.0;
+        Ok(f64::from(
+            match crate::op("Tracker", TrackerOp::from_code(op))? {
+                TrackerOp::Index => t.current_index(),
+                TrackerOp::Next => t.next_index(),
+                TrackerOp::Reset => {
+                    t.reset();
+                    0
+                }
+                TrackerOp::Restore => {
+                    t.restore(a as u32);
+                    0
+                }
+            },
+        ))
     }
 }
 
@@ -58,37 +61,27 @@ impl LogSlots {
         Ok(LogSlots(report(LogIndex::new(max_size))?))
     }
 
-    #[wasm_bindgen(getter)]
-    pub fn max_size(&self) -> usize {
-        self.0.max_size()
+    /// A call of `LogOp`'s, one crossing whatever it is.
+    pub fn op(&mut self, op: u8, a: f64, b: f64) -> Out<f64> {
+        let log = &mut self.0;
+        Ok(match crate::op("LogSlots", LogOp::from_code(op))? {
+            LogOp::MaxSize => log.max_size() as f64,
+            LogOp::Size => log.size() as f64,
+            LogOp::Append => {
+                let appended = report(log.append(a as u32, b))?;
+                let released = appended.released_agent.map_or(0.0, |k| f64::from(k) + 1.0);
+                appended.slot as f64 + released * 4_294_967_296.0
+            }
+            LogOp::ByTurnIndex => log.by_turn_index(a).map_or(-1.0, |s| s as f64),
+            LogOp::Clear => {
+                log.clear();
+                0.0
+            }
+        })
     }
 
-    #[wasm_bindgen(getter)]
-    pub fn size(&self) -> usize {
-        self.0.size()
-    }
-
-    /// The slot the entry goes into, plus `2^32 * (key + 1)` of an agent key released.
-    pub fn append(&mut self, agent: u32, turn_index: f64) -> Out<f64> {
-        let appended = report(self.0.append(agent, turn_index))?;
-        let released = appended.released_agent.map_or(0.0, |k| f64::from(k) + 1.0);
-        Ok(appended.slot as f64 + released * 4_294_967_296.0)
-    }
-
-    pub fn all(&self) -> Vec<u32> {
-        self.0.all()
-    }
-
-    pub fn by_agent(&self, agent: u32) -> Vec<u32> {
-        self.0.by_agent(agent)
-    }
-
-    /// The slot, or -1.
-    pub fn by_turn_index(&self, turn_index: f64) -> f64 {
-        self.0.by_turn_index(turn_index).map_or(-1.0, |s| s as f64)
-    }
-
-    pub fn clear(&mut self) {
-        self.0.clear();
+    /// The slots of `agent`'s entries, or of all of them, oldest first.
+    pub fn slots(&self, agent: Option<u32>) -> Vec<u32> {
+        agent.map_or_else(|| self.0.all(), |a| self.0.by_agent(a))
     }
 }

@@ -1,8 +1,6 @@
 //! Seed 001: the sliding window and the spec refresh.
 
-use devs_context_rules::seeds::window::{
-    check_specs, injection, max_turns, spec_due, window_start,
-};
+use devs_context_rules::seeds::window::{check_specs, injection, max_turns};
 use wasm_bindgen::prelude::*;
 
 use crate::{Out, frame, probes, report};
@@ -13,27 +11,6 @@ use devs_context_rules::base::text::split_batch;
 #[wasm_bindgen(js_name = maxTurns)]
 pub fn max_turns_of(field: &str, value: Option<f64>) -> Out<usize> {
     report(max_turns(field, value))
-}
-
-#[wasm_bindgen(js_name = specDue)]
-pub fn spec_due_at(turn_count: f64) -> Out<bool> {
-    report(spec_due(turn_count))
-}
-
-#[wasm_bindgen(js_name = windowStart)]
-pub fn window_start_of(total: usize, max_turns: usize) -> usize {
-    window_start(total, max_turns)
-}
-
-/// The window's first turn, as `-(start + 1)` when the specs are due on `turn_count`.
-#[wasm_bindgen(js_name = composePlan)]
-pub fn compose_plan(total: usize, max_turns: usize, turn_count: f64) -> Out<f64> {
-    let start = window_start(total, max_turns) as f64;
-    Ok(if report(spec_due(turn_count))? {
-        -(start + 1.0)
-    } else {
-        start
-    })
 }
 
 /// The `[SPEC REFRESH]` text over `[name0, content0, name1, …]`, from content probes.

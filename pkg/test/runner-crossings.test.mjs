@@ -85,7 +85,10 @@ describe('AgentRunner crossings per turn (every rule on, default counter)', () =
     for (const gone of ['management_result', 'management_should_prune', 'shouldPrune', 'approxEach']) {
       assert.ok(!names.includes(gone), `${gone} was called: ${names.join(', ')}`);
     }
-    assert.equal(counter.names.get('runnercore_steps'), 1, 'recording answers with the next steps');
+    // The runner's machine takes every call through one export (`RunnerCore.op`): begin, the
+    // monitor's total, the steps, the record that answers with the next steps, and commit.
+    assert.equal(counter.names.get('runnercore_op'), 5, 'recording answers with the next steps: no steps call after it');
+    for (const gone of ['runnercore_begin', 'runnercore_steps', 'runnercore_record', 'runnercore_commit', 'runnercore_accumulated']) assert.equal(counter.names.get(gone), undefined, `${gone} is an export of its own`);
     assert.equal(counter.names.get('tracker_index'), undefined, 'the stamp, the log entry and the rollback read the index next() returned, kept in JS (2 crossings before)');
     assert.equal(counter.names.get('__wbindgen_malloc'), 8, 'an envelope\'s skeleton and its prefix, a prompt\'s turns and roles, cross together (14 mallocs before)');
   });

@@ -17,7 +17,10 @@ use devs_context_rules::context::{index, migrate, recall, render, transcript};
 use devs_context_rules::media::bill::Format;
 use devs_context_rules::media::size::Format as ImageFormat;
 use devs_context_rules::media::{DetailCode, MediaWarning, Source};
-use devs_context_rules::seeds::management::{ManagementNeed, NEED_SCALE};
+use devs_context_rules::seeds::management::{ManagementNeed, NEED_SCALE, persist_warning};
+use devs_context_rules::seeds::ops::{
+    ComposerOp, LogOp, ManagementOp, MonitorOp, PendingOp, RefresherOp, RunnerOp, SeedFn, TrackerOp,
+};
 use devs_context_rules::seeds::runner::{self, STEP_BASE, Step};
 use devs_context_rules::seeds::{handoff, refresher, tool_output, window};
 
@@ -108,6 +111,22 @@ const TABLES: &[Table] = &[
     },
 ];
 
+/// A table's rows: every name and its code (`codes!`'s `TABLE`).
+type Rows = &'static [(&'static str, u8)];
+
+/// The seeds' calls (`seeds::ops`): a table's name, the binding's export its codes go to.
+const OPS: &[(&str, &str, Rows)] = &[
+    ("SeedFn", "seed", SeedFn::TABLE),
+    ("MonitorOp", "Monitor.op", MonitorOp::TABLE),
+    ("RefresherOp", "Refresher.op", RefresherOp::TABLE),
+    ("TrackerOp", "Tracker.op", TrackerOp::TABLE),
+    ("LogOp", "LogSlots.op", LogOp::TABLE),
+    ("PendingOp", "PendingIndex.op", PendingOp::TABLE),
+    ("ComposerOp", "Composer.op", ComposerOp::TABLE),
+    ("RunnerOp", "RunnerCore.op", RunnerOp::TABLE),
+    ("ManagementOp", "Management.op", ManagementOp::TABLE),
+];
+
 /// A number of a packed encoding: its name in TypeScript, what it is, its value.
 const NUMBERS: &[(&str, &str, u32)] = &[
     (
@@ -162,18 +181,28 @@ pub fn typescript() -> String {
     let mut out = String::from(HEADER);
     out.push_str("\nimport { WireReader, WireWriter } from './wire.js';\n");
     channel(&mut out);
-    for t in TABLES {
-        out.push_str(&format!(
-            "\n/** {} */\nexport const {} = {{\n",
-            t.doc, t.name
-        ));
-        for (key, code) in t.rows {
-            out.push_str(&format!("  {key}: {code},\n"));
+    let ops = OPS.iter().map(|(name, export, rows)| {
+        let doc = format!("A code of `{export}`, the first argument (`ops::{name}`).");
+        (*name, doc, *rows)
+    });
+    let tables = TABLES.iter().map(|t| (t.name, t.doc.to_string(), t.rows));
+    for (name, doc, rows) in tables.chain(ops) {
+        out.push_str(&format!("\n/** {doc} */\n"));
+        let rows: Vec<String> = rows.iter().map(|(k, c)| format!("{k}: {c}")).collect();
+        // On one line when it fits, as a formatter would write it.
+        let line = format!("export const {name} = {{ {} }} as const;", rows.join(", "));
+        if line.len() <= 120 {
+            out.push_str(&line);
+            out.push('\n');
+        } else {
+            out.push_str(&format!("export const {name} = {{\n"));
+            for row in rows {
+                out.push_str(&format!("  {row},\n"));
+            }
+            out.push_str("} as const;\n");
         }
-        out.push_str("} as const;\n");
         out.push_str(&format!(
-            "export type {0} = (typeof {0})[keyof typeof {0}];\n",
-            t.name
+            "export type {name} = (typeof {name})[keyof typeof {name}];\n"
         ));
     }
     for (name, doc, value) in NUMBERS {
@@ -281,7 +310,7 @@ fn framed(build: impl FnOnce(&mut Frame)) -> String {
 
 /// What the rules say that depends on no input: written here rather than asked of the wasm.
 fn constants(out: &mut String) {
-    let texts: [(&str, &str, String); 8] = [
+    let texts: [(&str, &str, String); 11] = [
         (
             "MANAGER_TEXTS",
             "The manager's own words as a frame: `[summary message over [summary], unanswered result, left-out note]` (`transcript::own_texts`).",
@@ -338,6 +367,27 @@ fn constants(out: &mut String) {
             "The refresher's new reasoning over `[injectedSummary, reasoning]` (`refresher::prepended_reasoning`).",
             framed(|f| {
                 f.text(refresher::prepended_reasoning);
+            }),
+        ),
+        (
+            "CONTEXT_REFRESH",
+            "The runner's refresh turn over `[summaryText]` (`handoff::context_refresh`).",
+            framed(|f| {
+                f.text(handoff::context_refresh);
+            }),
+        ),
+        (
+            "PERSIST_WARNING",
+            "`applyContextManagement`'s warning when `persistRaw` fails, over `[toolName, errorText]` (`management::persist_warning`).",
+            framed(|f| {
+                f.text(|p| persist_warning(p, true));
+            }),
+        ),
+        (
+            "PERSIST_WARNING_UNNAMED",
+            "The same for an output with no tool name, over `['', errorText]`.",
+            framed(|f| {
+                f.text(|p| persist_warning(p, false));
             }),
         ),
     ];

@@ -173,8 +173,8 @@ function told<K extends 'Measure' | 'Fit'>(b: Building, answer: Answer, kind: K)
 /** Says what the pending need's text is; the body the rules write of it. */
 const describer = (b: Building): Describe => (text, args, media) => told(b, { kind: 'Described', text, args, media: [...media] }, 'Measure').body;
 
-/** How many of the texts, `tokens` long, a summary carries (`used`: NaN for the protected tools', else the summary's own tokens). */
-const fit = (b: Building, tokens: number[], used: number): number => told(b, { kind: 'Carried', tokens, used }, 'Fit').count;
+/** How many of the protected texts, `tokens` long, a summary carries. */
+const fit = (b: Building, tokens: number[]): number => told(b, { kind: 'Carried', tokens }, 'Fit').count;
 
 /** The need to summarize. */
 type Summarize = Extract<Need, { kind: 'Summarize' }>;
@@ -244,14 +244,9 @@ async function planned(b: Building, started: number): Promise<Built> {
     system: o.system, pinned: o.pinned, cacheControl: o.cacheControl, tail: held.tail, hasSummary,
     summary: () => [hasSummary() ? ownText(0, held.summary) : '', texts.indexText(need.index)].filter(Boolean).join('\n\n'),
   }));
-  const before = held.lastRequest;
-  b.undo.push(() => {
-    held.lastRequest = before;
-  });
-  held.lastRequest = request;
   const record = JSON.parse(core.ledger(performance.now() - started, b.counterName)) as LedgerRecord;
   // Parts appended since the last build that were counted at a bound: this build's ledger says so.
-  record.warnings.push(...history.takeNotes());
+  record.warnings.push(...history.unsaid());
   return { request, record, warnings: explain(record, failures) };
 }
 
@@ -293,7 +288,7 @@ function carry(b: Building, from: number, to: number, before: Carried[]): { fres
   const all = [...fresh, ...before.filter((c) => c.part !== 'user')];
   if (all.length === 0) return { fresh: false, carried: [] };
   const tokens = all.map((c) => count(o.counter, carriedText(c), 'protectedTools'));
-  return { fresh: fresh.length > 0, carried: all.slice(0, fit(b, tokens, NaN)) };
+  return { fresh: fresh.length > 0, carried: all.slice(0, fit(b, tokens)) };
 }
 
 /** Summarizes messages `from..to` with the host's summarizer, or says it failed: the rules' next need. */

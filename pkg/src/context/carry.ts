@@ -52,9 +52,6 @@ export function carriedText(c: Carried): string {
   return `\n<kept what=${JSON.stringify(whatOf(c))} chars="${c.text.length}">\n${c.text}${CLOSE}`;
 }
 
-/** The heading the carried texts come under, as the request shows it. */
-export const CARRIED_HEAD = HEAD;
-
 /** The summary's words, then the texts it carries. */
 export function joinSummary(body: string, carried: readonly Carried[]): string {
   if (carried.length === 0) return body;

@@ -13,7 +13,7 @@ import { decodeBase64, encodeBase64 } from '../core/base64.js';
 import { joinTexts, type Bag } from '../core/read.js';
 import { count } from '../tokens/count.js';
 import { rules } from '../core/wasm.js';
-import { build, Held, type Building, type Built, type EngineOptions } from './build.js';
+import { build, Held, type Building, type Built, type EngineOptions, type Request } from './build.js';
 import type { BuildTrace, TelemetryFault } from './tracing.js';
 import { committed, give, History, OTHER_PARTS, RELEASED, statusOf, type Kept } from './history.js';
 import { ownText } from './render.js';
@@ -339,7 +339,8 @@ export class Engine {
     this.#history.shownNow = [];
   }
 
-  commit(record?: LedgerRecord): void {
+  /** Ends the build; `request` is the one it rendered, held from now on (a summary asked after it is asked as a follow-up of it). */
+  commit(record?: LedgerRecord, request?: Request): void {
     // What every build reads after it comes in the commit's one crossing.
     const shown = this.#history.shownNow;
     const { status, stored, journal } = committed(checked(() => this.core.commit(Uint32Array.from(shown.flat()), true)), shown.length);
@@ -350,6 +351,9 @@ export class Engine {
     this.#texts.storedBefore.clear();
     this.#held.answered.clear();
     this.#history.bake(stored);
+    this.#history.said();
+    // Held only now: a build that fails leaves the last one held, with nothing to put back.
+    if (request) this.#held.lastRequest = request;
     this.#history.release(status);
     if (record) this.records.push(record);
   }

@@ -187,8 +187,10 @@ export class History {
   #forgotten = 0;
   /** The messages `release` kept as pinned, last time. */
   #pinned: number[] = [];
-  /** What the media rules noted of parts appended, for the next build's ledger (`takeNotes`). */
+  /** What the media rules noted of parts appended, for the next build's ledger (`unsaid`). */
   notes: MediaNote[] = [];
+  /** How many of `notes` the open build's ledger said. */
+  #said = 0;
   /** Parts shown anew by the open build, `[message, part]`: baked into their messages on commit. */
   shownNow: Array<[number, number]> = [];
   /** Messages changed since the last `changes()`. */
@@ -320,17 +322,19 @@ export class History {
   }
 
   /**
-   * What the media rules noted of the parts appended since the last build (parts counted
-   * at a bound), taken for the build's ledger: a build that fails puts them back.
+   * What the media rules noted of the parts appended since the last build committed
+   * (parts counted at a bound), for the open build's ledger. Let go only when it commits
+   * (`said`): a build that fails leaves them for the next, with nothing to put back.
    */
-  takeNotes(): MediaNote[] {
-    const taken = this.notes;
-    if (taken.length === 0) return taken;
-    this.notes = [];
-    this.#undo.push(() => {
-      this.notes = [...taken, ...this.notes];
-    });
-    return taken;
+  unsaid(): MediaNote[] {
+    this.#said = this.notes.length;
+    return this.notes.slice();
+  }
+
+  /** The open build committed: the notes its ledger said are let go. */
+  said(): void {
+    this.notes.splice(0, this.#said);
+    this.#said = 0;
   }
 
   /** The calls named `label` from call `from` on, in order: what a result with no id is offered. */

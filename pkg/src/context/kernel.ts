@@ -183,7 +183,7 @@ export async function buildOnce<Message, Format extends ContextFormat = ContextF
     if (hooks.onWarning) for (const w of warnings) hooks.onWarning(w);
     event = hooks.onCompaction || trace ? compactionEvent(record, engine.records.at(-1), warnings, summaryUsage, engine.workingState) : undefined;
     if (event) hooks.onCompaction?.(event);
-    engine.commit(record);
+    engine.commit(record, request);
     faults.length = 0;
     built = { ...request, tokens: record.tokens, ledger: record } as ContextBuild<Message, Format>;
   } catch (error) {

@@ -63,7 +63,7 @@ export type Answer =
   | { kind: 'HistoryRebuilt' }
   | { kind: 'Defer' }
   | { kind: 'Described'; text: string; args: string; media: number[] }
-  | { kind: 'Carried'; tokens: number[]; used: number }
+  | { kind: 'Carried'; tokens: number[] }
 ;
 
 /** An answer as the journal encodes it (`journal::Event::encode`). */
@@ -87,7 +87,7 @@ export function encodeAnswer(a: Answer): Uint8Array {
     case 'HistoryRebuilt': w.byte(19); break;
     case 'Defer': w.byte(21); break;
     case 'Described': w.byte(22); w.text(a.text); w.text(a.args); w.floats(a.media); break;
-    case 'Carried': w.byte(23); w.floats(a.tokens); w.float(a.used); break;
+    case 'Carried': w.byte(23); w.floats(a.tokens); break;
   }
   return w.bytes();
 }
@@ -110,22 +110,11 @@ export const NeedKind = {
 export type NeedKind = (typeof NeedKind)[keyof typeof NeedKind];
 
 /** What a step of an encoded plan is (`render::Op`). */
-export const Op = {
-  Fixed: 0,
-  Summary: 1,
-  Message: 2,
-  Tail: 3,
-  LeftOut: 4,
-} as const;
+export const Op = { Fixed: 0, Summary: 1, Message: 2, Tail: 3, LeftOut: 4 } as const;
 export type Op = (typeof Op)[keyof typeof Op];
 
 /** How a part is shown in a plan (`render::ShownCode`). */
-export const ShownCode = {
-  Whole: 0,
-  Cut: 1,
-  Placeholder: 2,
-  Dropped: 3,
-} as const;
+export const ShownCode = { Whole: 0, Cut: 1, Placeholder: 2, Dropped: 3 } as const;
 export type ShownCode = (typeof ShownCode)[keyof typeof ShownCode];
 
 /** What a part of a message is (`history::Kind`). */
@@ -143,25 +132,15 @@ export const Kind = {
 export type Kind = (typeof Kind)[keyof typeof Kind];
 
 /** Who a message is from (`history::Role`). */
-export const Role = {
-  User: 0,
-  Assistant: 1,
-  System: 2,
-  Tool: 3,
-} as const;
+export const Role = { User: 0, Assistant: 1, System: 2, Tool: 3 } as const;
 export type Role = (typeof Role)[keyof typeof Role];
 
 /** Bits of a part's kind byte beside its kind (`history::PART_FLAGS`). */
-export const PartFlag = {
-  Protected: 128,
-} as const;
+export const PartFlag = { Protected: 128 } as const;
 export type PartFlag = (typeof PartFlag)[keyof typeof PartFlag];
 
 /** The JS class of a rule's error, by the code its frame opens with (`args::ErrorClass`). */
-export const ErrorClass = {
-  TypeError: 0,
-  RangeError: 1,
-} as const;
+export const ErrorClass = { TypeError: 0, RangeError: 1 } as const;
 export type ErrorClass = (typeof ErrorClass)[keyof typeof ErrorClass];
 
 /** What a media part is, as its code crosses with its bytes (`media::Source`). */
@@ -178,20 +157,11 @@ export const Source = {
 export type Source = (typeof Source)[keyof typeof Source];
 
 /** An OpenAI image's `detail`, as its code crosses (`media::DetailCode`). */
-export const DetailCode = {
-  Auto: 0,
-  Low: 1,
-  High: 2,
-  Original: 3,
-} as const;
+export const DetailCode = { Auto: 0, Low: 1, High: 2, Original: 3 } as const;
 export type DetailCode = (typeof DetailCode)[keyof typeof DetailCode];
 
 /** What to do with a recall before the store is read: the first number of `recall_check` (`recall::CheckCode`). */
-export const RecallCheck = {
-  Unknown: 0,
-  Repeat: 1,
-  Read: 2,
-} as const;
+export const RecallCheck = { Unknown: 0, Repeat: 1, Read: 2 } as const;
 export type RecallCheck = (typeof RecallCheck)[keyof typeof RecallCheck];
 
 /** Why a recall gives no text (`recall::Refusal`). */
@@ -238,6 +208,77 @@ export const RunnerStep = {
   Commit: 9,
 } as const;
 export type RunnerStep = (typeof RunnerStep)[keyof typeof RunnerStep];
+
+/** A code of `seed`, the first argument (`ops::SeedFn`). */
+export const SeedFn = {
+  ApproxTokens: 0,
+  CheckedCount: 1,
+  CheckInputTokens: 2,
+  SaturationRatio: 3,
+  LoopGuardRatio: 4,
+  ShouldPrune: 5,
+  ToolOutputOk: 6,
+  CheckRawLocation: 7,
+  ShouldTruncate: 8,
+  SpecDue: 9,
+  WindowStart: 10,
+  ComposePlan: 11,
+  RecentStart: 12,
+} as const;
+export type SeedFn = (typeof SeedFn)[keyof typeof SeedFn];
+
+/** A code of `Monitor.op`, the first argument (`ops::MonitorOp`). */
+export const MonitorOp = { Threshold: 0, Accumulated: 1, Record: 2, Rollback: 3, Reset: 4 } as const;
+export type MonitorOp = (typeof MonitorOp)[keyof typeof MonitorOp];
+
+/** A code of `Refresher.op`, the first argument (`ops::RefresherOp`). */
+export const RefresherOp = { Threshold: 0, Turns: 1, Node: 2, Tick: 3, Rollback: 4, ResetNode: 5, Restore: 6 } as const;
+export type RefresherOp = (typeof RefresherOp)[keyof typeof RefresherOp];
+
+/** A code of `Tracker.op`, the first argument (`ops::TrackerOp`). */
+export const TrackerOp = { Index: 0, Next: 1, Reset: 2, Restore: 3 } as const;
+export type TrackerOp = (typeof TrackerOp)[keyof typeof TrackerOp];
+
+/** A code of `LogSlots.op`, the first argument (`ops::LogOp`). */
+export const LogOp = { MaxSize: 0, Size: 1, Append: 2, ByTurnIndex: 3, Clear: 4 } as const;
+export type LogOp = (typeof LogOp)[keyof typeof LogOp];
+
+/** A code of `PendingIndex.op`, the first argument (`ops::PendingOp`). */
+export const PendingOp = { Clear: 0, Tick: 1, Untick: 2, PushWhole: 3, PushTruncated: 4, Truncated: 5 } as const;
+export type PendingOp = (typeof PendingOp)[keyof typeof PendingOp];
+
+/** A code of `Composer.op`, the first argument (`ops::ComposerOp`). */
+export const ComposerOp = { MaxRecent: 0, SlotCut: 1, OutputRoom: 2, Totals: 3 } as const;
+export type ComposerOp = (typeof ComposerOp)[keyof typeof ComposerOp];
+
+/** A code of `RunnerCore.op`, the first argument (`ops::RunnerOp`). */
+export const RunnerOp = {
+  TurnCount: 0,
+  Accumulated: 1,
+  Begin: 2,
+  Steps: 3,
+  Record: 4,
+  Commit: 5,
+  Rollback: 6,
+} as const;
+export type RunnerOp = (typeof RunnerOp)[keyof typeof RunnerOp];
+
+/** A code of `Management.op`, the first argument (`ops::ManagementOp`). */
+export const ManagementOp = {
+  Start: 0,
+  Composed: 1,
+  ShouldPrune: 2,
+  Pruned: 3,
+  Kept: 4,
+  ShouldTruncate: 5,
+  Persisted: 6,
+  Warned: 7,
+  Truncated: 8,
+  Recounted: 9,
+  Tokens: 10,
+  Share: 11,
+} as const;
+export type ManagementOp = (typeof ManagementOp)[keyof typeof ManagementOp];
 
 /** A seed's need crosses as `code + NEED_SCALE * argument` (`management::NEED_SCALE`). */
 export const NEED_SCALE = 16;
@@ -319,6 +360,15 @@ export const INJECTED_SUMMARY = '[CONTEXT REFRESH]\u000a## TAS Summary\u000a\ufd
 
 /** The refresher's new reasoning over `[injectedSummary, reasoning]` (`refresher::prepended_reasoning`). */
 export const PREPENDED_REASONING = '\ufdd00\ufdd1\u000a\u000a\ufdd01\ufdd1\ufdd2';
+
+/** The runner's refresh turn over `[summaryText]` (`handoff::context_refresh`). */
+export const CONTEXT_REFRESH = '[CONTEXT REFRESH]\u000a\ufdd00\ufdd1\ufdd2';
+
+/** `applyContextManagement`'s warning when `persistRaw` fails, over `[toolName, errorText]` (`management::persist_warning`). */
+export const PERSIST_WARNING = 'applyContextManagement: persistRaw failed for tool \ufdd00\ufdd1; its output stays whole in the context (\ufdd01\ufdd1)\ufdd2';
+
+/** The same for an output with no tool name, over `['', errorText]`. */
+export const PERSIST_WARNING_UNNAMED = 'applyContextManagement: persistRaw failed for tool (unnamed tool); its output stays whole in the context (\ufdd01\ufdd1)\ufdd2';
 
 /** The lengths at which the rules cut texts: the shell sends a rule only a probe of a text, its first `limit + 1` units (`window::MAX_SPEC_CHARS`, `handoff::MAX_TURN_CHARS`, `tool_output::SUMMARY_CHARS`, `runner::OBSERVATION_CHARS`). */
 export const LIMITS = { specChars: 3000, handoffTurnChars: 1500, summaryChars: 500, observationChars: 4000 } as const;

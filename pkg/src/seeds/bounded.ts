@@ -2,6 +2,7 @@
 // `ContextManager` (one pipeline), written as one prompt string (`providers/text.ts`).
 import type { CalibrationFigures } from '../context/types.js';
 import { Engine } from '../context/engine.js';
+import type { Request } from '../context/build.js';
 import { engineOptions } from '../context/kernel.js';
 import { give } from '../context/history.js';
 import { textFormat, type TextMessage } from '../providers/text.js';
@@ -18,7 +19,7 @@ export class BoundedHistory {
   readonly #onLedger: ((record: LedgerRecord) => void) | undefined;
   readonly #onWarning: ((warning: ContextWarning) => void) | undefined;
   /** The turn's request, as built. */
-  #built: { record: LedgerRecord; warnings: ContextWarning[] } | null = null;
+  #built: { record: LedgerRecord; warnings: ContextWarning[]; request: Request } | null = null;
   /** Where raw texts go, and the id each stored text got there, by `textKey`. */
   readonly #store: Bag;
   readonly #known = new Map<string, string>();
@@ -69,7 +70,7 @@ export class BoundedHistory {
 
   /** Keeps the turn's record, once the host has heard of it. */
   commit(): void {
-    this.#engine.commit(this.#built?.record);
+    this.#engine.commit(this.#built?.record, this.#built?.request);
     this.#built = null;
   }
 
@@ -104,7 +105,7 @@ export class BoundedHistory {
   async prompt(plan: string): Promise<{ prompt: string; promptTokens: number; rawTokens: number }> {
     this.#engine.setTail(plan);
     const { request, record, warnings } = await this.#engine.build();
-    this.#built = { record, warnings };
+    this.#built = { record, warnings, request };
     return { prompt: request.messages[0] as string, promptTokens: record.tokens, rawTokens: record.rawTokens };
   }
 

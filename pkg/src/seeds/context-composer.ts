@@ -7,6 +7,7 @@ import { readSpecFile } from '../core/runtime.js';
 import type { ContextComposerOptions, ContextWindow, SpecDocument, TurnEntry } from './types.js';
 import { maxTurnsOption, specTexts, turnEntry } from './window.js';
 import { rules } from '../core/wasm.js';
+import { SeedFn } from '../core/protocol.js';
 
 export const TAS_PATH = '.devs/specs/tas_summary.md';
 export const PRD_PATH = '.devs/specs/prd_summary.md';
@@ -81,7 +82,7 @@ export class ContextComposer {
     const count = number('turnCount', turnCount);
     const turns = array('turns', allTurns) as TurnEntry[];
     const goal = string('taskGoal', taskGoal);
-    const plan = checked(() => rules.composePlan(turns.length, maxTurns, count));
+    const plan = checked(() => rules.seed(SeedFn.ComposePlan, turns.length, maxTurns, count));
     if (plan >= 0) return { taskGoal: goal, turns: turns.slice(plan), specInjected: false };
     return { taskGoal: goal, turns: [turnEntry(-1, 'system', 'user', injection), ...turns.slice(-plan - 1)], specInjected: true };
   }

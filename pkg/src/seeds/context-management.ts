@@ -13,7 +13,7 @@ import { ContextPruner, DUE_ALL, PRUNE_RATIO, ToolOutputPruner } from './pruners
 import { shownText, type PendingOutputs } from './pending.js';
 import { answer, within } from '../core/timeout.js';
 import { rules } from '../core/wasm.js';
-import { ManagementNeed, NEED_SCALE } from '../core/protocol.js';
+import { ManagementNeed, ManagementOp, NEED_SCALE, PERSIST_WARNING, PERSIST_WARNING_UNNAMED, SeedFn } from '../core/protocol.js';
 
 
 /**
@@ -129,7 +129,7 @@ export async function run(job: Job): Promise<Applied> {
       KeepCut: KEEP_CUT, ShouldTruncate: SHOULD_TRUNCATE, Persist: PERSIST, WarnPersistFailed: WARN_PERSIST_FAILED,
       Truncate: TRUNCATE, Recount: RECOUNT, Done: DONE,
     } = ManagementNeed;
-    let need = machine.start();
+    let need = machine.op(ManagementOp.Start, 0, 0, 0);
     for (;;) {
       // A need is `code + NEED_SCALE * argument` (`management::Need::encode` in the rules).
       const code = need % NEED_SCALE;
@@ -142,25 +142,25 @@ export async function run(job: Job): Promise<Applied> {
           // This package's pruner is answered by the rules in the same crossing, as it would answer.
           const own = ownContextPruner(job.pruner);
           const total = own ? number('budget.totalBudget', object('budget', context.budget).totalBudget) : NaN;
-          need = checked(() => machine.composed(used, own ? (job.pruner as unknown as ContextPruner)[PRUNE_RATIO]() : NaN, total));
+          need = checked(() => machine.op(ManagementOp.Composed, used, own ? (job.pruner as unknown as ContextPruner)[PRUNE_RATIO]() : NaN, total));
           break;
         }
         case SHOULD_PRUNE: {
-          const got = answer(job.timeoutMs, callMethod(job.pruner, 'shouldPrune', 'deps.pruner.shouldPrune', [machine.tokens, context.budget]), 'deps.pruner.shouldPrune');
-          need = machine.should_prune(Boolean(got instanceof Promise ? await got : got));
+          const got = answer(job.timeoutMs, callMethod(job.pruner, 'shouldPrune', 'deps.pruner.shouldPrune', [machine.op(ManagementOp.Tokens, 0, 0, 0), context.budget]), 'deps.pruner.shouldPrune');
+          need = machine.op(ManagementOp.ShouldPrune, (got instanceof Promise ? await got : got) ? 1 : 0, 0, 0);
           break;
         }
         case PRUNE: {
           const pruned = object('pruner.prune()', await within(job.timeoutMs, callMethod(job.pruner, 'prune', 'deps.prune', [context.turns, context.plan, context.tas, context.currentObservation]), 'deps.pruner.prune'));
           summary = string('pruner.prune().summary', pruned.summary);
-          need = machine.pruned(count(counter, summary, 'pruner.prune().summary'));
+          need = machine.op(ManagementOp.Pruned, count(counter, summary, 'pruner.prune().summary'), 0, 0);
           break;
         }
         case KEEP_SUMMARY: {
           const turn = agentTurn('user', summary);
           summaryTurns.add(turn);
           newTurns = [turn];
-          need = machine.kept();
+          need = machine.op(ManagementOp.Kept, 0, 0, 0);
           break;
         }
         case ROLES: {
@@ -171,9 +171,9 @@ export async function run(job: Job): Promise<Applied> {
         }
         case KEEP_NEWEST:
         case KEEP_CUT:
-          newTurns = code === KEEP_NEWEST ? turns.slice(a) : turns.slice(a).map((t) => cutTurn(t as AgentTurn, machine.share));
+          newTurns = code === KEEP_NEWEST ? turns.slice(a) : turns.slice(a).map((t) => cutTurn(t as AgentTurn, machine.op(ManagementOp.Share, 0, 0, 0)));
           warn(job, frameText(machine.loop_guard_warning(), []));
-          need = machine.kept();
+          need = machine.op(ManagementOp.Kept, 0, 0, 0);
           break;
         case SHOULD_TRUNCATE: {
           if (ownPruner(job.toolPruner)) {
@@ -182,30 +182,30 @@ export async function run(job: Job): Promise<Applied> {
             break;
           }
           const got = answer(job.timeoutMs, callMethod(job.toolPruner, 'shouldTruncate', 'deps.toolOutputPruner.shouldTruncate', [outputs[a]]), 'deps.toolOutputPruner.shouldTruncate');
-          need = machine.should_truncate(Boolean(got instanceof Promise ? await got : got));
+          need = machine.op(ManagementOp.ShouldTruncate, (got instanceof Promise ? await got : got) ? 1 : 0, 0, 0);
           break;
         }
         case PERSIST:
           try {
             await within(job.timeoutMs, callMethod(job.toolPruner, 'persistRaw', 'deps.toolOutputPruner.persistRaw', [outputs[a], job.repo]), 'deps.toolOutputPruner.persistRaw');
-            need = machine.persisted(true);
+            need = machine.op(ManagementOp.Persisted, 1, 0, 0);
           } catch (error) {
             persistError = errorText(error);
-            need = machine.persisted(false);
+            need = machine.op(ManagementOp.Persisted, 0, 0, 0);
           }
           break;
         case WARN_PERSIST_FAILED: {
           const tool = (outputs[a] as Bag).toolName;
           const hasName = typeof tool === 'string';
-          warn(job, frameText(rules.persistWarning(hasName), [hasName ? tool : '', persistError]));
-          need = machine.warned();
+          warn(job, frameText(hasName ? PERSIST_WARNING : PERSIST_WARNING_UNNAMED, [hasName ? tool : '', persistError]));
+          need = machine.op(ManagementOp.Warned, 0, 0, 0);
           break;
         }
         case TRUNCATE: {
           const got = answer(job.timeoutMs, callMethod(job.toolPruner, 'truncate', 'deps.toolOutputPruner.truncate', [outputs[a]]), 'deps.toolOutputPruner.truncate');
           newOutputs[a] = got instanceof Promise ? await got : got;
           pending?.truncated(a, newOutputs[a]);
-          need = machine.truncated();
+          need = machine.op(ManagementOp.Truncated, 0, 0, 0);
           break;
         }
         case RECOUNT: {
@@ -220,7 +220,7 @@ export async function run(job: Job): Promise<Applied> {
             const text = shownText(o);
             return typeof text === 'string' ? text : string(`context.pendingToolOutputs[${i}].rawContent`, text);
           });
-          need = machine.recounted(turnsNow, sum(countAll(counter, shown)));
+          need = machine.op(ManagementOp.Recounted, turnsNow, sum(countAll(counter, shown)), 0);
           break;
         }
         case DONE: {
@@ -230,7 +230,7 @@ export async function run(job: Job): Promise<Applied> {
           context.pendingToolOutputs = newOutputs;
           pending?.written(newOutputs);
           return {
-            result: { windowUsedTokens: machine.tokens, prunedOccurred: pruned === 1, truncatedOutputCount: (a - pruned) / 2 },
+            result: { windowUsedTokens: machine.op(ManagementOp.Tokens, 0, 0, 0), prunedOccurred: pruned === 1, truncatedOutputCount: (a - pruned) / 2 },
             composed: composed as unknown as ComposedWindow,
           };
         }
@@ -248,7 +248,7 @@ const guardRatios = new Map<number | undefined, number>();
 function guardRatio(saturation: number | undefined): number {
   let ratio = guardRatios.get(saturation);
   if (ratio === undefined) {
-    ratio = rules.loopGuardRatio(saturation);
+    ratio = rules.seed(SeedFn.LoopGuardRatio, saturation ?? 0, saturation === undefined ? 0 : 1, 0);
     if (guardRatios.size < 64) guardRatios.set(saturation, ratio);
   }
   return ratio;

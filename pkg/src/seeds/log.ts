@@ -4,6 +4,7 @@ import { live, type WasmObject } from '../core/lifetime.js';
 import { describe, number, object, optionalNumber, string } from '../core/read.js';
 import type { TurnLogEntry } from './types.js';
 import { rules } from '../core/wasm.js';
+import { LogOp } from '../core/protocol.js';
 
 const RELEASED = 4_294_967_296;
 
@@ -36,12 +37,12 @@ export class AgentLogStore {
 
   /** The most entries the store holds before it drops the oldest. */
   get maxSize(): number {
-    return live(this.#core, 'AgentLogStore').max_size;
+    return live(this.#core, 'AgentLogStore').op(LogOp.MaxSize, 0, 0);
   }
 
   /** How many entries the store holds now. */
   get size(): number {
-    return live(this.#core, 'AgentLogStore').size;
+    return live(this.#core, 'AgentLogStore').op(LogOp.Size, 0, 0);
   }
 
   /**
@@ -62,7 +63,7 @@ export class AgentLogStore {
     const isNew = agent === undefined;
     if (agent === undefined) agent = this.#nextAgent;
     const key = agent;
-    const placed = checked(() => core.append(key, turnIndex));
+    const placed = checked(() => core.op(LogOp.Append, key, turnIndex));
     if (isNew) {
       this.#agents.set(agentId, agent);
       this.#agentIds.set(agent, agentId);
@@ -79,25 +80,25 @@ export class AgentLogStore {
 
   /** Every entry, oldest first, in a new array. */
   getAll(): TurnLogEntry[] {
-    return this.#at(live(this.#core, 'AgentLogStore').all());
+    return this.#at(live(this.#core, 'AgentLogStore').slots(undefined));
   }
 
   /** The entries whose `agent_id` is `agentId`, oldest first. */
   getByAgent(agentId: string): TurnLogEntry[] {
     const core = live(this.#core, 'AgentLogStore');
     const agent = this.#agents.get(string('agentId', agentId));
-    return agent === undefined ? [] : this.#at(core.by_agent(agent));
+    return agent === undefined ? [] : this.#at(core.slots(agent));
   }
 
   /** The oldest entry whose `turn_index` is `index`, or `undefined`. */
   getByTurnIndex(index: number): TurnLogEntry | undefined {
-    const slot = live(this.#core, 'AgentLogStore').by_turn_index(number('index', index));
+    const slot = live(this.#core, 'AgentLogStore').op(LogOp.ByTurnIndex, number('index', index), 0);
     return slot < 0 ? undefined : this.#entries[slot];
   }
 
   /** Empties the store. */
   clear(): void {
-    live(this.#core, 'AgentLogStore').clear();
+    live(this.#core, 'AgentLogStore').op(LogOp.Clear, 0, 0);
     this.#entries = [];
     this.#agents.clear();
     this.#agentIds.clear();

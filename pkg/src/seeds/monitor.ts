@@ -5,6 +5,7 @@ import { method, number, object, optionalNumber } from '../core/read.js';
 import { count, counterOption } from '../tokens/count.js';
 import type { ContextRefreshEvent, TokenCounter, TokenThresholdMonitorConfig } from './types.js';
 import { rules } from '../core/wasm.js';
+import { MonitorOp } from '../core/protocol.js';
 
 /**
  * Accumulates token counts and calls `onThresholdExceeded` each time the total reaches
@@ -38,7 +39,7 @@ export class TokenThresholdMonitor {
 
   /** The total at which `onThresholdExceeded` is called. */
   get thresholdTokens(): number {
-    return live(this.#core, 'TokenThresholdMonitor').threshold;
+    return live(this.#core, 'TokenThresholdMonitor').op(MonitorOp.Threshold, 0);
   }
 
   /**
@@ -75,12 +76,12 @@ export class TokenThresholdMonitor {
 
   /** Sets the running total to 0. */
   reset(): void {
-    live(this.#core, 'TokenThresholdMonitor').reset();
+    live(this.#core, 'TokenThresholdMonitor').op(MonitorOp.Reset, 0);
   }
 
   /** The running total since the last reset. */
   getAccumulatedTokens(): number {
-    return live(this.#core, 'TokenThresholdMonitor').accumulated;
+    return live(this.#core, 'TokenThresholdMonitor').op(MonitorOp.Accumulated, 0);
   }
 
   /** Frees the monitor's wasm state now; it is also reclaimed when collected. */
@@ -92,12 +93,12 @@ export class TokenThresholdMonitor {
   /** The total that crossed the threshold, or -1. */
   #add(tokens: number): number {
     const core = live(this.#core, 'TokenThresholdMonitor');
-    return checked(() => core.record(tokens));
+    return checked(() => core.op(MonitorOp.Record, tokens));
   }
 
   #crossed(total: number): Promise<void> {
     if (total < 0) return Promise.resolve();
-    const undo = () => this.#core?.rollback(total);
+    const undo = () => this.#core?.op(MonitorOp.Rollback, total);
     let called: unknown;
     try {
       // Called at once, as the seed does. Queueing callbacks behind one another would

@@ -9,6 +9,7 @@ import { isObject, string, type Bag } from '../core/read.js';
 import { countAll } from '../tokens/count.js';
 import type { TokenCounter } from './types.js';
 import { rules } from '../core/wasm.js';
+import { PendingOp } from '../core/protocol.js';
 
 /** What a runner-made entry holds behind its properties. */
 interface Held {
@@ -126,7 +127,7 @@ export class PendingOutputs {
         held.born = born;
         held.written = undefined;
       } else if (isTruncated(e)) {
-        core.push_truncated(e.summary.length, this.#tokens(e.summary));
+        core.op(PendingOp.PushTruncated, e.summary.length, this.#tokens(e.summary), 0, 0, 0);
       } else {
         const own = this.#adopt(e);
         if (!own) return this.forget();
@@ -154,7 +155,7 @@ export class PendingOutputs {
    */
   #push(toolName: unknown, rawContent: unknown, byteSize: unknown, turnAge: unknown, capturedAt: unknown): number {
     if (typeof toolName !== 'string' || typeof rawContent !== 'string' || typeof byteSize !== 'number' || typeof turnAge !== 'number') return NaN;
-    return this.core.push_whole(byteSize, rawContent.length, this.#tokens(rawContent), turnAge, epochMs(capturedAt));
+    return this.core.op(PendingOp.PushWhole, byteSize, rawContent.length, this.#tokens(rawContent), turnAge, epochMs(capturedAt));
   }
 
   #own(target: Bag, fields: Pick<Held, 'toolName' | 'rawContent' | 'byteSize' | 'capturedAt'>, born: number): Bag {
@@ -180,18 +181,18 @@ export class PendingOutputs {
   forget(): false {
     this.array = null;
     this.#items = [];
-    this.core.clear();
+    this.core.op(PendingOp.Clear, 0, 0, 0, 0, 0);
     return false;
   }
 
   /** Every whole output one turn older; `untick` takes it back. */
   tick(): void {
-    this.core.tick();
+    this.core.op(PendingOp.Tick, 0, 0, 0, 0, 0);
     this.clock++;
   }
 
   untick(): void {
-    this.core.untick();
+    this.core.op(PendingOp.Untick, 0, 0, 0, 0, 0);
     this.clock--;
   }
 
@@ -202,7 +203,7 @@ export class PendingOutputs {
       this.forget();
       return;
     }
-    this.core.truncated(i, entry.summary.length, this.#tokens(entry.summary));
+    this.core.op(PendingOp.Truncated, i, entry.summary.length, this.#tokens(entry.summary), 0, 0);
     this.#items[i] = entry;
   }
 
@@ -219,7 +220,7 @@ export class PendingOutputs {
   push(from: unknown, list: unknown[], fields: { toolName: unknown; rawContent: string; byteSize: number; capturedAt: number }): Bag {
     const inStep = this.array !== null && from === this.array;
     const tokens = this.#tokens(fields.rawContent);
-    const born = inStep ? this.core.push_whole(fields.byteSize, fields.rawContent.length, tokens, 0, fields.capturedAt) : this.clock;
+    const born = inStep ? this.core.op(PendingOp.PushWhole, fields.byteSize, fields.rawContent.length, tokens, 0, fields.capturedAt) : this.clock;
     const entry = this.#own({}, fields, born);
     list.push(entry);
     if (inStep) {

@@ -8,6 +8,7 @@ import type { StateRepository, ToolOutputEntry } from '../stores/types.js';
 import { epochMs, readToolOutputEntry, type ReadEntry } from '../stores/entry.js';
 
 import { rules } from '../core/wasm.js';
+import { SeedFn } from '../core/protocol.js';
 
 /** `turns` as `[roles, contents]`, each checked to be an object with string fields. */
 export function readAgentTurns(field: string, value: unknown): [string[], string[]] {
@@ -49,7 +50,7 @@ export class ContextPruner {
     this.#summarizer = holder('summarizer', summarizer, ['summarize']);
     const ratio = options === undefined ? undefined : object('options', options).saturationRatio;
     const given = ratio === undefined ? undefined : number('options.saturationRatio', ratio);
-    this.#ratio = checked(() => rules.saturationRatio(given));
+    this.#ratio = checked(() => rules.seed(SeedFn.SaturationRatio, given ?? 0, given === undefined ? 0 : 1, 0));
   }
 
   /** The fraction of the budget at which `shouldPrune` answers true. */
@@ -69,7 +70,7 @@ export class ContextPruner {
     this.#live();
     const n = number('tokens', tokens);
     const total = number('budget.totalBudget', object('budget', budget).totalBudget);
-    return checked(() => rules.shouldPrune(n, total, this.#ratio));
+    return checked(() => rules.seed(SeedFn.ShouldPrune, n, total, this.#ratio)) === 1;
   }
 
   /**
@@ -154,7 +155,7 @@ export class ToolOutputPruner {
       const given = object('options', options).rawOutputLocation;
       if (given !== undefined) {
         const location = string('options.rawOutputLocation', given, 'a non-empty string');
-        checked(() => rules.checkRawLocation(location.length));
+        checked(() => rules.seed(SeedFn.CheckRawLocation, location.length, 0, 0));
         this.#location = location;
       }
     }
@@ -199,7 +200,7 @@ export class ToolOutputPruner {
   shouldTruncate(entry: ToolOutputEntry): boolean {
     this.#live();
     const e = readToolOutputEntry('entry', entry);
-    return rules.shouldTruncate(e.turnAge, e.byteSize);
+    return rules.seed(SeedFn.ShouldTruncate, e.turnAge, e.byteSize, 0) === 1;
   }
 
   /**

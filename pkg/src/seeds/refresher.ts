@@ -5,7 +5,7 @@ import { live, type WasmObject } from '../core/lifetime.js';
 import { callMethod, holder, number, object, optionalNumber, string, type Bag } from '../core/read.js';
 import type { ContextRefresherOptions, RefreshResult, SaopEnvelope } from './types.js';
 import { rules } from '../core/wasm.js';
-import { INJECTED_SUMMARY, PREPENDED_REASONING } from '../core/protocol.js';
+import { INJECTED_SUMMARY, PREPENDED_REASONING, RefresherOp } from '../core/protocol.js';
 
 const injectedSummary = template(() => INJECTED_SUMMARY);
 const prependedReasoning = template(() => PREPENDED_REASONING);
@@ -47,12 +47,12 @@ export class ContextRefresher {
 
   /** Turns counted in the current node since the last refresh. */
   get turnsInCurrentNode(): number {
-    return live(this.#core, 'ContextRefresher').turns;
+    return live(this.#core, 'ContextRefresher').op(RefresherOp.Turns, 0, 0);
   }
 
   /** The number of turns between refreshes. */
   get threshold(): number {
-    return live(this.#core, 'ContextRefresher').threshold;
+    return live(this.#core, 'ContextRefresher').op(RefresherOp.Threshold, 0, 0);
   }
 
   /**
@@ -66,12 +66,12 @@ export class ContextRefresher {
     try {
       const core = live(this.#core, 'ContextRefresher');
       const index = number('turnIndex', turnIndex);
-      ticket = checked(() => core.tick(index));
+      ticket = checked(() => core.op(RefresherOp.Tick, index, 0));
     } catch (error) {
       return Promise.reject(error);
     }
     if (ticket < 0) return Promise.resolve({ refreshed: false });
-    const undo = () => this.#core?.rollback(ticket);
+    const undo = () => this.#core?.op(RefresherOp.Rollback, ticket, 0);
     let called: unknown;
     try {
       // Called now, not on a later microtask, as the seed's `async onTurn` would.
@@ -102,7 +102,7 @@ export class ContextRefresher {
 
   /** Starts a new node: the turn count goes back to 0 and no refresh is triggered. */
   resetNode(): void {
-    live(this.#core, 'ContextRefresher').reset_node();
+    live(this.#core, 'ContextRefresher').op(RefresherOp.ResetNode, 0, 0);
   }
 
   /** Frees the refresher's wasm state now; it is also reclaimed when collected. */
@@ -114,9 +114,9 @@ export class ContextRefresher {
   /** @internal */
   [REFRESH_STATE](): () => void {
     const core = live(this.#core, 'ContextRefresher');
-    const turns = core.turns;
-    const node = core.node;
-    return () => this.#core?.restore(turns, node);
+    const turns = core.op(RefresherOp.Turns, 0, 0);
+    const node = core.op(RefresherOp.Node, 0, 0);
+    return () => this.#core?.op(RefresherOp.Restore, turns, node);
   }
 }
 

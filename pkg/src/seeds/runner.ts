@@ -24,13 +24,13 @@ import type { ContextWindow, MediumTermSummary, SaopEnvelope, TokenCounter, Turn
 import type { StateRepository } from '../stores/types.js';
 import { SlidingRelevanceWindow, turnEntry } from './window.js';
 import { rules, turnScope } from '../core/wasm.js';
-import { RunnerStep, STEP_BASE } from '../core/protocol.js';
+import { CONTEXT_REFRESH, RunnerOp, RunnerStep, SeedFn, STEP_BASE } from '../core/protocol.js';
 import { Queue } from '../core/queue.js';
 import { writtenPieces } from '../providers/text.js';
 import { WRITTEN_PIECES } from './written.js';
 
 
-const contextRefresh = template(() => rules.contextRefreshText());
+const contextRefresh = template(() => CONTEXT_REFRESH);
 
 interface Config {
   agentId: string;
@@ -125,12 +125,12 @@ export class AgentRunner {
 
   /** Turns completed so far. */
   get turnCount(): number {
-    return this.#live().turn_count;
+    return this.#live().op(RunnerOp.TurnCount, 0, 0, 0);
   }
 
   /** Response tokens counted since the last context refresh. */
   get accumulatedTokens(): number {
-    return this.#live().accumulated;
+    return this.#live().op(RunnerOp.Accumulated, 0, 0, 0);
   }
 
   /**
@@ -256,13 +256,13 @@ export class AgentRunner {
     const undoTracker = cfg.tracker instanceof TurnTracker ? cfg.tracker[TRACKER_STATE]() : null;
     const refresher = cfg.injector instanceof OrchestratorContextInjector ? cfg.injector[REFRESH_STATE] : null;
     const undoRefresher = refresher instanceof ContextRefresher ? refresher[REFRESH_STATE]() : null;
-    const turn = core.begin(input !== undefined);
+    const turn = core.op(RunnerOp.Begin, input !== undefined ? 1 : 0, 0, 0);
     const bounded = cfg.bounded;
     bounded?.begin();
     let history = this.#history;
     let prompted = { promptTokens: 0, rawTokens: 0 };
     let contextTokens = 0;
-    const monitorBefore = core.accumulated;
+    const monitorBefore = core.op(RunnerOp.Accumulated, 0, 0, 0);
     let monitorTokens = monitorBefore;
     let ledger: LedgerRecord | null = null;
     let applied: Applied | null = null;
@@ -289,7 +289,7 @@ export class AgentRunner {
         for (let v = packed; v > 1; v = Math.floor(v / STEP_BASE)) planned.push(v % STEP_BASE);
         steps.push(...planned.reverse());
       };
-      plan(core.steps());
+      plan(core.op(RunnerOp.Steps, 0, 0, 0));
       for (let step = steps.shift(); step !== undefined; step = steps.shift()) {
         switch (step) {
           case ADD_INPUT:
@@ -349,7 +349,7 @@ export class AgentRunner {
             if (has) validateAll([envelope], 'llm.complete().envelope');
             if (r.usage !== undefined) {
               const reported = number('llm.complete().usage.inputTokens', object('llm.complete().usage', r.usage).inputTokens);
-              const inputTokens = checked(() => rules.checkInputTokens(reported));
+              const inputTokens = checked(() => rules.seed(SeedFn.CheckInputTokens, reported, 0, 0));
               bounded?.observe(inputTokens);
             }
             history.push(turnEntry(turn, cfg.agentId, 'assistant', r.text as string));
@@ -365,14 +365,14 @@ export class AgentRunner {
               }
             }
             // Recording answers with the steps it planned.
-            const next = checked(() => core.record(tokens, contextTokens, has));
+            const next = checked(() => core.op(RunnerOp.Record, tokens, contextTokens, has ? 1 : 0));
             monitorTokens = monitorBefore + (cfg.refreshOnContext ? contextTokens : tokens);
             plan(next);
             break;
           }
           case HANDOFF: {
             if (!cfg.handoff) break;
-            const recent = history.slice(rules.recentStart(history.length, windowTurns));
+            const recent = history.slice(rules.seed(SeedFn.RecentStart, history.length, windowTurns, 0));
             const summary = await within(cfg.timeoutMs, callMethod(cfg.handoff, 'transfer', 'handoff.transfer', [cfg.agentId, recent]), 'handoff.transfer');
             if (summary !== null && summary !== undefined) {
               const text = string('handoff.transfer().summaryText', object('handoff.transfer()', summary).summaryText);
@@ -411,7 +411,7 @@ export class AgentRunner {
             // it, as any other callback's error does.
             if (bounded) ledger = bounded.report();
             if (envelope !== undefined && envelope !== null) this.#plan = (envelope as SaopEnvelope).thought.plan;
-            core.commit();
+            core.op(RunnerOp.Commit, 0, 0, 0);
             bounded?.commit();
             break;
           default:
@@ -427,7 +427,7 @@ export class AgentRunner {
       this.#history = saved.history;
       undoTracker?.();
       undoRefresher?.();
-      core.rollback();
+      core.op(RunnerOp.Rollback, 0, 0, 0);
       bounded?.rollback();
       throw error;
     }

@@ -6,6 +6,7 @@ import { object, string } from '../core/read.js';
 import { clockNs } from '../core/runtime.js';
 import type { SaopEnvelope, TurnLogEntry } from './types.js';
 import { rules } from '../core/wasm.js';
+import { TrackerOp } from '../core/protocol.js';
 
 /** Internal: the runner snapshots and restores a tracker around a turn. */
 export const TRACKER_STATE = Symbol('tracker state');
@@ -50,7 +51,7 @@ export class TurnTracker {
 
   /** The last index handed out by `nextIndex` (0 before the first). */
   get currentIndex(): number {
-    return live(this.#core, 'TurnTracker').index;
+    return live(this.#core, 'TurnTracker').op(TrackerOp.Index, 0);
   }
 
   /** The agent whose turns this tracker stamps. */
@@ -67,12 +68,12 @@ export class TurnTracker {
 
   /** Advances `currentIndex` by one and returns the new value. */
   nextIndex(): number {
-    return (this.#index = live(this.#core, 'TurnTracker').next());
+    return (this.#index = live(this.#core, 'TurnTracker').op(TrackerOp.Next, 0));
   }
 
   /** Sets `currentIndex` back to 0. */
   reset(): void {
-    live(this.#core, 'TurnTracker').reset();
+    live(this.#core, 'TurnTracker').op(TrackerOp.Reset, 0);
     this.#index = 0;
   }
 
@@ -82,7 +83,7 @@ export class TurnTracker {
    */
   attach(envelope: SaopEnvelope): SaopEnvelope {
     const core = live(this.#core, 'TurnTracker');
-    const stamped = { ...(object('envelope', envelope) as unknown as SaopEnvelope), turn_index: core.index };
+    const stamped = { ...(object('envelope', envelope) as unknown as SaopEnvelope), turn_index: core.op(TrackerOp.Index, 0) };
     // A valid envelope stamped with the tracker's index (a whole number >= 0) is valid.
     if (vouched(envelope)) vouch(stamped);
     return stamped;
@@ -90,7 +91,7 @@ export class TurnTracker {
 
   /** @internal `nextIndex()` then `attach(envelope)`: the index `next` returns is the one `attach` reads. */
   [NEXT_ATTACH](envelope: SaopEnvelope): SaopEnvelope {
-    const index = (this.#index = live(this.#core, 'TurnTracker').next());
+    const index = (this.#index = live(this.#core, 'TurnTracker').op(TrackerOp.Next, 0));
     const stamped = { ...(object('envelope', envelope) as unknown as SaopEnvelope), turn_index: index };
     if (vouched(envelope)) vouch(stamped);
     return stamped;
@@ -99,7 +100,7 @@ export class TurnTracker {
   /** `{ turn_index, agent_id, phase, timestamp_ns }`, stamped now. */
   toLogEntry(): TurnLogEntry {
     const core = live(this.#core, 'TurnTracker');
-    return { turn_index: core.index, agent_id: this.#agentId, phase: this.#phase, timestamp_ns: monotonicNowNs() };
+    return { turn_index: core.op(TrackerOp.Index, 0), agent_id: this.#agentId, phase: this.#phase, timestamp_ns: monotonicNowNs() };
   }
 
   /** @internal `toLogEntry()` right after the runner's stamp (`NEXT_ATTACH`), whose index it has. */
@@ -119,7 +120,7 @@ export class TurnTracker {
     live(this.#core, 'TurnTracker');
     const index = this.#index;
     return () => {
-      this.#core?.restore(index);
+      this.#core?.op(TrackerOp.Restore, index);
       this.#index = index;
     };
   }

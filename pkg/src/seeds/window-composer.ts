@@ -8,6 +8,7 @@ import { count, countAll, counterOption, measureAll } from '../tokens/count.js';
 import { JOINS_JSON } from '../tokens/joins.js';
 import type { ComposedSlot, ComposedWindow, SaopEnvelope, TokenCounter, WindowBudget, WindowComposerOptions } from './types.js';
 import { rules } from '../core/wasm.js';
+import { ComposerOp, SeedFn } from '../core/protocol.js';
 
 const BUDGET_KEYS = ['totalBudget', 'goalBudget', 'mapBudget', 'recentPastBudget'] as const;
 
@@ -95,7 +96,7 @@ export class WindowComposer {
 
   /** The most envelopes considered for Recent Past (1..10). */
   get maxRecentEnvelopes(): number {
-    return live(this.#core, 'WindowComposer').max_recent;
+    return live(this.#core, 'WindowComposer').op(ComposerOp.MaxRecent, 0, 0, 0);
   }
 
   /**
@@ -115,7 +116,7 @@ export class WindowComposer {
     const now = Date.now();
     const slots = [this.#textSlot(core, 'goal', 0, goalText, now), this.#textSlot(core, 'map', 1, mapText, now), this.#recentPast(core, list, now)];
     // One number: the total, or `-1 - total` when it exceeds the budget.
-    const total = core.totals(slots[0].tokenCount, slots[1].tokenCount, slots[2].tokenCount);
+    const total = core.op(ComposerOp.Totals, slots[0].tokenCount, slots[1].tokenCount, slots[2].tokenCount);
     return { slots, totalTokensUsed: total < 0 ? -1 - total : total, budgetExceeded: total < 0 };
   }
 
@@ -129,7 +130,7 @@ export class WindowComposer {
     // The default counter's count is the text's length, counted by the rules in the same crossing.
     const counter = this.#counter;
     // Counted through the memo: the goal and the map are the same texts on every compose.
-    const fit = core.slot_cut(index, counter ? countAll(counter, [text])[0] : text.length, !counter);
+    const fit = core.op(ComposerOp.SlotCut, index, counter ? countAll(counter, [text])[0] : text.length, counter ? 0 : 1);
     if (fit >= 0) return slot(kind, text, fit, now, false);
     const max = -1 - fit;
     const end = rules.cutEnd(...probe(text, max, true), max, true);
@@ -181,7 +182,7 @@ export class WindowComposer {
   #cutEnvelope(core: InstanceType<typeof rules.Composer>, envelope: SaopEnvelope): string {
     const output = envelope.observation.output;
     const withOutput = (text: string) => JSON.stringify({ ...envelope, observation: { ...envelope.observation, output: text } });
-    const room = core.output_room(count(this.#counter, withOutput(''), 'envelope'));
+    const room = core.op(ComposerOp.OutputRoom, count(this.#counter, withOutput(''), 'envelope'), 0, 0);
     const end = rules.cutEnd(...probe(output, room), room, false);
     return withOutput(end < 0 ? output : output.slice(0, end));
   }
@@ -286,7 +287,7 @@ function joinedCount(counter: TokenCounter, texts: string[], sized: Float64Array
     if (cut.charCodeAt(0) !== 123) return undefined;
     tokens += count(counter, cut, 'recent_past');
   }
-  return checked(() => rules.checkedCount(tokens));
+  return checked(() => rules.seed(SeedFn.CheckedCount, tokens, 0, 0));
 }
 
 function slot(kind: ComposedSlot['kind'], content: string, tokenCount: number, timestampMs: number, truncated: boolean): ComposedSlot {

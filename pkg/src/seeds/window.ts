@@ -5,6 +5,7 @@ import { array, joinProbes, number, object, string } from '../core/read.js';
 import { LIMITS } from '../core/limits.js';
 import type { ContextWindow, SlidingRelevanceWindowConfig, SpecDocument, TurnEntry } from './types.js';
 import { rules } from '../core/wasm.js';
+import { SeedFn } from '../core/protocol.js';
 
 /**
  * `true` on turn counts 10, 20, 30…: when the specs are due again. Also available as the
@@ -13,7 +14,7 @@ import { rules } from '../core/wasm.js';
  */
 export function shouldInjectSpec(turnCount: number): boolean {
   const n = number('turnCount', turnCount);
-  return checked(() => rules.specDue(n));
+  return checked(() => rules.seed(SeedFn.SpecDue, n, 0, 0)) === 1;
 }
 
 /** `maxTurns` under `field`: `undefined` gives 20. */
@@ -107,7 +108,7 @@ export class SlidingRelevanceWindow {
 export function composeWindow(maxTurns: number, turns: unknown, taskGoal: unknown): ContextWindow {
   const all = array('turns', turns) as TurnEntry[];
   const goal = string('taskGoal', taskGoal);
-  const start = rules.windowStart(all.length, maxTurns);
+  const start = rules.seed(SeedFn.WindowStart, all.length, maxTurns, 0);
   return { taskGoal: goal, turns: all.slice(start), specInjected: false };
 }
 

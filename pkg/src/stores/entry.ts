@@ -3,6 +3,7 @@
 import { checked } from '../errors/index.js';
 import { number, object, string } from '../core/read.js';
 import { rules } from '../core/wasm.js';
+import { SeedFn } from '../core/protocol.js';
 import type { ToolOutputEntry } from './types.js';
 
 /** A `ToolOutputEntry`'s fields, read and checked: the one reader of that shape. */
@@ -31,7 +32,7 @@ export function readToolOutputEntry(field: string, value: unknown): ReadEntry {
     turnAge: number(`${field}.turnAge`, e.turnAge),
     capturedAtMs: epochMs(e.capturedAt),
   };
-  if (!rules.toolOutputOk(entry.byteSize, entry.turnAge, entry.capturedAtMs)) {
+  if (rules.seed(SeedFn.ToolOutputOk, entry.byteSize, entry.turnAge, entry.capturedAtMs) !== 1) {
     checked(() => rules.checkToolOutput(field, entry.byteSize, entry.turnAge, entry.capturedAtMs));
   }
   return entry;

@@ -4,6 +4,7 @@ import { argumentError, checked } from '../errors/index.js';
 import { describe } from '../core/read.js';
 import type { TokenCounter } from '../core/types.js';
 import { rules } from '../core/wasm.js';
+import { SeedFn } from '../core/protocol.js';
 
 /**
  * `Math.ceil(text.length / 4)`, with `length` in UTF-16 units exactly as a JS host
@@ -18,7 +19,7 @@ import { rules } from '../core/wasm.js';
  */
 export function countTokens(text: string): number {
   if (typeof text !== 'string') throw argumentError(TypeError, 'text', `must be a string, got ${describe(text)}`);
-  return rules.approxTokens(text.length);
+  return rules.seed(SeedFn.ApproxTokens, text.length, 0, 0);
 }
 
 /** A counter option: `undefined` for the default, or the host's function. */
@@ -34,7 +35,7 @@ export function counterOption(field: string, value: unknown): TokenCounter | und
 function hostCount(counter: TokenCounter, text: string): number {
   const n = counter(text);
   if (typeof n !== 'number') throw argumentError(TypeError, 'countTokens()', `must be a number, got ${describe(n)}`);
-  return checked(() => rules.checkedCount(n));
+  return checked(() => rules.seed(SeedFn.CheckedCount, n, 0, 0));
 }
 
 /**
@@ -68,7 +69,7 @@ function memoCount(counter: TokenCounter, text: string): number {
 /** Tokens of `text` (checked to be a string under `field`). */
 export function count(counter: TokenCounter | undefined, text: unknown, field: string): number {
   if (typeof text !== 'string') throw argumentError(TypeError, field, `must be a string, got ${describe(text)}`);
-  return counter ? hostCount(counter, text) : rules.approxTokens(text.length);
+  return counter ? hostCount(counter, text) : rules.seed(SeedFn.ApproxTokens, text.length, 0, 0);
 }
 
 /**

@@ -27,7 +27,7 @@ const DESCRIBED: &[(&str, Codec)] = &[
     ("args", Codec::Text),
     ("media", Codec::Floats),
 ];
-const CARRIED: &[(&str, Codec)] = &[("tokens", Codec::Floats), ("used", Codec::Float)];
+const CARRIED: &[(&str, Codec)] = &[("tokens", Codec::Floats)];
 
 /// Every event the shell gives through `advance`: the answers to the needs, what it says
 /// on the way to one ([`Event::kept`]), and the host's calls that change the manager.

@@ -80,17 +80,9 @@ impl Manager {
                 }
                 _ => out_of_place("nothing was asked that a description says"),
             },
-            Carried { tokens, used } => match pending {
-                Some(Need::Restate { .. }) if used.is_nan() => {
+            Carried { tokens } => match pending {
+                Some(Need::Restate { .. } | Need::Summarize { .. }) => {
                     self.told.1 = self.carried(tokens);
-                    Ok(Need::Fit)
-                }
-                Some(Need::Summarize { .. }) => {
-                    self.told.1 = if used.is_nan() {
-                        self.carried(tokens)
-                    } else {
-                        self.user_carried(tokens, *used)
-                    };
                     Ok(Need::Fit)
                 }
                 _ => out_of_place("no summary was asked for"),

@@ -97,12 +97,10 @@ pub enum Event {
         args: String,
         media: Vec<f64>,
     },
-    /// Said on the way to a summary, never kept: the tokens of the texts it would carry,
-    /// newest first, the protected tools' (`used` NaN) or the user's words beside the
-    /// summary's own `used` tokens; the rules reply `Need::Fit` with how many it carries.
+    /// Said on the way to a summary, never kept: the tokens of the protected texts it would
+    /// carry, newest first; the rules reply `Need::Fit` with how many it carries.
     Carried {
         tokens: Vec<f64>,
-        used: f64,
     },
 }
 
@@ -258,10 +256,7 @@ impl Event {
                 text(out, args);
                 floats(out, media);
             }
-            Event::Carried { tokens, used } => {
-                floats(out, tokens);
-                float(out, *used);
-            }
+            Event::Carried { tokens } => floats(out, tokens),
             Event::Begin
             | Event::Commit
             | Event::Plan
@@ -524,8 +519,7 @@ pub(super) fn read_event(
         }
         23 => {
             let tokens = r.floats().map_err(|_| short(".carried.tokens"))?;
-            let used = r.float().map_err(|_| short(".carried.used"))?;
-            Event::Carried { tokens, used }
+            Event::Carried { tokens }
         }
         20 => {
             let opening = r.byte().map_err(|_| short(".migrated.opening"))?;

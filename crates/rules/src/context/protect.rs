@@ -5,20 +5,13 @@
 //!
 //! Folding a turn away takes its protected parts out of the conversation, so the shell
 //! carries their texts verbatim after the summary, newest first, up to the same share again
-//! ([`Manager::carried`]), with what the user wrote in the room the summary's own share
-//! leaves ([`Manager::user_carried`]); the summary may then be that much larger
+//! ([`Manager::carried`]); the summary may then be that much larger
 //! ([`Config::summary_cap`](super::config::Config::summary_cap) plus
 //! [`Config::protected_cap`](super::config::Config::protected_cap)).
 
 use super::Manager;
 use super::history::Part;
 use super::ledger::Warning;
-
-/// What the user's words carried after a summary take at most, as a share of the budget:
-/// a fifth of the summary's share. More crowds out the turns the summary keeps live, and
-/// recall of what the agent reaches for next falls (bench/recall.mjs at 50k: 0.932 with
-/// none carried, 0.923 with the summary's whole room, 0.928 at this share).
-pub const USER_WORDS_SHARE: f64 = 0.02;
 
 /// The protected parts a request keeps whole: `(message, part)`, in order.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -77,17 +70,6 @@ impl Manager {
             self.record.warn(Warning::ProtectedOverShare);
         }
         n
-    }
-
-    /// Of what the user wrote in the turns a summary folds (their tokens, newest first),
-    /// how many texts the summary carries verbatim: those that fit, from the newest on, in
-    /// the room the summary's share leaves beside its own `used` tokens, and at most
-    /// [`USER_WORDS_SHARE`] of the budget. The summary then
-    /// stays within its cap ([`Manager::summarized`] checks it), so no decision changes.
-    pub fn user_carried(&self, tokens: &[f64], used: f64) -> usize {
-        let room =
-            (self.config.summary_cap() - used).min((self.config.budget * USER_WORDS_SHARE).floor());
-        fitting(tokens, room)
     }
 }
 

@@ -15,6 +15,7 @@ pub mod handoff;
 pub mod log;
 pub mod management;
 pub mod monitor;
+pub mod ops;
 pub mod pending;
 pub mod prompt;
 pub mod pruner;

@@ -53,11 +53,6 @@ impl Pending {
         Self::default()
     }
 
-    /// The clock, for the shell's entries: an age shown is `clock - born`.
-    pub fn clock(&self) -> f64 {
-        self.clock
-    }
-
     /// Forgets every output (the shell then pushes the array's entries again). The clock
     /// goes on: it only ever moves forward, but for [`Pending::untick`].
     pub fn clear(&mut self) {

@@ -338,8 +338,6 @@ impl Host {
                 &prompt[..prompt.len().min(600)]
             ),
         };
-        let n = self.m.user_carried(&[40.0, 12.0], Host::count(&summary));
-        assert!(n <= 2);
         let tokens = Host::count(&own_summary(&summary)) + self.setup.format.framing().0;
         self.summary = summary;
         Event::Summarized(tokens)

@@ -287,13 +287,7 @@ impl Host {
                         0
                     } else {
                         let tokens = texts.iter().map(|t| tokens(t)).collect();
-                        self.ev(
-                            m,
-                            Event::Carried {
-                                tokens,
-                                used: f64::NAN,
-                            },
-                        );
+                        self.ev(m, Event::Carried { tokens });
                         m.told.1
                     };
                     if n == 0 {

@@ -211,14 +211,3 @@ fn carried_texts_are_the_newest_that_fit_the_share() {
     assert_eq!(m.carried(&[1_500.0, 600.0, 10.0]), 1);
     assert_eq!(m.record.warnings[0].code, "protected-over-share");
 }
-
-#[test]
-fn the_user_s_words_are_carried_newest_first_in_the_room_the_summary_leaves() {
-    let (m, _) = protecting(20_000.0, None);
-    // The summary's share is 2,000 tokens; the words' own, 400. A body of 1,700 leaves 300.
-    assert_eq!(m.user_carried(&[200.0, 100.0, 50.0], 1_700.0), 2);
-    assert_eq!(m.user_carried(&[350.0, 10.0], 1_700.0), 0);
-    // A short body: the words' share bounds them.
-    assert_eq!(m.user_carried(&[300.0, 100.0, 50.0], 200.0), 2);
-    assert_eq!(m.user_carried(&[100.0], 2_500.0), 0);
-}
