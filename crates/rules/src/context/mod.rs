@@ -180,6 +180,11 @@ pub struct Manager {
     /// texts among them (and those the summary carried) are still to be restated after it
     /// ([`Need::Restate`]).
     restate: Option<(usize, usize)>,
+    /// A fold's need held back while the user's words it takes away are stored first
+    /// (`working::store`).
+    folding: Option<Need>,
+    /// The user texts this build stored for the working state, which names them.
+    words_named: Vec<(usize, usize)>,
     /// Rebuilt from old data (`migrate`): its decisions and why, said by the next build.
     pub(crate) migrated: Option<(u32, migrate::Why)>,
     /// While data of earlier rules is replayed: what each of its builds came to as
@@ -256,6 +261,8 @@ impl Manager {
             defer: false,
             anchored: None,
             restate: None,
+            folding: None,
+            words_named: Vec::new(),
             migrated: None,
             expected: None,
             phase: Phase::Done,

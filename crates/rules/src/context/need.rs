@@ -151,9 +151,12 @@ needs! {
     Fit = 10 carries { count: usize = m.told.1 },
     /// The provider compacted, and messages `from..to` left with what it compacted: restate
     /// the protected texts among them, newest first, then those the summary carried, after
-    /// its compaction (`Event::Carried` says how many fit), in the summary's place;
+    /// its compaction (`Event::Carried` says how many fit), in the summary's place, with the
+    /// working state (`ids`: the store id of each part of the messages, in order);
     /// answered by `Event::Summarized` with their tokens (0: none).
-    Restate = 11 { from: usize, to: usize } carries {},
+    Restate = 11 { from: usize, to: usize } carries {
+        ids: Vec<Option<String>> = part_ids(m, from, to),
+    },
 }
 
 /// What the rules replied to what the shell said on the way to an answer: the body of
