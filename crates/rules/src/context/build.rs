@@ -122,6 +122,7 @@ impl Manager {
         self.restate = None;
         self.folding = None;
         self.words_named.clear();
+        self.retried = None;
         self.phase = Phase::Done;
     }
 
@@ -211,6 +212,7 @@ impl Manager {
         self.restate = None;
         self.folding = None;
         self.words_named.clear();
+        self.retried = None;
         self.anchor_provider_compaction();
         self.squeezes = 0;
         self.squeeze_level = None;
@@ -353,13 +355,23 @@ impl Manager {
     pub fn summary_failed(&mut self) -> Need {
         self.pending = None;
         self.record.warn(Warning::SummarizerFailed);
-        let Some((from, to)) = self.summarizing else {
-            self.phase = Phase::Drop;
-            return self.advance();
-        };
-        let need = Need::Summarize { from, to };
-        self.pending = Some(need);
-        need
+        // Asked again once: a host that fails the same turns twice has them dropped.
+        match self.summarizing {
+            Some(span) if self.retried != Some(span) => {
+                self.retried = Some(span);
+                let need = Need::Summarize {
+                    from: span.0,
+                    to: span.1,
+                };
+                self.pending = Some(need);
+                need
+            }
+            _ => {
+                self.summarizing = None;
+                self.phase = Phase::Drop;
+                self.advance()
+            }
+        }
     }
 
     /// The host has no summarizer: the oldest groups are dropped instead.

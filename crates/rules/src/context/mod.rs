@@ -185,6 +185,8 @@ pub struct Manager {
     folding: Option<Need>,
     /// The user texts this build stored for the working state, which names them.
     words_named: Vec<(usize, usize)>,
+    /// The turns a failed summarizer was asked again (`Manager::summary_failed`).
+    retried: Option<(usize, usize)>,
     /// Rebuilt from old data (`migrate`): its decisions and why, said by the next build.
     pub(crate) migrated: Option<(u32, migrate::Why)>,
     /// While data of earlier rules is replayed: what each of its builds came to as
@@ -263,6 +265,7 @@ impl Manager {
             restate: None,
             folding: None,
             words_named: Vec::new(),
+            retried: None,
             migrated: None,
             expected: None,
             phase: Phase::Done,
