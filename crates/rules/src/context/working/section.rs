@@ -164,15 +164,22 @@ pub fn write(p: &mut Pieces<'_>, input: &Input<'_>) -> f64 {
     }
     let mut o = Out { p, tokens: 0.0 };
     o.lit(OPEN).lit(INTRO);
-    // The user's words, newest first, verbatim while they fit their share; then named.
+    // The user's words, newest first, verbatim while they fit their share with every older
+    // one still named by its line (where the lines alone fit); then named.
     let room = (input.budget * input.user_share).floor();
+    let line_tokens = |line: &str| estimate(line) + 2.0;
+    let mut named_rest: f64 = words.iter().map(|w| line_tokens(&w.first_line)).sum::<f64>()
+        + older.iter().map(|l| line_tokens(l)).sum::<f64>();
     let mut used = 0.0;
     let mut verbatim = 0;
     for w in &words {
-        if used + w.tokens + SAID_TOKENS > room {
+        let rest = named_rest - line_tokens(&w.first_line);
+        let reserved = if named_rest <= room - used { rest } else { 0.0 };
+        if used + w.tokens + SAID_TOKENS + reserved > room {
             break;
         }
         used += w.tokens + SAID_TOKENS;
+        named_rest = rest;
         verbatim += 1;
     }
     let mut named: Vec<String> = words[verbatim..]
@@ -183,7 +190,7 @@ pub fn write(p: &mut Pieces<'_>, input: &Input<'_>) -> f64 {
     let listed = named
         .iter()
         .take_while(|line| {
-            used += estimate(line) + 2.0;
+            used += line_tokens(line);
             used <= room
         })
         .count();
