@@ -323,17 +323,20 @@ async function summarize(b: Building, need: Summarize, failed: unknown[]): Promi
 /**
  * The provider compacted, and messages `from..to` left with what it compacted: the protected
  * texts among them, and those the summary carried, restated after its compaction in the
- * summary's place. The summary's own words go with what the provider summarized.
+ * summary's place, with the working state. The summary's own words go with what the
+ * provider summarized; after a compaction of ours that only masked, they stay.
  */
-function restate(b: Building, { from, to, ids }: Extract<Need, { kind: 'Restate' }>): Need {
+function restate(b: Building, { from, to, ids, summary }: Extract<Need, { kind: 'Restate' }>): Need {
   const { held, o } = b;
   const held0 = splitWorking(held.summary);
   const before = splitSummary(held0.summary);
   const { carried } = carry(b, from, to, before.carried);
+  // A compaction that only masked keeps the summary's own words (no provider compacted them).
+  const body = summary === 1 ? before.body : '';
   // The working state goes on after the provider's compaction, with the user's words that left.
   const words = before.carried.filter((c) => c.part === 'user').map((c) => c.text);
   const section = workingSection(b.history, o.budget, o.working, { from, to, ids, opening: [0, 0], keepFirst: false }, held0.section, words);
-  if (carried.length === 0 && section === '') {
+  if (body === '' && carried.length === 0 && section === '') {
     // No summary now: the old one's text is not the summary so far of a later compaction.
     const kept = held.summary;
     b.undo.push(() => {
@@ -342,7 +345,7 @@ function restate(b: Building, { from, to, ids }: Extract<Need, { kind: 'Restate'
     held.summary = '';
     return advance(b, { kind: 'Summarized', tokens: 0 });
   }
-  return summarized(b, to, joinWorking(joinSummary('', carried), section));
+  return summarized(b, to, joinWorking(joinSummary(body, carried), section));
 }
 
 /** The summarizer's summary of messages `from..to`, or undefined when it failed. */

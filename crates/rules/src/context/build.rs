@@ -123,6 +123,7 @@ impl Manager {
         self.folding = None;
         self.words_named.clear();
         self.retried = None;
+        self.rewritten = false;
         self.phase = Phase::Done;
     }
 
@@ -213,6 +214,7 @@ impl Manager {
         self.folding = None;
         self.words_named.clear();
         self.retried = None;
+        self.rewritten = false;
         self.anchor_provider_compaction();
         self.squeezes = 0;
         self.squeeze_level = None;

@@ -187,6 +187,8 @@ pub struct Manager {
     words_named: Vec<(usize, usize)>,
     /// The turns a failed summarizer was asked again (`Manager::summary_failed`).
     retried: Option<(usize, usize)>,
+    /// This build asked whether a compaction that only masked rewrites the working state.
+    rewritten: bool,
     /// Rebuilt from old data (`migrate`): its decisions and why, said by the next build.
     pub(crate) migrated: Option<(u32, migrate::Why)>,
     /// While data of earlier rules is replayed: what each of its builds came to as
@@ -266,6 +268,7 @@ impl Manager {
             folding: None,
             words_named: Vec::new(),
             retried: None,
+            rewritten: false,
             migrated: None,
             expected: None,
             phase: Phase::Done,

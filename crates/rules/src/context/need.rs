@@ -153,9 +153,12 @@ needs! {
     /// the protected texts among them, newest first, then those the summary carried, after
     /// its compaction (`Event::Carried` says how many fit), in the summary's place, with the
     /// working state (`ids`: the store id of each part of the messages, in order);
-    /// answered by `Event::Summarized` with their tokens (0: none).
+    /// answered by `Event::Summarized` with their tokens (0: none). Without the provider's
+    /// compaction (`summary` 1: a compaction that only masked, over no messages), the
+    /// summary's own words stay, and the working state is written anew after them.
     Restate = 11 { from: usize, to: usize } carries {
         ids: Vec<Option<String>> = part_ids(m, from, to),
+        summary: usize = usize::from(m.anchored.is_none()),
     },
 }
 

@@ -70,6 +70,12 @@ impl Manager {
             if let Some((from, to)) = self.restate.take() {
                 return self.store_words_first(Need::Restate { from, to });
             }
+            // A compaction that only masked writes the working state too.
+            if self.phase == Phase::Done
+                && let Some(need) = self.rewrite_after_mask()
+            {
+                return need;
+            }
             match self.step(self.phase) {
                 Flow::Ask(need) => return self.store_words_first(need),
                 Flow::Go(phase) => self.phase = phase,

@@ -2,8 +2,11 @@
 //! store id of its own, so the working state names an older one by its first line and that
 //! id, and the agent recalls the whole text in one call (the recall tool reads the store).
 //! The section names them, so the index gives them no line of its own.
+//!
+//! A compaction that only masks writes the section too ([`Manager::rewrite_after_mask`]).
 
-use crate::context::history::{Kind, Role, Stored};
+use crate::context::history::{Kind, Role, Shown, Stored};
+use crate::context::ledger::Trigger;
 use crate::context::{Manager, Need};
 
 impl Manager {
@@ -44,5 +47,48 @@ impl Manager {
     /// build stored before folding it): the index gives it no line.
     pub(in crate::context) fn named_by_working(&self, message: usize, part: usize) -> bool {
         self.words_named.contains(&(message, part))
+    }
+}
+
+impl Manager {
+    /// Once a compaction that only masked is done: the summary message written again with
+    /// the working state as it stands now (`Need::Restate` over no messages, the summary's
+    /// own words kept), so the section is rewritten at every compaction and at nothing else.
+    /// Only where a summary already holds it, where it voids no thinking the masking left
+    /// valid (a new summary voids what follows it), and where it fits below the high water.
+    pub(in crate::context) fn rewrite_after_mask(&mut self) -> Option<Need> {
+        if std::mem::replace(&mut self.rewritten, true) {
+            return None;
+        }
+        let c = self.record.compaction.as_ref()?;
+        let by_us = matches!(c.trigger, Trigger::HighWater | Trigger::Asked);
+        if !by_us
+            || c.summarized.is_some()
+            || c.dropped.is_some()
+            || self.record.masked.is_empty()
+            || self.anchored.is_some()
+            || self.summary_tokens <= 0.0
+        {
+            return None;
+        }
+        let room = self.config.budget * self.config.high_water;
+        if self.predicted(self.config.working_cap()).ceil() > room {
+            return None;
+        }
+        let (em, ek) = self.edit_point()?;
+        let thinking_before = (self.first_live..=em.min(self.history.messages.len() - 1)).any(|i| {
+            self.history.messages[i]
+                .parts
+                .iter()
+                .enumerate()
+                .any(|(k, p)| p.kind == Kind::Thinking && p.shown != Shown::Dropped && (i < em || k < ek))
+        });
+        if thinking_before {
+            return None;
+        }
+        Some(Need::Restate {
+            from: self.first_live,
+            to: self.first_live,
+        })
     }
 }
