@@ -1,8 +1,9 @@
 // Issue 49 item 4, what was left of it: the user's older words named by their first line and
 // a store id the recall tool answers with the whole text; a failed summarizer's turns keep
-// their user words; the working state goes on after the provider's own compaction (an
-// Anthropic `compaction` block, a Responses `compaction` item); and a provider's compaction
-// with nothing to restate leaves no old summary for the next one of ours.
+// their user words; a compaction that only masks writes the working state too; the working
+// state goes on after the provider's own compaction (an Anthropic `compaction` block, a
+// Responses `compaction` item); and a provider's compaction with nothing to restate leaves
+// no old summary for the next one of ours.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ContextManager, MemoryStateRepository } from '@devs/context';
@@ -78,6 +79,44 @@ describe('a failed summarizer', () => {
     assert.ok(!warnings.some((w) => w.code === 'user-text-dropped'), warnings.map((w) => w.code).join(', '));
     assert.match(cm.workingState, /Rule \d+: keep module/);
     assert.deepEqual(await lost(cm, said, last), []);
+    cm.free();
+  });
+});
+
+describe('a compaction that only masks', () => {
+  it('writes the working state anew, and the state changes at compactions alone', async () => {
+    const events = [];
+    // Large outputs: once a summary holds the state, masking alone brings most compactions down.
+    const big = (t) => `edited module ${t}\n${'diff line of the module\n'.repeat(300)}`;
+    const cm = new ContextManager({ format: 'anthropic', budget: 20_000, store: new MemoryStateRepository(), summarizer: async () => 'The agent edits the modules.', onCompaction: (e) => events.push(e) });
+    cm.append({ role: 'user', content: 'Refactor the parser modules.' });
+    let state = '';
+    let changes = 0;
+    for (let t = 0; t < 150; t++) {
+      if (t % 10 === 0) cm.append({ role: 'user', content: `Rule ${t}: keep module ${t} backwards compatible.` });
+      cm.append([
+        { role: 'assistant', content: [{ type: 'text', text: `Editing module ${t}.` }, { type: 'tool_use', id: `e${t}`, name: 'Edit', input: { file_path: `src/step${t}.ts`, old_string: 'a', new_string: 'b' } }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: `e${t}`, content: big(t) }] },
+      ]);
+      const n = events.length;
+      const r = await cm.build();
+      assert.ok(r.tokens <= 20_000);
+      assert.deepEqual(PROBLEMS.anthropic(r), [], `step ${t}`);
+      if (cm.workingState !== state) {
+        changes++;
+        assert.ok(events.length > n, `step ${t}: the working state changed without a compaction`);
+        state = cm.workingState;
+        assert.ok(JSON.stringify(r).includes(JSON.stringify(state).slice(1, -1)), `step ${t}: the request holds it`);
+      }
+    }
+    const summarized = events.findIndex((e) => e.actions.summarized);
+    const masking = events.slice(summarized + 1).filter((e) => !e.actions.summarized && !e.actions.dropped && e.actions.masked > 0);
+    assert.ok(summarized >= 0 && masking.length >= 2, `${events.length} compactions, ${masking.length} that only masked after the first summary`);
+    // Each wrote the trail up to its own request: the newest path edited before it is in it.
+    for (const e of masking) assert.ok(e.workingState.includes(`"src/step${e.request - 1}.ts": edited`), `request ${e.request}:\n${e.workingState}`);
+    assert.ok(changes >= masking.length);
+    const last = masking.at(-1);
+    assert.notEqual(last.workingState, events[summarized].workingState, 'a compaction that only masked wrote the state anew');
     cm.free();
   });
 });
