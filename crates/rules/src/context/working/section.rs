@@ -168,7 +168,10 @@ pub fn write(p: &mut Pieces<'_>, input: &Input<'_>) -> f64 {
     // one still named by its line (where the lines alone fit); then named.
     let room = (input.budget * input.user_share).floor();
     let line_tokens = |line: &str| estimate(line) + 2.0;
-    let mut named_rest: f64 = words.iter().map(|w| line_tokens(&w.first_line)).sum::<f64>()
+    let mut named_rest: f64 = words
+        .iter()
+        .map(|w| line_tokens(&w.first_line))
+        .sum::<f64>()
         + older.iter().map(|l| line_tokens(l)).sum::<f64>();
     let mut used = 0.0;
     let mut verbatim = 0;
@@ -369,7 +372,9 @@ fn read_words(section: &str) -> (Vec<Words>, Vec<String>) {
     let mut rest = section;
     while let Some(at) = rest.find(SAID_OPEN) {
         let after = &rest[at + SAID_OPEN.len()..];
-        let digits = after.find(|c: char| !c.is_ascii_digit()).unwrap_or(after.len());
+        let digits = after
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(after.len());
         let Ok(message) = after[..digits].parse::<usize>() else {
             break;
         };

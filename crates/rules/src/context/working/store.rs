@@ -76,13 +76,16 @@ impl Manager {
             return None;
         }
         let (em, ek) = self.edit_point()?;
-        let thinking_before = (self.first_live..=em.min(self.history.messages.len() - 1)).any(|i| {
-            self.history.messages[i]
-                .parts
-                .iter()
-                .enumerate()
-                .any(|(k, p)| p.kind == Kind::Thinking && p.shown != Shown::Dropped && (i < em || k < ek))
-        });
+        let thinking_before =
+            (self.first_live..=em.min(self.history.messages.len() - 1)).any(|i| {
+                self.history.messages[i]
+                    .parts
+                    .iter()
+                    .enumerate()
+                    .any(|(k, p)| {
+                        p.kind == Kind::Thinking && p.shown != Shown::Dropped && (i < em || k < ek)
+                    })
+            });
         if thinking_before {
             return None;
         }

@@ -126,7 +126,12 @@ fn past_their_share_older_words_are_named_by_first_line() {
 #[test]
 fn older_words_are_named_by_their_store_id_through_the_next_compaction() {
     let long = "y".repeat(3_000);
-    let hosts = ["", "newest words", long.as_str(), "old \"rule\"\nsecond line"];
+    let hosts = [
+        "",
+        "newest words",
+        long.as_str(),
+        "old \"rule\"\nsecond line",
+    ];
     let input = Input {
         said: vec![
             stored(1, hosts[1], 30, "s:41"),
@@ -140,8 +145,16 @@ fn older_words_are_named_by_their_store_id_through_the_next_compaction() {
     let (first, _) = section(&input, &hosts);
     // The first line as typed (quotes unescaped), then the id the text is stored under.
     assert!(first.contains("…\" (stored as s:40)"), "{first}");
-    assert!(first.contains("- \"old \"rule\"\" (stored as s:39)"), "{first}");
-    assert!(first.contains("<said message=\"30\" stored-as=\"s:41\" chars=\"12\">\nnewest words\n</said>"), "{first}");
+    assert!(
+        first.contains("- \"old \"rule\"\" (stored as s:39)"),
+        "{first}"
+    );
+    assert!(
+        first.contains(
+            "<said message=\"30\" stored-as=\"s:41\" chars=\"12\">\nnewest words\n</said>"
+        ),
+        "{first}"
+    );
     // A smaller share pushes the verbatim one out: it is named by the id its entry held.
     let hosts = [first.as_str()];
     let again = |share: f64| {
@@ -154,11 +167,17 @@ fn older_words_are_named_by_their_store_id_through_the_next_compaction() {
         section(&input, &hosts).0
     };
     let second = again(0.0019);
-    assert!(second.contains("- \"newest words\" (stored as s:41)"), "{second}");
+    assert!(
+        second.contains("- \"newest words\" (stored as s:41)"),
+        "{second}"
+    );
     // The older entries keep their ids from one section to the next.
     let third = again(0.01);
     assert!(third.contains("(stored as s:40)"), "{third}");
-    assert!(third.contains("- \"old \"rule\"\" (stored as s:39)"), "{third}");
+    assert!(
+        third.contains("- \"old \"rule\"\" (stored as s:39)"),
+        "{third}"
+    );
 }
 
 #[test]
