@@ -106,7 +106,9 @@ needs! {
     /// prompt and `instruction` the end of a request made of the last one (frames,
     /// `transcript::summarizer_prompt`), `ids` the store id of each part of the messages,
     /// in order, and `opening_start..opening_end` the pinned messages; answered by
-    /// `Event::Summarized`, `Event::SummaryFailed` or `Event::NoSummarizer`.
+    /// `Event::Summarized`, `Event::SummaryFailed` or `Event::NoSummarizer`. After a failure
+    /// the same turns are asked once again (`Manager::summary_failed`); the user texts among
+    /// them are stored first (`working::store`).
     Summarize = 3 { from: usize, to: usize } carries {
         prompt: String = framed(|p| transcript::summarizer_prompt(p, m, from, to)),
         instruction: String = framed(|p| transcript::summarizer_instruction(p, m, from, to)),
