@@ -50,6 +50,9 @@ const loops = Object.entries(LOOPS).filter(([name]) => !args.loop || args.loop.s
 const strategies = Object.entries(STRATEGIES).filter(([name]) => name.toLowerCase().includes(args.strategy.toLowerCase()));
 const SYSTEM = 'You are an agent that reviews pull requests in a browser and fixes what the review finds.';
 const TASK = 'Review the open pull request, fix what fails, and report.';
+
+/** The task as `format`'s first message: Gemini's messages hold `parts`, VS Code's are its own class. */
+const taskMessage = (format) => format === 'vscode' ? fakeVscode.LanguageModelChatMessage.User(TASK) : format === 'gemini' ? { role: 'user', parts: [{ text: TASK }] } : { role: 'user', content: TASK };
 const sameBytes = (a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)) === 0;
 
 /** Every `{ type: 'compaction' }` object `value` holds. */
@@ -66,8 +69,7 @@ function compactions(value, out = []) {
 async function run(loop, budget, make) {
   const strategy = make({ budget, system: SYSTEM, vscode: fakeVscode });
   const provider = PROVIDER[strategy.format];
-  const task = strategy.format === 'vscode' ? fakeVscode.LanguageModelChatMessage.User(TASK) : { role: 'user', content: TASK };
-  strategy.append([task]);
+  strategy.append([taskMessage(strategy.format)]);
   const steps = Number(args.steps ?? loop.steps);
   const requests = [];
   let previous = [];
@@ -224,8 +226,7 @@ function screensStep(t) {
 async function screensRun(budget, make, steps) {
   const strategy = make({ budget, system: SYSTEM, vscode: fakeVscode });
   const provider = PROVIDER[strategy.format];
-  const task = strategy.format === 'vscode' ? fakeVscode.LanguageModelChatMessage.User(TASK) : strategy.format === 'gemini' ? { role: 'user', parts: [{ text: TASK }] } : { role: 'user', content: TASK };
-  strategy.append([task]);
+  strategy.append([taskMessage(strategy.format)]);
   const shots = [];
   const requests = [];
   let previous = [];

@@ -6,8 +6,9 @@ use devs_context_rules::context::working::{self, CallIn, Input, Reading, Said};
 use wasm_bindgen::prelude::*;
 
 /// The section over `texts` (joined, `lens` long each): `[the section the summary held,
-/// each user text folded, then per call its tool, input and output's store id ('' for
-/// none), per open call its tool and id, the host's edit tools]`; `shape`: `[user texts,
+/// each user text folded, each one's store id ('' for none), then per call its tool, input
+/// and output's store id ('' for none), per open call its tool and id, the host's edit
+/// tools]`; `shape`: `[user texts,
 /// each one's message, calls, open calls, edit tools]`; `share`: `userWordsShare`, NaN
 /// for the default. The frame holds the tokens it takes at most, then the section, over
 /// the same texts ('' when it holds nothing).
@@ -29,10 +30,11 @@ pub fn working_state(
             host: 1 + i,
             text: at(1 + i),
             message: count(1 + i),
+            id: Some(at(1 + n_said + i)).filter(|id| !id.is_empty()),
         })
         .collect();
     let (n_calls, n_open, n_tools) = (count(1 + n_said), count(2 + n_said), count(3 + n_said));
-    let calls_at = 1 + n_said;
+    let calls_at = 1 + 2 * n_said;
     let calls = (0..n_calls)
         .map(|c| {
             let id = at(calls_at + 3 * c + 2);

@@ -305,10 +305,12 @@ async function summarize(b: Building, need: Summarize, failed: unknown[]): Promi
   const carriedWords = before.carried.filter((c) => c.part === 'user').map((c) => c.text);
   const keepFirst = o.options.values[o.options.names.indexOf('keepFirstMessage')] !== 0;
   const section = workingSection(b.history, o.budget, o.working, { from, to, ids: need.ids, opening, keepFirst }, held0.section, carriedWords);
-  // With no summarizer, turns that hold protected texts, or what the working state keeps,
-  // are still folded into a summary: those alone.
-  if (!summarizer && !kept.fresh && section === '') return advance(b, { kind: 'NoSummarizer' });
-  const summary = summarizer ? await summaryText(b, need, before.body, failed) : before.body;
+  // A summarizer that failed in this build is not asked again (the rules ask the same turns
+  // again after a failure): as with none, turns that hold protected texts, or what the
+  // working state keeps, are still folded into a summary: the summary so far and those.
+  const asks = summarizer !== undefined && failed.length === 0;
+  if (!asks && !kept.fresh && section === '') return advance(b, { kind: 'NoSummarizer' });
+  const summary = asks ? await summaryText(b, need, before.body, failed) : before.body;
   if (summary === undefined) return advance(b, { kind: 'SummaryFailed' });
   return summarized(b, to, joinWorking(joinSummary(summary, kept.carried), section));
 }
@@ -316,13 +318,29 @@ async function summarize(b: Building, need: Summarize, failed: unknown[]): Promi
 /**
  * The provider compacted, and messages `from..to` left with what it compacted: the protected
  * texts among them, and those the summary carried, restated after its compaction in the
- * summary's place. The summary's own words go with what the provider summarized.
+ * summary's place, with the working state. The summary's own words go with what the
+ * provider summarized; after a compaction of ours that only masked, they stay.
  */
-function restate(b: Building, { from, to }: Extract<Need, { kind: 'Restate' }>): Need {
-  const before = splitSummary(splitWorking(b.held.summary).summary);
+function restate(b: Building, { from, to, ids, summary }: Extract<Need, { kind: 'Restate' }>): Need {
+  const { held, o } = b;
+  const held0 = splitWorking(held.summary);
+  const before = splitSummary(held0.summary);
   const { carried } = carry(b, from, to, before.carried);
-  if (carried.length === 0) return advance(b, { kind: 'Summarized', tokens: 0 });
-  return summarized(b, to, joinSummary('', carried));
+  // A compaction that only masked keeps the summary's own words (no provider compacted them).
+  const body = summary === 1 ? before.body : '';
+  // The working state goes on after the provider's compaction, with the user's words that left.
+  const words = before.carried.filter((c) => c.part === 'user').map((c) => c.text);
+  const section = workingSection(b.history, o.budget, o.working, { from, to, ids, opening: [0, 0], keepFirst: false }, held0.section, words);
+  if (body === '' && carried.length === 0 && section === '') {
+    // No summary now: the old one's text is not the summary so far of a later compaction.
+    const kept = held.summary;
+    b.undo.push(() => {
+      held.summary = kept;
+    });
+    held.summary = '';
+    return advance(b, { kind: 'Summarized', tokens: 0 });
+  }
+  return summarized(b, to, joinWorking(joinSummary(body, carried), section));
 }
 
 /** The summarizer's summary of messages `from..to`, or undefined when it failed. */

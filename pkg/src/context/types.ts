@@ -117,8 +117,9 @@ export interface ContextManagerOptions {
   protectedShare?: number;
   /**
    * The share of the budget the working state gives the user's own words, verbatim, newest
-   * first; older ones are named by their first line. The working state is a section the
-   * engine writes after the summary at each compaction (never the summarizer): the user's
+   * first; older ones are named by their first line and a store id (`recall(id)` gives them
+   * whole). The working state is a section the engine writes after the summary at each
+   * compaction (never the summarizer): the user's
    * words, the files the agent changed, the calls still open (`ContextManager.workingState`).
    * Default 0.1 (to be re-chosen on the bench's tune half), at most 0.3.
    */

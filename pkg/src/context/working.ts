@@ -82,8 +82,16 @@ function pinned(history: History, f: Folding, i: number): boolean {
  */
 export function workingSection(history: History, budget: number, o: WorkingOptions, f: Folding, previous: string, carried: readonly string[]): string {
   const { messages } = history;
+  // Where each message's part ids start in `f.ids`.
+  const first: number[] = [];
+  for (let i = f.from, n = 0; i < f.to; i++) {
+    first.push(n);
+    n += messages[i].parts.length;
+  }
   const said: string[] = [];
   const saidAt: number[] = [];
+  // Where the fold stored each whole (the rules store them first: `working/store.rs`).
+  const saidIds: string[] = [];
   for (let i = f.to - 1; i >= f.from; i--) {
     const m = messages[i];
     if (m.role !== Role.User || pinned(history, f, i)) continue;
@@ -94,11 +102,14 @@ export function workingSection(history: History, budget: number, o: WorkingOptio
       if (o.injected?.(p.text) === true) continue;
       said.push(p.text);
       saidAt.push(i);
+      const id = f.ids[first[i - f.from] + k];
+      saidIds.push(typeof id === 'string' ? id : '');
     }
   }
   for (const text of carried) {
     said.push(text);
     saidAt.push(f.from);
+    saidIds.push('');
   }
   // The store id of each call's output, where the fold stored it.
   const outputs = new Map<string, string>();
@@ -123,7 +134,7 @@ export function workingSection(history: History, budget: number, o: WorkingOptio
     }
   }
   const open = asked.filter(([, id]) => !answered.has(id));
-  const texts = [previous, ...said, ...calls, ...open.flat(), ...o.editTools];
+  const texts = [previous, ...said, ...saidIds, ...calls, ...open.flat(), ...o.editTools];
   const shape = Float64Array.from([said.length, ...saidAt, calls.length / 3, open.length, o.editTools.length]);
   const [joined, lens] = joinTexts(texts);
   const frame = new FrameReader(rules.workingState(joined, lens, shape, budget, o.share, o.shellCommands));

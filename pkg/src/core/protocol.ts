@@ -20,7 +20,7 @@ export type Need =
   | { kind: 'TooLarge'; message: number; part: number }
   | { kind: 'Measure'; body: string }
   | { kind: 'Fit'; count: number }
-  | { kind: 'Restate'; from: number; to: number }
+  | { kind: 'Restate'; from: number; to: number; ids: Array<string | undefined>; summary: number }
 ;
 
 /** A need as the rules encode it (`Need::encode`): its code, then its fields in order. */
@@ -39,7 +39,7 @@ export function decodeNeed(bytes: Uint8Array): Need {
     case 8: return { kind: 'TooLarge', message: r.uint(), part: r.uint() };
     case 9: return { kind: 'Measure', body: r.text() };
     case 10: return { kind: 'Fit', count: r.uint() };
-    case 11: return { kind: 'Restate', from: r.uint(), to: r.uint() };
+    case 11: return { kind: 'Restate', from: r.uint(), to: r.uint(), ids: r.optionalTexts(), summary: r.uint() };
   }
   throw Object.assign(new Error(`context engine: unknown need ${code}`), { code: 'ERR_INTERNAL' });
 }
@@ -377,7 +377,7 @@ export const LIMITS = { specChars: 3000, handoffTurnChars: 1500, summaryChars: 5
 export const CUT_WINDOW = 240;
 
 /** The rules' decisions on replay, numbered (`migrate::DECISIONS`). */
-export const RULE_DECISIONS = 4;
+export const RULE_DECISIONS = 5;
 
 /** The formats the rules have an image rule for (`bill::Format`): a format the shell writes that is not here does not compile where its rule is read. */
 export const FORMAT_RULES = [

@@ -120,6 +120,10 @@ impl Manager {
         self.mask_queue.clear();
         self.anchored = None;
         self.restate = None;
+        self.folding = None;
+        self.words_named.clear();
+        self.retried = None;
+        self.rewritten = false;
         self.phase = Phase::Done;
     }
 
@@ -207,6 +211,10 @@ impl Manager {
         self.record.before = self.tokens();
         self.anchored = None;
         self.restate = None;
+        self.folding = None;
+        self.words_named.clear();
+        self.retried = None;
+        self.rewritten = false;
         self.anchor_provider_compaction();
         self.squeezes = 0;
         self.squeeze_level = None;
@@ -323,12 +331,14 @@ impl Manager {
         self.advance()
     }
 
-    /// `tokens`: the protected texts restated after the provider's compaction, as the
-    /// summary message sends them (0: none). They stand in for the summary, which went with
+    /// `tokens`: the protected texts restated after the provider's compaction, with the
+    /// working state, as the summary message sends them (0: none). They stand in for the summary, which went with
     /// what the provider compacted; the thinking after the compaction stays valid.
     pub fn restated(&mut self, tokens: f64) -> Need {
         self.pending = None;
-        if tokens > self.config.summary_cap() + self.config.protected_cap() {
+        if tokens
+            > self.config.summary_cap() + self.config.protected_cap() + self.config.working_cap()
+        {
             self.record.warn(Warning::SummaryOverCap);
         } else if tokens > 0.0 {
             self.summary_tokens = tokens;
@@ -340,12 +350,30 @@ impl Manager {
         self.advance()
     }
 
+    /// The summarizer failed: the same turns are asked again, and the shell, which asks a
+    /// summarizer that failed no more in this build, folds them as it does with none: into
+    /// the summary so far with the working state, which keeps their user words (or says
+    /// there is nothing to keep, and they are dropped).
     pub fn summary_failed(&mut self) -> Need {
-        self.summarizing = None;
         self.pending = None;
         self.record.warn(Warning::SummarizerFailed);
-        self.phase = Phase::Drop;
-        self.advance()
+        // Asked again once: a host that fails the same turns twice has them dropped.
+        match self.summarizing {
+            Some(span) if self.retried != Some(span) => {
+                self.retried = Some(span);
+                let need = Need::Summarize {
+                    from: span.0,
+                    to: span.1,
+                };
+                self.pending = Some(need);
+                need
+            }
+            _ => {
+                self.summarizing = None;
+                self.phase = Phase::Drop;
+                self.advance()
+            }
+        }
     }
 
     /// The host has no summarizer: the oldest groups are dropped instead.

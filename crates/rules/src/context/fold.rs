@@ -178,6 +178,9 @@ impl Manager {
                 continue;
             }
             for k in 0..self.history.messages[i].parts.len() {
+                if self.named_by_working(i, k) {
+                    continue;
+                }
                 if let Some(id) = self.store_ids.get(&(i, k)) {
                     ids.push((id.clone(), None));
                 }

@@ -36,8 +36,11 @@ use crate::base::args::show_number;
 /// fit below halfway between the water marks); the squeeze cuts every part over one level
 /// rather than the largest to a stub; the summary a compaction writes holds the working
 /// state (the user's words, the file trail and the open calls), so it counts otherwise,
-/// and turns a summarizer-less compaction dropped are folded into a summary of that alone.
-pub const DECISIONS: u32 = 4;
+/// and turns a summarizer-less compaction dropped are folded into a summary of that alone;
+/// 5 (issue 49): the user texts a fold takes away are stored first (the working state names
+/// the older ones by store id), a failed summarizer's turns are asked again and folded
+/// as with none, and the provider's compaction restates the working state after it.
+pub const DECISIONS: u32 = 5;
 
 /// Why data was rebuilt.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -180,6 +180,15 @@ pub struct Manager {
     /// texts among them (and those the summary carried) are still to be restated after it
     /// ([`Need::Restate`]).
     restate: Option<(usize, usize)>,
+    /// A fold's need held back while the user's words it takes away are stored first
+    /// (`working::store`).
+    folding: Option<Need>,
+    /// The user texts this build stored for the working state, which names them.
+    words_named: Vec<(usize, usize)>,
+    /// The turns a failed summarizer was asked again (`Manager::summary_failed`).
+    retried: Option<(usize, usize)>,
+    /// This build asked whether a compaction that only masked rewrites the working state.
+    rewritten: bool,
     /// Rebuilt from old data (`migrate`): its decisions and why, said by the next build.
     pub(crate) migrated: Option<(u32, migrate::Why)>,
     /// While data of earlier rules is replayed: what each of its builds came to as
@@ -256,6 +265,10 @@ impl Manager {
             defer: false,
             anchored: None,
             restate: None,
+            folding: None,
+            words_named: Vec::new(),
+            retried: None,
+            rewritten: false,
             migrated: None,
             expected: None,
             phase: Phase::Done,

@@ -106,7 +106,9 @@ needs! {
     /// prompt and `instruction` the end of a request made of the last one (frames,
     /// `transcript::summarizer_prompt`), `ids` the store id of each part of the messages,
     /// in order, and `opening_start..opening_end` the pinned messages; answered by
-    /// `Event::Summarized`, `Event::SummaryFailed` or `Event::NoSummarizer`.
+    /// `Event::Summarized`, `Event::SummaryFailed` or `Event::NoSummarizer`. After a failure
+    /// the same turns are asked once again (`Manager::summary_failed`); the user texts among
+    /// them are stored first (`working::store`).
     Summarize = 3 { from: usize, to: usize } carries {
         prompt: String = framed(|p| transcript::summarizer_prompt(p, m, from, to)),
         instruction: String = framed(|p| transcript::summarizer_instruction(p, m, from, to)),
@@ -151,9 +153,15 @@ needs! {
     Fit = 10 carries { count: usize = m.told.1 },
     /// The provider compacted, and messages `from..to` left with what it compacted: restate
     /// the protected texts among them, newest first, then those the summary carried, after
-    /// its compaction (`Event::Carried` says how many fit), in the summary's place;
-    /// answered by `Event::Summarized` with their tokens (0: none).
-    Restate = 11 { from: usize, to: usize } carries {},
+    /// its compaction (`Event::Carried` says how many fit), in the summary's place, with the
+    /// working state (`ids`: the store id of each part of the messages, in order);
+    /// answered by `Event::Summarized` with their tokens (0: none). Without the provider's
+    /// compaction (`summary` 1: a compaction that only masked, over no messages), the
+    /// summary's own words stay, and the working state is written anew after them.
+    Restate = 11 { from: usize, to: usize } carries {
+        ids: Vec<Option<String>> = part_ids(m, from, to),
+        summary: usize = usize::from(m.anchored.is_none()),
+    },
 }
 
 /// What the rules replied to what the shell said on the way to an answer: the body of

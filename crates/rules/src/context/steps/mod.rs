@@ -63,11 +63,21 @@ impl Manager {
             if let Some(need) = self.next_index_need() {
                 return need;
             }
+            // A fold held back until the user's words it takes away are stored.
+            if let Some(need) = self.folding.take() {
+                return self.store_words_first(need);
+            }
             if let Some((from, to)) = self.restate.take() {
-                return Need::Restate { from, to };
+                return self.store_words_first(Need::Restate { from, to });
+            }
+            // A compaction that only masked writes the working state too.
+            if self.phase == Phase::Done
+                && let Some(need) = self.rewrite_after_mask()
+            {
+                return need;
             }
             match self.step(self.phase) {
-                Flow::Ask(need) => return need,
+                Flow::Ask(need) => return self.store_words_first(need),
                 Flow::Go(phase) => self.phase = phase,
             }
         }

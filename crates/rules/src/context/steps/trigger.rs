@@ -42,14 +42,9 @@ impl Manager {
         // The provider reads nothing before its compaction: the protected texts that leave
         // with what it compacted, and those our summary carried, are restated after it, in
         // the summary's place (the only place the provider reads that a tool result need
-        // not answer a call). Those of the messages folded before are in the summary already.
-        let protected = (self.first_live..c).any(|i| {
-            self.history
-                .messages
-                .get(i)
-                .is_some_and(|m| m.parts.iter().any(|p| p.protected))
-        });
-        if self.config.protected_cap() > 0.0 && (protected || self.summary_tokens > 0.0) {
+        // not answer a call), with the working state (the user's words that leave, the file
+        // trail, the open calls). Those of the messages folded before are in the summary.
+        if c > self.first_live || self.summary_tokens > 0.0 {
             self.restate = Some((self.first_live, c));
         }
         self.anchor = Some(c);

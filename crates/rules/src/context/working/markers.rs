@@ -10,7 +10,6 @@ pub const INJECTED_TAGS: &[&str] = &[
     "system-reminder",
     "command-name",
     "command-message",
-    "command-args",
     "local-command-stdout",
     "local-command-stderr",
     "local-command-caveat",
@@ -30,6 +29,10 @@ pub const INJECTED_TAGS: &[&str] = &[
     "file_content",
     "explicit_instructions",
 ];
+
+/// Blocks whose tags a harness writes around what the user typed: the tags are left out,
+/// the text between them is the user's (Claude Code's `/compact and continue`: its args).
+pub const TYPED_TAGS: &[&str] = &["command-args"];
 
 /// Messages a harness writes whole, by how they begin.
 pub const INJECTED_OPENINGS: &[&str] = &[
@@ -58,13 +61,21 @@ pub fn typed(text: &str) -> Vec<(usize, usize)> {
     let mut at = 0;
     while let Some(rel) = text[at..].find('<') {
         let open = at + rel;
-        match block_end(text, open) {
-            Some(end) => {
+        match block_end(text, open, INJECTED_TAGS) {
+            Some((end, _)) => {
                 kept.push((from, open));
                 from = end;
                 at = end;
             }
-            None => at = open + 1,
+            None => match block_end(text, open, TYPED_TAGS) {
+                Some((end, inner)) => {
+                    kept.push((from, open));
+                    kept.push(inner);
+                    from = end;
+                    at = end;
+                }
+                None => at = open + 1,
+            },
         }
     }
     kept.push((from, text.len()));
@@ -78,23 +89,24 @@ pub fn typed(text: &str) -> Vec<(usize, usize)> {
         .collect()
 }
 
-/// Where the injected block opening at byte `open` ends (its closing tag included; the
-/// text's end when it is never closed), or `None` when no injected block opens there.
-fn block_end(text: &str, open: usize) -> Option<usize> {
+/// Where the block of one of `tags` opening at byte `open` ends (its closing tag included;
+/// the text's end when it is never closed), with the byte range between its tags, or
+/// `None` when no such block opens there.
+fn block_end(text: &str, open: usize, tags: &[&str]) -> Option<(usize, (usize, usize))> {
     let rest = &text[open + 1..];
-    let tag = INJECTED_TAGS.iter().find(|t| {
+    let tag = tags.iter().find(|t| {
         rest.starts_with(*t)
             && rest[t.len()..]
                 .chars()
                 .next()
                 .is_some_and(|c| c == '>' || c.is_whitespace())
     })?;
+    let inner = text[open..].find('>').map_or(text.len(), |i| open + i + 1);
     let close = format!("</{tag}>");
-    Some(
-        text[open..]
-            .find(&close)
-            .map_or(text.len(), |i| open + i + close.len()),
-    )
+    Some(match text[inner..].find(&close) {
+        Some(i) => (inner + i + close.len(), (inner, inner + i)),
+        None => (text.len(), (inner, text.len())),
+    })
 }
 
 fn units(s: &str) -> usize {

@@ -16,6 +16,7 @@
 pub mod json;
 pub mod markers;
 pub mod section;
+mod store;
 pub mod trail;
 
 #[cfg(test)]

@@ -11,8 +11,14 @@ pub const OPEN: &str = "<working-state>";
 pub const CLOSE: &str = "</working-state>";
 const INTRO: &str = "\nThe engine writes this at each compaction, outside the summary: the user's own words, the files changed, and the calls still open. The summary does not repeat them.";
 const SAID_OPEN: &str = "\n<said message=\"";
+/// Between a verbatim entry's message and its store id.
+const SAID_ID: &str = "\" stored-as=";
 const SAID_CLOSE: &str = "\n</said>";
-const OLDER: &str = "\nOlder, by first line (the index's transcripts hold them whole):";
+const OLDER: &str = "\nOlder, by first line (recall a store id for the whole text):";
+/// The heading of the older entries before they were named by store id.
+const OLDER_BEFORE: &str = "\nOlder, by first line (the index's transcripts hold them whole):";
+/// An older entry's store id, after its first line.
+const STORED_AS: &str = " (stored as ";
 /// Characters of a first line that name an older message.
 pub const FIRST_LINE_CHARS: usize = 80;
 /// The file trail takes at most this share of the budget; past it, the oldest paths are
@@ -25,15 +31,17 @@ pub const OWN_TOKENS: f64 = 400.0;
 const DETAILED: f64 = 0.25;
 /// The line of the older paths, by path and action alone.
 const BRIEF: &str = "Older: ";
-/// A verbatim entry's tags.
-const SAID_TOKENS: f64 = 12.0;
+/// A verbatim entry's tags, its store id among them.
+const SAID_TOKENS: f64 = 16.0;
 
-/// A user message folded away, its text host text `host`.
+/// A user message folded away, its text host text `host`; `id`: where the fold stored it
+/// whole (`working::store`), none when the store failed.
 #[derive(Debug, Clone)]
 pub struct Said<'a> {
     pub host: usize,
     pub text: &'a str,
     pub message: usize,
+    pub id: Option<&'a str>,
 }
 
 /// A call whose input may name a path; `id`: the store id of its output (or its own).
@@ -66,6 +74,7 @@ pub struct Input<'a> {
 struct Words {
     host: usize,
     message: usize,
+    id: Option<String>,
     ranges: Vec<(usize, usize)>,
     units: usize,
     tokens: f64,
@@ -140,10 +149,11 @@ pub fn write(p: &mut Pieces<'_>, input: &Input<'_>) -> f64 {
         fresh.push(Words {
             host: s.host,
             message: s.message,
+            id: s.id.map(String::from),
             units: ranges.iter().map(|r| r.1 - r.0).sum::<usize>() + ranges.len() - 1,
             ranges,
             tokens: estimate(&typed),
-            first_line: first_line(&typed, s.message),
+            first_line: first_line(&typed, s.message, s.id),
         });
     }
     fresh.append(&mut words);
@@ -154,15 +164,25 @@ pub fn write(p: &mut Pieces<'_>, input: &Input<'_>) -> f64 {
     }
     let mut o = Out { p, tokens: 0.0 };
     o.lit(OPEN).lit(INTRO);
-    // The user's words, newest first, verbatim while they fit their share; then named.
+    // The user's words, newest first, verbatim while they fit their share with every older
+    // one still named by its line (where the lines alone fit); then named.
     let room = (input.budget * input.user_share).floor();
+    let line_tokens = |line: &str| estimate(line) + 2.0;
+    let mut named_rest: f64 = words
+        .iter()
+        .map(|w| line_tokens(&w.first_line))
+        .sum::<f64>()
+        + older.iter().map(|l| line_tokens(l)).sum::<f64>();
     let mut used = 0.0;
     let mut verbatim = 0;
     for w in &words {
-        if used + w.tokens + SAID_TOKENS > room {
+        let rest = named_rest - line_tokens(&w.first_line);
+        let reserved = if named_rest <= room - used { rest } else { 0.0 };
+        if used + w.tokens + SAID_TOKENS + reserved > room {
             break;
         }
         used += w.tokens + SAID_TOKENS;
+        named_rest = rest;
         verbatim += 1;
     }
     let mut named: Vec<String> = words[verbatim..]
@@ -173,15 +193,22 @@ pub fn write(p: &mut Pieces<'_>, input: &Input<'_>) -> f64 {
     let listed = named
         .iter()
         .take_while(|line| {
-            used += estimate(line) + 2.0;
+            used += line_tokens(line);
             used <= room
         })
         .count();
     if verbatim + named.len() > 0 {
         o.lit("\n<user-words newest-first>");
         for w in &words[..verbatim] {
-            o.lit(SAID_OPEN)
-                .lit(&format!("{}\" chars=\"{}\">\n", w.message, w.units));
+            o.lit(SAID_OPEN).lit(&w.message.to_string());
+            if let Some(id) = &w.id {
+                let mut q = String::new();
+                id.as_str().json(&mut q);
+                o.lit(SAID_ID).lit(&q);
+            } else {
+                o.lit("\"");
+            }
+            o.lit(&format!(" chars=\"{}\">\n", w.units));
             o.words(w);
             o.lit(SAID_CLOSE);
         }
@@ -257,7 +284,10 @@ pub fn split(summary: &str) -> (&str, &str) {
     }
 }
 
-fn first_line(typed: &str, message: usize) -> String {
+/// An older message's entry: its first line, named by its store id (by its message's
+/// number where the store failed). Written as typed, in quotes, so the line reads as the
+/// user wrote it.
+fn first_line(typed: &str, message: usize, id: Option<&str>) -> String {
     let line = typed
         .lines()
         .find(|l| !l.trim().is_empty())
@@ -267,9 +297,10 @@ fn first_line(typed: &str, message: usize) -> String {
     if short.len() < line.len() {
         short.push('…');
     }
-    let mut out = String::new();
-    short.json(&mut out);
-    format!("{out} (message {message})")
+    match id {
+        Some(id) => format!("\"{short}\"{STORED_AS}{id})"),
+        None => format!("\"{short}\" (message {message})"),
+    }
 }
 
 /// An older path on the brief line: `"path" action`.
@@ -341,11 +372,31 @@ fn read_words(section: &str) -> (Vec<Words>, Vec<String>) {
     let mut rest = section;
     while let Some(at) = rest.find(SAID_OPEN) {
         let after = &rest[at + SAID_OPEN.len()..];
-        let Some((message, after)) = after.split_once("\" chars=\"") else {
+        let digits = after
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(after.len());
+        let Ok(message) = after[..digits].parse::<usize>() else {
+            break;
+        };
+        let mut after = &after[digits..];
+        // A store id (sections before the store ids have none).
+        let mut id = None;
+        if let Some(q) = after.strip_prefix(SAID_ID) {
+            let Some((read, rest)) = json_string(q) else {
+                break;
+            };
+            id = Some(read);
+            after = rest;
+        } else if let Some(rest) = after.strip_prefix('"') {
+            after = rest;
+        } else {
+            break;
+        }
+        let Some(after) = after.strip_prefix(" chars=\"") else {
             break;
         };
         let Some(q) = after.find("\">\n") else { break };
-        let (Ok(message), Ok(n)) = (message.parse::<usize>(), after[..q].parse::<usize>()) else {
+        let Ok(n) = after[..q].parse::<usize>() else {
             break;
         };
         let body_at = section.len() - after.len() + q + 3;
@@ -362,15 +413,19 @@ fn read_words(section: &str) -> (Vec<Words>, Vec<String>) {
         words.push(Words {
             host: 0,
             message,
+            first_line: first_line(&text, message, id.as_deref()),
+            id,
             ranges: vec![(start, end)],
             units: n,
             tokens: estimate(&text),
-            first_line: first_line(&text, message),
         });
         rest = &section[byte_end..];
     }
-    if let Some(at) = section.find(OLDER) {
-        for line in section[at + OLDER.len()..].lines() {
+    let older_at = [OLDER, OLDER_BEFORE]
+        .iter()
+        .find_map(|h| section.find(h).map(|at| at + h.len()));
+    if let Some(at) = older_at {
+        for line in section[at..].lines() {
             match line.strip_prefix("- ") {
                 Some(l) => older.push(l.to_string()),
                 None if line.is_empty() => {}

@@ -15,6 +15,14 @@ fn said(host: usize, text: &str, message: usize) -> Said<'_> {
         host,
         text,
         message,
+        id: None,
+    }
+}
+
+fn stored<'a>(host: usize, text: &'a str, message: usize, id: &'a str) -> Said<'a> {
+    Said {
+        id: Some(id),
+        ..said(host, text, message)
     }
 }
 
@@ -113,6 +121,63 @@ fn past_their_share_older_words_are_named_by_first_line() {
     assert!(text.contains("…\" (message 20)"), "{text}");
     assert!(text.contains("- \"old rule\" (message 10)"), "{text}");
     assert!(tokens <= 10_000.0 * 0.1 + 10_000.0 * 0.05 + 200.0);
+}
+
+#[test]
+fn older_words_are_named_by_their_store_id_through_the_next_compaction() {
+    let long = "y".repeat(3_000);
+    let hosts = [
+        "",
+        "newest words",
+        long.as_str(),
+        "old \"rule\"\nsecond line",
+    ];
+    let input = Input {
+        said: vec![
+            stored(1, hosts[1], 30, "s:41"),
+            stored(2, hosts[2], 20, "s:40"),
+            stored(3, hosts[3], 10, "s:39"),
+        ],
+        budget: 10_000.0,
+        user_share: 0.1,
+        ..Input::default()
+    };
+    let (first, _) = section(&input, &hosts);
+    // The first line as typed (quotes unescaped), then the id the text is stored under.
+    assert!(first.contains("…\" (stored as s:40)"), "{first}");
+    assert!(
+        first.contains("- \"old \"rule\"\" (stored as s:39)"),
+        "{first}"
+    );
+    assert!(
+        first.contains(
+            "<said message=\"30\" stored-as=\"s:41\" chars=\"12\">\nnewest words\n</said>"
+        ),
+        "{first}"
+    );
+    // A smaller share pushes the verbatim one out: it is named by the id its entry held.
+    let hosts = [first.as_str()];
+    let again = |share: f64| {
+        let input = Input {
+            previous: &first,
+            budget: 10_000.0,
+            user_share: share,
+            ..Input::default()
+        };
+        section(&input, &hosts).0
+    };
+    let second = again(0.0019);
+    assert!(
+        second.contains("- \"newest words\" (stored as s:41)"),
+        "{second}"
+    );
+    // The older entries keep their ids from one section to the next.
+    let third = again(0.01);
+    assert!(third.contains("(stored as s:40)"), "{third}");
+    assert!(
+        third.contains("- \"old \"rule\"\" (stored as s:39)"),
+        "{third}"
+    );
 }
 
 #[test]
