@@ -58,9 +58,10 @@ describe('the time of each model turn', () => {
   it('Aider: the time of `aider chat started at` on the first turn after it only', () => {
     const [s] = read('aider-afi-core.chat.history.md');
     assert.equal(s.steps[0].time, Date.parse('2025-07-15T11:38:37Z'));
+    assert.equal(s.steps[1].time, Date.parse('2025-07-15T14:53:34Z'));
     const timed = s.steps.filter((st) => st.time !== undefined);
     assert.ok(timed.length >= 2 && timed.length <= 9, `${timed.length} timed turns`);
-    assert.equal(s.steps[1].time, undefined);
+    assert.equal(s.steps[2].time, undefined);
   });
 
   it('no time where the file has none, and none made of a bad one', () => {
