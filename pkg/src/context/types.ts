@@ -123,6 +123,22 @@ export interface ContextManagerOptions {
    * Default 0.1 (to be re-chosen on the bench's tune half), at most 0.3.
    */
   userWordsShare?: number;
+  /**
+   * The provider's prompt-cache lifetime, in ms: a pause longer than this between two
+   * requests (by the times given to `build({ now })`) leaves the cache cold, and the next
+   * request writes its whole prefix again. Default 300000 (Anthropic's 5 minutes; OpenAI's
+   * in-memory cache keeps a prefix 5 to 10 minutes). Read only with `pauseCompactAt`.
+   */
+  cacheTtlMs?: number;
+  /**
+   * At the first request after a pause longer than `cacheTtlMs`, a request above this share
+   * of the budget is compacted before the high water mark, by masking old tool outputs
+   * (no summarizer call, which after a pause would pay a full write too): the write is due
+   * anyway, and every request after it is smaller. In (0, highWater); off by default. Needs
+   * the request's time, `build({ now })`: without it nothing changes. Past the high water
+   * mark the usual compaction runs.
+   */
+  pauseCompactAt?: number;
   /** How the working state reads a session beyond the agents it knows. */
   workingState?: WorkingStateOptions;
   /** For format `'vscode'`: the extension's `vscode` module, whose classes the messages are built with. */
@@ -421,8 +437,8 @@ export interface ContextWarning {
 export interface CompactionEvent {
   /** The request it was made for (1-based). */
   request: number;
-  /** Why it ran: past the high water mark, asked (`compact()`), old images, or the provider's own compaction. */
-  trigger: 'highWater' | 'asked' | 'images' | 'provider';
+  /** Why it ran: past the high water mark, asked (`compact()`), old images, the provider's own compaction, or a pause longer than the cache's lifetime (`pauseCompactAt`). */
+  trigger: 'highWater' | 'asked' | 'images' | 'provider' | 'pause';
   /** What it did: outputs masked (stored, shown by a line), texts cut, and the messages summarized and dropped. */
   actions: { masked: number; cut: number; summarized: MessageSpan | null; dropped: MessageSpan | null };
   /** The request's tokens, as the provider is expected to count them, before and after. */
@@ -484,7 +500,7 @@ export interface LedgerRecord {
   cache: { read: number; write: number; observedRead: number | null; observedWrite: number | null; cost: number; sessionRelativeCost: number };
   /** Set when a compaction ran for this request: why, the tokens before and after, the marks, how far below the high water mark it brought the request, the earliest message it edited, the messages it kept, summarized or dropped, and the store ids of what it masked. */
   compaction: {
-    trigger: 'highWater' | 'asked' | 'images' | 'provider';
+    trigger: 'highWater' | 'asked' | 'images' | 'provider' | 'pause';
     before: number;
     after: number;
     highWater: number;

@@ -1,0 +1,37 @@
+// The request's time, from the host: `build({ now })` (or the time a replay reads from a
+// transcript). The shell only reads it and gives it to the rules, which journal it and
+// decide with it (crates/rules/src/context/clock.rs: a compaction at the first request
+// after a pause longer than the cache's lifetime, with `pauseCompactAt`).
+import { argumentError } from '../errors/index.js';
+import { isObject } from '../core/read.js';
+import { give, type Core } from './history.js';
+
+/** The options of one `build`. */
+export interface BuildOptions {
+  /**
+   * The time of the request, in ms since the epoch (`Date.now()`, or a transcript's time in
+   * a replay). Journaled, so a replay or a restored session decides the same. With
+   * `pauseCompactAt`, a request after a pause longer than `cacheTtlMs` is compacted by
+   * masking. It must not go back: a time before the last one given is a RangeError. Left
+   * out, the request's time is unknown, and no pause is seen before or after it.
+   */
+  now?: number;
+}
+
+/**
+ * The time of `options` (the argument of `build`), read once: a TypeError for a value
+ * that is not an object or a `now` that is not a number; its range is the rules' to check.
+ */
+export function buildTime(options: unknown): number | undefined {
+  if (options === undefined) return undefined;
+  if (!isObject(options)) throw argumentError(TypeError, 'options', 'must be an object ({ now }), or left out');
+  const now = options.now;
+  if (now === undefined) return undefined;
+  if (typeof now !== 'number') throw argumentError(TypeError, 'options.now', `must be a number of ms since the epoch, got ${now === null ? 'null' : typeof now}`);
+  return now;
+}
+
+/** Gives the rules the time of the next build, between builds: a RangeError (NaN, < 0, going back) changes nothing. */
+export function giveTime(core: Core, now: number | undefined): void {
+  if (now !== undefined) give(core, { kind: 'Time', now });
+}
