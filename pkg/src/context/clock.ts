@@ -4,7 +4,6 @@
 // after a pause longer than the cache's lifetime, with `pauseCompactAt`).
 import { argumentError } from '../errors/index.js';
 import { isObject } from '../core/read.js';
-import { give, type Core } from './history.js';
 
 /** The options of one `build`. */
 export interface BuildOptions {
@@ -20,7 +19,9 @@ export interface BuildOptions {
 
 /**
  * The time of `options` (the argument of `build`), read once: a TypeError for a value
- * that is not an object or a `now` that is not a number; its range is the rules' to check.
+ * that is not an object or a `now` that is not a number; its range is the rules' to check
+ * (given as `{ kind: 'Time', now }` between builds: NaN, < 0 or going back is a RangeError
+ * naming `options.now`, and changes nothing).
  */
 export function buildTime(options: unknown): number | undefined {
   if (options === undefined) return undefined;
@@ -29,9 +30,4 @@ export function buildTime(options: unknown): number | undefined {
   if (now === undefined) return undefined;
   if (typeof now !== 'number') throw argumentError(TypeError, 'options.now', `must be a number of ms since the epoch, got ${now === null ? 'null' : typeof now}`);
   return now;
-}
-
-/** Gives the rules the time of the next build, between builds: a RangeError (NaN, < 0, going back) changes nothing. */
-export function giveTime(core: Core, now: number | undefined): void {
-  if (now !== undefined) give(core, { kind: 'Time', now });
 }

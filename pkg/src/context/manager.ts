@@ -12,7 +12,7 @@ import { Queue } from '../core/queue.js';
 import { readSnapshot, toSnapshot } from './snapshot.js';
 import { readOptions, recallAnswer, recallText } from './recall.js';
 import { MessagePrints } from './sync.js';
-import { type BuildOptions, buildTime, giveTime } from './clock.js';
+import { type BuildOptions, buildTime } from './clock.js';
 import { ContextSession } from './session/session.js';
 import { buildOnce, engineOptions, managerParts, recallToolOf, type Hooks } from './kernel.js';
 import type { AppendExtraOf, RecallAnswerOf, RecallToolOf, CompactionEvent, ContextBuild, ContextFormat, ContextReminder, LedgerRecord, ContextManagerOptions, ContextSessionOptions, ContextSnapshot, ContextWarning, RecallOptions } from './types.js';
@@ -272,7 +272,7 @@ export class ContextManagerClass<Message = unknown, Format extends ContextFormat
       return Promise.reject(error);
     }
     try {
-      giveTime(engine.core, now);
+      if (now !== undefined) give(engine.core, { kind: 'Time', now });
     } catch (error) {
       return Promise.reject(error);
     }

@@ -7,7 +7,7 @@ import type { CalibrationFigures } from '../types.js';
 import { Engine, foldChanges, type EngineState } from '../engine.js';
 import { withChanges } from '../state.js';
 import { give } from '../history.js';
-import { type BuildOptions, buildTime, giveTime } from '../clock.js';
+import { type BuildOptions, buildTime } from '../clock.js';
 import { ReentrantCallError, SessionConflictError, argumentError, coded, errorText, hasCode } from '../../errors/index.js';
 import { buildOnce, engineOptions, managerParts, recallToolOf } from '../kernel.js';
 import { readOptions, recallAnswer, recallText } from '../recall.js';
@@ -196,7 +196,7 @@ export class ContextSession<Message = unknown, Format extends ContextFormat = Co
     const p = this.#parts;
     const hooks = { adapter: p.adapter, reminders: p.reminders, timeoutMs: p.timeoutMs, onLedger: p.onLedger, onWarning: p.onWarning, onCompaction: p.onCompaction, beforeCompaction: p.beforeCompaction, tracer: p.tracer, conversation: p.conversation ?? this.sessionId };
     return this.#call((engine, inbox) => {
-      giveTime(engine.core, now);
+      if (now !== undefined) give(engine.core, { kind: 'Time', now });
       const build = () => buildOnce<Message, Format>(engine, { ...hooks, before: () => this.#takeIn(engine, inbox) });
       return turnScope ? turnScope.run(this, build) : build();
     }, () => this.#paid.clear(), true);
