@@ -10,9 +10,9 @@
 // prompt, counter, summarizer and store), passing each step's recorded time to
 // `build({ now })` (never going back), once per level of `pauseCompactAt` (0: without it).
 // A meter of its own (until pkg/src/eval has one) prices each request with a cache of
-// `--ttl` ms: a request whose previous request is older than the TTL, or has no time,
+// `--ttl` ms: a request whose previous request is older than the TTL (both times known)
 // writes its whole prefix (1.25×); otherwise it reads what it shares with it (0.1×) and
-// writes the rest. A session with no time at all is priced with no expiry. Each
+// writes the rest, as with no expiry (a session with no time at all is priced so). Each
 // summarizer call is priced as a write of its whole prompt (1.25×). Recall is
 // bench/recall.mjs's references meter: of the references of the recorded next output, the
 // share whose exact string the request holds.
@@ -35,12 +35,19 @@ const TTL = Number(args.ttl);
 // The ×3 copies repeat their steps' times: no clock.
 const timed = sessions.filter((s) => !s.name.endsWith(' ×3') && s.steps.some((st) => st.time !== undefined));
 
-/** The pauses longer than the TTL between a session's timed steps (by their clock, never going back). */
+/**
+ * The pauses longer than the TTL: between two consecutive steps that both have a time (by
+ * their clock, never going back). Aider's times are its chats' starts only: no pause is
+ * counted across the turns between them.
+ */
 function pauses(session) {
   let last;
   let n = 0;
   for (const st of session.steps) {
-    if (st.time === undefined) continue;
+    if (st.time === undefined) {
+      last = undefined;
+      continue;
+    }
     if (last !== undefined && st.time - last > TTL) n++;
     last = Math.max(last ?? 0, st.time);
   }
@@ -93,14 +100,18 @@ async function run(session, budget, level) {
   return { requests, summaryTokens };
 }
 
-/** Input cost with a cache that expires `TTL` ms after its last read or write. */
-function clockSpend({ requests, summaryTokens }, untimed) {
+/**
+ * Input cost with a cache that expires `TTL` ms after its last read or write: a request
+ * whose time and the previous request's are both known and further apart pays writes for
+ * its whole prefix; a request with no time, or after one, is priced with no expiry.
+ */
+function clockSpend({ requests, summaryTokens }) {
   let last;
   let units = 1.25 * summaryTokens;
   for (const r of requests) {
-    const warm = untimed || (r.time !== undefined && last !== undefined && r.time - last <= TTL);
-    units += warm ? 0.1 * r.prefix + 1.25 * (r.tokens - r.prefix) : 1.25 * r.tokens;
-    if (r.time !== undefined) last = r.time;
+    const cold = r.time !== undefined && last !== undefined && r.time - last > TTL;
+    units += cold ? 1.25 * r.tokens : 0.1 * r.prefix + 1.25 * (r.tokens - r.prefix);
+    last = r.time;
   }
   return units;
 }
