@@ -150,3 +150,14 @@ for (const half of halves) {
     console.log(`| ${budget / 1000}k | (off: clock-priced over no-expiry) | ${(baseClock / baseFlat).toFixed(3)}× | | | |`);
   }
 }
+
+console.log('\nPer session (clock-priced spend against the same budget without the option, recall, pause compactions):');
+for (const budget of budgets) {
+  for (const s of timed) {
+    const rs = results.filter((r) => r.budget === budget && r.session === s.name);
+    const base = clockSpend(rs[0].out);
+    const cells = rs.map((r) => `${r.level || 'off'} ${(clockSpend(r.out) / base).toFixed(3)}× ${(sum(r.out.requests, (q) => q.present) / Math.max(1, sum(r.out.requests, (q) => q.refs))).toFixed(3)} ${sum(r.out.requests, (q) => q.pause)}`);
+    console.log(`  ${budget / 1000}k ${s.half} ${s.name}: ${cells.join(', ')}`);
+  }
+}
+
