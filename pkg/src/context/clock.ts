@@ -5,18 +5,6 @@
 import { argumentError } from '../errors/index.js';
 import { isObject } from '../core/read.js';
 
-/** The options of one `build`. */
-export interface BuildOptions {
-  /**
-   * The time of the request, in ms since the epoch (`Date.now()`, or a transcript's time in
-   * a replay). Journaled, so a replay or a restored session decides the same. With
-   * `pauseCompactAt`, a request after a pause longer than `cacheTtlMs` is compacted by
-   * masking. It must not go back: a time before the last one given is a RangeError. Left
-   * out, the request's time is unknown, and no pause is seen before or after it.
-   */
-  now?: number;
-}
-
 /**
  * The time of `options` (the argument of `build`), read once: a TypeError for a value
  * that is not an object or a `now` that is not a number; its range is the rules' to check

@@ -1,6 +1,6 @@
 // `ContextManager`: provider-native messages in, a bounded, cache-stable request out. It
 // reads the host's options once and runs the engine (`engine.ts`) one build at a time.
-import type { CalibrationFigures } from './types.js';
+import type { CalibrationFigures, BuildOptions } from './types.js';
 import { Engine, restored } from './engine.js';
 import { give, statusOf } from './history.js';
 import { ReentrantCallError, argumentError } from '../errors/index.js';
@@ -12,7 +12,7 @@ import { Queue } from '../core/queue.js';
 import { readSnapshot, toSnapshot } from './snapshot.js';
 import { readOptions, recallAnswer, recallText } from './recall.js';
 import { MessagePrints } from './sync.js';
-import { type BuildOptions, buildTime } from './clock.js';
+import { buildTime } from './clock.js';
 import { ContextSession } from './session/session.js';
 import { buildOnce, engineOptions, managerParts, recallToolOf, type Hooks } from './kernel.js';
 import type { AppendExtraOf, RecallAnswerOf, RecallToolOf, CompactionEvent, ContextBuild, ContextFormat, ContextReminder, LedgerRecord, ContextManagerOptions, ContextSessionOptions, ContextSnapshot, ContextWarning, RecallOptions } from './types.js';

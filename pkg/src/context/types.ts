@@ -433,6 +433,18 @@ export interface ContextWarning {
   error?: unknown;
 }
 
+/** The options of one `build()` (`ContextManager`, `ContextSession`). */
+export interface BuildOptions {
+  /**
+   * The time of the request, in ms since the epoch (`Date.now()`, or a transcript's time in
+   * a replay). Journaled, so a replay or a restored session decides the same. With
+   * `pauseCompactAt`, a request after a pause longer than `cacheTtlMs` is compacted by
+   * masking. It must not go back: a time before the last one given is a RangeError. Left
+   * out, the request's time is unknown, and no pause is seen before or after it.
+   */
+  now?: number;
+}
+
 /** One compaction, as `onCompaction` receives it. */
 export interface CompactionEvent {
   /** The request it was made for (1-based). */

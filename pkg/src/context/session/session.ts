@@ -3,11 +3,11 @@
 // acknowledged call. The rules stay in memory; the store holds what replays them
 // (`Engine.changes`, `foldChanges`), the texts stored whole, and each summary the moment
 // it is paid for, so a resumed session never asks for it again.
-import type { CalibrationFigures } from '../types.js';
+import type { CalibrationFigures, BuildOptions } from '../types.js';
 import { Engine, foldChanges, type EngineState } from '../engine.js';
 import { withChanges } from '../state.js';
 import { give } from '../history.js';
-import { type BuildOptions, buildTime } from '../clock.js';
+import { buildTime } from '../clock.js';
 import { ReentrantCallError, SessionConflictError, argumentError, coded, errorText, hasCode } from '../../errors/index.js';
 import { buildOnce, engineOptions, managerParts, recallToolOf } from '../kernel.js';
 import { readOptions, recallAnswer, recallText } from '../recall.js';
