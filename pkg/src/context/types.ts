@@ -439,8 +439,9 @@ export interface BuildOptions {
    * The time of the request, in ms since the epoch (`Date.now()`, or a transcript's time in
    * a replay). Journaled, so a replay or a restored session decides the same. With
    * `pauseCompactAt`, a request after a pause longer than `cacheTtlMs` is compacted by
-   * masking. It must not go back: a time before the last one given is a RangeError. Left
-   * out, the request's time is unknown, and no pause is seen before or after it.
+   * masking. It must not go back: a time before the last one given is a RangeError (the
+   * same time again is fine). Left out, the request's time is unknown, and no pause is seen
+   * at it or at the next; a build that fails keeps the time it was given for the next.
    */
   now?: number;
 }
