@@ -19,6 +19,7 @@ const EXPECTED = [
   ['claude-code-cua-docker-screenshots.jsonl', 'claude-code', 66, 65],
   ['claude-code-session.jsonl', 'claude-code', 244, 242],
   ['claude-code-short-session.jsonl', 'claude-code', 9, 6],
+  ['claude-code-spotter-fum.jsonl', 'claude-code', 179, 177],
   ['claude-code-subagent.jsonl', 'claude-code', 34, 33],
   ['cline-sdk-session.messages.json', 'anthropic-messages', 16, 11],
   ['codex-cli-rollout-gpt-5.5.jsonl', 'codex', 107, 105],

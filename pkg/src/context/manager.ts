@@ -1,6 +1,6 @@
 // `ContextManager`: provider-native messages in, a bounded, cache-stable request out. It
 // reads the host's options once and runs the engine (`engine.ts`) one build at a time.
-import type { CalibrationFigures } from './types.js';
+import type { CalibrationFigures, BuildOptions } from './types.js';
 import { Engine, restored } from './engine.js';
 import { give, statusOf } from './history.js';
 import { ReentrantCallError, argumentError } from '../errors/index.js';
@@ -12,6 +12,7 @@ import { Queue } from '../core/queue.js';
 import { readSnapshot, toSnapshot } from './snapshot.js';
 import { readOptions, recallAnswer, recallText } from './recall.js';
 import { MessagePrints } from './sync.js';
+import { buildTime } from './clock.js';
 import { ContextSession } from './session/session.js';
 import { buildOnce, engineOptions, managerParts, recallToolOf, type Hooks } from './kernel.js';
 import type { AppendExtraOf, RecallAnswerOf, RecallToolOf, CompactionEvent, ContextBuild, ContextFormat, ContextReminder, LedgerRecord, ContextManagerOptions, ContextSessionOptions, ContextSnapshot, ContextWarning, RecallOptions } from './types.js';
@@ -140,16 +141,19 @@ export class ContextManagerClass<Message = unknown, Format extends ContextFormat
    * provider and at most `budget` tokens. Builds run one at a time, in call order. A
    * callback that fails (the counter, `onLedger`, `onWarning`) rejects with its error and
    * changes nothing; a store or summarizer that fails falls back, with a warning.
+   * `options.now` is the request's time (`BuildOptions`).
    */
-  build(): Promise<ContextBuild<Message, Format>> {
+  build(options?: BuildOptions): Promise<ContextBuild<Message, Format>> {
     let engine: Engine;
+    let now: number | undefined;
     try {
       engine = live(this.#engine, 'ContextManager');
+      now = buildTime(options);
     } catch (error) {
       return Promise.reject(error);
     }
     if (turnScope?.inside(this)) return Promise.reject(new ReentrantCallError('ContextManager.build'));
-    return this.#queue.run(() => (turnScope ? turnScope.run(this, () => this.#build(engine)) : this.#build(engine)));
+    return this.#queue.run(() => (turnScope ? turnScope.run(this, () => this.#build(engine, now)) : this.#build(engine, now)));
   }
 
   /**
@@ -261,10 +265,15 @@ export class ContextManagerClass<Message = unknown, Format extends ContextFormat
     this.#engine = null;
   }
 
-  #build(engine: Engine): Promise<ContextBuild<Message, Format>> {
+  #build(engine: Engine, now: number | undefined): Promise<ContextBuild<Message, Format>> {
     if (this.#refused !== undefined) {
       const error = this.#refused;
       this.#refused = undefined;
+      return Promise.reject(error);
+    }
+    try {
+      if (now !== undefined) give(engine.core, { kind: 'Time', now });
+    } catch (error) {
       return Promise.reject(error);
     }
     const hooks = { adapter: this.#adapter, reminders: this.#reminders, timeoutMs: this.#timeoutMs, onLedger: this.#onLedger, onWarning: this.#onWarning, onCompaction: this.#onCompaction, beforeCompaction: this.#beforeCompaction, tracer: this.#tracer, conversation: this.#conversation };

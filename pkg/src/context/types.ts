@@ -124,6 +124,22 @@ export interface ContextManagerOptions {
    * Default 0.1 (to be re-chosen on the bench's tune half), at most 0.3.
    */
   userWordsShare?: number;
+  /**
+   * The provider's prompt-cache lifetime, in ms: a pause longer than this between two
+   * requests (by the times given to `build({ now })`) leaves the cache cold, and the next
+   * request writes its whole prefix again. Default 300000 (Anthropic's 5 minutes; OpenAI's
+   * in-memory cache keeps a prefix 5 to 10 minutes). Read only with `pauseCompactAt`.
+   */
+  cacheTtlMs?: number;
+  /**
+   * At the first request after a pause longer than `cacheTtlMs`, a request above this share
+   * of the budget is compacted before the high water mark, by masking old tool outputs
+   * (no summarizer call, which after a pause would pay a full write too): the write is due
+   * anyway, and every request after it is smaller. In (0, highWater); off by default. Needs
+   * the request's time, `build({ now })`: without it nothing changes. Past the high water
+   * mark the usual compaction runs.
+   */
+  pauseCompactAt?: number;
   /** How the working state reads a session beyond the agents it knows. */
   workingState?: WorkingStateOptions;
   /** For format `'vscode'`: the extension's `vscode` module, whose classes the messages are built with. */
@@ -418,12 +434,25 @@ export interface ContextWarning {
   error?: unknown;
 }
 
+/** The options of one `build()` (`ContextManager`, `ContextSession`). */
+export interface BuildOptions {
+  /**
+   * The time of the request, in ms since the epoch (`Date.now()`, or a transcript's time in
+   * a replay). Journaled, so a replay or a restored session decides the same. With
+   * `pauseCompactAt`, a request after a pause longer than `cacheTtlMs` is compacted by
+   * masking. It must not go back: a time before the last one given is a RangeError (the
+   * same time again is fine). Left out, the request's time is unknown, and no pause is seen
+   * at it or at the next; a build that fails keeps the time it was given for the next.
+   */
+  now?: number;
+}
+
 /** One compaction, as `onCompaction` receives it. */
 export interface CompactionEvent {
   /** The request it was made for (1-based). */
   request: number;
-  /** Why it ran: past the high water mark, asked (`compact()`), old images, or the provider's own compaction. */
-  trigger: 'highWater' | 'asked' | 'images' | 'provider';
+  /** Why it ran: past the high water mark, asked (`compact()`), old images, the provider's own compaction, or a pause longer than the cache's lifetime (`pauseCompactAt`). */
+  trigger: 'highWater' | 'asked' | 'images' | 'provider' | 'pause';
   /** What it did: outputs masked (stored, shown by a line), texts cut, and the messages summarized and dropped. */
   actions: { masked: number; cut: number; summarized: MessageSpan | null; dropped: MessageSpan | null };
   /** The request's tokens, as the provider is expected to count them, before and after. */
@@ -485,7 +514,7 @@ export interface LedgerRecord {
   cache: { read: number; write: number; observedRead: number | null; observedWrite: number | null; cost: number; sessionRelativeCost: number };
   /** Set when a compaction ran for this request: why, the tokens before and after, the marks, how far below the high water mark it brought the request, the earliest message it edited, the messages it kept, summarized or dropped, and the store ids of what it masked. */
   compaction: {
-    trigger: 'highWater' | 'asked' | 'images' | 'provider';
+    trigger: 'highWater' | 'asked' | 'images' | 'provider' | 'pause';
     before: number;
     after: number;
     highWater: number;

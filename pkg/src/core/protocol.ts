@@ -64,6 +64,7 @@ export type Answer =
   | { kind: 'Defer' }
   | { kind: 'Described'; text: string; args: string; media: number[] }
   | { kind: 'Carried'; tokens: number[] }
+  | { kind: 'Time'; now: number }
 ;
 
 /** An answer as the journal encodes it (`journal::Event::encode`). */
@@ -88,6 +89,7 @@ export function encodeAnswer(a: Answer): Uint8Array {
     case 'Defer': w.byte(21); break;
     case 'Described': w.byte(22); w.text(a.text); w.text(a.args); w.floats(a.media); break;
     case 'Carried': w.byte(23); w.floats(a.tokens); break;
+    case 'Time': w.byte(24); w.float(a.now); break;
   }
   return w.bytes();
 }
@@ -298,6 +300,8 @@ export const RULE_OPTIONS = [
   'protectedTools',
   'protectedShare',
   'userWordsShare',
+  'cacheTtlMs',
+  'pauseCompactAt',
 ] as const;
 
 /** Every option of `ContextManager`, by name: the rules' and the shell's own (`config::MANAGER_OPTION_NAMES`). */
@@ -335,6 +339,8 @@ export const MANAGER_OPTIONS = [
   'reminders',
   'userWordsShare',
   'workingState',
+  'cacheTtlMs',
+  'pauseCompactAt',
 ] as const;
 
 /** The manager's own words as a frame: `[summary message over [summary], unanswered result, left-out note]` (`transcript::own_texts`). */

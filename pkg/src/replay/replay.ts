@@ -420,9 +420,14 @@ async function replayMessages(session: ReplaySession, settings: ReplaySettings, 
   const counts = Object.fromEntries(MARKERS.map((m) => [m, 0])) as Record<Marker, number>;
   const turns: ReplayTurn[] = [];
   const steps = session.steps;
+  // The transcript's time of each call, as the host's clock would give it: records that
+  // interleave may go back a little, and a time never goes back (`BuildOptions.now`).
+  let clock = 0;
   for (const [i, t] of providerTurns(session, format).entries()) {
     if (t.input.length) manager.append(t.input);
-    const { messages, ledger } = await manager.build();
+    const time = steps[i]?.time;
+    if (time !== undefined) clock = Math.max(clock, time);
+    const { messages, ledger } = await manager.build(time === undefined ? undefined : { now: clock });
     const markers: Marker[] = [];
     if (ledger.compaction?.masked.length) markers.push('mask');
     if (ledger.cut) markers.push('cut');

@@ -50,6 +50,7 @@ pub const ANSWERS: &[AnswerRow] = &[
     row("Defer", 21, &[]),
     row("Described", 22, DESCRIBED),
     row("Carried", 23, CARRIED),
+    row("Time", 24, &[("now", Codec::Float)]),
 ];
 
 /// One event the shell gives (a row of [`ANSWERS`]), checked whole: anything else is refused, naming

@@ -106,6 +106,11 @@ impl Manager {
                 .observe(*tokens)
                 .map(|()| Need::Done)
                 .map_err(Refusal::Field),
+            Time(now) => self
+                .clock
+                .set(*now)
+                .map(|()| Need::Done)
+                .map_err(Refusal::Field),
             CalibrationReset => {
                 self.calibration.reset();
                 Ok(Need::Done)

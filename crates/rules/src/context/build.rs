@@ -48,6 +48,7 @@ impl Manager {
             self.cost.tokens += self.record.tokens;
             // Kept apart from the record, which a build rolled back leaves half made.
             self.last_compacted = self.record.compaction.is_some();
+            self.clock.sent();
         }
         let raw = self.raw_tokens();
         // A compaction's drop is no growth, nor are the commits after it until the next build.

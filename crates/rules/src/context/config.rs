@@ -31,6 +31,12 @@ pub struct Config {
     /// The user's words the working state keeps verbatim, as a share of the budget
     /// (`userWordsShare`, [`super::working`]).
     pub user_words_share: f64,
+    /// The provider's cache lifetime, in ms: a longer pause between two requests leaves the
+    /// cache cold ([`super::clock`]).
+    pub cache_ttl_ms: f64,
+    /// At the first request after such a pause, a request above this share of the budget
+    /// is masked (0: never).
+    pub pause_compact_at: f64,
 }
 
 pub const DEFAULT_HIGH_WATER: f64 = 0.75;
@@ -100,12 +106,14 @@ pub struct Options {
     pub protects: Option<bool>,
     pub protected_share: Option<f64>,
     pub user_words_share: Option<f64>,
+    pub cache_ttl_ms: Option<f64>,
+    pub pause_compact_at: Option<f64>,
 }
 
 /// The options the shell passes by name ([`Options::named`]), as the host writes them.
 /// `protectedTools` is whether the host names any, 1 or 0: the names stay with the shell,
 /// which marks the parts of those tools as it appends them.
-pub const OPTION_NAMES: [&str; 10] = [
+pub const OPTION_NAMES: [&str; 12] = [
     "highWater",
     "lowWater",
     "recentShare",
@@ -116,6 +124,8 @@ pub const OPTION_NAMES: [&str; 10] = [
     "protectedTools",
     "protectedShare",
     "userWordsShare",
+    "cacheTtlMs",
+    "pauseCompactAt",
 ];
 
 /// Every option of the shell's `ContextManager`, by name: [`OPTION_NAMES`], which the rules
@@ -156,6 +166,8 @@ pub const MANAGER_OPTION_NAMES: &[&str] = &[
     "reminders",
     "userWordsShare",
     "workingState",
+    "cacheTtlMs",
+    "pauseCompactAt",
 ];
 
 impl Options {
@@ -187,6 +199,8 @@ impl Options {
                 "protectedTools" => o.protects = v.map(|v| v != 0.0),
                 "protectedShare" => o.protected_share = v,
                 "userWordsShare" => o.user_words_share = v,
+                "cacheTtlMs" => o.cache_ttl_ms = v,
+                "pauseCompactAt" => o.pause_compact_at = v,
                 _ => {
                     return Err(FieldError::type_error(
                         field(name),
@@ -306,6 +320,30 @@ impl Config {
             super::working::DEFAULT_USER_WORDS_SHARE,
             MAX_USER_WORDS_SHARE,
         )?;
+        let cache_ttl_ms = match o.cache_ttl_ms {
+            None => super::clock::DEFAULT_CACHE_TTL_MS,
+            Some(v) if v.is_finite() && v > 0.0 => v,
+            Some(v) => {
+                return Err(FieldError::range_error(
+                    format!("{prefix}.cacheTtlMs"),
+                    format!("must be a number of ms > 0, got {}", show_number(v)),
+                ));
+            }
+        };
+        let pause_compact_at = match o.pause_compact_at {
+            None => 0.0,
+            Some(v) if v.is_finite() && v > 0.0 && v < high_water => v,
+            Some(v) => {
+                return Err(FieldError::range_error(
+                    format!("{prefix}.pauseCompactAt"),
+                    format!(
+                        "must be in (0, {prefix}.highWater ({})), got {}",
+                        show_number(high_water),
+                        show_number(v)
+                    ),
+                ));
+            }
+        };
         Ok(Config {
             budget,
             high_water,
@@ -318,6 +356,8 @@ impl Config {
             keep_images: keep_images as usize,
             protected_share,
             user_words_share,
+            cache_ttl_ms,
+            pause_compact_at,
         })
     }
 

@@ -18,7 +18,8 @@ use super::recall::Ask;
 use devs_context_errors::FieldError;
 
 /// The journal's encoding, as written by this version.
-pub const VERSION: u8 = 2;
+/// 3: the host's time of a request ([`Event::Time`]); version 2 is still read.
+pub const VERSION: u8 = 3;
 
 /// One change of a manager.
 #[derive(Debug, Clone, PartialEq)]
@@ -102,6 +103,8 @@ pub enum Event {
     Carried {
         tokens: Vec<f64>,
     },
+    /// The host's time of the next request, in ms since the epoch ([`super::clock`]).
+    Time(f64),
 }
 
 pub use super::answer::{ANSWERS, AnswerRow, decode_answer};
@@ -156,6 +159,7 @@ impl Event {
             Event::Defer => "defer",
             Event::Described { .. } => "described",
             Event::Carried { .. } => "carried",
+            Event::Time(_) => "time",
         }
     }
 
@@ -190,6 +194,7 @@ impl Event {
             Event::Defer => 21,
             Event::Described { .. } => 22,
             Event::Carried { .. } => 23,
+            Event::Time(_) => 24,
         }
     }
 
@@ -219,9 +224,11 @@ impl Event {
                 optional_text(out, id.as_deref());
                 float(out, *line);
             }
-            Event::Measured(v) | Event::Summarized(v) | Event::Tail(v) | Event::Observed(v) => {
-                float(out, *v)
-            }
+            Event::Measured(v)
+            | Event::Summarized(v)
+            | Event::Tail(v)
+            | Event::Observed(v)
+            | Event::Time(v) => float(out, *v),
             Event::Render { has_fixed } => out.push(u8::from(*has_fixed)),
             Event::Recalled { call, id, ask } => {
                 uint(out, call.map_or(0, |c| u64::from(c) + 1));
@@ -331,10 +338,10 @@ pub fn decode(bytes: &[u8]) -> Result<Vec<Event>, DecodeError> {
             ),
         ));
     }
-    if version < VERSION {
+    if version < 2 {
         return Err(fail(
             "journal.version",
-            &format!("is {version}: a journal starts at version {VERSION}"),
+            &format!("is {version}: a journal starts at version 2"),
         ));
     }
     let count = r.count().map_err(|_| {
@@ -354,6 +361,12 @@ pub fn decode(bytes: &[u8]) -> Result<Vec<Event>, DecodeError> {
             )
         })?;
         let event = read_event(&mut r, tag, &at)?;
+        if version < 3 && matches!(event, Event::Time(_)) {
+            return Err(fail(
+                &at(""),
+                "is a time, which a version 2 journal never holds: the journal was altered",
+            ));
+        }
         if !event.kept() {
             return Err(fail(&at(""), "is never kept: the journal was altered"));
         }
@@ -447,22 +460,25 @@ pub(super) fn read_event(
                 _ => Event::Merged { id, line },
             }
         }
-        9 | 10 | 14 | 16 => {
+        9 | 10 | 14 | 16 | 24 => {
             let name = match tag {
                 9 => "measured",
                 10 => "summarized",
                 14 => "tail",
-                _ => "observed",
+                16 => "observed",
+                _ => "time",
             };
             let v = r.float().map_err(|_| short(&format!(".{name}")))?;
-            if !v.is_finite() {
+            // A time's range is the clock's to check, naming `options.now` (`clock.rs`).
+            if !v.is_finite() && tag != 24 {
                 return Err(fail(&at(&format!(".{name}")), "must be a finite number"));
             }
             match tag {
                 9 => Event::Measured(v),
                 10 => Event::Summarized(v),
                 14 => Event::Tail(v),
-                _ => Event::Observed(v),
+                16 => Event::Observed(v),
+                _ => Event::Time(v),
             }
         }
         11 => Event::SummaryFailed,

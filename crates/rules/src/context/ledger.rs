@@ -218,6 +218,9 @@ pub enum Trigger {
     /// The provider compacted the conversation itself: what came before its compaction left
     /// the request.
     Provider,
+    /// The first request after a pause longer than the cache's lifetime, above
+    /// `pauseCompactAt`: masked only ([`super::clock`]).
+    Pause,
 }
 
 /// What one compaction touched: the messages it kept, the span it summarized or dropped,
@@ -379,6 +382,7 @@ impl Trigger {
             Trigger::Asked => "asked",
             Trigger::Images => "images",
             Trigger::Provider => "provider",
+            Trigger::Pause => "pause",
         }
     }
 }

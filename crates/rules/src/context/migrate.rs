@@ -84,12 +84,12 @@ pub fn misshapen(tags: &[u8]) -> Option<usize> {
     for (i, &tag) in tags.iter().enumerate() {
         at = match (tag, &at) {
             // Between builds: what the host does, and a build beginning.
-            (1 | 14 | 15 | 16 | 17 | 18 | 19 | 20, At::Between) => At::Between,
+            (1 | 14 | 15 | 16 | 17 | 18 | 19 | 20 | 24, At::Between) => At::Between,
             (2, At::Between) => At::Begun,
             // A build's own appends (reminders, a shared session's queue) come before its plan;
             // a session journals each call of the host's between a begin and a commit, no plan.
             // The host's `beforeCompaction` deferring it, before its plan too.
-            (1 | 14 | 15 | 16 | 17 | 18 | 19 | 21, At::Begun) => At::Begun,
+            (1 | 14 | 15 | 16 | 17 | 18 | 19 | 21 | 24, At::Begun) => At::Begun,
             (3, At::Begun) => At::Between,
             (4, At::Begun) => At::Planned,
             // The answers to what it needed, then its render and commit.

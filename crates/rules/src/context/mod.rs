@@ -25,6 +25,7 @@ mod answer;
 mod apply;
 mod build;
 pub mod calibration;
+pub mod clock;
 mod codec;
 pub mod config;
 pub mod config_key;
@@ -219,6 +220,8 @@ pub struct Manager {
     pub requests: u64,
     /// The session's input cost so far, in uncached-token units, and its size.
     pub cost: ledger::Cost,
+    /// The host's time of the next request and of the last one ([`clock`]).
+    pub clock: clock::Clock,
 }
 
 impl Manager {
@@ -286,6 +289,7 @@ impl Manager {
             last_compacted: false,
             requests: 0,
             cost: ledger::Cost::default(),
+            clock: clock::Clock::default(),
         })
     }
 

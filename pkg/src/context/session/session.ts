@@ -3,10 +3,11 @@
 // acknowledged call. The rules stay in memory; the store holds what replays them
 // (`Engine.changes`, `foldChanges`), the texts stored whole, and each summary the moment
 // it is paid for, so a resumed session never asks for it again.
-import type { CalibrationFigures } from '../types.js';
+import type { CalibrationFigures, BuildOptions } from '../types.js';
 import { Engine, foldChanges, type EngineState } from '../engine.js';
 import { withChanges } from '../state.js';
 import { give } from '../history.js';
+import { buildTime } from '../clock.js';
 import { ReentrantCallError, SessionConflictError, argumentError, coded, errorText, hasCode } from '../../errors/index.js';
 import { buildOnce, engineOptions, managerParts, recallToolOf } from '../kernel.js';
 import { readOptions, recallAnswer, recallText } from '../recall.js';
@@ -183,12 +184,19 @@ export class ContextSession<Message = unknown, Format extends ContextFormat = Co
     });
   }
 
-  /** The request to send now, as `ContextManager.build`; resolves once the build is written. */
-  build(): Promise<ContextBuild<Message, Format>> {
+  /** The request to send now, as `ContextManager.build` (`options.now` too); resolves once the build is written. */
+  build(options?: BuildOptions): Promise<ContextBuild<Message, Format>> {
     if (turnScope?.inside(this)) return Promise.reject(new ReentrantCallError('ContextSession.build'));
+    let now: number | undefined;
+    try {
+      now = buildTime(options);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     const p = this.#parts;
     const hooks = { adapter: p.adapter, reminders: p.reminders, timeoutMs: p.timeoutMs, onLedger: p.onLedger, onWarning: p.onWarning, onCompaction: p.onCompaction, beforeCompaction: p.beforeCompaction, tracer: p.tracer, conversation: p.conversation ?? this.sessionId };
     return this.#call((engine, inbox) => {
+      if (now !== undefined) give(engine.core, { kind: 'Time', now });
       const build = () => buildOnce<Message, Format>(engine, { ...hooks, before: () => this.#takeIn(engine, inbox) });
       return turnScope ? turnScope.run(this, build) : build();
     }, () => this.#paid.clear(), true);

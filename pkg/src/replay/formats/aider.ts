@@ -3,7 +3,7 @@
 // runs commands is one `apply_reply` call, its result aider's notes after it (applied
 // edits, commits, command output); other replies are turns with text only.
 import type { ReplaySession } from './session.js';
-import { Builder } from './shared.js';
+import { Builder, timeOf } from './shared.js';
 
 export const AIDER_START = '# aider chat started at';
 
@@ -28,8 +28,10 @@ export function aider(text: string, name: string): ReplaySession {
     else blocks.push({ kind, lines: [body] });
   }
   const b = new Builder();
+  let started: number | undefined; // the time of the last `aider chat started`, until its first turn
   blocks.forEach((block, i) => {
     const content = block.lines.join('\n').trim();
+    if (block.kind === 'start') started = timeOf(content.slice(AIDER_START.length).trim());
     if (block.kind === 'user') b.input(content);
     if (block.kind !== 'reply') return;
     const next = blocks[i + 1];
@@ -37,6 +39,8 @@ export function aider(text: string, name: string): ReplaySession {
     // The files a reply edits: named above its SEARCH/REPLACE blocks, or in aider's notes.
     const files = [...content.matchAll(/^(\S[^\n]*)\n```[^\n]*\n<<<<<<< SEARCH/gm), ...notes.matchAll(/^Applied edit to (.+)$/gm)].map((m) => (m[1] ?? '').trim());
     const step = b.step();
+    step.time = started;
+    started = undefined;
     step.text.push(content);
     if (files.length > 0 || /^(Applied edit to|Running |Commit |Failed to apply|The LLM did not conform)/m.test(notes)) {
       const failed = /Failed to apply|did not conform|SearchReplaceNoExactMatch/.test(notes);

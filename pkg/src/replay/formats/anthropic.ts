@@ -2,7 +2,7 @@
 // messages in Cline's dialect, cline.ts): `tool_use` / `tool_result` blocks, thinking, and
 // the usage (`metrics.tokens` in Cline's).
 import type { ReplaySession } from './session.js';
-import { blockText, Builder, checkMessage, isBag, num, str } from './shared.js';
+import { blockText, Builder, checkMessage, isBag, num, str, timeOf } from './shared.js';
 import type { Bag, RawCall, RawStep } from './shared.js';
 import { CLINE_COMPACTIONS, CLINE_ERROR, CLINE_SKIPPED, CLINE_USER_TEXT, clineHeader, clineName, parseClineText } from './cline.js';
 
@@ -41,6 +41,7 @@ export function anthropic(messages: unknown[], name: string, format: 'anthropic-
       const step = b.step();
       step.tokens = anthropicUsage(m);
       step.cache = claudeCache(m.usage);
+      step.time = timeOf(m.ts ?? m.timestamp); // Cline's `ts`
       const metrics = isBag(m.metrics) && isBag(m.metrics.tokens) ? m.metrics.tokens : undefined; // Cline
       if (!step.cache && metrics && num(metrics.cached) !== undefined) step.cache = { read: num(metrics.cached) ?? 0, write: 0, pricing: 'anthropic' };
       waiting = [];

@@ -5,7 +5,7 @@
 // compaction; `message.usage` gives the input tokens (input + cache read + cache creation).
 import { claudeCache, claudeUsage } from './anthropic.js';
 import type { ReplaySession } from './session.js';
-import { blockText, Builder, forEachJsonLine, isBag, num, str } from './shared.js';
+import { blockText, Builder, forEachJsonLine, isBag, num, str, timeOf } from './shared.js';
 import type { RawCall, RawStep } from './shared.js';
 
 /** The `type`s of Claude Code's lines (detection). */
@@ -45,6 +45,7 @@ function read(text: string, name: string, sidechain: boolean): ReplaySession {
         if (id !== undefined) byMessage.set(id, step);
         step.tokens = claudeUsage(m.usage);
         step.cache = claudeCache(m.usage);
+        step.time = timeOf(r.timestamp);
       }
       for (const block of Array.isArray(content) ? content : [{ type: 'text', text: str(content) }]) {
         if (!isBag(block)) continue;

@@ -2,7 +2,7 @@
 // `turn_context` lines; also the older form without `payload`). Calls and outputs are
 // matched by `call_id`; `event_msg` `token_count` gives the input tokens.
 import type { ReplaySession } from './session.js';
-import { blockText, Builder, forEachJsonLine, isBag, num, str } from './shared.js';
+import { blockText, Builder, forEachJsonLine, isBag, num, str, timeOf } from './shared.js';
 import type { Bag, RawCall, RawStep, Status } from './shared.js';
 
 /** The `type`s of a rollout's lines, and of its items (the older form has no wrapper). */
@@ -50,9 +50,14 @@ export function codex(text: string, name: string): ReplaySession {
   // `user_message`; Codex Desktop writes only the event. A text is an input once per gap
   // between model turns.
   const said = new Set<string>();
+  let at: number | undefined; // the time of the line being read
   const turn = () => {
-    if (open === undefined) said.clear();
-    return (open ??= b.step());
+    if (open === undefined) {
+      said.clear();
+      open = b.step();
+      open.time = at;
+    }
+    return open;
   };
   const user = (t: string) => {
     const key = t.trim();
@@ -117,6 +122,7 @@ export function codex(text: string, name: string): ReplaySession {
 
   forEachJsonLine(text, b.warnings, (r) => {
     if (!isBag(r)) return;
+    at = timeOf(r.timestamp);
     const p = isBag(r.payload) ? r.payload : undefined;
     if (r.type === 'response_item' && p) item(p);
     else if (r.type === 'compacted' && p) {

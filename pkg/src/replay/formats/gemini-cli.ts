@@ -2,7 +2,7 @@
 // and `gemini`; each `toolCalls` entry of a `gemini` message carries its own `result`
 // (`functionResponse.response.output`, or `.error`) and `status`.
 import type { ReplaySession } from './session.js';
-import { blockText, Builder, isBag, num, str } from './shared.js';
+import { blockText, Builder, isBag, num, str, timeOf } from './shared.js';
 import type { Bag } from './shared.js';
 
 export function isGeminiCli(doc: unknown): boolean {
@@ -20,6 +20,7 @@ export function geminiCli(doc: Bag, name: string): ReplaySession {
     }
     if (m.type !== 'gemini') continue; // `info`, `error`: the CLI's own notes
     const step = b.step();
+    step.time = timeOf(m.timestamp);
     for (const t of Array.isArray(m.thoughts) ? m.thoughts : []) {
       if (isBag(t)) step.text.push([str(t.subject), str(t.description)].filter(Boolean).join(': '));
     }

@@ -4,7 +4,7 @@
 // `cause`; a `condensation` action marks a compaction. The older resolver output has events
 // with no ids: an action's arguments beside its `action`, its observation the event after it.
 import type { ReplaySession } from './session.js';
-import { blockText, Builder, forEachJsonLine, isBag, num, str } from './shared.js';
+import { blockText, Builder, forEachJsonLine, isBag, num, str, timeOf } from './shared.js';
 import type { Bag, RawCall, RawStep, Status } from './shared.js';
 
 export function isOpenHandsEvent(v: unknown): boolean {
@@ -116,6 +116,7 @@ function openHandsEvents(events: unknown[], name: string): ReplaySession {
         let step = responseId === undefined ? undefined : byResponse.get(responseId);
         if (!step) {
           step = b.step();
+          step.time = timeOf(e.timestamp);
           if (responseId !== undefined) byResponse.set(responseId, step);
           const said = blockText(message.content) || str(args.thought);
           if (said) step.text.push(said);
@@ -128,11 +129,13 @@ function openHandsEvents(events: unknown[], name: string): ReplaySession {
         byEvent.set(e.id, call);
       } else if (e.action === 'message') {
         const step = b.step();
+        step.time = timeOf(e.timestamp);
         const said = str(args.content ?? e.message);
         if (said) step.text.push(said);
       } else {
         // An agent without function calling: the action itself is the call.
         const step = b.step();
+        step.time = timeOf(e.timestamp);
         const said = str(args.thought);
         if (said) step.text.push(said);
         byEvent.set(e.id, b.call(step, e.action, withoutInternal(args)));
@@ -146,6 +149,7 @@ function openHandsEvents(events: unknown[], name: string): ReplaySession {
       } else if (e.observation === 'error' && e.source === 'agent') {
         // A tool call the runtime rejected before it became an action: a model turn too.
         const step = b.step();
+        step.time = timeOf(e.timestamp);
         b.call(step, 'rejected_tool_call', {}).result = { status: 'error', output: str(e.content ?? e.message) };
       }
     }

@@ -70,6 +70,15 @@ export interface ReplayStep {
    * last `token_count` total).
    */
   compaction?: { summary?: string; preTokens?: number };
+  /**
+   * When the model call was made, in ms since the epoch (UTC), where the file records it:
+   * the first record of the model's turn (Claude Code, Codex and OpenHands `timestamp`,
+   * Gemini CLI's message `timestamp`, Cline's `ts`); Aider's only on the first turn of
+   * each `aider chat started at` (local time, read as UTC). A time with no zone is read
+   * as UTC. Its calls were made at the same time. What the replay passes to `build` as
+   * `now`, and what a meter prices the cache's lifetime by.
+   */
+  time?: number;
 }
 
 /** One recorded session, ready to `replay`. */

@@ -26,6 +26,19 @@ export function num(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
 }
 
+/**
+ * A recorded time as ms since the epoch: a number is ms (Cline's `ts`), a string an ISO 8601
+ * date-time, read as UTC when it names no zone (OpenHands writes none); else undefined.
+ */
+export function timeOf(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) && value > 0 ? value : undefined;
+  if (typeof value !== 'string') return undefined;
+  const t = value.trim();
+  const zoned = /(Z|[+-]\d\d:?\d\d)$/i.test(t) || !t.includes('T') && !/\d\d:\d\d/.test(t);
+  const ms = Date.parse(zoned ? t : `${t.replace(' ', 'T')}Z`);
+  return Number.isFinite(ms) && ms > 0 ? ms : undefined;
+}
+
 export function stripBom(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
@@ -113,6 +126,8 @@ export interface RawStep {
   tokens?: number;
   cache?: ReplayStep['reportedCache'];
   compaction?: { summary?: string; preTokens?: number };
+  /** ms since the epoch: set by the reader once, from the turn's first record with a time. */
+  time?: number;
 }
 
 /** Collects the steps of one session as its records stream by. */
@@ -176,6 +191,7 @@ export class Builder {
       if (s.tokens !== undefined) step.reportedInputTokens = s.tokens;
       if (s.cache !== undefined) step.reportedCache = s.cache;
       if (s.compaction) step.compaction = s.compaction;
+      if (s.time !== undefined) step.time = s.time;
       return step;
     });
     return { name, format, steps, warnings: this.warnings, unmatchedResults: this.unmatched };

@@ -346,7 +346,7 @@ impl Manager {
         }
         m.rearm_above = d.size("state.rearmAbove")?;
         let flags = d.byte("state.forced")?;
-        if flags > 3 {
+        if flags > 7 {
             return Err(fail("state.forced", "is not a flag"));
         }
         m.forced = flags & 1 != 0;
@@ -363,6 +363,14 @@ impl Manager {
             let why = crate::context::migrate::Why::from_code(d.byte("state.migrated.why")?)
                 .ok_or_else(|| fail("state.migrated.why", "is not a reason"))?;
             m.migrated = Some((from, why));
+        }
+        if flags & 4 != 0 {
+            m.clock.now =
+                d.r.float()
+                    .map_err(|_| fail("state.clock", "is cut short"))?;
+            m.clock.last =
+                d.r.float()
+                    .map_err(|_| fail("state.clock", "is cut short"))?;
         }
         if d.r.at != bytes.len() {
             return Err(fail("state", "goes on past its end: it was altered"));

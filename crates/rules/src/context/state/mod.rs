@@ -208,7 +208,9 @@ impl Manager {
         // Bit 1: the last build compacted, so the commits until the next build take no
         // growth sample (`commit`). A free bit of the byte: a state without it is byte for
         // byte what it was, and an older reader refuses the byte rather than misread it.
-        o.push(u8::from(self.forced) | u8::from(self.last_compacted) << 1);
+        // Bit 2: the host gave times (`clock.rs`), written after the rest; likewise free.
+        let timed = !(self.clock.now.is_nan() && self.clock.last.is_nan());
+        o.push(u8::from(self.forced) | u8::from(self.last_compacted) << 1 | u8::from(timed) << 2);
         uint(o, self.requests);
         float(o, self.cost.units);
         float(o, self.cost.tokens);
@@ -219,6 +221,10 @@ impl Manager {
                 uint(o, u64::from(from));
                 o.push(why as u8);
             }
+        }
+        if timed {
+            float(o, self.clock.now);
+            float(o, self.clock.last);
         }
         out
     }

@@ -14,7 +14,8 @@ impl Manager {
         if let Some(need) = self.next_mask() {
             return Flow::Ask(need);
         }
-        Flow::Go(if self.over(self.config.low_water) {
+        // A compaction at a pause masks only (`clock.rs`).
+        Flow::Go(if self.over(self.config.low_water) && !self.clock.pausing {
             Phase::Summarize
         } else {
             Phase::Done

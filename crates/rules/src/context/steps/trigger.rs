@@ -74,22 +74,28 @@ impl Manager {
         if self.forced {
             return Some(ledger::Trigger::Asked);
         }
-        (self.over(self.config.high_water) && !(self.tokens() <= self.rearm_above && self.fits()))
-            .then_some(ledger::Trigger::HighWater)
+        if self.over(self.config.high_water) && !(self.tokens() <= self.rearm_above && self.fits())
+        {
+            return Some(ledger::Trigger::HighWater);
+        }
+        self.pause_due().then_some(ledger::Trigger::Pause)
     }
 
     pub(super) fn should_compact(&mut self) -> bool {
+        self.clock.pausing = false;
         if self.forced {
             return true;
-        }
-        if !self.over(self.config.high_water) {
-            return false;
         }
         // The last compaction left the request over the mark: it would only do the same
         // again, every request, until the request grows (the budget still holds: a request
         // past it is squeezed).
-        if self.tokens() <= self.rearm_above && self.fits() {
-            return false;
+        if !self.over(self.config.high_water) || (self.tokens() <= self.rearm_above && self.fits())
+        {
+            // After a pause the cache is cold: masking now costs no extra write
+            // (`clock.rs`). Waits as a compaction does, for the host and for thinking.
+            self.clock.pausing =
+                self.pause_due() && !self.defer && self.open_loop_thinking().is_none();
+            return self.clock.pausing;
         }
         // The host's `beforeCompaction` asking, or an open tool loop whose thinking an edit
         // would invalidate: wait while the request still fits the budget.
@@ -124,6 +130,8 @@ impl Manager {
         let c = self.record.compaction_mut();
         c.trigger = if self.forced {
             ledger::Trigger::Asked
+        } else if self.clock.pausing {
+            ledger::Trigger::Pause
         } else {
             ledger::Trigger::HighWater
         };

@@ -53,6 +53,7 @@ fn sample(name: &str) -> Event {
         "Tail" => Event::Tail(7.0),
         "Compact" => Event::Compact,
         "Observed" => Event::Observed(1200.0),
+        "Time" => Event::Time(1_700_000_000_000.0),
         "CalibrationReset" => Event::CalibrationReset,
         "HistoryRebuilt" => Event::HistoryRebuilt,
         "Defer" => Event::Defer,

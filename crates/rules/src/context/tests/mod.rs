@@ -462,6 +462,7 @@ mod anchor;
 mod budget;
 mod cache;
 mod channel;
+mod clock;
 mod compaction;
 mod cut;
 mod fold;

@@ -114,7 +114,7 @@ fn an_event_out_of_place_is_refused_and_nothing_changes() {
 fn a_newer_or_unknown_journal_is_refused_naming_where() {
     let (_, events, _) = scenario(1);
     let mut bytes = encode(&events);
-    bytes[0] = 3;
+    bytes[0] = super::journal::VERSION + 1;
     assert_eq!(decode(&bytes).unwrap_err().field, "journal.version");
     assert!(decode(&bytes).unwrap_err().message.contains("newer"));
     assert_eq!(decode(&[]).unwrap_err().field, "journal.version");
