@@ -48,8 +48,6 @@ pub const MIN_CUT_TOKENS: f64 = 24.0;
 /// A call's input is masked only past this: below it, the keys and marks it keeps would
 /// save little.
 pub const CALL_MASK_TOKENS: f64 = 400.0;
-/// Appended tokens per request, assumed until the manager has seen a few.
-pub const DEFAULT_GROWTH_SHARE: f64 = 0.02;
 /// Growth samples kept.
 pub const GROWTH_SAMPLES: usize = 8;
 /// Anthropic's computer-use reference loop keeps the newest 3 screenshots and removes the
@@ -71,6 +69,9 @@ pub const SUMMARIZER_OVERHEAD: f64 = 120.0;
 /// render all read them from below instead of from each other.
 pub const READ: f64 = 0.1;
 pub const WRITE: f64 = 1.25;
+/// A compaction lands between this share of its low water mark and the mark (above it only
+/// where what it may not take is larger): taking more out is what the agent then misses.
+pub const LAND_FLOOR: f64 = 0.9;
 /// A placeholder's tokens, assumed before the host counts it.
 pub const PLACEHOLDER_TOKENS: f64 = 30.0;
 /// After a compaction that ended over the high water mark, the request grows by this share

@@ -1,5 +1,6 @@
 //! The summarizing step: the oldest live groups, in chunks that fit the summarizer's share,
-//! are folded into the summary until the request is under the low water mark.
+//! are folded into the summary until masking can land the request in its band
+//! ([`policy::mask_plan`]), or it is under the low water mark.
 
 use super::{Flow, Phase};
 use crate::context::config::SUMMARIZER_OVERHEAD;
@@ -12,8 +13,14 @@ impl Manager {
         if !self.over(self.config.low_water) {
             return Flow::Go(Phase::Done);
         }
+        let plan = policy::mask_plan(self);
+        if plan.reaches && !plan.parts.is_empty() {
+            self.queue_masks(plan);
+            return Flow::Go(Phase::Mask);
+        }
         match self.next_summary() {
             Some(need) => Flow::Ask(need),
+            None if !self.mask_queue.is_empty() => Flow::Go(Phase::Mask),
             None => Flow::Go(Phase::Drop),
         }
     }
@@ -31,12 +38,26 @@ impl Manager {
                 .as_ref()
                 .is_none_or(|c| c.summarized.is_none())
         {
-            self.summary_target = policy::summary_end(self, newest);
+            self.summary_target = policy::summary_end(self, newest, true);
         }
         if self.first_live >= self.summary_target {
-            // The summary came out larger than expected: fold the next groups too.
-            self.summary_target = policy::summary_end(self, newest);
+            // The summary came out larger than expected, or masking after it could not land
+            // the request within its band: fold the next groups too.
+            self.summary_target = policy::summary_end(self, newest, true);
             if self.first_live >= self.summary_target {
+                // Masking, which the fold counted on, cannot land the request within its
+                // band: it takes what it can within it, else what reaches the mark, what
+                // it takes below it less than a turn would; else a kept image's turn is in
+                // the way, and the drop spares it as a fold does.
+                let plan = policy::mask_plan(self);
+                let plan = if plan.parts.is_empty() {
+                    policy::mask_plan_unbounded(self)
+                } else {
+                    plan
+                };
+                if !plan.parts.is_empty() {
+                    self.queue_masks(plan);
+                }
                 return None;
             }
         }
