@@ -257,6 +257,7 @@ export const RULE_OPTIONS = [
   'protectedTools',
   'protectedShare',
   'userWordsShare',
+  'quality',
 ] as const;
 
 /** Every option of `ContextManager`, by name: the rules' and the shell's own (`config::MANAGER_OPTION_NAMES`). */
@@ -294,6 +295,7 @@ export const MANAGER_OPTIONS = [
   'reminders',
   'userWordsShare',
   'workingState',
+  'quality',
 ] as const;
 
 /** The manager's own words as a frame: `[summary message over [summary], unanswered result, left-out note]` (`transcript::own_texts`). */

@@ -36,6 +36,50 @@ pub struct Config {
 pub const DEFAULT_HIGH_WATER: f64 = 0.75;
 pub const DEFAULT_LOW_WATER: f64 = 0.25;
 pub const DEFAULT_RECENT_SHARE: f64 = 0.1;
+
+/// What a host trades: `quality`, one preset of the water marks and the newest turns kept
+/// whole, each of which an option given overrides (ADR 0012).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Quality {
+    /// The defaults: recall at least the auto-compact's, at no more than its spend.
+    Balanced,
+    /// Compacts later and keeps more of the newest turns: recall at least LangChain's
+    /// summarization keeping a quarter of the budget, at no more than its spend.
+    Recall,
+}
+
+impl Quality {
+    /// The preset's `(highWater, lowWater, recentShare)`.
+    pub fn marks(self) -> (f64, f64, f64) {
+        match self {
+            Quality::Balanced => (DEFAULT_HIGH_WATER, DEFAULT_LOW_WATER, DEFAULT_RECENT_SHARE),
+            Quality::Recall => (RECALL_HIGH_WATER, RECALL_LOW_WATER, RECALL_RECENT_SHARE),
+        }
+    }
+
+    /// The preset by its number as the shell sends it: its place in [`QUALITY_NAMES`].
+    fn from_number(field: &str, v: Option<f64>) -> Result<Quality, FieldError> {
+        match v {
+            None => Ok(Quality::Balanced),
+            Some(v) if v == 0.0 => Ok(Quality::Balanced),
+            Some(v) if v == 1.0 => Ok(Quality::Recall),
+            Some(v) => Err(FieldError::range_error(
+                field,
+                format!(
+                    "must be one of {}, got {}",
+                    QUALITY_NAMES.join(", "),
+                    show_number(v)
+                ),
+            )),
+        }
+    }
+}
+
+/// The presets of `quality`, by name, in the order of the numbers the shell sends.
+pub const QUALITY_NAMES: [&str; 2] = ["balanced", "recall"];
+pub const RECALL_HIGH_WATER: f64 = 0.85;
+pub const RECALL_LOW_WATER: f64 = 0.4;
+pub const RECALL_RECENT_SHARE: f64 = 0.2;
 pub const DEFAULT_PART_SHARE: f64 = 0.15;
 pub const DEFAULT_SUMMARIZER_SHARE: f64 = 0.4;
 pub const DEFAULT_SUMMARY_SHARE: f64 = 0.1;
@@ -101,12 +145,14 @@ pub struct Options {
     pub protects: Option<bool>,
     pub protected_share: Option<f64>,
     pub user_words_share: Option<f64>,
+    /// `quality`: its place in [`QUALITY_NAMES`].
+    pub quality: Option<f64>,
 }
 
 /// The options the shell passes by name ([`Options::named`]), as the host writes them.
 /// `protectedTools` is whether the host names any, 1 or 0: the names stay with the shell,
 /// which marks the parts of those tools as it appends them.
-pub const OPTION_NAMES: [&str; 10] = [
+pub const OPTION_NAMES: [&str; 11] = [
     "highWater",
     "lowWater",
     "recentShare",
@@ -117,6 +163,7 @@ pub const OPTION_NAMES: [&str; 10] = [
     "protectedTools",
     "protectedShare",
     "userWordsShare",
+    "quality",
 ];
 
 /// Every option of the shell's `ContextManager`, by name: [`OPTION_NAMES`], which the rules
@@ -157,6 +204,7 @@ pub const MANAGER_OPTION_NAMES: &[&str] = &[
     "reminders",
     "userWordsShare",
     "workingState",
+    "quality",
 ];
 
 impl Options {
@@ -188,6 +236,7 @@ impl Options {
                 "protectedTools" => o.protects = v.map(|v| v != 0.0),
                 "protectedShare" => o.protected_share = v,
                 "userWordsShare" => o.user_words_share = v,
+                "quality" => o.quality = v,
                 _ => {
                     return Err(FieldError::type_error(
                         field(name),
@@ -221,18 +270,10 @@ impl Config {
     /// `prefix` names the options in errors: `options`, or `options.bounded`.
     pub fn new(prefix: &str, budget: f64, o: Options) -> Result<Config, FieldError> {
         whole_number(&format!("{prefix}.budget"), budget, 1000)?;
-        let high_water = share(
-            &format!("{prefix}.highWater"),
-            o.high_water,
-            DEFAULT_HIGH_WATER,
-            1.0,
-        )?;
-        let low_water = share(
-            &format!("{prefix}.lowWater"),
-            o.low_water,
-            DEFAULT_LOW_WATER,
-            1.0,
-        )?;
+        let (high, low, recent) =
+            Quality::from_number(&format!("{prefix}.quality"), o.quality)?.marks();
+        let high_water = share(&format!("{prefix}.highWater"), o.high_water, high, 1.0)?;
+        let low_water = share(&format!("{prefix}.lowWater"), o.low_water, low, 1.0)?;
         if low_water >= high_water {
             return Err(FieldError::range_error(
                 format!("{prefix}.lowWater"),
@@ -243,12 +284,7 @@ impl Config {
                 ),
             ));
         }
-        let recent_share = share(
-            &format!("{prefix}.recentShare"),
-            o.recent_share,
-            DEFAULT_RECENT_SHARE,
-            0.5,
-        )?;
+        let recent_share = share(&format!("{prefix}.recentShare"), o.recent_share, recent, 0.5)?;
         let part_share = share(
             &format!("{prefix}.partShare"),
             o.part_share,

@@ -31,21 +31,12 @@ impl Manager {
         if self.first_live >= newest {
             return None;
         }
-        if self.summarizing.is_none()
-            && self
-                .record
-                .compaction
-                .as_ref()
-                .is_none_or(|c| c.summarized.is_none())
-        {
-            self.summary_target = policy::summary_end(self, newest, true);
-        }
-        if self.first_live >= self.summary_target {
-            // The summary came out larger than expected, or masking after it could not land
-            // the request within its band: fold the next groups too.
+        // Before each chunk, from the request as it stands: the summary so far, and what
+        // the chunks before it took, are known then, not estimated.
+        if self.summarizing.is_none() {
             self.summary_target = policy::summary_end(self, newest, true);
             if self.first_live >= self.summary_target {
-                // Masking, which the fold counted on, cannot land the request within its
+                // Masking, which the fold counts on, cannot land the request within its
                 // band: it takes what it can within it, else what reaches the mark, what
                 // it takes below it less than a turn would; else a kept image's turn is in
                 // the way, and the drop spares it as a fold does.
