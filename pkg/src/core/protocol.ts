@@ -329,7 +329,7 @@ export const LIMITS = { specChars: 3000, handoffTurnChars: 1500, summaryChars: 5
 export const CUT_WINDOW = 240;
 
 /** The rules' decisions on replay, numbered (`migrate::DECISIONS`). */
-export const RULE_DECISIONS = 4;
+export const RULE_DECISIONS = 5;
 
 /** The formats the rules have an image rule for (`bill::Format`): a format the shell writes that is not here does not compile where its rule is read. */
 export const FORMAT_RULES = [

@@ -33,8 +33,8 @@ pub struct Config {
     pub user_words_share: f64,
 }
 
-pub const DEFAULT_HIGH_WATER: f64 = 0.75;
-pub const DEFAULT_LOW_WATER: f64 = 0.25;
+pub const DEFAULT_HIGH_WATER: f64 = 0.78;
+pub const DEFAULT_LOW_WATER: f64 = 0.26;
 pub const DEFAULT_RECENT_SHARE: f64 = 0.1;
 
 /// What a host trades: `quality`, one preset of the water marks and the newest turns kept
@@ -77,9 +77,9 @@ impl Quality {
 
 /// The presets of `quality`, by name, in the order of the numbers the shell sends.
 pub const QUALITY_NAMES: [&str; 2] = ["balanced", "recall"];
-pub const RECALL_HIGH_WATER: f64 = 0.85;
-pub const RECALL_LOW_WATER: f64 = 0.4;
-pub const RECALL_RECENT_SHARE: f64 = 0.2;
+pub const RECALL_HIGH_WATER: f64 = 0.8;
+pub const RECALL_LOW_WATER: f64 = 0.3;
+pub const RECALL_RECENT_SHARE: f64 = 0.15;
 pub const DEFAULT_PART_SHARE: f64 = 0.15;
 pub const DEFAULT_SUMMARIZER_SHARE: f64 = 0.4;
 pub const DEFAULT_SUMMARY_SHARE: f64 = 0.1;
@@ -284,7 +284,12 @@ impl Config {
                 ),
             ));
         }
-        let recent_share = share(&format!("{prefix}.recentShare"), o.recent_share, recent, 0.5)?;
+        let recent_share = share(
+            &format!("{prefix}.recentShare"),
+            o.recent_share,
+            recent,
+            0.5,
+        )?;
         let part_share = share(
             &format!("{prefix}.partShare"),
             o.part_share,

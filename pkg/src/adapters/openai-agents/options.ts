@@ -43,9 +43,9 @@ export interface OpenAIAgentsContextOptions {
   protectedTools?: string[];
   /** The share of the budget `protectedTools` may take. Default 0.1. */
   protectedShare?: number;
-  /** An input past this share of the budget is compacted. Default 0.75. */
+  /** An input past this share of the budget is compacted. Default 0.78. */
   highWater?: number;
-  /** A compaction brings the input down to this share of the budget. Default 0.25. */
+  /** A compaction brings the input down to this share of the budget. Default 0.26. */
   lowWater?: number;
   /** The newest items a compaction keeps whole, as a share of the budget. Default 0.1. */
   recentShare?: number;

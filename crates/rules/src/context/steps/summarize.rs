@@ -38,8 +38,7 @@ impl Manager {
             if self.first_live >= self.summary_target {
                 // Masking, which the fold counts on, cannot land the request within its
                 // band: it takes what it can within it, else what reaches the mark, what
-                // it takes below it less than a turn would; else a kept image's turn is in
-                // the way, and the drop spares it as a fold does.
+                // it takes below it less than a turn would.
                 let plan = policy::mask_plan(self);
                 let plan = if plan.parts.is_empty() {
                     policy::mask_plan_unbounded(self)
@@ -48,8 +47,15 @@ impl Manager {
                 };
                 if !plan.parts.is_empty() {
                     self.queue_masks(plan);
+                    return None;
                 }
-                return None;
+                // Nothing to mask: the next turn is folded, unless a kept image is in it.
+                let next = self.history.next_group(self.first_live);
+                let kept = self.kept_images();
+                if next >= newest || kept.iter().any(|&(m, _)| m >= self.first_live && m < next) {
+                    return None;
+                }
+                self.summary_target = next;
             }
         }
         let cap = self.config.summarizer_cap() - SUMMARIZER_OVERHEAD - self.summary_tokens;
