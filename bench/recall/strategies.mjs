@@ -47,6 +47,8 @@ export function recallStrategies() {
   const out = [];
   for (const [name, make] of Object.entries(STRATEGIES)) {
     out.push([name, SHORT[name] ?? name, make === contextManager ? contextManagerWithStore : make]);
+    // The preset that trades spend for recall (issue 49, item 6), as a row of its own.
+    if (make === contextManager) out.push(['ContextManager, quality: recall', 'context-recall', (args) => contextManagerWithStore({ ...args, options: { ...args.options, quality: 'recall' } })]);
     if (name === 'LangChain trimMessages') out.push(...middleware.splice(0));
   }
   // Before the unbounded reference, wherever the trim went.
