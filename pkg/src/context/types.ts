@@ -88,14 +88,14 @@ export interface ContextManagerOptions {
   /**
    * What a compaction trades spend for, one preset of `highWater`, `lowWater` and
    * `recentShare` (each of which, given, overrides it): `'balanced'` (the default) compacts
-   * at 0.78 of the budget down to 0.26, the newest 0.1 whole; `'recall'` compacts later and
+   * at 0.78 of the budget down to 0.25, the newest 0.1 whole; `'recall'` compacts later and
    * keeps more, at 0.8 down to 0.3, the newest 0.15 whole: more of what the agent reaches
    * back for, at about 1.05× the spend (docs/guides/summaries.md, ADR 0012).
    */
   quality?: Quality;
   /** A request past this share of the budget is compacted. Default 0.78. */
   highWater?: number;
-  /** A compaction brings the request down to this share of the budget. Default 0.26. */
+  /** A compaction brings the request down to this share of the budget. Default 0.25. */
   lowWater?: number;
   /** The newest messages a compaction keeps whole, as a share of the budget. Default 0.1, at most 0.5. */
   recentShare?: number;

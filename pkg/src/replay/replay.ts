@@ -32,7 +32,7 @@ export interface ReplaySettings {
   summarizerShare?: number;
   /** As `BoundedOptions.highWater`: a prompt past this share of the budget is compacted. Default 0.78. */
   highWater?: number;
-  /** As `BoundedOptions.lowWater`: a compaction brings the prompt under this share of the budget. Default 0.26. */
+  /** As `BoundedOptions.lowWater`: a compaction brings the prompt under this share of the budget. Default 0.25. */
   lowWater?: number;
   /**
    * What builds the requests: `'runner'` (the default), an `AgentRunner` with every seed

@@ -34,7 +34,7 @@ pub struct Config {
 }
 
 pub const DEFAULT_HIGH_WATER: f64 = 0.78;
-pub const DEFAULT_LOW_WATER: f64 = 0.26;
+pub const DEFAULT_LOW_WATER: f64 = 0.25;
 pub const DEFAULT_RECENT_SHARE: f64 = 0.1;
 
 /// What a host trades: `quality`, one preset of the water marks and the newest turns kept

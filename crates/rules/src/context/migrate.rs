@@ -40,7 +40,7 @@ use crate::base::args::show_number;
 /// and turns a summarizer-less compaction dropped are folded into a summary of that alone;
 /// 5 (issue 49): a compaction lands between 0.9 of its low water mark and the mark (a fold
 /// goes first when masking alone cannot reach it, masking lands it), and the default marks
-/// are 0.78 and 0.26 (ADR 0012).
+/// are 0.78 and 0.25 (ADR 0012).
 pub const DECISIONS: u32 = 5;
 
 /// The lowest default `highWater` of the rules before decisions 5 (0.9, 0.85, then 0.75):

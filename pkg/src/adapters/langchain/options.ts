@@ -45,7 +45,7 @@ export interface ContextMiddlewareOptions {
   maxThreads?: number;
   /** A request past this share of the budget is compacted. Default 0.78. */
   highWater?: number;
-  /** A compaction brings the request down to this share of the budget. Default 0.26. */
+  /** A compaction brings the request down to this share of the budget. Default 0.25. */
   lowWater?: number;
   /** The newest messages a compaction keeps whole, as a share of the budget. Default 0.1. */
   recentShare?: number;

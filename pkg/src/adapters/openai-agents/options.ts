@@ -45,7 +45,7 @@ export interface OpenAIAgentsContextOptions {
   protectedShare?: number;
   /** An input past this share of the budget is compacted. Default 0.78. */
   highWater?: number;
-  /** A compaction brings the input down to this share of the budget. Default 0.26. */
+  /** A compaction brings the input down to this share of the budget. Default 0.25. */
   lowWater?: number;
   /** The newest items a compaction keeps whole, as a share of the budget. Default 0.1. */
   recentShare?: number;
