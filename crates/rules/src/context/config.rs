@@ -60,9 +60,8 @@ impl Quality {
     /// The preset by its number as the shell sends it: its place in [`QUALITY_NAMES`].
     fn from_number(field: &str, v: Option<f64>) -> Result<Quality, FieldError> {
         match v {
-            None => Ok(Quality::Balanced),
-            Some(v) if v == 0.0 => Ok(Quality::Balanced),
-            Some(v) if v == 1.0 => Ok(Quality::Recall),
+            None | Some(0.0) => Ok(Quality::Balanced),
+            Some(1.0) => Ok(Quality::Recall),
             Some(v) => Err(FieldError::range_error(
                 field,
                 format!(
