@@ -67,6 +67,8 @@ impl Manager {
             self.record.warn(Warning::ProtectedDropped);
         }
         if self.first_live > start {
+            let c = self.record.compaction_mut();
+            c.edit_from = Some(c.edit_from.map_or(start, |e| e.min(start)));
             self.record.compaction_mut().dropped = Some(Span {
                 from: start,
                 to: self.first_live,

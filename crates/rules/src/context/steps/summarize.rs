@@ -71,7 +71,10 @@ impl Manager {
             to = end;
         }
         let prompt = SUMMARIZER_OVERHEAD + self.summary_tokens + used;
+        let from = self.first_live;
         let c = self.record.compaction_mut();
+        // A fold edits the request from where it starts (the summary takes its place).
+        c.edit_from = Some(c.edit_from.map_or(from, |e| e.min(from)));
         c.summarizer_chunks += 1;
         c.largest_summarizer_prompt = c.largest_summarizer_prompt.max(prompt);
         self.summarizing = Some((self.first_live, to));
