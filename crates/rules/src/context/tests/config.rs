@@ -54,3 +54,61 @@ fn an_unknown_repeated_or_missing_option_is_an_error_naming_it() {
         "options.recentShare was not given to the rules"
     );
 }
+
+#[test]
+fn the_recall_preset_compacts_later_and_keeps_more_and_a_given_option_overrides_it() {
+    let balanced = Config::new("options", 50_000.0, Options::default()).unwrap();
+    let recall = |o: Options| {
+        Config::new(
+            "options",
+            50_000.0,
+            Options {
+                quality: Some(1.0),
+                ..o
+            },
+        )
+        .unwrap()
+    };
+    let r = recall(Options::default());
+    assert!(r.high_water > balanced.high_water, "{r:?}");
+    assert!(r.low_water > balanced.low_water, "{r:?}");
+    assert!(r.recent_share > balanced.recent_share, "{r:?}");
+    assert_eq!(
+        (r.high_water, r.low_water, r.recent_share),
+        Quality::Recall.marks()
+    );
+    // Everything else is the default's.
+    assert_eq!(
+        Config {
+            high_water: balanced.high_water,
+            low_water: balanced.low_water,
+            recent_share: balanced.recent_share,
+            ..r
+        },
+        balanced
+    );
+    let given = recall(Options {
+        low_water: Some(0.3),
+        ..Options::default()
+    });
+    assert_eq!((given.high_water, given.low_water), (r.high_water, 0.3));
+    let named = Config::new(
+        "options",
+        50_000.0,
+        Options {
+            quality: Some(0.0),
+            ..Options::default()
+        },
+    );
+    assert_eq!(named, Ok(balanced));
+    let e = Config::new(
+        "options",
+        50_000.0,
+        Options {
+            quality: Some(2.0),
+            ..Options::default()
+        },
+    )
+    .unwrap_err();
+    assert_eq!(e.field, "options.quality");
+}

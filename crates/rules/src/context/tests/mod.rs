@@ -469,6 +469,7 @@ mod fold;
 mod fuzzed;
 mod history;
 mod images;
+mod landing;
 mod ledger;
 mod protect;
 mod recorded;
