@@ -13,8 +13,6 @@ export function recallStrategies() {
     ['LangChain contextEditingMiddleware (ClearToolUsesEdit)', 'lc-clear', byId('langchain-context-editing')],
     ['LangChain summarizationMiddleware', 'lc-summary', byId('langchain-summarization')],
     ['ContextManager', 'context-manager', byId('ours')],
-    // The preset that trades spend for recall (issue 49, item 6), as a row of its own.
-    ['ContextManager, quality: recall', 'context-recall', { ...byId('ours'), make: (a) => byId('ours').make({ ...a, options: { ...a.options, quality: 'recall' } }) }],
     ['no bound (reference)', 'no-bound', byId('no-bound')],
   ];
 }

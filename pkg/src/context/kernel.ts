@@ -15,7 +15,6 @@ import { rules } from '../core/wasm.js';
 import { DEFAULT_SUMMARY_PROMPT, FORMAT_RULES, RULE_OPTIONS } from '../core/protocol.js';
 import type { MediaRules } from './media.js';
 import { recallTool } from './recall.js';
-import { qualityNumber } from './quality.js';
 import { workingOptions } from './working.js';
 import type { CompactionEvent, CompactionNotice, ContextBuild, ContextFormat, ContextReminder, LedgerRecord, ContextWarning } from './types.js';
 import { compactionEvent } from './compaction-event.js';
@@ -87,10 +86,9 @@ export function engineOptions(field: string, opts: Bag, adapter: Adapter, defaul
   if (!Array.isArray(pinned)) throw argumentError(TypeError, `${field}.pinned`, 'must be an array of strings');
   const protects = protectedTools(`${field}.protectedTools`, opts.protectedTools);
   // NaN for an option left to the rules' default; `keepFirstMessage` as 1 or 0;
-  // `protectedTools` as 1 when it names any; `quality` as its place in the rules' list.
+  // `protectedTools` as 1 when it names any.
   const values = Float64Array.from(RULE_OPTIONS, (key) => {
     if (key === 'protectedTools') return protects.length > 0 ? 1 : NaN;
-    if (key === 'quality') return qualityNumber(`${field}.quality`, opts.quality) ?? NaN;
     const value = key === 'keepFirstMessage' ? optionalBoolean(`${field}.${key}`, opts[key]) : optionalNumber(`${field}.${key}`, opts[key]);
     return value === undefined ? NaN : Number(value);
   });

@@ -86,7 +86,7 @@ export interface ContextManagerConstructor {
  *
  * Every request is at most `budget` tokens. Between compactions a request is the previous
  * one plus what you appended, so the provider reads it from its cache. When a request
- * passes `highWater` (78% of the budget), one compaction brings it under `lowWater` (25%):
+ * passes `highWater` (75% of the budget), one compaction brings it under `lowWater` (25%):
  * old tool outputs and texts are stored whole, then replaced by a line naming their store
  * id; then the oldest turns are summarized (or dropped, without a summarizer). Every tool
  * call keeps its result; signed thinking is never edited.

@@ -4,8 +4,6 @@
 import type { ContextFormat, SummarizerClient, SummarizerRequest, TokenCounter, ToolSpec, VscodeLanguageModelApi } from '../core/types.js';
 import type { StateRepository, SessionStore } from '../stores/types.js';
 import type { WarningCode } from '../core/protocol.js';
-import type { Quality } from './quality.js';
-export type { Quality };
 
 export type { ContextFormat, ToolSpec, VscodeLanguageModelApi, WarningCode };
 
@@ -85,15 +83,7 @@ export interface ContextManagerOptions {
   cacheControl?: boolean;
   /** Learn the provider's count from `recordUsage`. Default true. */
   calibrate?: boolean;
-  /**
-   * What a compaction trades spend for, one preset of `highWater`, `lowWater` and
-   * `recentShare` (each of which, given, overrides it): `'balanced'` (the default) compacts
-   * at 0.78 of the budget down to 0.25, the newest 0.1 whole; `'recall'` compacts later and
-   * keeps more, at 0.8 down to 0.3, the newest 0.15 whole: more of what the agent reaches
-   * back for, at about 1.05× the spend (docs/guides/summaries.md, ADR 0012).
-   */
-  quality?: Quality;
-  /** A request past this share of the budget is compacted. Default 0.78. */
+  /** A request past this share of the budget is compacted. Default 0.75. */
   highWater?: number;
   /** A compaction brings the request down to this share of the budget. Default 0.25. */
   lowWater?: number;

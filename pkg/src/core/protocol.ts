@@ -302,7 +302,6 @@ export const RULE_OPTIONS = [
   'userWordsShare',
   'cacheTtlMs',
   'pauseCompactAt',
-  'quality',
 ] as const;
 
 /** Every option of `ContextManager`, by name: the rules' and the shell's own (`config::MANAGER_OPTION_NAMES`). */
@@ -342,7 +341,6 @@ export const MANAGER_OPTIONS = [
   'workingState',
   'cacheTtlMs',
   'pauseCompactAt',
-  'quality',
 ] as const;
 
 /** The manager's own words as a frame: `[summary message over [summary], unanswered result, left-out note]` (`transcript::own_texts`). */

@@ -44,7 +44,7 @@ Options:
   --recent-share F       the newest turns a compaction keeps whole, as a share of the budget (default 0.1)
   --part-share F         the share of the budget one message, call or output may take (default 0.15)
   --summarizer-share F   the share of the budget a summarizer prompt may take (default 0.4)
-  --high-water F         a prompt past this share of the budget is compacted (default 0.78)
+  --high-water F         a prompt past this share of the budget is compacted (default 0.75)
   --low-water F          a compaction brings the prompt under this share (default 0.25)
   --session N            for files with several sessions: only the Nth (1-based)
   --ledger FILE          write every turn's ledger record, as JSON Lines

@@ -30,7 +30,7 @@ export interface ReplaySettings {
   partShare?: number;
   /** As `BoundedOptions.summarizerShare`: the cap on a summarizer prompt's share. Default 0.4. */
   summarizerShare?: number;
-  /** As `BoundedOptions.highWater`: a prompt past this share of the budget is compacted. Default 0.78. */
+  /** As `BoundedOptions.highWater`: a prompt past this share of the budget is compacted. Default 0.75. */
   highWater?: number;
   /** As `BoundedOptions.lowWater`: a compaction brings the prompt under this share of the budget. Default 0.25. */
   lowWater?: number;

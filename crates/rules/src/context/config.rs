@@ -39,52 +39,9 @@ pub struct Config {
     pub pause_compact_at: f64,
 }
 
-pub const DEFAULT_HIGH_WATER: f64 = 0.78;
+pub const DEFAULT_HIGH_WATER: f64 = 0.75;
 pub const DEFAULT_LOW_WATER: f64 = 0.25;
 pub const DEFAULT_RECENT_SHARE: f64 = 0.1;
-
-/// What a host trades: `quality`, one preset of the water marks and the newest turns kept
-/// whole, each of which an option given overrides (ADR 0012).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Quality {
-    /// The defaults: recall at least the auto-compact's, at no more than its spend.
-    Balanced,
-    /// Compacts later and keeps more of the newest turns: recall at least LangChain's
-    /// summarization keeping a quarter of the budget, at no more than its spend.
-    Recall,
-}
-
-impl Quality {
-    /// The preset's `(highWater, lowWater, recentShare)`.
-    pub fn marks(self) -> (f64, f64, f64) {
-        match self {
-            Quality::Balanced => (DEFAULT_HIGH_WATER, DEFAULT_LOW_WATER, DEFAULT_RECENT_SHARE),
-            Quality::Recall => (RECALL_HIGH_WATER, RECALL_LOW_WATER, RECALL_RECENT_SHARE),
-        }
-    }
-
-    /// The preset by its number as the shell sends it: its place in [`QUALITY_NAMES`].
-    fn from_number(field: &str, v: Option<f64>) -> Result<Quality, FieldError> {
-        match v {
-            None | Some(0.0) => Ok(Quality::Balanced),
-            Some(1.0) => Ok(Quality::Recall),
-            Some(v) => Err(FieldError::range_error(
-                field,
-                format!(
-                    "must be one of {}, got {}",
-                    QUALITY_NAMES.join(", "),
-                    show_number(v)
-                ),
-            )),
-        }
-    }
-}
-
-/// The presets of `quality`, by name, in the order of the numbers the shell sends.
-pub const QUALITY_NAMES: [&str; 2] = ["balanced", "recall"];
-pub const RECALL_HIGH_WATER: f64 = 0.8;
-pub const RECALL_LOW_WATER: f64 = 0.3;
-pub const RECALL_RECENT_SHARE: f64 = 0.15;
 pub const DEFAULT_PART_SHARE: f64 = 0.15;
 pub const DEFAULT_SUMMARIZER_SHARE: f64 = 0.4;
 pub const DEFAULT_SUMMARY_SHARE: f64 = 0.1;
@@ -97,6 +54,8 @@ pub const MIN_CUT_TOKENS: f64 = 24.0;
 /// A call's input is masked only past this: below it, the keys and marks it keeps would
 /// save little.
 pub const CALL_MASK_TOKENS: f64 = 400.0;
+/// Appended tokens per request, assumed until the manager has seen a few.
+pub const DEFAULT_GROWTH_SHARE: f64 = 0.02;
 /// Growth samples kept.
 pub const GROWTH_SAMPLES: usize = 8;
 /// Anthropic's computer-use reference loop keeps the newest 3 screenshots and removes the
@@ -118,9 +77,6 @@ pub const SUMMARIZER_OVERHEAD: f64 = 120.0;
 /// render all read them from below instead of from each other.
 pub const READ: f64 = 0.1;
 pub const WRITE: f64 = 1.25;
-/// A compaction lands between this share of its low water mark and the mark (above it only
-/// where what it may not take is larger): taking more out is what the agent then misses.
-pub const LAND_FLOOR: f64 = 0.9;
 /// A placeholder's tokens, assumed before the host counts it.
 pub const PLACEHOLDER_TOKENS: f64 = 30.0;
 /// After a compaction that ended over the high water mark, the request grows by this share
@@ -152,14 +108,12 @@ pub struct Options {
     pub user_words_share: Option<f64>,
     pub cache_ttl_ms: Option<f64>,
     pub pause_compact_at: Option<f64>,
-    /// `quality`: its place in [`QUALITY_NAMES`].
-    pub quality: Option<f64>,
 }
 
 /// The options the shell passes by name ([`Options::named`]), as the host writes them.
 /// `protectedTools` is whether the host names any, 1 or 0: the names stay with the shell,
 /// which marks the parts of those tools as it appends them.
-pub const OPTION_NAMES: [&str; 13] = [
+pub const OPTION_NAMES: [&str; 12] = [
     "highWater",
     "lowWater",
     "recentShare",
@@ -172,7 +126,6 @@ pub const OPTION_NAMES: [&str; 13] = [
     "userWordsShare",
     "cacheTtlMs",
     "pauseCompactAt",
-    "quality",
 ];
 
 /// Every option of the shell's `ContextManager`, by name: [`OPTION_NAMES`], which the rules
@@ -215,7 +168,6 @@ pub const MANAGER_OPTION_NAMES: &[&str] = &[
     "workingState",
     "cacheTtlMs",
     "pauseCompactAt",
-    "quality",
 ];
 
 impl Options {
@@ -249,7 +201,6 @@ impl Options {
                 "userWordsShare" => o.user_words_share = v,
                 "cacheTtlMs" => o.cache_ttl_ms = v,
                 "pauseCompactAt" => o.pause_compact_at = v,
-                "quality" => o.quality = v,
                 _ => {
                     return Err(FieldError::type_error(
                         field(name),
@@ -283,10 +234,18 @@ impl Config {
     /// `prefix` names the options in errors: `options`, or `options.bounded`.
     pub fn new(prefix: &str, budget: f64, o: Options) -> Result<Config, FieldError> {
         whole_number(&format!("{prefix}.budget"), budget, 1000)?;
-        let (high, low, recent) =
-            Quality::from_number(&format!("{prefix}.quality"), o.quality)?.marks();
-        let high_water = share(&format!("{prefix}.highWater"), o.high_water, high, 1.0)?;
-        let low_water = share(&format!("{prefix}.lowWater"), o.low_water, low, 1.0)?;
+        let high_water = share(
+            &format!("{prefix}.highWater"),
+            o.high_water,
+            DEFAULT_HIGH_WATER,
+            1.0,
+        )?;
+        let low_water = share(
+            &format!("{prefix}.lowWater"),
+            o.low_water,
+            DEFAULT_LOW_WATER,
+            1.0,
+        )?;
         if low_water >= high_water {
             return Err(FieldError::range_error(
                 format!("{prefix}.lowWater"),
@@ -300,7 +259,7 @@ impl Config {
         let recent_share = share(
             &format!("{prefix}.recentShare"),
             o.recent_share,
-            recent,
+            DEFAULT_RECENT_SHARE,
             0.5,
         )?;
         let part_share = share(

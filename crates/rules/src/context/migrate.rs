@@ -12,15 +12,14 @@
 //! today's rules ask for the same kinds of steps, even when they count the request
 //! otherwise (calibration keeps a margin since decisions 3) or store, summarize or mask
 //! another part; and the data does not say the marks its version resolved from the
-//! defaults (highWater was 0.9, then 0.85, then 0.75 from 6f668ed, and is 0.78 since
-//! decisions 5). The replay would
+//! defaults (highWater was 0.9, then 0.85, and is 0.75 since 6f668ed). The replay would
 //! go through, and the next build, deciding on today's count and marks, would silently be
 //! another request than the old version's. So data of earlier rules is held, as it is
 //! replayed, to what its version recorded of each build ([`Recorded`]: the same request,
 //! by our own count, counted no higher than today's rules count it), and after it to a
-//! next build that takes nothing out ([`Manager::next_as_recorded`]), under the lower of
-//! today's mark and the lowest earlier versions had ([`EARLIER_HIGH_WATER`]), so a request
-//! today's rules leave whole, its version, counting it no higher, left whole too.
+//! next build that takes nothing out ([`Manager::next_as_recorded`]). Every version's
+//! marks were at or above today's, so a request today's rules leave whole, its version,
+//! counting it no higher, left whole too.
 
 use super::journal::Refusal;
 use super::ledger::{Warning, WarningRecord};
@@ -38,18 +37,10 @@ use crate::base::args::show_number;
 /// rather than the largest to a stub; the summary a compaction writes holds the working
 /// state (the user's words, the file trail and the open calls), so it counts otherwise,
 /// and turns a summarizer-less compaction dropped are folded into a summary of that alone;
-/// 5 (issue 49): a compaction lands between 0.9 of its low water mark and the mark (a fold
-/// goes first when masking alone cannot reach it, masking lands it), and the default marks
-/// are 0.78 and 0.25 (ADR 0012); the user texts a fold takes away are stored first (the
-/// working state names the older ones by store id), a failed summarizer's turns are asked
-/// again and folded as with none, and the provider's compaction restates the working state
-/// after it.
+/// 5 (issue 49): the user texts a fold takes away are stored first (the working state names
+/// the older ones by store id), a failed summarizer's turns are asked again and folded
+/// as with none, and the provider's compaction restates the working state after it.
 pub const DECISIONS: u32 = 5;
-
-/// The lowest default `highWater` of the rules before decisions 5 (0.9, 0.85, then 0.75):
-/// data does not say which marks its version resolved, so a request past this may be one
-/// its version compacted.
-pub const EARLIER_HIGH_WATER: f64 = 0.75;
 
 /// Why data was rebuilt.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -179,7 +170,7 @@ impl Manager {
 
     /// After data of earlier rules was replayed (`expect`), whether its next build is one
     /// its version would make too: one that takes nothing out and is under today's high
-    /// water mark and [`EARLIER_HIGH_WATER`], the lowest earlier versions had; it counted
+    /// water mark. Every earlier version's marks were at or above today's, and it counted
     /// no higher (`as_recorded`), so it took nothing out either, and the request is the old
     /// one and what came since. Anything else (a compaction due, a part cut, a mark held
     /// back by the last compaction) may have fallen otherwise: out of place.
@@ -191,11 +182,8 @@ impl Manager {
         dry.expected = None;
         dry.begin();
         let plain = matches!(dry.plan(), Ok(Need::Done)) && dry.record.compaction.is_none();
-        // Earlier versions' default mark was as low as 0.75, below today's: a request past
-        // it is one such a version may have compacted.
-        let high = self.config.high_water.min(EARLIER_HIGH_WATER);
-        let mark = self.config.budget * high;
-        if plain && !self.over(high) {
+        let mark = self.config.budget * self.config.high_water;
+        if plain && !self.over(self.config.high_water) {
             return Ok(());
         }
         Err(Refusal::Due {
@@ -299,7 +287,7 @@ impl Manager {
                 "today's rules count its requests short of what it recorded, so what hangs on the count (when to compact, what to take out) may fall otherwise"
             }
             Why::Marks => {
-                "its next request is due to take something out of the conversation by today's marks, which that version may have placed elsewhere (the default highWater was 0.9, then 0.85, then 0.75, and is 0.78 now)"
+                "its next request is due to take something out of the conversation by today's marks, which that version may have placed elsewhere (the default highWater was 0.9, then 0.85, and is 0.75 now)"
             }
         };
         WarningRecord {

@@ -43,7 +43,7 @@ export interface ContextMiddlewareOptions {
   store?: SessionStore;
   /** Threads kept in memory at once; the least recently used beyond it is let go (and taken in anew, or reopened from `store`, when it comes back). Default 100. */
   maxThreads?: number;
-  /** A request past this share of the budget is compacted. Default 0.78. */
+  /** A request past this share of the budget is compacted. Default 0.75. */
   highWater?: number;
   /** A compaction brings the request down to this share of the budget. Default 0.25. */
   lowWater?: number;

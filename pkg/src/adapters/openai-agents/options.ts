@@ -43,7 +43,7 @@ export interface OpenAIAgentsContextOptions {
   protectedTools?: string[];
   /** The share of the budget `protectedTools` may take. Default 0.1. */
   protectedShare?: number;
-  /** An input past this share of the budget is compacted. Default 0.78. */
+  /** An input past this share of the budget is compacted. Default 0.75. */
   highWater?: number;
   /** A compaction brings the input down to this share of the budget. Default 0.25. */
   lowWater?: number;

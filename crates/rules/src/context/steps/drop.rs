@@ -3,36 +3,15 @@
 //! transcript and named in the index, so that nothing is lost for the agent.
 
 use super::{Flow, Phase};
+use crate::context::Manager;
 use crate::context::history::{Kind, Role};
-use crate::context::ledger::{Span, Trigger, Warning};
-use crate::context::{Manager, policy};
+use crate::context::ledger::{Span, Warning};
 
 impl Manager {
-    /// The step: asks nothing (what goes is stored by the index's upkeep, before the step
-    /// comes back); then masking, which lands the request in its band, or the squeeze.
+    /// The step: asks nothing (what goes is stored by the index's upkeep); then the squeeze.
     pub(super) fn drop_step(&mut self) -> Flow {
-        if !self.dropped_here() {
-            self.drop_oldest();
-            if self.dropped_here() {
-                return Flow::Go(Phase::Drop);
-            }
-        }
-        if self.over(self.config.low_water) {
-            let plan = policy::mask_plan(self);
-            if !plan.parts.is_empty() {
-                self.queue_masks(plan);
-                return Flow::Go(Phase::Mask);
-            }
-        }
+        self.drop_oldest();
         Flow::Go(Phase::Squeeze)
-    }
-
-    /// Whether this build's compaction dropped turns (the provider's compaction aside).
-    pub(super) fn dropped_here(&self) -> bool {
-        self.record
-            .compaction
-            .as_ref()
-            .is_some_and(|c| c.dropped.is_some() && c.trigger != Trigger::Provider)
     }
 
     /// The oldest groups go until the request is under the low water mark (or
@@ -45,8 +24,8 @@ impl Manager {
         };
         let c = &self.config;
         let (low, mid) = (c.low_water, (c.low_water + c.high_water) / 2.0);
-        let end = policy::drop_end(self, newest, low);
-        let least = policy::drop_end(self, newest, mid);
+        let end = self.drop_end(newest, low);
+        let least = self.drop_end(newest, mid);
         self.first_live = self.spare_kept_images(end, least);
         if !self.fits() && self.summary_tokens > 0.0 {
             self.summary_tokens = 0.0;
@@ -67,13 +46,27 @@ impl Manager {
             self.record.warn(Warning::ProtectedDropped);
         }
         if self.first_live > start {
-            let c = self.record.compaction_mut();
-            c.edit_from = Some(c.edit_from.map_or(start, |e| e.min(start)));
             self.record.compaction_mut().dropped = Some(Span {
                 from: start,
                 to: self.first_live,
             });
             self.folded(start, self.first_live);
         }
+    }
+
+    /// Where dropping the oldest groups from `first_live` on brings the request under
+    /// `mark` of the budget (or to the newest group), the index's gain for them counted.
+    fn drop_end(&mut self, newest: usize, mark: f64) -> usize {
+        let start = self.first_live;
+        let target = self.config.budget * mark;
+        while self.first_live < newest
+            && self
+                .predicted(self.index_growth(start, self.first_live))
+                .ceil()
+                > target
+        {
+            self.first_live = self.history.next_group(self.first_live);
+        }
+        std::mem::replace(&mut self.first_live, start)
     }
 }

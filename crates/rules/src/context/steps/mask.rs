@@ -8,19 +8,17 @@ use crate::context::Need;
 use crate::context::history::{Shown, Stored};
 
 impl Manager {
-    /// The step: the next part to mask; then, while the request is over the low water mark,
-    /// a fold (a summary; after a drop, which comes last, the squeeze), else done.
+    /// The step: the next part to mask; then summarizing while the request is over the low
+    /// water mark, else done.
     pub(super) fn mask_step(&mut self) -> Flow {
         if let Some(need) = self.next_mask() {
             return Flow::Ask(need);
         }
         // A compaction at a pause masks only (`clock.rs`).
-        Flow::Go(if !self.over(self.config.low_water) || self.clock.pausing {
-            Phase::Done
-        } else if self.dropped_here() {
-            Phase::Squeeze
-        } else {
+        Flow::Go(if self.over(self.config.low_water) && !self.clock.pausing {
             Phase::Summarize
+        } else {
+            Phase::Done
         })
     }
 

@@ -139,15 +139,7 @@ impl Manager {
         c.high_water = self.config.budget * self.config.high_water;
         c.low_water = self.config.budget * self.config.low_water;
         self.forced = false;
-        // Masking alone lands the request in its band, or a fold goes first.
-        let plan = policy::mask_plan(self);
-        if plan.reaches {
-            self.queue_masks(plan);
-        }
-    }
-
-    /// The parts `plan` masks, queued, and its earliest edit recorded.
-    pub(super) fn queue_masks(&mut self, plan: policy::MaskPlan) {
+        let plan = policy::mask_plan(self, self.growth());
         let c = self.record.compaction_mut();
         c.edit_from = match (c.edit_from, plan.first) {
             (Some(a), Some(b)) => Some(a.min(b)),

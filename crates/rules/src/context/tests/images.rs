@@ -89,26 +89,11 @@ fn masking_and_summarizing_keep_the_newest_screenshots_whole() {
 /// request stays within its budget throughout.
 fn talk_after_screens(summarizer: Option<fn(&str) -> String>) {
     let budget = 30_000.0;
-    // The marks this was written for: the turns of the kept images fit below halfway
-    // between them for a while, then no more.
-    let marks = Options {
-        high_water: Some(0.75),
-        low_water: Some(0.25),
-        ..Options::default()
-    };
-    let mut m = Manager::new(
-        "options",
-        Config::new("options", budget, marks).unwrap(),
-        0.0,
-        0.0,
-    )
-    .unwrap();
-    let mut h = Host {
+    let (mut m, mut h) = Host {
         summarizer,
         ..Host::default()
-    };
-    h.append(&mut m, Role::User, &[P::Text("operate the browser")])
-        .unwrap();
+    }
+    .start(budget, "operate the browser");
     // 700 tokens a turn, 100 of them the user's.
     let talk = |h: &mut Host, m: &mut Manager, t: usize| {
         let words = |tokens: usize| format!("{t:>4} ").repeat(tokens * 4 / 5);

@@ -469,7 +469,6 @@ mod fold;
 mod fuzzed;
 mod history;
 mod images;
-mod landing;
 mod ledger;
 mod protect;
 mod recorded;
