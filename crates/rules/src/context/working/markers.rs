@@ -46,6 +46,9 @@ pub const INJECTED_OPENINGS: &[&str] = &[
     "This session is being continued from a previous conversation",
     // mini-SWE-agent: its format error, sent as the user's turn.
     "Please always provide EXACTLY ONE action in triple backticks",
+    // This package's own runner: the specs re-injected, and the refresh after a handoff.
+    crate::seeds::window::SPEC_REFRESH_MARKER,
+    crate::seeds::handoff::CONTEXT_REFRESH_PREFIX,
 ];
 
 /// The UTF-16 ranges of `text` the user typed, in order, each trimmed of the blank

@@ -63,3 +63,10 @@ fn ranges_are_utf16_units() {
     assert_eq!(typed(text), [(36, 42)]);
     assert_eq!(kept(text), ["😀 fix"]);
 }
+
+#[test]
+fn this_packages_own_refreshes_are_not_the_users_words() {
+    // The runner re-injects the specs, and a handoff's refresh, as user messages.
+    assert!(kept("[SPEC REFRESH]\n\n## TAS\nRust core\n## PRD\nStay on track\n").is_empty());
+    assert!(kept("[CONTEXT REFRESH] the conversation so far, in brief").is_empty());
+}
