@@ -78,10 +78,11 @@ async function replay(steps, budget) {
     counts.largest = Math.max(counts.largest, promptTokens);
   }
   // Every stored text is one the session produced, byte for byte (an output, a message, a
-  // call's arguments), or the manager's own: the transcript of turns folded away, or a
-  // listing of its index.
+  // call's arguments), or the manager's own: the transcript of turns folded away, a
+  // listing of its index, or the runner's own user message (the specs re-injected), stored
+  // before a fold takes it as every user text is (the working state names it by id).
   const produced = new Set(steps.flatMap((s) => [s.input, s.text, s.envelope?.observation.output, s.envelope && JSON.stringify(s.envelope.action.arguments)]));
-  const own = { transcript: '[Transcript of messages ', index: '[Entries of the index of stored texts' };
+  const own = { transcript: '[Transcript of messages ', index: '[Entries of the index of stored texts', user: '[SPEC REFRESH]\n' };
   for (const row of store.rows.values()) {
     if (row.toolName in own && row.rawContent.startsWith(own[row.toolName])) continue;
     assert.ok(produced.has(row.rawContent), 'a stored text is one the session produced, unchanged');
