@@ -204,7 +204,7 @@ describe('installed in a host project', () => {
         slim.init(readFileSync(require.resolve('@devs/context/rules.wasm')))
           .then(() => console.log(slim.countTokens('hello world')));`,
     });
-    const want = JSON.stringify(['@devs/context: the rules are not loaded yet (asked for approxTokens); with @devs/context/slim, call `await init()` once first', 3, 'bigint']);
+    const want = JSON.stringify(['@devs/context: the rules are not loaded yet (asked for seed); with @devs/context/slim, call `await init()` once first', 3, 'bigint']);
     assert.equal(run('node', ['main.mjs'], dir).trim(), want);
     assert.equal(run('node', ['main.cjs'], dir).trim(), want);
     assert.equal(run('node', ['both.mjs'], dir).trim(), JSON.stringify(['ran', 3, 'bigint']));
