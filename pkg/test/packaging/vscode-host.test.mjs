@@ -3,7 +3,7 @@
 // by esbuild from the packed package, and Chromium connects so that the host starts. The
 // extension replays real sessions through `ContextManager` with the host's own `vscode`
 // module: every request must be made of real `LanguageModelChatMessage` instances, valid
-// (pkg/test/validity.mjs), and within the budget.
+// (pkg/src/eval/validity.ts), and within the budget.
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -39,7 +39,7 @@ const path = require('path');
 const vscode = require('vscode');
 const { ContextManager, MemoryStateRepository } = require('@devs/context');
 const { createTokenCounter } = require('@devs/context/tokenizers');
-const { vscodeProblems } = require('./validity.mjs');
+const { vscodeProblems } = require('./validity.ts');
 const sessions = require('./sessions.json');
 
 const PART_CLASSES = [vscode.LanguageModelTextPart, vscode.LanguageModelToolCallPart, vscode.LanguageModelToolResultPart];
@@ -102,7 +102,9 @@ before(async () => {
   assert.ok(existsSync(node24) && existsSync(codeServer), 'code-server is not installed: run bash scripts/setup.sh');
   const project = hostProject('vscode-ext', {
     'src/extension.js': extension,
-    'src/validity.mjs': readFileSync(join(pkgDir, 'test/validity.mjs'), 'utf8'),
+    // The checks' own source (no imports), bundled by esbuild: the eval entry they ship in is
+    // Node-only, with its peers, and has no place in an extension.
+    'src/validity.ts': readFileSync(join(pkgDir, 'src/eval/validity.ts'), 'utf8'),
     'src/sessions.json': JSON.stringify(sessionData()),
   });
   const root = tempDir('vscode-host');
