@@ -64,8 +64,10 @@ export async function runFleet(target, { seed = 1, chaos = true, sessions = SESS
   while ((await jobs.remaining()) > 0) {
     assert.ok(Date.now() < deadline, `the fleet did not finish within 10 minutes: ${await jobs.remaining()} sessions left`);
     await new Promise((resolve) => setTimeout(resolve, chaos ? 50 + next() * 200 : 50));
-    if (!chaos || finished() < due) continue;
-    due = finished() + 1 + Math.floor(next() * 15);
+    if (!chaos) continue;
+    const done = finished();
+    if (done < due) continue;
+    due = done + 1 + Math.floor(next() * 15);
     const running = [...live].filter((c) => c.exitCode === null && !c.stopped);
     if (!running.length) continue;
     const victim = running[Math.floor(next() * running.length)];

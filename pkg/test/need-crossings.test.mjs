@@ -5,24 +5,11 @@
 // exports of the instance the package makes as it loads.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { loadCounting } from './wasm-calls.mjs';
 
-const calls = new Map();
-const Original = WebAssembly.Instance;
-WebAssembly.Instance = class CountingInstance extends Original {
-  constructor(module, imports) {
-    super(module, imports);
-    const exports = Object.create(null);
-    for (const [name, value] of Object.entries(super.exports)) {
-      exports[name] = typeof value !== 'function' ? value : function counted(...args) {
-        calls.set(name, (calls.get(name) ?? 0) + 1);
-        return value.apply(this, args);
-      };
-    }
-    Object.defineProperty(this, 'exports', { value: Object.freeze(exports), enumerable: true });
-  }
-};
-const { ContextManager, MemoryStateRepository } = await import('@devs/context');
-WebAssembly.Instance = Original;
+const { counter, loaded } = await loadCounting(() => import('@devs/context'));
+const { ContextManager, MemoryStateRepository } = loaded;
+const calls = counter.names;
 
 /** The manager's calls into the rules during `run`, by name (`managercore_*`, the prefix dropped). */
 async function coreCalls(run) {

@@ -5,28 +5,13 @@
 // JS→wasm call counts, the glue's own (malloc, free) among them.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { loadCounting } from './wasm-calls.mjs';
 
-const counter = { calls: 0, names: new Map() };
-const Original = WebAssembly.Instance;
-WebAssembly.Instance = class CountingInstance extends Original {
-  constructor(module, imports) {
-    super(module, imports);
-    const exports = Object.create(null);
-    for (const [name, value] of Object.entries(super.exports)) {
-      exports[name] = typeof value !== 'function' ? value : function counted(...args) {
-        counter.calls++;
-        counter.names.set(name, (counter.names.get(name) ?? 0) + 1);
-        return value.apply(this, args);
-      };
-    }
-    Object.defineProperty(this, 'exports', { value: Object.freeze(exports), enumerable: true });
-  }
-};
+const { counter, loaded } = await loadCounting(() => import('@devs/context'));
 const {
   AgentLogStore, AgentRunner, ContextComposer, ContextPruner, ContextRefresher, OrchestratorContextInjector,
   SummarizationHandoff, ToolOutputPruner, TurnTracker, WindowComposer, createDefaultWindowBudget,
-} = await import('@devs/context');
-WebAssembly.Instance = Original;
+} = loaded;
 
 const specs = [{ name: 'TAS', content: 'Rust core' }, { name: 'PRD', content: 'Stay on track' }];
 
